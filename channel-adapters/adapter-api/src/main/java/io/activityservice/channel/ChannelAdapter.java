@@ -1,0 +1,46 @@
+package io.activityservice.channel;
+
+import java.util.Set;
+
+/**
+ * A transport plugged into the Activity Service: JMS, SQS, Kafka, HTTP webhooks…
+ *
+ * <p>An adapter owns its connections and opens {@link OutboundChannel}s (the service sends to them)
+ * and {@link InboundChannel}s (the service listens on them) for the URI schemes it declares. The core
+ * selects an adapter only by {@link #schemes()}; it never switches on the transport. Adapters are
+ * registered declaratively (as beans from auto-configuration in the Spring application).
+ *
+ * <p>Methods may be called concurrently. {@link #close()} closes every channel the adapter opened.
+ */
+public interface ChannelAdapter extends AutoCloseable {
+
+  /** The lower-case URI schemes this adapter serves, e.g. {@code Set.of("jms")}. */
+  Set<String> schemes();
+
+  /**
+   * Checks a URI of one of {@link #schemes()} without opening anything, so that bad subscriptions
+   * are rejected when they are created.
+   *
+   * @throws IllegalArgumentException with a message that says what a valid address looks like
+   */
+  void validate(ChannelUri uri);
+
+  /**
+   * Opens (or returns a shared) channel to send events to. Cheap to call repeatedly for the same
+   * URI only if the adapter caches; callers should keep the returned channel.
+   */
+  OutboundChannel openOutbound(ChannelUri uri);
+
+  /**
+   * Starts listening on a channel. Each received event is handed to {@code handler}; the adapter
+   * acknowledges the underlying message to its transport only after the handler calls
+   * {@link Acknowledgement#ack()}.
+   *
+   * @throws UnsupportedOperationException if the transport cannot be listened on (e.g. webhooks)
+   */
+  InboundChannel openInbound(ChannelUri uri, InboundSettings settings, InboundHandler handler);
+
+  /** Releases connections and stops every channel this adapter opened. Never throws. */
+  @Override
+  void close();
+}

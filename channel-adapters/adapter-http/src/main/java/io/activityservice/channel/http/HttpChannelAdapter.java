@@ -1,0 +1,83 @@
+package io.activityservice.channel.http;
+
+import io.activityservice.channel.ChannelAdapter;
+import io.activityservice.channel.ChannelUri;
+import io.activityservice.channel.InboundChannel;
+import io.activityservice.channel.InboundHandler;
+import io.activityservice.channel.InboundSettings;
+import io.activityservice.channel.OutboundChannel;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * Webhook channels: {@code http://…} and {@code https://…}. Outbound only; the service's own REST
+ * API is the HTTP inbound side. One shared {@link HttpClient} (HTTP/1.1 keep-alive pool).
+ */
+public final class HttpChannelAdapter implements ChannelAdapter {
+
+  private final HttpClient client;
+  private final ExecutorService executor;
+  private final Duration requestTimeout;
+
+  /**
+   * @param connectTimeout time to open a connection
+   * @param requestTimeout time for the whole request/response
+   */
+  public HttpChannelAdapter(Duration connectTimeout, Duration requestTimeout) {
+    this.requestTimeout = requestTimeout;
+    // Virtual-thread-free fixed pool: the client is asynchronous, this only runs its callbacks.
+    this.executor = Executors.newFixedThreadPool(2, r -> {
+      Thread t = new Thread(r, "http-channel");
+      t.setDaemon(true);
+      return t;
+    });
+    this.client = HttpClient.newBuilder()
+        .version(HttpClient.Version.HTTP_1_1)
+        .connectTimeout(connectTimeout)
+        .executor(executor)
+        .followRedirects(HttpClient.Redirect.NEVER)
+        .build();
+  }
+
+  @Override
+  public Set<String> schemes() {
+    return Set.of("http", "https");
+  }
+
+  @Override
+  public void validate(ChannelUri uri) {
+    try {
+      URI target = URI.create(uri.address());
+      if (target.getHost() == null) {
+        throw new IllegalArgumentException(uri.scheme() + " channel '" + uri + "' has no host");
+      }
+    } catch (IllegalArgumentException e) {
+      if (e.getMessage() != null && e.getMessage().startsWith(uri.scheme() + " channel")) {
+        throw e;
+      }
+      throw new IllegalArgumentException(
+          uri.scheme() + " channel '" + uri + "' is not a valid URL: " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public OutboundChannel openOutbound(ChannelUri uri) {
+    validate(uri);
+    return new WebhookOutboundChannel(client, uri, requestTimeout);
+  }
+
+  @Override
+  public InboundChannel openInbound(ChannelUri uri, InboundSettings settings, InboundHandler handler) {
+    throw new UnsupportedOperationException(
+        "http channels are outbound only; producers POST to /api/v1/events instead");
+  }
+
+  @Override
+  public void close() {
+    executor.shutdown();
+  }
+}
