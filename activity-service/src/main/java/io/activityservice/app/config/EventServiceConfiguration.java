@@ -1,0 +1,126 @@
+package io.activityservice.app.config;
+
+import io.activityservice.channel.ChannelAdapter;
+import io.activityservice.channel.ChannelUri;
+import io.activityservice.events.channel.ChannelRegistry;
+import io.activityservice.events.ingest.EventIngest;
+import io.activityservice.events.ingest.InboundChannelDefinition;
+import io.activityservice.events.ingest.InboundChannelRepository;
+import io.activityservice.events.ingest.InboundChannels;
+import io.activityservice.events.registry.EventRegistry;
+import io.activityservice.events.registry.EventTypeRepository;
+import io.activityservice.events.routing.DeadLetters;
+import io.activityservice.events.routing.DuplicateFilter;
+import io.activityservice.events.routing.EventRouter;
+import io.activityservice.events.routing.RoutingMetrics;
+import io.activityservice.events.subscription.SubscriptionIndex;
+import io.activityservice.events.subscription.SubscriptionRepository;
+import io.activityservice.events.subscription.SubscriptionService;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.net.URI;
+import java.time.Clock;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.event.EventListener;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/** Wires the Event Service core; adapters arrive as {@link ChannelAdapter} beans from auto-configuration. */
+@Configuration(proxyBeanMethods = false)
+public class EventServiceConfiguration {
+
+  @Bean
+  Clock clock() {
+    return Clock.systemUTC();
+  }
+
+  @Bean
+  EventRegistry eventRegistry(JdbcClient jdbc, ActivityProperties props, Clock clock) {
+    return new EventRegistry(new EventTypeRepository(jdbc), props.unregisteredTypes(), clock);
+  }
+
+  @Bean(destroyMethod = "close")
+  ChannelRegistry channelRegistry(List<ChannelAdapter> adapters) {
+    return new ChannelRegistry(adapters);
+  }
+
+  @Bean
+  SubscriptionIndex subscriptionIndex() {
+    return new SubscriptionIndex();
+  }
+
+  @Bean
+  SubscriptionService subscriptionService(JdbcClient jdbc, SubscriptionIndex index, ChannelRegistry channels,
+                                          Clock clock) {
+    SubscriptionService service =
+        new SubscriptionService(new SubscriptionRepository(jdbc), index, channels, clock);
+    service.loadAll();
+    return service;
+  }
+
+  /** One timer thread for retry backoffs; deliveries themselves run on the adapters' threads. */
+  @Bean(destroyMethod = "shutdown")
+  ScheduledExecutorService retryTimer() {
+    return Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "delivery-retry");
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  @Bean
+  DeadLetters deadLetters(ChannelRegistry channels, ActivityProperties props) {
+    String dl = props.routing().deadLetter();
+    ChannelUri fallback = dl == null || dl.isBlank() ? null : channels.parse("activity.routing.dead-letter", dl);
+    return new DeadLetters(channels, fallback);
+  }
+
+  @Bean
+  EventRouter eventRouter(SubscriptionIndex index, ChannelRegistry channels, DeadLetters deadLetters,
+                          ScheduledExecutorService retryTimer, MeterRegistry meters, ActivityProperties props,
+                          SubscriptionService subscriptionsLoaded) {
+    ActivityProperties.Routing r = props.routing();
+    return new EventRouter(index, channels, deadLetters, new DuplicateFilter(r.dedupWindow(), r.dedupMaxEntries()),
+        retryTimer, new RoutingMetrics(meters), r.maxInFlight());
+  }
+
+  @Bean
+  EventIngest eventIngest(EventRegistry registry, EventRouter router, Clock clock) {
+    return new EventIngest(registry, router, clock);
+  }
+
+  @Bean(destroyMethod = "close")
+  InboundChannels inboundChannels(ChannelRegistry channels, JdbcClient jdbc, EventIngest ingest,
+                                  DeadLetters deadLetters, Clock clock) {
+    return new InboundChannels(channels, new InboundChannelRepository(jdbc), ingest,
+        deadLetters, clock);
+  }
+
+  /** Inbound channels start only when everything else is ready, so no message arrives half-wired. */
+  @Bean
+  InboundStarter inboundStarter(InboundChannels inbound, ActivityProperties props) {
+    return new InboundStarter(inbound, props);
+  }
+
+  /** Starts the inbound channels once the application is ready. */
+  public static final class InboundStarter {
+    private final InboundChannels inbound;
+    private final ActivityProperties props;
+
+    InboundStarter(InboundChannels inbound, ActivityProperties props) {
+      this.inbound = inbound;
+      this.props = props;
+    }
+
+    @EventListener(ApplicationReadyEvent.class)
+    public void start() {
+      inbound.startAll(props.inbound().stream()
+          .map(i -> new InboundChannelDefinition(i.uri(), i.defaultType(),
+              i.defaultSource() == null ? null : URI.create(i.defaultSource()), i.properties(), "config", null))
+          .toList());
+    }
+  }
+}

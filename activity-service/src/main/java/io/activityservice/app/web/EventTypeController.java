@@ -1,0 +1,81 @@
+package io.activityservice.app.web;
+
+import io.activityservice.events.json.Json;
+import io.activityservice.events.problem.InvalidInputException;
+import io.activityservice.events.registry.EventRegistry;
+import io.activityservice.events.registry.EventType;
+import java.net.URI;
+import java.time.OffsetDateTime;
+import java.util.List;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+
+/** The event registry: {@code /api/v1/event-types}. */
+@RestController
+@RequestMapping("/api/v1/event-types")
+class EventTypeController {
+
+  /** Request body: {@code schema} is any JSON Schema (2020-12 by default). */
+  record EventTypeRequest(String type, String description, String owner, Object schema) {
+  }
+
+  record EventTypeView(String type, String description, String owner, Object schema, long version,
+                       OffsetDateTime createdAt, OffsetDateTime updatedAt) {
+    static EventTypeView of(EventType t) {
+      return new EventTypeView(t.type(), t.description(), t.owner(), JsonViews.plain(t.schema()), t.version(),
+          t.createdAt(), t.updatedAt());
+    }
+  }
+
+  private final EventRegistry registry;
+
+  EventTypeController(EventRegistry registry) {
+    this.registry = registry;
+  }
+
+  @PostMapping
+  ResponseEntity<EventTypeView> create(@RequestBody EventTypeRequest body) {
+    EventType t = registry.create(body.type(), body.description(), body.owner(), Json.tree(body.schema()));
+    return ResponseEntity.created(URI.create("/api/v1/event-types/" + t.type())).body(EventTypeView.of(t));
+  }
+
+  @GetMapping
+  List<EventTypeView> list(@RequestParam(name = "q", required = false) String q) {
+    return registry.list(q).stream().map(EventTypeView::of).toList();
+  }
+
+  @GetMapping("/{type}")
+  EventTypeView get(@PathVariable String type) {
+    return EventTypeView.of(registry.get(type));
+  }
+
+  /** Updates the type, or registers it if it does not exist yet. */
+  @PutMapping("/{type}")
+  ResponseEntity<EventTypeView> put(@PathVariable String type, @RequestBody EventTypeRequest body) {
+    if (body.type() != null && !body.type().equals(type)) {
+      throw new InvalidInputException("type", "must equal the type in the path ('" + type + "') or be omitted");
+    }
+    if (registry.find(type).isEmpty()) {
+      EventType created = registry.create(type, body.description(), body.owner(), Json.tree(body.schema()));
+      return ResponseEntity.status(HttpStatus.CREATED).body(EventTypeView.of(created));
+    }
+    return ResponseEntity.ok(EventTypeView.of(
+        registry.update(type, body.description(), body.owner(), Json.tree(body.schema()))));
+  }
+
+  @DeleteMapping("/{type}")
+  @ResponseStatus(HttpStatus.NO_CONTENT)
+  void delete(@PathVariable String type) {
+    registry.delete(type);
+  }
+}

@@ -1,0 +1,117 @@
+package io.activityservice.app.web;
+
+import io.activityservice.events.problem.ConflictException;
+import io.activityservice.events.problem.InvalidInputException;
+import io.activityservice.events.problem.NotFoundException;
+import io.activityservice.events.problem.OverloadedException;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
+import org.springframework.http.ProblemDetail;
+import org.springframework.http.ResponseEntity;
+import org.springframework.http.converter.HttpMessageNotReadableException;
+import org.springframework.web.HttpMediaTypeNotSupportedException;
+import org.springframework.web.HttpRequestMethodNotSupportedException;
+import org.springframework.web.bind.MissingServletRequestParameterException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import org.springframework.web.servlet.resource.NoResourceFoundException;
+
+/**
+ * Turns every error into an RFC 9457 {@code application/problem+json} answer. Input errors carry
+ * {@code field} (the first offending field) and {@code errors} (all of them, each field + reason).
+ */
+@RestControllerAdvice
+class ProblemHandler {
+
+  private static final Logger log = LoggerFactory.getLogger(ProblemHandler.class);
+
+  @ExceptionHandler(InvalidInputException.class)
+  ResponseEntity<ProblemDetail> invalid(InvalidInputException e) {
+    List<Map<String, String>> errors = e.errors().stream()
+        .map(fe -> Map.of("field", fe.field(), "reason", fe.reason())).toList();
+    String field = e.errors().isEmpty() ? "body" : e.errors().get(0).field();
+    return problem(HttpStatus.BAD_REQUEST, "Invalid input", e.getMessage(), field, errors);
+  }
+
+  @ExceptionHandler(NotFoundException.class)
+  ResponseEntity<ProblemDetail> notFound(NotFoundException e) {
+    return problem(HttpStatus.NOT_FOUND, "Not found", e.getMessage(), null, null);
+  }
+
+  @ExceptionHandler(ConflictException.class)
+  ResponseEntity<ProblemDetail> conflict(ConflictException e) {
+    return problem(HttpStatus.CONFLICT, "Conflict", e.getMessage(), e.field(), null);
+  }
+
+  @ExceptionHandler(OverloadedException.class)
+  ResponseEntity<ProblemDetail> overloaded(OverloadedException e) {
+    ResponseEntity<ProblemDetail> r = problem(HttpStatus.SERVICE_UNAVAILABLE, "Overloaded", e.getMessage(), null, null);
+    return ResponseEntity.status(r.getStatusCode()).header(HttpHeaders.RETRY_AFTER, "1").body(r.getBody());
+  }
+
+  @ExceptionHandler(PayloadTooLargeException.class)
+  ResponseEntity<ProblemDetail> tooLarge(PayloadTooLargeException e) {
+    return problem(HttpStatus.CONTENT_TOO_LARGE, "Body too large", e.getMessage(), "body", null);
+  }
+
+  @ExceptionHandler(HttpMessageNotReadableException.class)
+  ResponseEntity<ProblemDetail> unreadable(HttpMessageNotReadableException e) {
+    Throwable cause = e.getMostSpecificCause();
+    String field = "body";
+    if (cause instanceof tools.jackson.databind.DatabindException de && !de.getPath().isEmpty()) {
+      field = de.getPath().stream()
+          .map(r -> r.getPropertyName() != null ? r.getPropertyName() : "[" + r.getIndex() + "]")
+          .reduce((a, b) -> b.startsWith("[") ? a + b : a + "." + b).orElse("body");
+    }
+    String reason = cause instanceof tools.jackson.core.JacksonException je ? je.getOriginalMessage() : cause.getMessage();
+    return problem(HttpStatus.BAD_REQUEST, "Malformed request body", field + ": " + reason, field,
+        List.of(Map.of("field", field, "reason", String.valueOf(reason))));
+  }
+
+  @ExceptionHandler(HttpMediaTypeNotSupportedException.class)
+  ResponseEntity<ProblemDetail> mediaType(HttpMediaTypeNotSupportedException e) {
+    return problem(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported media type", e.getMessage(), "Content-Type", null);
+  }
+
+  @ExceptionHandler(HttpRequestMethodNotSupportedException.class)
+  ResponseEntity<ProblemDetail> method(HttpRequestMethodNotSupportedException e) {
+    return problem(HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed", e.getMessage(), null, null);
+  }
+
+  @ExceptionHandler({MissingServletRequestParameterException.class, MethodArgumentTypeMismatchException.class})
+  ResponseEntity<ProblemDetail> parameter(Exception e) {
+    String field = e instanceof MissingServletRequestParameterException m ? m.getParameterName()
+        : ((MethodArgumentTypeMismatchException) e).getName();
+    return problem(HttpStatus.BAD_REQUEST, "Invalid parameter", e.getMessage(), field, null);
+  }
+
+  @ExceptionHandler(NoResourceFoundException.class)
+  ResponseEntity<ProblemDetail> noResource(NoResourceFoundException e) {
+    return problem(HttpStatus.NOT_FOUND, "Not found", e.getMessage(), null, null);
+  }
+
+  @ExceptionHandler(Exception.class)
+  ResponseEntity<ProblemDetail> unexpected(Exception e) {
+    log.error("unexpected error", e);
+    return problem(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error", "unexpected error: " + e, null, null);
+  }
+
+  private static ResponseEntity<ProblemDetail> problem(HttpStatusCode status, String title, String detail, String field,
+                                                       List<Map<String, String>> errors) {
+    ProblemDetail p = ProblemDetail.forStatusAndDetail(status, detail);
+    p.setTitle(title);
+    if (field != null) {
+      p.setProperty("field", field);
+    }
+    if (errors != null) {
+      p.setProperty("errors", errors);
+    }
+    return ResponseEntity.status(status).contentType(org.springframework.http.MediaType.APPLICATION_PROBLEM_JSON).body(p);
+  }
+}

@@ -1,0 +1,148 @@
+package io.activityservice.events.ingest;
+
+import io.activityservice.channel.ChannelUri;
+import io.activityservice.channel.InboundChannel;
+import io.activityservice.channel.InboundSettings;
+import io.activityservice.events.channel.ChannelRegistry;
+import io.activityservice.events.problem.ConflictException;
+import io.activityservice.events.problem.InvalidInputException;
+import io.activityservice.events.problem.NotFoundException;
+import io.activityservice.events.routing.DeadLetters;
+import java.net.URI;
+import java.time.Clock;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The channels the service listens on: those from configuration plus those added through the API
+ * (persisted). Channels start and stop at runtime without a restart.
+ */
+public class InboundChannels implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(InboundChannels.class);
+
+  private record Running(InboundChannelDefinition definition, InboundChannel channel) {
+  }
+
+  private final ChannelRegistry channels;
+  private final InboundChannelRepository repository;
+  private final EventIngest ingest;
+  private final DeadLetters deadLetters;
+  private final Clock clock;
+  private final Map<ChannelUri, Running> running = new ConcurrentHashMap<>();
+
+  public InboundChannels(ChannelRegistry channels, InboundChannelRepository repository, EventIngest ingest,
+                         DeadLetters deadLetters, Clock clock) {
+    this.channels = channels;
+    this.repository = repository;
+    this.ingest = ingest;
+    this.deadLetters = deadLetters;
+    this.clock = clock;
+  }
+
+  /** Starts the configured channels and the persisted ones; a failing channel is logged, not fatal. */
+  public void startAll(Collection<InboundChannelDefinition> configured) {
+    List<InboundChannelDefinition> all = new ArrayList<>(configured);
+    all.addAll(repository.findAll());
+    for (InboundChannelDefinition d : all) {
+      try {
+        open(d);
+      } catch (RuntimeException e) {
+        log.error("inbound channel {} not started: {}", d.uri(), e.getMessage(), e);
+      }
+    }
+  }
+
+  /** Adds, starts and persists a channel. */
+  public InboundChannelDefinition add(String uri, String defaultType, String defaultSource,
+                                      Map<String, String> properties) {
+    URI source = parseSource(defaultSource);
+    InboundChannelDefinition d = new InboundChannelDefinition(
+        uri == null ? null : uri.trim(), blankToNull(defaultType), source, properties, "api",
+        OffsetDateTime.now(clock));
+    ChannelUri parsed = checkUri(d.uri());
+    if (running.containsKey(parsed)) {
+      throw new ConflictException("uri", "the service already listens on " + parsed);
+    }
+    open(d);
+    try {
+      repository.insert(d);
+    } catch (RuntimeException e) {
+      close(parsed);
+      throw e;
+    }
+    return d;
+  }
+
+  /** Stops a channel and forgets it. Channels from configuration come back at the next start. */
+  public void remove(String uri) {
+    ChannelUri parsed = checkUri(uri);
+    if (!running.containsKey(parsed)) {
+      throw new NotFoundException("inbound channel", uri);
+    }
+    close(parsed);
+    repository.delete(parsed.toString());
+  }
+
+  public List<InboundChannelDefinition> list() {
+    return running.values().stream().map(Running::definition).toList();
+  }
+
+  @Override
+  public void close() {
+    running.keySet().forEach(this::close);
+  }
+
+  private void open(InboundChannelDefinition d) {
+    ChannelUri uri = checkUri(d.uri());
+    InboundSettings settings = new InboundSettings(d.defaultType(), d.defaultSource(), d.properties());
+    InboundChannel channel;
+    try {
+      channel = channels.adapter(uri).openInbound(uri, settings, new RoutingInboundHandler(uri, ingest, deadLetters));
+    } catch (UnsupportedOperationException e) {
+      throw new InvalidInputException("uri", e.getMessage());
+    }
+    Running previous = running.putIfAbsent(uri, new Running(d, channel));
+    if (previous != null) {
+      channel.close();
+      throw new ConflictException("uri", "the service already listens on " + uri);
+    }
+    log.info("listening on {}", uri);
+  }
+
+  private void close(ChannelUri uri) {
+    Running r = running.remove(uri);
+    if (r != null) {
+      r.channel().close();
+      log.info("stopped listening on {}", uri);
+    }
+  }
+
+  private ChannelUri checkUri(String uri) {
+    if (uri == null || uri.isBlank()) {
+      throw new InvalidInputException("uri", "is required, e.g. sqs:orders-in or jms:topic:orders");
+    }
+    return channels.parse("uri", uri);
+  }
+
+  private static URI parseSource(String source) {
+    if (source == null || source.isBlank()) {
+      return null;
+    }
+    try {
+      return new URI(source.trim());
+    } catch (java.net.URISyntaxException e) {
+      throw new InvalidInputException("defaultSource", "is not a URI-reference: " + e.getMessage());
+    }
+  }
+
+  private static String blankToNull(String s) {
+    return s == null || s.isBlank() ? null : s.trim();
+  }
+}

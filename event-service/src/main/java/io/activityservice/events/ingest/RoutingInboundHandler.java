@@ -1,0 +1,57 @@
+package io.activityservice.events.ingest;
+
+import io.activityservice.channel.Acknowledgement;
+import io.activityservice.channel.ChannelUri;
+import io.activityservice.channel.InboundHandler;
+import io.activityservice.events.problem.InvalidInputException;
+import io.activityservice.events.routing.DeadLetters;
+import io.cloudevents.CloudEvent;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Feeds an inbound channel into ingest. The message is acknowledged only after routing settled;
+ * a routing failure (overload, dead-letter channel down) is a nack, so the transport redelivers.
+ * An event that can never be valid is dead-lettered with the reason and then acknowledged, so it
+ * does not block the channel.
+ */
+final class RoutingInboundHandler implements InboundHandler {
+
+  private static final Logger log = LoggerFactory.getLogger(RoutingInboundHandler.class);
+
+  private final ChannelUri channel;
+  private final EventIngest ingest;
+  private final DeadLetters deadLetters;
+
+  RoutingInboundHandler(ChannelUri channel, EventIngest ingest, DeadLetters deadLetters) {
+    this.channel = channel;
+    this.ingest = ingest;
+    this.deadLetters = deadLetters;
+  }
+
+  @Override
+  public void onEvent(CloudEvent event, Acknowledgement ack) {
+    try {
+      ingest.route(ingest.prepare(event)).whenComplete((outcome, error) -> {
+        if (error == null) {
+          ack.ack();
+        } else {
+          ack.nack(error);
+        }
+      });
+    } catch (InvalidInputException invalid) {
+      log.warn("invalid event {} on {}: {}", event.getId(), channel, invalid.getMessage());
+      deadLetters.send(event, null, null, channel.toString(), 1, "invalid: " + invalid.getMessage())
+          .whenComplete((ok, error) -> {
+            if (error == null) {
+              ack.ack();
+            } else {
+              ack.nack(error);
+            }
+          });
+    } catch (RuntimeException unexpected) {
+      log.error("ingest of event {} on {} failed", event.getId(), channel, unexpected);
+      ack.nack(unexpected);
+    }
+  }
+}

@@ -1,0 +1,164 @@
+package io.activityservice.events.registry;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.networknt.schema.JsonSchema;
+import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SpecVersion;
+import com.networknt.schema.ValidationMessage;
+import io.activityservice.events.problem.ConflictException;
+import io.activityservice.events.problem.InvalidInputException;
+import io.activityservice.events.problem.InvalidInputException.FieldError;
+import io.activityservice.events.problem.NotFoundException;
+import java.time.Clock;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/**
+ * The event registry: registered types with optional JSON Schemas for their {@code data}.
+ * Schemas are compiled once when a type is written and kept in memory, so validation on ingest
+ * costs one map lookup plus the validator itself.
+ */
+public class EventRegistry {
+
+  /** CloudEvents recommends reverse-DNS type names; we only forbid blanks and control characters. */
+  private static final Pattern TYPE_NAME = Pattern.compile("[^\\s\\p{Cntrl}]{1,255}");
+
+  private final EventTypeRepository repository;
+  private final UnregisteredTypePolicy policy;
+  private final Clock clock;
+  private final JsonSchemaFactory schemaFactory =
+      JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
+  private final Map<String, Compiled> cache = new ConcurrentHashMap<>();
+
+  private record Compiled(EventType type, JsonSchema schema) {
+  }
+
+  public EventRegistry(EventTypeRepository repository, UnregisteredTypePolicy policy, Clock clock) {
+    this.repository = repository;
+    this.policy = policy;
+    this.clock = clock;
+    repository.findAll().forEach(t -> cache.put(t.type(), compile(t)));
+  }
+
+  public List<EventType> list(String query) {
+    return query == null || query.isBlank() ? repository.findAll() : repository.search(query.trim());
+  }
+
+  public EventType get(String type) {
+    return find(type).orElseThrow(() -> new NotFoundException("event type", type));
+  }
+
+  public Optional<EventType> find(String type) {
+    Compiled c = cache.get(type);
+    return c != null ? Optional.of(c.type()) : Optional.empty();
+  }
+
+  /** Registers a new type. */
+  public EventType create(String type, String description, String owner, JsonNode schema) {
+    checkName(type);
+    OffsetDateTime now = OffsetDateTime.now(clock);
+    EventType t = new EventType(type, description, owner, schema, 1, now, now);
+    Compiled compiled = compile(t);
+    if (!repository.insert(t)) {
+      throw new ConflictException("type", "event type '" + type + "' is already registered; use PUT to change it");
+    }
+    cache.put(type, compiled);
+    return t;
+  }
+
+  /** Replaces description, owner and schema; bumps the version. */
+  public EventType update(String type, String description, String owner, JsonNode schema) {
+    EventType old = get(type);
+    EventType t = new EventType(type, description, owner, schema, old.version() + 1, old.createdAt(),
+        OffsetDateTime.now(clock));
+    Compiled compiled = compile(t);
+    if (!repository.update(t, old.version())) {
+      throw new ConflictException("type", "event type '" + type + "' changed concurrently; retry");
+    }
+    cache.put(type, compiled);
+    return t;
+  }
+
+  public void delete(String type) {
+    if (!repository.delete(type)) {
+      throw new NotFoundException("event type", type);
+    }
+    cache.remove(type);
+  }
+
+  /** Names of all registered types (for tools such as detectors that need typed inputs). */
+  public Set<String> typeNames() {
+    return Set.copyOf(cache.keySet());
+  }
+
+  /**
+   * Checks an event's type against the policy and its {@code data} against the type's schema.
+   *
+   * @param type the event's CloudEvents type
+   * @param data the parsed JSON data, or {@code null} if the event has no (JSON) data
+   * @throws InvalidInputException naming {@code type} or {@code data.<path>}
+   */
+  public void validate(String type, JsonNode data, boolean dataIsJson) {
+    Compiled c = cache.get(type);
+    if (c == null) {
+      if (policy == UnregisteredTypePolicy.REJECT) {
+        throw new InvalidInputException("type", "event type '" + type
+            + "' is not registered (policy: reject); register it with POST /api/v1/event-types");
+      }
+      return;
+    }
+    if (c.schema() == null) {
+      return;
+    }
+    if (!dataIsJson) {
+      throw new InvalidInputException("data", "type '" + type + "' has a JSON Schema, so data must be JSON");
+    }
+    Set<ValidationMessage> messages = c.schema().validate(data == null ? com.fasterxml.jackson.databind.node.NullNode.getInstance() : data);
+    if (!messages.isEmpty()) {
+      List<FieldError> errors = new ArrayList<>();
+      for (ValidationMessage m : messages) {
+        errors.add(new FieldError(dataPath(m), m.getMessage()));
+      }
+      throw new InvalidInputException(errors);
+    }
+  }
+
+  private Compiled compile(EventType t) {
+    if (t.schema() == null || t.schema().isNull()) {
+      return new Compiled(t, null);
+    }
+    if (!t.schema().isObject() && !t.schema().isBoolean()) {
+      throw new InvalidInputException("schema", "must be a JSON Schema object");
+    }
+    try {
+      JsonSchema schema = schemaFactory.getSchema(t.schema());
+      schema.initializeValidators();
+      return new Compiled(t, schema);
+    } catch (RuntimeException e) {
+      throw new InvalidInputException("schema", "is not a valid JSON Schema: " + e.getMessage());
+    }
+  }
+
+  private static void checkName(String type) {
+    if (type == null || !TYPE_NAME.matcher(type).matches()) {
+      throw new InvalidInputException("type",
+          "is required: 1-255 characters without spaces, e.g. com.example.meter.reading");
+    }
+  }
+
+  /** Turns the validator's instance location ({@code $.value}) into {@code data.value}. */
+  private static String dataPath(ValidationMessage m) {
+    String location = String.valueOf(m.getInstanceLocation());
+    String path = location.startsWith("$") ? location.substring(1) : location;
+    if (m.getProperty() != null && "required".equals(m.getType())) {
+      path = path + "." + m.getProperty();
+    }
+    return "data" + (path.isEmpty() || path.startsWith(".") || path.startsWith("[") ? path : "." + path);
+  }
+}

@@ -1,0 +1,97 @@
+package io.activityservice.events.routing;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import io.activityservice.events.json.Json;
+import io.activityservice.events.problem.InvalidInputException;
+import io.cloudevents.CloudEvent;
+import io.cloudevents.CloudEventData;
+import io.cloudevents.jackson.JsonCloudEventData;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * An event ready for routing: the CloudEvent plus its structured-mode JSON view, built once, which
+ * patterns are matched against and schemas validate.
+ *
+ * @param event      the CloudEvent as received (with {@code time} filled in)
+ * @param json       structured-mode JSON object of the event (attributes, extensions, data)
+ * @param data       the parsed JSON data, or {@code null}
+ * @param dataIsJson whether {@code data} was JSON (or absent)
+ * @param receivedAt {@link System#nanoTime()} when the service received it
+ */
+public record RoutableEvent(CloudEvent event, ObjectNode json, JsonNode data, boolean dataIsJson,
+                            long receivedAt) {
+
+  /**
+   * Builds the JSON view.
+   *
+   * @throws InvalidInputException naming {@code data} if the content type says JSON but it is not
+   */
+  public static RoutableEvent of(CloudEvent event) {
+    ObjectNode json = Json.MAPPER.createObjectNode();
+    json.put("specversion", event.getSpecVersion().toString());
+    json.put("id", event.getId());
+    json.put("source", event.getSource().toString());
+    json.put("type", event.getType());
+    putIfPresent(json, "subject", event.getSubject());
+    putIfPresent(json, "datacontenttype", event.getDataContentType());
+    if (event.getDataSchema() != null) {
+      json.put("dataschema", event.getDataSchema().toString());
+    }
+    if (event.getTime() != null) {
+      json.put("time", event.getTime().toString());
+    }
+    for (String name : event.getExtensionNames()) {
+      json.set(name, Json.tree(extensionValue(event.getExtension(name))));
+    }
+    JsonNode data = null;
+    boolean dataIsJson = true;
+    CloudEventData raw = event.getData();
+    if (raw instanceof JsonCloudEventData jsonData) {
+      data = jsonData.getNode();
+    } else if (raw != null) {
+      byte[] bytes = raw.toBytes();
+      if (isJson(event.getDataContentType())) {
+        data = parseData(bytes);
+      } else {
+        dataIsJson = false;
+        data = TextNode.valueOf(new String(bytes, StandardCharsets.UTF_8));
+      }
+    }
+    if (data != null) {
+      json.set("data", data);
+    }
+    return new RoutableEvent(event, json, dataIsJson ? data : null, dataIsJson, System.nanoTime());
+  }
+
+  /** True for {@code application/json}, {@code text/json} and {@code +json} types, and for none. */
+  public static boolean isJson(String contentType) {
+    if (contentType == null) {
+      return true;
+    }
+    int semi = contentType.indexOf(';');
+    String base = (semi < 0 ? contentType : contentType.substring(0, semi)).trim().toLowerCase();
+    return base.equals("application/json") || base.equals("text/json") || base.endsWith("+json");
+  }
+
+  private static JsonNode parseData(byte[] bytes) {
+    try {
+      return Json.MAPPER.readTree(bytes);
+    } catch (IOException e) {
+      throw new InvalidInputException("data", "datacontenttype says JSON but data is not valid JSON");
+    }
+  }
+
+  private static Object extensionValue(Object value) {
+    return value instanceof java.net.URI || value instanceof java.time.OffsetDateTime
+        || value instanceof byte[] ? String.valueOf(value) : value;
+  }
+
+  private static void putIfPresent(ObjectNode json, String name, String value) {
+    if (value != null) {
+      json.put(name, value);
+    }
+  }
+}
