@@ -3,6 +3,8 @@ package io.activityservice.events.registry;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
+import com.networknt.schema.SchemaId;
+import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
 import io.activityservice.events.problem.ConflictException;
@@ -35,6 +37,8 @@ public class EventRegistry {
   private final JsonSchemaFactory schemaFactory =
       JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
   private final Map<String, Compiled> cache = new ConcurrentHashMap<>();
+  /** The 2020-12 meta-schema, bundled with the validator: user schemas are checked against it. */
+  private final JsonSchema metaSchema = schemaFactory.getSchema(SchemaLocation.of(SchemaId.V202012));
 
   private record Compiled(EventType type, JsonSchema schema) {
   }
@@ -135,6 +139,11 @@ public class EventRegistry {
     }
     if (!t.schema().isObject() && !t.schema().isBoolean()) {
       throw new InvalidInputException("schema", "must be a JSON Schema object");
+    }
+    Set<ValidationMessage> problems = metaSchema.validate(t.schema());
+    if (!problems.isEmpty()) {
+      ValidationMessage first = problems.iterator().next();
+      throw new InvalidInputException("schema", "is not a valid JSON Schema (2020-12): " + first.getMessage());
     }
     try {
       JsonSchema schema = schemaFactory.getSchema(t.schema());
