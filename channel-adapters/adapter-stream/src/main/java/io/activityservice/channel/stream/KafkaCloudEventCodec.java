@@ -1,0 +1,201 @@
+package io.activityservice.channel.stream;
+
+import io.activityservice.channel.CloudEventJson;
+import io.activityservice.channel.InboundSettings;
+import io.cloudevents.CloudEvent;
+import io.cloudevents.SpecVersion;
+import io.cloudevents.core.builder.CloudEventBuilder;
+import io.cloudevents.types.Time;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The CloudEvents <a href="https://github.com/cloudevents/spec/blob/v1.0.2/cloudevents/bindings/kafka-protocol-binding.md">
+ * Kafka protocol binding</a> on the binder's {@code Message<byte[]>} model.
+ *
+ * <p>Outbound is binary mode: every attribute and extension becomes a {@code ce_<name>} header
+ * (UTF-8 text), {@code datacontenttype} becomes the {@code content-type} header and the value is
+ * the data. Inbound accepts binary mode, structured mode ({@code content-type:
+ * application/cloudevents+json}) and plain records, which are wrapped with
+ * {@link InboundSettings#defaultType()} / {@link InboundSettings#defaultSource()}.
+ *
+ * <p>Header values are raw {@code byte[]} so the binder's header mapper writes them unchanged (it
+ * would JSON-quote {@code String}s); inbound values may be {@code byte[]} or {@code String}.
+ */
+public final class KafkaCloudEventCodec {
+
+  /** Prefix of CloudEvents attribute headers. */
+  public static final String PREFIX = "ce_";
+  /** Header carrying {@code datacontenttype} (binary mode) or the structured format. */
+  public static final String CONTENT_TYPE = "content-type";
+
+  private KafkaCloudEventCodec() {
+  }
+
+  /**
+   * A record to produce: key (may be {@code null}), headers and value.
+   *
+   * @param key     {@code partitionkey} extension, else subject, else {@code null}; UTF-8
+   * @param headers Kafka headers, names as in the binding, values UTF-8
+   * @param value   the event data, empty when the event has none
+   */
+  public record Encoded(byte[] key, Map<String, byte[]> headers, byte[] value) {
+  }
+
+  /** Encodes an event in binary mode. */
+  public static Encoded encode(CloudEvent event) {
+    Map<String, byte[]> headers = new LinkedHashMap<>();
+    put(headers, "specversion", event.getSpecVersion().toString());
+    put(headers, "id", event.getId());
+    put(headers, "source", event.getSource().toString());
+    put(headers, "type", event.getType());
+    if (event.getSubject() != null) {
+      put(headers, "subject", event.getSubject());
+    }
+    if (event.getTime() != null) {
+      put(headers, "time", Time.writeTime(event.getTime()));
+    }
+    if (event.getDataSchema() != null) {
+      put(headers, "dataschema", event.getDataSchema().toString());
+    }
+    for (String name : event.getExtensionNames()) {
+      put(headers, name, extensionText(event.getExtension(name)));
+    }
+    if (event.getDataContentType() != null) {
+      headers.put(CONTENT_TYPE, utf8(event.getDataContentType()));
+    }
+    byte[] value = event.getData() == null ? new byte[0] : event.getData().toBytes();
+    return new Encoded(keyOf(event), headers, value);
+  }
+
+  /** The record key: {@code partitionkey} extension, else subject, else {@code null}. */
+  static byte[] keyOf(CloudEvent event) {
+    Object partitionKey = event.getExtension("partitionkey");
+    if (partitionKey != null) {
+      return utf8(extensionText(partitionKey));
+    }
+    return event.getSubject() == null ? null : utf8(event.getSubject());
+  }
+
+  /**
+   * Decodes a consumed record.
+   *
+   * @param headers   the record's headers (values {@code byte[]} or {@code String}); other
+   *                  entries are ignored
+   * @param value     the record value, may be {@code null} or empty
+   * @param origin    topic-partition-offset, the id given to a plain record
+   * @param timestamp record timestamp in epoch millis, the time given to a plain record, or
+   *                  {@code null}
+   * @throws IllegalArgumentException if the record is not a valid CloudEvent and the settings
+   *                                  have no default type to wrap it with
+   */
+  public static CloudEvent decode(Map<String, ?> headers, byte[] value, String origin, String topic,
+      Long timestamp, InboundSettings settings) {
+    String contentType = header(headers, CONTENT_TYPE);
+    if (contentType != null
+        && contentType.toLowerCase(Locale.ROOT).startsWith(CloudEventJson.CONTENT_TYPE)) {
+      return CloudEventJson.decode(value == null ? new byte[0] : value);
+    }
+    String specVersion = header(headers, PREFIX + "specversion");
+    if (specVersion != null) {
+      return decodeBinary(headers, value, specVersion, contentType);
+    }
+    if (settings.defaultType() == null) {
+      throw new IllegalArgumentException("record " + origin + " has no CloudEvents headers (ce_specversion)"
+          + " nor content-type " + CloudEventJson.CONTENT_TYPE + ", and the inbound channel has no"
+          + " default type to wrap plain records with");
+    }
+    URI source = settings.defaultSource() != null ? settings.defaultSource() : URI.create("kafka:" + topic);
+    CloudEventBuilder builder = CloudEventBuilder.v1()
+        .withId(origin)
+        .withSource(source)
+        .withType(settings.defaultType())
+        .withDataContentType(contentType);
+    if (timestamp != null && timestamp >= 0) {
+      builder.withTime(OffsetDateTime.ofInstant(Instant.ofEpochMilli(timestamp), ZoneOffset.UTC));
+    }
+    if (value != null && value.length > 0) {
+      builder.withData(value);
+    }
+    return builder.build();
+  }
+
+  private static CloudEvent decodeBinary(Map<String, ?> headers, byte[] value, String specVersion,
+      String contentType) {
+    try {
+      CloudEventBuilder builder = CloudEventBuilder.fromSpecVersion(SpecVersion.parse(specVersion));
+      for (Map.Entry<String, ?> entry : headers.entrySet()) {
+        String key = entry.getKey();
+        if (!key.startsWith(PREFIX) || key.length() == PREFIX.length()) {
+          continue;
+        }
+        String name = key.substring(PREFIX.length()).toLowerCase(Locale.ROOT);
+        String text = text(entry.getValue());
+        if (text == null || name.equals("specversion")) {
+          continue;
+        }
+        switch (name) {
+          case "time" -> builder.withTime(Time.parseTime(text));
+          case "source" -> builder.withSource(URI.create(text));
+          case "dataschema" -> builder.withDataSchema(URI.create(text));
+          case "datacontenttype" -> builder.withDataContentType(text);
+          default -> builder.withContextAttribute(name, text);
+        }
+      }
+      if (contentType != null) {
+        builder.withDataContentType(contentType);
+      }
+      if (value != null && (value.length > 0 || contentType != null)) {
+        builder.withData(value);
+      }
+      return builder.build();
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("invalid binary-mode CloudEvent: " + e.getMessage(), e);
+    }
+  }
+
+  private static String extensionText(Object value) {
+    if (value instanceof byte[] bytes) {
+      return Base64.getEncoder().encodeToString(bytes);
+    }
+    if (value instanceof OffsetDateTime time) {
+      return Time.writeTime(time);
+    }
+    return String.valueOf(value);
+  }
+
+  private static void put(Map<String, byte[]> headers, String attribute, String value) {
+    headers.put(PREFIX + attribute, utf8(value));
+  }
+
+  private static String header(Map<String, ?> headers, String name) {
+    Object exact = headers.get(name);
+    if (exact != null) {
+      return text(exact);
+    }
+    for (Map.Entry<String, ?> entry : headers.entrySet()) {
+      if (entry.getKey().equalsIgnoreCase(name)) {
+        return text(entry.getValue());
+      }
+    }
+    return null;
+  }
+
+  private static String text(Object value) {
+    if (value == null) {
+      return null;
+    }
+    return value instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : value.toString();
+  }
+
+  private static byte[] utf8(String text) {
+    return text.getBytes(StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,189 @@
+package io.activityservice.channel.stream;
+
+import io.activityservice.channel.ChannelAdapter;
+import io.activityservice.channel.ChannelUri;
+import io.activityservice.channel.InboundChannel;
+import io.activityservice.channel.InboundHandler;
+import io.activityservice.channel.InboundSettings;
+import io.activityservice.channel.OutboundChannel;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
+import org.springframework.cloud.stream.binder.Binder;
+import org.springframework.cloud.stream.binder.BinderFactory;
+import org.springframework.cloud.stream.binder.ExtendedConsumerProperties;
+import org.springframework.cloud.stream.binder.ExtendedProducerProperties;
+import org.springframework.cloud.stream.binder.ExtendedPropertiesBinder;
+import org.springframework.cloud.stream.binder.kafka.properties.KafkaConsumerProperties;
+import org.springframework.cloud.stream.binder.kafka.properties.KafkaProducerProperties;
+import org.springframework.integration.expression.ValueExpression;
+import org.springframework.kafka.listener.ContainerProperties;
+import org.springframework.messaging.MessageChannel;
+
+/**
+ * {@code kafka:<topic>} channels bound at runtime through Spring Cloud Stream: the adapter obtains
+ * a binder from the {@link BinderFactory} (the Kafka binder, or the one named by
+ * {@link KafkaChannelProperties#binder()}) and binds one producer per outbound channel and one
+ * consumer (in a consumer group) per inbound channel. Brokers, security and client settings come
+ * from {@code spring.cloud.stream.kafka.binder.*}; the per-binding defaults
+ * {@code spring.cloud.stream.kafka.default.producer/consumer.*} apply too.
+ *
+ * <p>Events travel in the CloudEvents Kafka binding, see {@link KafkaCloudEventCodec}.
+ */
+public final class StreamChannelAdapter implements ChannelAdapter {
+
+  /** The scheme served. */
+  public static final String SCHEME = "kafka";
+  /** Inbound setting that overrides {@link KafkaChannelProperties#group()} for one channel. */
+  public static final String GROUP_SETTING = "group";
+
+  private static final Pattern TOPIC = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
+
+  private final BinderFactory binderFactory;
+  private final KafkaChannelProperties properties;
+  private final ThreadPoolExecutor sender;
+  private final ScheduledExecutorService scheduler;
+  private final Set<AutoCloseable> open = ConcurrentHashMap.newKeySet();
+  private final AtomicInteger bindings = new AtomicInteger();
+  private volatile ExtendedPropertiesBinder<MessageChannel, KafkaConsumerProperties, KafkaProducerProperties> binder;
+
+  /**
+   * @param binderFactory Spring Cloud Stream's binder factory (a bean of every SCSt application)
+   * @param properties    channel settings
+   */
+  public StreamChannelAdapter(BinderFactory binderFactory, KafkaChannelProperties properties) {
+    this.binderFactory = binderFactory;
+    this.properties = properties;
+    int threads = properties.sendThreads();
+    this.sender = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
+        new ArrayBlockingQueue<>(Math.max(1, properties.maxInFlight() - threads)), daemon("kafka-channel-send"));
+    this.sender.allowCoreThreadTimeOut(true);
+    this.scheduler = Executors.newSingleThreadScheduledExecutor(daemon("kafka-channel-redeliver"));
+  }
+
+  @Override
+  public Set<String> schemes() {
+    return Set.of(SCHEME);
+  }
+
+  @Override
+  public void validate(ChannelUri uri) {
+    String topic = uri.address();
+    if (!SCHEME.equals(uri.scheme()) || !TOPIC.matcher(topic).matches()
+        || topic.equals(".") || topic.equals("..")) {
+      throw new IllegalArgumentException("'" + uri + "' is not a valid kafka channel; expected"
+          + " kafka:<topic> where the topic has 1-249 letters, digits, '.', '_' or '-', e.g. kafka:orders");
+    }
+  }
+
+  @Override
+  public OutboundChannel openOutbound(ChannelUri uri) {
+    validate(uri);
+    String topic = uri.address();
+    StreamOutboundChannel[] self = new StreamOutboundChannel[1];
+    self[0] = new StreamOutboundChannel(uri, sender,
+        channel -> binder().bindProducer(topic, channel, producerProperties(topic)),
+        properties.sendTimeout(), () -> open.remove(self[0]));
+    open.add(self[0]);
+    return self[0];
+  }
+
+  @Override
+  public InboundChannel openInbound(ChannelUri uri, InboundSettings settings, InboundHandler handler) {
+    validate(uri);
+    String topic = uri.address();
+    String group = settings.property(GROUP_SETTING, properties.group());
+    StreamInboundChannel[] self = new StreamInboundChannel[1];
+    self[0] = new StreamInboundChannel(uri, settings, handler, scheduler,
+        properties.redeliveryDelay(), properties.maxUnacknowledged(), () -> open.remove(self[0]));
+    open.add(self[0]);
+    try {
+      return self[0].open(channel -> binder().bindConsumer(topic, group, channel, consumerProperties(topic)));
+    } catch (RuntimeException e) {
+      self[0].close();
+      throw e;
+    }
+  }
+
+  private ExtendedProducerProperties<KafkaProducerProperties> producerProperties(String topic) {
+    // A unique binding name per channel keeps the binder's per-binding infrastructure apart.
+    String name = "activity-kafka-out-" + topic + "-" + bindings.incrementAndGet();
+    KafkaProducerProperties kafka = binder().getExtendedProducerProperties(name);
+    kafka.setSync(true); // the handler returns once Kafka acknowledged the record (on our executor)
+    kafka.setSendTimeoutExpression(new ValueExpression<>(properties.sendTimeout().toMillis()));
+    // KafkaProducer.send() may block for metadata/buffer space: bound it by the same timeout.
+    kafka.getConfiguration().putIfAbsent("max.block.ms", String.valueOf(properties.sendTimeout().toMillis()));
+    ExtendedProducerProperties<KafkaProducerProperties> producer = new ExtendedProducerProperties<>(kafka);
+    producer.populateBindingName(name);
+    producer.setUseNativeEncoding(true); // payload and headers are already the wire format
+    producer.setErrorChannelEnabled(false); // failures surface as exceptions of the sync handler
+    return producer;
+  }
+
+  private ExtendedConsumerProperties<KafkaConsumerProperties> consumerProperties(String topic) {
+    String name = "activity-kafka-in-" + topic + "-" + bindings.incrementAndGet();
+    KafkaConsumerProperties kafka = binder().getExtendedConsumerProperties(name);
+    kafka.setAckMode(ContainerProperties.AckMode.MANUAL); // commits only what the handler settled
+    kafka.setEnableDlq(false);
+    if (kafka.getStartOffset() == null) {
+      kafka.setStartOffset(KafkaConsumerProperties.StartOffset.earliest); // new group: miss nothing
+    }
+    ExtendedConsumerProperties<KafkaConsumerProperties> consumer = new ExtendedConsumerProperties<>(kafka);
+    consumer.populateBindingName(name);
+    consumer.setUseNativeDecoding(true);
+    consumer.setMaxAttempts(1); // redelivery is the adapter's (nack), not the binder's retry
+    consumer.setConcurrency(1);
+    return consumer;
+  }
+
+  @SuppressWarnings("unchecked")
+  private ExtendedPropertiesBinder<MessageChannel, KafkaConsumerProperties, KafkaProducerProperties> binder() {
+    var current = binder;
+    if (current != null) {
+      return current;
+    }
+    synchronized (this) {
+      if (binder == null) {
+        Binder<MessageChannel, ?, ?> found = binderFactory.getBinder(properties.binder(), MessageChannel.class);
+        if (!(found instanceof ExtendedPropertiesBinder<?, ?, ?> extended)
+            || !(extended.getExtendedProducerProperties("activity-kafka-probe") instanceof KafkaProducerProperties)) {
+          throw new IllegalStateException("Spring Cloud Stream binder '" + properties.binder()
+              + "' is not a Kafka binder; set activity.channels.kafka.binder to a binder of type kafka");
+        }
+        binder = (ExtendedPropertiesBinder<MessageChannel, KafkaConsumerProperties, KafkaProducerProperties>) found;
+      }
+      return binder;
+    }
+  }
+
+  /** Closes every open channel, then stops the adapter's threads. Never throws. */
+  @Override
+  public void close() {
+    for (AutoCloseable channel : List.copyOf(open)) {
+      try {
+        channel.close();
+      } catch (Exception e) {
+        // channels never throw; keep closing the rest
+      }
+    }
+    sender.shutdown();
+    scheduler.shutdownNow();
+  }
+
+  private static ThreadFactory daemon(String name) {
+    AtomicInteger count = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, name + "-" + count.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
+  }
+}
