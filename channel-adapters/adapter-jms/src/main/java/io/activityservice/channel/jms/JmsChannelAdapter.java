@@ -1,0 +1,144 @@
+package io.activityservice.channel.jms;
+
+import io.activityservice.channel.ChannelAdapter;
+import io.activityservice.channel.ChannelUri;
+import io.activityservice.channel.InboundChannel;
+import io.activityservice.channel.InboundHandler;
+import io.activityservice.channel.InboundSettings;
+import io.activityservice.channel.OutboundChannel;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.apache.activemq.ActiveMQConnectionFactory;
+
+/**
+ * JMS channels on ActiveMQ Classic: {@code jms:queue:<name>} and {@code jms:topic:<name>}
+ * (optionally {@code ?persistent=false}). Events travel in CloudEvents binary mode (see
+ * {@link JmsCloudEventCodec}).
+ *
+ * <p>Outbound channels share a small pool of sender sessions; inbound channels each own a
+ * connection and a thread. Inbound topic channels join a shared durable subscription (an ActiveMQ
+ * virtual topic, see {@link VirtualTopics}) named by the inbound property
+ * {@value #SUBSCRIPTION_NAME} or {@link JmsChannelProperties#subscriptionName()}, so replicas with
+ * the same name compete for the messages. Connections use the failover transport and come back on
+ * their own after a broker restart.
+ */
+public final class JmsChannelAdapter implements ChannelAdapter {
+
+  /** Inbound property: name of the shared subscription a topic channel joins. */
+  public static final String SUBSCRIPTION_NAME = "subscriptionName";
+  /** Inbound property: maximum unacknowledged messages of this channel (overrides max-in-flight). */
+  public static final String MAX_IN_FLIGHT = "maxInFlight";
+
+  private final JmsChannelProperties properties;
+  private final ActiveMQConnectionFactory factory;
+  private final JmsCloudEventCodec codec = new JmsCloudEventCodec();
+  private final JmsSenderPool senders;
+  private final ThreadPoolExecutor acker;
+  private final Set<JmsInboundChannel> inbound = ConcurrentHashMap.newKeySet();
+  private volatile boolean closed;
+
+  /**
+   * Creates the adapter; nothing connects until a channel is used.
+   *
+   * @throws IllegalArgumentException if {@code properties.brokerUrl()} is empty (start an
+   *                                  {@link EmbeddedActiveMqBroker} and pass its URL instead)
+   */
+  public JmsChannelAdapter(JmsChannelProperties properties) {
+    if (properties.useEmbeddedBroker()) {
+      throw new IllegalArgumentException("the jms adapter needs a broker URL: set activity.channels.jms.broker-url"
+          + " or start an EmbeddedActiveMqBroker and use properties.withBrokerUrl(broker.connectUri())");
+    }
+    this.properties = properties;
+    this.factory = JmsConnections.factory(properties);
+    this.senders = new JmsSenderPool(factory, codec, properties.sendConcurrency(),
+        properties.sendQueueCapacity(), properties.sendTimeout());
+    // Acks are bounded by the inbound channels' in-flight permits, so the queue is too.
+    this.acker = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> {
+      Thread t = new Thread(r, "jms-ack");
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  @Override
+  public Set<String> schemes() {
+    return Set.of("jms");
+  }
+
+  @Override
+  public void validate(ChannelUri uri) {
+    JmsAddress.parse(uri);
+  }
+
+  @Override
+  public OutboundChannel openOutbound(ChannelUri uri) {
+    JmsAddress address = JmsAddress.parse(uri);
+    checkOpen();
+    return new JmsOutboundChannel(uri, address, address.persistentOr(properties.persistent()), senders);
+  }
+
+  /**
+   * Starts listening. Inbound properties: {@value #SUBSCRIPTION_NAME} (topics only) and
+   * {@value #MAX_IN_FLIGHT}. Waits up to the send timeout for the subscription to be registered
+   * (so events published to a topic right after this call are not missed); if the broker is
+   * unreachable the channel keeps trying in the background.
+   */
+  @Override
+  public InboundChannel openInbound(ChannelUri uri, InboundSettings settings, InboundHandler handler) {
+    JmsAddress address = JmsAddress.parse(uri);
+    InboundSettings effective = settings == null ? InboundSettings.strict() : settings;
+    String subscription = VirtualTopics.checkSubscriptionName(
+        effective.property(SUBSCRIPTION_NAME, properties.subscriptionName()), "inbound property " + SUBSCRIPTION_NAME);
+    int maxInFlight = maxInFlight(effective);
+    checkOpen();
+    JmsInboundChannel[] self = new JmsInboundChannel[1];
+    JmsInboundChannel channel = new JmsInboundChannel(uri, address.consumerQueue(subscription), effective,
+        handler, codec, factory, maxInFlight, properties, acker, () -> inbound.remove(self[0]));
+    self[0] = channel;
+    inbound.add(channel);
+    channel.start(properties.sendTimeout());
+    return channel;
+  }
+
+  private int maxInFlight(InboundSettings settings) {
+    String value = settings.property(MAX_IN_FLIGHT, null);
+    if (value == null) {
+      return properties.maxInFlight();
+    }
+    try {
+      int n = Integer.parseInt(value.trim());
+      if (n >= 1) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("jms inbound property " + MAX_IN_FLIGHT + " is '" + value
+        + "'; use a positive number, e.g. 1000");
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("the jms adapter is closed");
+    }
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    for (JmsInboundChannel channel : List.copyOf(inbound)) {
+      channel.close();
+    }
+    senders.close();
+    acker.shutdown();
+    try {
+      acker.awaitTermination(properties.sendTimeout().toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,303 @@
+package io.activityservice.channel.jms;
+
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.activityservice.channel.CloudEventJson;
+import io.activityservice.channel.InboundSettings;
+import io.cloudevents.CloudEvent;
+import io.cloudevents.SpecVersion;
+import io.cloudevents.core.builder.CloudEventBuilder;
+import io.cloudevents.types.Time;
+import jakarta.jms.BytesMessage;
+import jakarta.jms.JMSException;
+import jakarta.jms.MapMessage;
+import jakarta.jms.Message;
+import jakarta.jms.ObjectMessage;
+import jakarta.jms.Session;
+import jakarta.jms.StreamMessage;
+import jakarta.jms.TextMessage;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Base64;
+import java.util.Enumeration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.UUID;
+
+/**
+ * Maps CloudEvents to JMS messages and back, following the JMS-compatible naming of the CloudEvents
+ * AMQP binding (the io.cloudevents SDK has no JMS binding module).
+ *
+ * <p><b>Binary mode</b> (what the adapter sends): each context attribute {@code a} travels as the
+ * string property {@code cloudEvents_a} ({@code cloudEvents_id}, {@code cloudEvents_specversion},
+ * {@code cloudEvents_type}, {@code cloudEvents_source}, {@code cloudEvents_subject},
+ * {@code cloudEvents_time} as RFC 3339, {@code cloudEvents_dataschema}); extensions likewise, integer and
+ * boolean extensions as typed JMS properties. {@code datacontenttype} travels as the
+ * {@value #CONTENT_TYPE} property (the name Spring's JMS header mapper uses). The data is the body: a
+ * {@link TextMessage} for textual media types (text/*, JSON, XML), else a {@link BytesMessage}; an
+ * event without data is a body-less {@link Message}.
+ *
+ * <p><b>Decoding</b> also accepts structured-mode bodies ({@code application/cloudevents+json}
+ * content type, or any JSON object body with a {@code specversion} member) and, when the channel's
+ * {@link InboundSettings} name a default type and source, wraps plain messages: id = JMS message id,
+ * time = JMS timestamp, data = body, datacontenttype = the {@value #CONTENT_TYPE} property if set,
+ * else {@code application/json} if the body parses as JSON, else {@code text/plain} (or
+ * {@code application/octet-stream} for bytes that are not UTF-8).
+ *
+ * <p>Stateless and thread-safe.
+ */
+public final class JmsCloudEventCodec {
+
+  /** Prefix of the JMS properties that carry CloudEvents attributes. */
+  public static final String PREFIX = "cloudEvents_";
+  /** JMS property carrying {@code datacontenttype}. */
+  public static final String CONTENT_TYPE = "contentType";
+  /** Other content-type property names accepted on decoding, in order of preference. */
+  private static final List<String> CONTENT_TYPE_ALIASES =
+      List.of(CONTENT_TYPE, "content_type", "Content-Type", "content-type", PREFIX + "datacontenttype");
+  private static final Set<String> ATTRIBUTES =
+      Set.of("specversion", "id", "source", "type", "subject", "time", "dataschema", "datacontenttype");
+
+  private static final ObjectMapper JSON =
+      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+  /** Encodes {@code event} in binary mode as a message of {@code session}. */
+  public Message encode(Session session, CloudEvent event) throws JMSException {
+    byte[] data = event.getData() == null ? null : event.getData().toBytes();
+    String contentType = event.getDataContentType();
+    Message message;
+    if (data == null) {
+      message = session.createMessage();
+    } else if (isTextual(contentType) && isUtf8(data)) {
+      message = session.createTextMessage(new String(data, StandardCharsets.UTF_8));
+    } else {
+      BytesMessage bytes = session.createBytesMessage();
+      bytes.writeBytes(data);
+      message = bytes;
+    }
+    message.setStringProperty(PREFIX + "specversion", event.getSpecVersion().toString());
+    message.setStringProperty(PREFIX + "id", event.getId());
+    message.setStringProperty(PREFIX + "source", event.getSource().toString());
+    message.setStringProperty(PREFIX + "type", event.getType());
+    setIfPresent(message, "subject", event.getSubject());
+    setIfPresent(message, "time", event.getTime() == null ? null : Time.writeTime(event.getTime()));
+    setIfPresent(message, "dataschema", event.getDataSchema() == null ? null : event.getDataSchema().toString());
+    if (contentType != null) {
+      message.setStringProperty(CONTENT_TYPE, contentType);
+    }
+    for (String name : event.getExtensionNames()) {
+      Object value = event.getExtension(name);
+      if (value instanceof Integer i) {
+        message.setIntProperty(PREFIX + name, i);
+      } else if (value instanceof Boolean b) {
+        message.setBooleanProperty(PREFIX + name, b);
+      } else if (value instanceof byte[] bytes) {
+        message.setStringProperty(PREFIX + name, Base64.getEncoder().encodeToString(bytes));
+      } else if (value instanceof OffsetDateTime t) {
+        message.setStringProperty(PREFIX + name, Time.writeTime(t));
+      } else if (value != null) {
+        message.setStringProperty(PREFIX + name, value.toString());
+      }
+    }
+    return message;
+  }
+
+  /**
+   * Decodes a received message (binary mode, structured mode, or a plain message wrapped with the
+   * defaults of {@code settings}).
+   *
+   * @throws IllegalArgumentException if the message is not a valid CloudEvent and cannot be wrapped
+   * @throws JMSException             if the message cannot be read
+   */
+  public CloudEvent decode(Message message, InboundSettings settings) throws JMSException {
+    if (message.propertyExists(PREFIX + "specversion")) {
+      return decodeBinary(message);
+    }
+    byte[] body = body(message);
+    String contentType = contentType(message);
+    if (body != null && isStructured(contentType, body)) {
+      return CloudEventJson.decode(body);
+    }
+    if (settings.defaultType() == null || settings.defaultSource() == null) {
+      throw new IllegalArgumentException("message " + message.getJMSMessageID()
+          + " carries no CloudEvent (no " + PREFIX + "specversion property, body not a structured CloudEvent)"
+          + " and the channel has no defaultType/defaultSource to wrap it with");
+    }
+    String id = message.getJMSMessageID() == null ? UUID.randomUUID().toString() : message.getJMSMessageID();
+    CloudEventBuilder builder = CloudEventBuilder.v1()
+        .withId(id)
+        .withSource(settings.defaultSource())
+        .withType(settings.defaultType());
+    if (message.getJMSTimestamp() > 0) {
+      builder.withTime(OffsetDateTime.ofInstant(Instant.ofEpochMilli(message.getJMSTimestamp()), ZoneOffset.UTC));
+    }
+    if (body != null) {
+      builder.withDataContentType(contentType != null ? contentType : guessContentType(body)).withData(body);
+    }
+    return builder.build();
+  }
+
+  private static CloudEvent decodeBinary(Message message) throws JMSException {
+    try {
+      CloudEventBuilder builder = CloudEventBuilder.fromSpecVersion(
+          SpecVersion.parse(message.getStringProperty(PREFIX + "specversion")));
+      builder.withId(required(message, "id"))
+          .withSource(URI.create(required(message, "source")))
+          .withType(required(message, "type"));
+      String subject = message.getStringProperty(PREFIX + "subject");
+      if (subject != null) {
+        builder.withSubject(subject);
+      }
+      String time = message.getStringProperty(PREFIX + "time");
+      if (time != null) {
+        builder.withTime(Time.parseTime(time));
+      }
+      String schema = message.getStringProperty(PREFIX + "dataschema");
+      if (schema != null) {
+        builder.withDataSchema(URI.create(schema));
+      }
+      for (Enumeration<?> names = message.getPropertyNames(); names.hasMoreElements(); ) {
+        String property = (String) names.nextElement();
+        if (property.startsWith(PREFIX) && !ATTRIBUTES.contains(property.substring(PREFIX.length()))) {
+          addExtension(builder, property.substring(PREFIX.length()), message.getObjectProperty(property));
+        }
+      }
+      String contentType = contentType(message);
+      byte[] body = body(message);
+      if (body != null) {
+        builder.withDataContentType(contentType).withData(body);
+      } else if (contentType != null) {
+        builder.withDataContentType(contentType);
+      }
+      return builder.build();
+    } catch (IllegalStateException | java.time.DateTimeException e) {
+      throw new IllegalArgumentException("invalid binary-mode CloudEvent in message "
+          + message.getJMSMessageID() + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static void addExtension(CloudEventBuilder builder, String name, Object value) {
+    if (name.isEmpty() || !name.equals(name.toLowerCase(Locale.ROOT)) || !name.chars().allMatch(Character::isLetterOrDigit)) {
+      return; // not a CloudEvents extension name: a foreign property that happens to share the prefix
+    }
+    if (value instanceof Boolean b) {
+      builder.withExtension(name, b);
+    } else if (value instanceof Integer || value instanceof Short || value instanceof Byte) {
+      builder.withExtension(name, ((Number) value).intValue());
+    } else if (value instanceof Long l && l == l.intValue()) {
+      builder.withExtension(name, l.intValue());
+    } else if (value != null) {
+      builder.withExtension(name, value.toString());
+    }
+  }
+
+  private static String required(Message message, String attribute) throws JMSException {
+    String value = message.getStringProperty(PREFIX + attribute);
+    if (value == null || value.isEmpty()) {
+      throw new IllegalArgumentException("binary-mode message " + message.getJMSMessageID()
+          + " lacks the required property " + PREFIX + attribute);
+    }
+    return value;
+  }
+
+  private static void setIfPresent(Message message, String attribute, String value) throws JMSException {
+    if (value != null) {
+      message.setStringProperty(PREFIX + attribute, value);
+    }
+  }
+
+  private static String contentType(Message message) throws JMSException {
+    for (String name : CONTENT_TYPE_ALIASES) {
+      Object value = message.getObjectProperty(name);
+      if (value != null && !value.toString().isBlank()) {
+        return value.toString();
+      }
+    }
+    return null;
+  }
+
+  /** The body as bytes; {@code null} for a body-less message. */
+  private static byte[] body(Message message) throws JMSException {
+    if (message instanceof TextMessage text) {
+      return text.getText() == null ? null : text.getText().getBytes(StandardCharsets.UTF_8);
+    }
+    if (message instanceof BytesMessage bytes) {
+      bytes.reset();
+      byte[] data = new byte[(int) bytes.getBodyLength()];
+      bytes.readBytes(data);
+      return data;
+    }
+    if (message instanceof MapMessage || message instanceof ObjectMessage || message instanceof StreamMessage) {
+      throw new IllegalArgumentException("message " + message.getJMSMessageID() + " is a "
+          + message.getClass().getSimpleName() + "; only text, bytes and body-less messages are supported");
+    }
+    return null;
+  }
+
+  private static boolean isStructured(String contentType, byte[] body) {
+    if (contentType != null) {
+      String media = mediaType(contentType);
+      if (media.equals(CloudEventJson.CONTENT_TYPE)) {
+        return true;
+      }
+      if (!media.endsWith("json")) {
+        return false;
+      }
+    }
+    JsonNode node = parseJson(body);
+    return node != null && node.isObject() && node.has("specversion");
+  }
+
+  private static String guessContentType(byte[] body) {
+    if (parseJson(body) != null) {
+      return "application/json";
+    }
+    return isUtf8(body) ? "text/plain" : "application/octet-stream";
+  }
+
+  private static JsonNode parseJson(byte[] body) {
+    if (body.length == 0) {
+      return null;
+    }
+    try {
+      return JSON.readTree(body);
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  private static boolean isTextual(String contentType) {
+    if (contentType == null) {
+      return false;
+    }
+    String media = mediaType(contentType);
+    return media.startsWith("text/") || media.endsWith("/json") || media.endsWith("+json")
+        || media.endsWith("/xml") || media.endsWith("+xml");
+  }
+
+  private static String mediaType(String contentType) {
+    int semicolon = contentType.indexOf(';');
+    return (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).trim().toLowerCase(Locale.ROOT);
+  }
+
+  private static boolean isUtf8(byte[] data) {
+    try {
+      StandardCharsets.UTF_8.newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(data));
+      return true;
+    } catch (CharacterCodingException e) {
+      return false;
+    }
+  }
+}

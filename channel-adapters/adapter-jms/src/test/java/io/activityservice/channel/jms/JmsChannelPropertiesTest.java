@@ -1,0 +1,65 @@
+package io.activityservice.channel.jms;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class JmsChannelPropertiesTest {
+
+  @Test
+  void defaultsStartTheEmbeddedBroker() {
+    JmsChannelProperties p = new JmsChannelProperties(null, null, null, null, null, null, null, null, null, null,
+        null, null, null);
+    assertThat(p.enabled()).isTrue();
+    assertThat(p.useEmbeddedBroker()).isTrue();
+    assertThat(p.subscriptionName()).isEqualTo("activity-service");
+    assertThat(p.persistent()).isTrue();
+    assertThat(p.maxInFlight()).isEqualTo(1000);
+    assertThat(p.sendConcurrency()).isEqualTo(4);
+    assertThat(p.sendTimeout()).isEqualTo(Duration.ofSeconds(10));
+    assertThat(p.embeddedBroker().host()).isEqualTo("127.0.0.1");
+    assertThat(p.embeddedBroker().port()).isEqualTo(61616);
+    assertThat(p.embeddedBroker().dataDir()).isEqualTo("./data/activemq");
+    assertThat(p.embeddedBroker().persistent()).isTrue();
+    assertThat(p.withBrokerUrl("tcp://mq:61616").useEmbeddedBroker()).isFalse();
+  }
+
+  @Test
+  void rejectsBadValuesSayingHowToFixThem() {
+    assertThatThrownBy(() -> new JmsChannelProperties(null, null, null, null, "a.b", null, null, null, null, null,
+        null, null, null))
+        .hasMessageContaining("activity.channels.jms.subscription-name").hasMessageContaining("letters, digits");
+    assertThatThrownBy(() -> new JmsChannelProperties(null, null, null, null, null, null, 0, null, null, null,
+        null, null, null))
+        .hasMessageContaining("activity.channels.jms.max-in-flight").hasMessageContaining("e.g. 1000");
+    assertThatThrownBy(() -> new JmsChannelProperties(null, null, null, null, null, null, null, 0, null, null,
+        null, null, null))
+        .hasMessageContaining("send-concurrency");
+    assertThatThrownBy(() -> new JmsChannelProperties(null, null, null, null, null, null, null, null, null,
+        Duration.ZERO, null, null, null))
+        .hasMessageContaining("send-timeout must be positive");
+    assertThatThrownBy(() -> new JmsChannelProperties(null, null, null, null, null, null, null, null, null, null,
+        Duration.ofSeconds(-1), null, null))
+        .hasMessageContaining("redelivery-delay");
+    assertThatThrownBy(() -> new JmsChannelProperties.EmbeddedBroker(null, 70000, null, null))
+        .hasMessageContaining("embedded-broker.port").hasMessageContaining("0 for a free one");
+  }
+
+  @Test
+  void adapterRefusesAnEmptyBrokerUrl() {
+    assertThatThrownBy(() -> new JmsChannelAdapter(JmsChannelProperties.forBroker("")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("broker-url");
+  }
+
+  @Test
+  void plainUrlsAreWrappedInFailover() {
+    assertThat(JmsConnections.failoverUrl("tcp://mq:61616", Duration.ofSeconds(3), Duration.ofSeconds(5)))
+        .startsWith("failover:(tcp://mq:61616)?timeout=3000&")
+        .contains("maxReconnectDelay=5000");
+    assertThat(JmsConnections.failoverUrl("failover:(tcp://a:1,tcp://b:1)", Duration.ofSeconds(3),
+        Duration.ofSeconds(5))).isEqualTo("failover:(tcp://a:1,tcp://b:1)");
+  }
+}
