@@ -1,0 +1,168 @@
+package io.activityservice.channel.sqs;
+
+import io.activityservice.channel.ChannelAdapter;
+import io.activityservice.channel.ChannelUri;
+import io.activityservice.channel.InboundChannel;
+import io.activityservice.channel.InboundHandler;
+import io.activityservice.channel.InboundSettings;
+import io.activityservice.channel.OutboundChannel;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.services.sqs.SqsAsyncClient;
+
+/**
+ * Amazon SQS channels: {@code sqs:<queue name>} or {@code sqs:<queue URL>}, on the AWS SDK v2 async
+ * client. Outbound channels batch sends (SendMessageBatch); inbound channels long-poll with
+ * several receivers, delete acked messages in batches and extend the visibility of messages still
+ * being routed. Bodies are structured-mode CloudEvent JSON.
+ */
+public final class SqsChannelAdapter implements ChannelAdapter {
+
+  private static final Logger log = LoggerFactory.getLogger(SqsChannelAdapter.class);
+  private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
+
+  private final SqsAsyncClient client;
+  private final boolean ownsClient;
+  private final SqsChannelProperties properties;
+  private final QueueResolver resolver;
+  private final ScheduledThreadPoolExecutor scheduler;
+  private final Batcher.Limits sendLimits;
+  private final Set<SqsOutboundChannel> outbound = ConcurrentHashMap.newKeySet();
+  private final Set<SqsInboundChannel> inbound = ConcurrentHashMap.newKeySet();
+  private volatile boolean closed;
+
+  /**
+   * An adapter on a client the caller owns (it is not closed by {@link #close()}).
+   *
+   * @param client     the SQS client, e.g. from {@link SqsClients#builder(SqsChannelProperties)}
+   * @param properties batching, polling and queue-creation settings (endpoint and credentials are
+   *                   the client's business)
+   */
+  public SqsChannelAdapter(SqsAsyncClient client, SqsChannelProperties properties) {
+    this(client, properties, false);
+  }
+
+  private SqsChannelAdapter(SqsAsyncClient client, SqsChannelProperties properties, boolean ownsClient) {
+    this.client = Objects.requireNonNull(client, "client");
+    this.properties = Objects.requireNonNull(properties, "properties");
+    this.ownsClient = ownsClient;
+    this.resolver = new QueueResolver(client, properties.createQueues());
+    this.scheduler = new ScheduledThreadPoolExecutor(1, r -> {
+      Thread t = new Thread(r, "sqs-channel");
+      t.setDaemon(true);
+      return t;
+    });
+    this.scheduler.setRemoveOnCancelPolicy(true);
+    this.sendLimits = new Batcher.Limits(properties.maxBatchBytes(), properties.batchLinger(),
+        properties.maxBatchRequestsInFlight(), properties.sendBufferSize(), 4, Duration.ofMillis(100));
+  }
+
+  /** An adapter with its own client built from {@code properties} (closed with the adapter). */
+  public static SqsChannelAdapter connect(SqsChannelProperties properties) {
+    return new SqsChannelAdapter(SqsClients.builder(properties).build(), properties, true);
+  }
+
+  /** The SQS client the adapter uses. */
+  public SqsAsyncClient client() {
+    return client;
+  }
+
+  /** The settings the adapter runs with. */
+  public SqsChannelProperties properties() {
+    return properties;
+  }
+
+  /**
+   * The URL of a queue ({@code sqs:} address: name or URL), created first if missing and
+   * {@code createQueues} is on.
+   */
+  public CompletableFuture<String> queueUrl(ChannelUri uri) {
+    try {
+      return resolver.url(SqsQueues.queueOf(uri));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  @Override
+  public Set<String> schemes() {
+    return Set.of("sqs");
+  }
+
+  @Override
+  public void validate(ChannelUri uri) {
+    SqsQueues.queueOf(uri);
+  }
+
+  @Override
+  public OutboundChannel openOutbound(ChannelUri uri) {
+    String queue = SqsQueues.queueOf(uri);
+    ensureOpen();
+    SqsOutboundChannel[] self = new SqsOutboundChannel[1];
+    self[0] = new SqsOutboundChannel(uri, queue, client, resolver, sendLimits, scheduler,
+        () -> outbound.remove(self[0]));
+    outbound.add(self[0]);
+    resolver.url(queue); // resolve (and create) early; failures are retried by the sends
+    return self[0];
+  }
+
+  @Override
+  public InboundChannel openInbound(ChannelUri uri, InboundSettings settings, InboundHandler handler) {
+    String queue = SqsQueues.queueOf(uri);
+    Objects.requireNonNull(handler, "handler");
+    ensureOpen();
+    InboundSettings effective = settings == null ? InboundSettings.strict() : settings;
+    SqsInboundChannel[] self = new SqsInboundChannel[1];
+    self[0] = new SqsInboundChannel(uri, queue, client, resolver, new InboundMessages(uri, effective),
+        handler, properties, scheduler, () -> inbound.remove(self[0]));
+    inbound.add(self[0]);
+    return self[0].start();
+  }
+
+  private void ensureOpen() {
+    if (closed) {
+      throw new IllegalStateException("the sqs channel adapter is closed");
+    }
+  }
+
+  /** Stops receivers, flushes buffered sends, deletes and visibility changes, then releases the client. */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    List<CompletableFuture<Void>> pending = new ArrayList<>();
+    List<SqsInboundChannel> receivers = new ArrayList<>(inbound);
+    receivers.forEach(SqsInboundChannel::close);
+    new ArrayList<>(outbound).forEach(c -> pending.add(c.closeAsync()));
+    receivers.forEach(c -> pending.add(c.shutdown()));
+    try {
+      CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
+          .get(CLOSE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (ExecutionException | TimeoutException e) {
+      log.warn("sqs channels did not settle within {}: {}", CLOSE_TIMEOUT, e.toString());
+    }
+    scheduler.shutdownNow();
+    if (ownsClient) {
+      try {
+        client.close();
+      } catch (RuntimeException e) {
+        log.warn("closing the SQS client failed: {}", e.toString());
+      }
+    }
+  }
+}

@@ -1,0 +1,181 @@
+package io.activityservice.channel.sqs;
+
+import java.net.URI;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * SQS channel settings ({@code activity.channels.sqs.*}). Every field has a default; the values are
+ * checked when the application starts and a bad value fails start-up with a message saying how to
+ * fix it.
+ *
+ * @param enabled                  register the {@code sqs:} adapter at all (default true)
+ * @param endpoint                 SQS endpoint override, e.g. {@code http://127.0.0.1:4566} for LocalStack.
+ *                                 Empty (default): the embedded ElasticMQ if {@code embedded.enabled},
+ *                                 otherwise real AWS (endpoint from the region)
+ * @param region                   AWS region, e.g. {@code eu-west-1}. Empty: {@code us-east-1} with an
+ *                                 endpoint override, else the SDK's default region chain
+ *                                 ({@code AWS_REGION}, profile, instance metadata)
+ * @param accessKey                static access key id; empty (default) uses the SDK's default
+ *                                 credentials chain for AWS, or dummy credentials with an endpoint
+ *                                 override or the embedded server
+ * @param secretKey                static secret key, required together with {@code accessKey}
+ * @param createQueues             create queues that do not exist when a channel is opened. Default:
+ *                                 true with an endpoint override or the embedded server, false on AWS
+ * @param pollers                  concurrent long-polling receive requests per inbound channel (default 2)
+ * @param waitTime                 long-polling wait of a receive request, 0s to 20s (default 20s)
+ * @param visibilityTimeout        visibility timeout requested for received messages; messages still
+ *                                 being routed after half of it get their visibility extended
+ *                                 (default 30s, 1s to 12h)
+ * @param maxInFlight              received but not yet settled (acked and deleted, or nacked) messages
+ *                                 per inbound channel; polling pauses at the bound (default 100)
+ * @param batchLinger              how long a send waits for more events to fill a batch; a full batch
+ *                                 (10 events or {@code maxBatchBytes}) is sent at once (default 5ms, at
+ *                                 most 1s)
+ * @param maxBatchRequestsInFlight concurrent SendMessageBatch requests per outbound channel (default 8)
+ * @param maxBatchBytes            byte limit of one batch request and of one message; 1 MiB on AWS
+ *                                 (default 1048576). LocalStack 4.3 still enforces 262144
+ * @param sendBufferSize           events buffered per outbound channel waiting for a batch slot; a send
+ *                                 beyond it fails at once (default 10000)
+ * @param embedded                 the embedded ElasticMQ server used when no endpoint is configured
+ */
+@ConfigurationProperties("activity.channels.sqs")
+public record SqsChannelProperties(
+    Boolean enabled,
+    String endpoint,
+    String region,
+    String accessKey,
+    String secretKey,
+    Boolean createQueues,
+    Integer pollers,
+    Duration waitTime,
+    Duration visibilityTimeout,
+    Integer maxInFlight,
+    Duration batchLinger,
+    Integer maxBatchRequestsInFlight,
+    Integer maxBatchBytes,
+    Integer sendBufferSize,
+    Embedded embedded) {
+
+  /** The SQS quota for one message and for one batch request (1 MiB). */
+  public static final int SQS_MAX_BATCH_BYTES = 1_048_576;
+
+  private static final String P = "activity.channels.sqs.";
+
+  public SqsChannelProperties {
+    enabled = enabled == null || enabled;
+    endpoint = endpoint == null ? "" : endpoint.trim();
+    region = region == null || region.isBlank() ? null : region.trim();
+    accessKey = accessKey == null || accessKey.isBlank() ? null : accessKey.trim();
+    secretKey = secretKey == null || secretKey.isBlank() ? null : secretKey.trim();
+    embedded = embedded == null ? new Embedded(null, null, null) : embedded;
+    createQueues = createQueues != null ? createQueues : !endpoint.isEmpty() || embedded.enabled();
+    pollers = pollers == null ? 2 : pollers;
+    waitTime = waitTime == null ? Duration.ofSeconds(20) : waitTime;
+    visibilityTimeout = visibilityTimeout == null ? Duration.ofSeconds(30) : visibilityTimeout;
+    maxInFlight = maxInFlight == null ? 100 : maxInFlight;
+    batchLinger = batchLinger == null ? Duration.ofMillis(5) : batchLinger;
+    maxBatchRequestsInFlight = maxBatchRequestsInFlight == null ? 8 : maxBatchRequestsInFlight;
+    maxBatchBytes = maxBatchBytes == null ? SQS_MAX_BATCH_BYTES : maxBatchBytes;
+    sendBufferSize = sendBufferSize == null ? 10_000 : sendBufferSize;
+
+    if (!endpoint.isEmpty()) {
+      URI uri;
+      try {
+        uri = URI.create(endpoint);
+      } catch (IllegalArgumentException e) {
+        uri = null;
+      }
+      if (uri == null || uri.getHost() == null
+          || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))) {
+        throw new IllegalArgumentException(P + "endpoint '" + endpoint
+            + "' is not an http(s) URL; use e.g. http://127.0.0.1:4566 (LocalStack), or leave it empty");
+      }
+    }
+    if ((accessKey == null) != (secretKey == null)) {
+      throw new IllegalArgumentException(P + "access-key and " + P
+          + "secret-key must be set together (or both left empty to use the default credentials chain)");
+    }
+    require(pollers >= 1 && pollers <= 50, "pollers", pollers, "between 1 and 50, e.g. 2");
+    require(!waitTime.isNegative() && waitTime.compareTo(Duration.ofSeconds(20)) <= 0,
+        "wait-time", waitTime, "between 0s and 20s (the SQS maximum), e.g. 20s");
+    require(visibilityTimeout.compareTo(Duration.ofSeconds(1)) >= 0
+            && visibilityTimeout.compareTo(Duration.ofHours(12)) <= 0,
+        "visibility-timeout", visibilityTimeout, "between 1s and 12h, e.g. 30s");
+    require(maxInFlight >= 1 && maxInFlight <= 100_000, "max-in-flight", maxInFlight,
+        "between 1 and 100000, e.g. 100");
+    require(!batchLinger.isNegative() && batchLinger.compareTo(Duration.ofSeconds(1)) <= 0,
+        "batch-linger", batchLinger, "between 0ms and 1s, e.g. 5ms");
+    require(maxBatchRequestsInFlight >= 1 && maxBatchRequestsInFlight <= 256,
+        "max-batch-requests-in-flight", maxBatchRequestsInFlight, "between 1 and 256, e.g. 8");
+    require(maxBatchBytes >= 1024 && maxBatchBytes <= SQS_MAX_BATCH_BYTES, "max-batch-bytes",
+        maxBatchBytes, "between 1024 and 1048576 (1 MiB, the SQS quota); 262144 for LocalStack 4.3");
+    require(sendBufferSize >= 10, "send-buffer-size", sendBufferSize, "at least 10, e.g. 10000");
+  }
+
+  private static void require(boolean ok, String name, Object value, String expected) {
+    if (!ok) {
+      throw new IllegalArgumentException(P + name + "=" + value + " is invalid; set it " + expected);
+    }
+  }
+
+  /** All defaults: embedded ElasticMQ on 127.0.0.1:9324. */
+  public static SqsChannelProperties defaults() {
+    return new SqsChannelProperties(null, null, null, null, null, null, null, null, null, null, null,
+        null, null, null, null);
+  }
+
+  /** Defaults, but against the given endpoint (LocalStack, ElasticMQ) with dummy credentials. */
+  public static SqsChannelProperties forEndpoint(URI endpoint) {
+    return defaults().withEndpoint(endpoint);
+  }
+
+  /** A copy using {@code endpoint}; {@code createQueues} keeps its value if it was set explicitly. */
+  public SqsChannelProperties withEndpoint(URI endpoint) {
+    return new SqsChannelProperties(enabled, endpoint.toString(), region, accessKey, secretKey,
+        createQueues, pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger,
+        maxBatchRequestsInFlight, maxBatchBytes, sendBufferSize, embedded);
+  }
+
+  /** A copy with other receive settings. */
+  public SqsChannelProperties withReceive(int pollers, Duration waitTime, Duration visibilityTimeout,
+      int maxInFlight) {
+    return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
+        pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
+        maxBatchBytes, sendBufferSize, embedded);
+  }
+
+  /** A copy with other send settings. */
+  public SqsChannelProperties withSend(Duration batchLinger, int maxBatchRequestsInFlight,
+      int maxBatchBytes) {
+    return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
+        pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
+        maxBatchBytes, sendBufferSize, embedded);
+  }
+
+  /** Whether the embedded ElasticMQ is used: no endpoint configured and the server enabled. */
+  public boolean usesEmbeddedServer() {
+    return endpoint.isEmpty() && embedded.enabled();
+  }
+
+  /**
+   * The embedded ElasticMQ server ({@code activity.channels.sqs.embedded.*}), an in-memory SQS for
+   * development and tests. Its queues are lost when the application stops.
+   *
+   * @param enabled start it when no endpoint is configured (default true); false means real AWS
+   * @param host    interface it listens on (default 127.0.0.1)
+   * @param port    port it listens on (default 9324; 0 picks a free port)
+   */
+  public record Embedded(Boolean enabled, String host, Integer port) {
+
+    public Embedded {
+      enabled = enabled == null || enabled;
+      host = host == null || host.isBlank() ? "127.0.0.1" : host.trim();
+      port = port == null ? 9324 : port;
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException(P + "embedded.port=" + port
+            + " is invalid; set it between 1 and 65535 (0 = any free port), e.g. 9324");
+      }
+    }
+  }
+}

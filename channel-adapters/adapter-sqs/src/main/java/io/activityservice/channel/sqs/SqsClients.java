@@ -1,0 +1,52 @@
+package io.activityservice.channel.sqs;
+
+import java.net.URI;
+import java.time.Duration;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.sqs.SqsAsyncClient;
+import software.amazon.awssdk.services.sqs.SqsAsyncClientBuilder;
+
+/**
+ * Builds the {@link SqsAsyncClient} (Netty) from {@link SqsChannelProperties}: endpoint override with
+ * dummy credentials for LocalStack/ElasticMQ, otherwise the default credentials and region chains.
+ */
+public final class SqsClients {
+
+  /** Connections of the shared client; every long poll holds one while it waits. */
+  static final int MAX_CONNECTIONS = 512;
+
+  private SqsClients() {
+  }
+
+  /** A client builder configured from {@code properties}; add interceptors etc. before build(). */
+  public static SqsAsyncClientBuilder builder(SqsChannelProperties properties) {
+    SqsAsyncClientBuilder builder = SqsAsyncClient.builder()
+        .httpClientBuilder(NettyNioAsyncHttpClient.builder()
+            .maxConcurrency(MAX_CONNECTIONS)
+            .readTimeout(properties.waitTime().plus(Duration.ofSeconds(15)))
+            .connectionTimeout(Duration.ofSeconds(5))
+            .tcpKeepAlive(true));
+    boolean override = !properties.endpoint().isEmpty();
+    if (override) {
+      builder.endpointOverride(URI.create(properties.endpoint()));
+    }
+    if (properties.region() != null) {
+      builder.region(Region.of(properties.region()));
+    } else if (override) {
+      builder.region(Region.US_EAST_1);
+    }
+    if (properties.accessKey() != null) {
+      builder.credentialsProvider(StaticCredentialsProvider.create(
+          AwsBasicCredentials.create(properties.accessKey(), properties.secretKey())));
+    } else if (override) {
+      builder.credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")));
+    } else {
+      builder.credentialsProvider(DefaultCredentialsProvider.builder().build());
+    }
+    return builder;
+  }
+}

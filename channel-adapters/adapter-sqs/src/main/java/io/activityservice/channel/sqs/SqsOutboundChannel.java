@@ -1,0 +1,141 @@
+package io.activityservice.channel.sqs;
+
+import io.activityservice.channel.ChannelUri;
+import io.activityservice.channel.CloudEventJson;
+import io.activityservice.channel.OutboundChannel;
+import io.cloudevents.CloudEvent;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import software.amazon.awssdk.services.sqs.SqsAsyncClient;
+import software.amazon.awssdk.services.sqs.model.BatchResultErrorEntry;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
+
+/**
+ * Sends events as structured-mode CloudEvent JSON bodies through a {@link Batcher} of
+ * SendMessageBatch requests. FIFO queues get the event's {@code partitionkey} extension (else its
+ * source) as message group and a hash of source and id as deduplication id.
+ */
+final class SqsOutboundChannel implements OutboundChannel {
+
+  private final ChannelUri uri;
+  private final String queue;
+  private final boolean fifo;
+  private final long maxBytes;
+  private final Batcher<Outgoing> batcher;
+  private final Runnable onClose;
+
+  /** One message body (and FIFO ids) waiting for a batch. */
+  record Outgoing(String body, String groupId, String deduplicationId) {
+  }
+
+  SqsOutboundChannel(ChannelUri uri, String queue, SqsAsyncClient client, QueueResolver resolver,
+      Batcher.Limits limits, java.util.concurrent.ScheduledExecutorService scheduler, Runnable onClose) {
+    this.uri = uri;
+    this.queue = queue;
+    this.fifo = SqsQueues.isFifo(queue);
+    this.maxBytes = limits.maxBatchBytes();
+    this.onClose = onClose;
+    this.batcher = new Batcher<>("sqs outbound " + uri, limits,
+        items -> resolver.url(queue).thenCompose(url -> client.sendMessageBatch(r -> r
+            .queueUrl(url)
+            .entries(entries(items)))).thenApply(r -> outcomes(r, items.size())),
+        SqsErrors::isRetryable, scheduler);
+  }
+
+  @Override
+  public ChannelUri uri() {
+    return uri;
+  }
+
+  @Override
+  public CompletableFuture<Void> send(CloudEvent event) {
+    try {
+      byte[] json = CloudEventJson.encode(event);
+      if (json.length > maxBytes) {
+        return CompletableFuture.failedFuture(new IllegalArgumentException("event " + event.getId()
+            + " is " + json.length + " bytes as CloudEvent JSON; SQS channel " + uri
+            + " accepts at most " + maxBytes + " bytes per message (send large data by reference)"));
+      }
+      String body = new String(json, StandardCharsets.UTF_8);
+      Outgoing out = fifo ? new Outgoing(body, groupOf(event), dedupOf(event))
+          : new Outgoing(body, null, null);
+      return batcher.submit(out, json.length);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** Sends what is buffered now; completes when every accepted send has been settled. */
+  CompletableFuture<Void> closeAsync() {
+    onClose.run();
+    return batcher.close();
+  }
+
+  @Override
+  public void close() {
+    closeAsync();
+  }
+
+  private static List<SendMessageBatchRequestEntry> entries(List<Outgoing> items) {
+    List<SendMessageBatchRequestEntry> entries = new ArrayList<>(items.size());
+    for (int i = 0; i < items.size(); i++) {
+      Outgoing o = items.get(i);
+      entries.add(SendMessageBatchRequestEntry.builder()
+          .id(Integer.toString(i))
+          .messageBody(o.body())
+          .messageGroupId(o.groupId())
+          .messageDeduplicationId(o.deduplicationId())
+          .build());
+    }
+    return entries;
+  }
+
+  static List<Batcher.Outcome> outcomes(SendMessageBatchResponse response, int size) {
+    List<Batcher.Outcome> outcomes = new ArrayList<>(size);
+    for (int i = 0; i < size; i++) {
+      outcomes.add(null);
+    }
+    response.successful().forEach(s -> set(outcomes, s.id(), Batcher.Outcome.OK));
+    for (BatchResultErrorEntry f : response.failed()) {
+      set(outcomes, f.id(), new Batcher.Outcome(new SqsBatchEntryException(f),
+          !Boolean.TRUE.equals(f.senderFault())));
+    }
+    return outcomes;
+  }
+
+  static void set(List<Batcher.Outcome> outcomes, String id, Batcher.Outcome outcome) {
+    try {
+      int i = Integer.parseInt(id);
+      if (i >= 0 && i < outcomes.size()) {
+        outcomes.set(i, outcome);
+      }
+    } catch (NumberFormatException ignored) {
+      // Not one of ours; the entry stays without result and is retried.
+    }
+  }
+
+  private static String groupOf(CloudEvent event) {
+    Object key = event.getExtension("partitionkey");
+    String group = key != null ? key.toString() : event.getSource().toString();
+    return group.length() <= 128 ? group : sha256(group);
+  }
+
+  private static String dedupOf(CloudEvent event) {
+    return sha256(event.getSource() + "\n" + event.getId());
+  }
+
+  private static String sha256(String text) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
+          .digest(text.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}

@@ -1,0 +1,201 @@
+package io.activityservice.channel.sqs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.activityservice.channel.Acknowledgement;
+import io.activityservice.channel.ChannelUri;
+import io.activityservice.channel.InboundChannel;
+import io.activityservice.channel.InboundSettings;
+import io.activityservice.channel.OutboundChannel;
+import io.cloudevents.CloudEvent;
+import io.cloudevents.core.builder.CloudEventBuilder;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sqs.SqsAsyncClient;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+
+/**
+ * SQS-specific behaviour on a real server: batch splitting, linger, plain bodies, visibility
+ * extension. Subclasses supply the server.
+ */
+abstract class SqsBehaviourTests {
+
+  private final List<AutoCloseable> opened = new ArrayList<>();
+
+  /** Settings for the server under test (endpoint, limits). */
+  protected abstract SqsChannelProperties properties();
+
+  @AfterEach
+  void closeOpened() throws Exception {
+    for (int i = opened.size() - 1; i >= 0; i--) {
+      opened.get(i).close();
+    }
+    opened.clear();
+  }
+
+  private <T extends AutoCloseable> T track(T c) {
+    opened.add(c);
+    return c;
+  }
+
+  private SqsChannelAdapter adapter(SqsChannelProperties p, RequestRecorder recorder) {
+    SqsAsyncClient client = track(SqsClients.builder(p)
+        .overrideConfiguration(c -> c.addExecutionInterceptor(recorder)).build());
+    return track(new SqsChannelAdapter(client, p));
+  }
+
+  private static ChannelUri fresh(String prefix) {
+    return ChannelUri.parse("sqs:" + prefix + "-" + UUID.randomUUID());
+  }
+
+  private static CloudEvent event(int n, int dataBytes) {
+    String data = "{\"n\":" + n + ",\"pad\":\"" + "x".repeat(Math.max(0, dataBytes - 20)) + "\"}";
+    return CloudEventBuilder.v1().withId(UUID.randomUUID().toString())
+        .withSource(URI.create("/sqs/test")).withType("com.example.sqs.test")
+        .withData("application/json", data.getBytes(StandardCharsets.UTF_8)).build();
+  }
+
+  @Test
+  void bigEventsAreSplitIntoSeveralBatchesAndAllDelivered() {
+    SqsChannelProperties p = properties().withSend(Duration.ofMillis(50), 8, properties().maxBatchBytes());
+    RequestRecorder recorder = new RequestRecorder();
+    SqsChannelAdapter adapter = adapter(p, recorder);
+    ChannelUri uri = fresh("split");
+    Set<String> received = ConcurrentHashMap.newKeySet();
+    track(adapter.openInbound(uri, InboundSettings.strict(), (e, ack) -> {
+      received.add(e.getId());
+      ack.ack();
+    }));
+    OutboundChannel out = track(adapter.openOutbound(uri));
+    adapter.queueUrl(uri).join();
+    List<String> ids = new ArrayList<>();
+    List<CompletableFuture<Void>> sends = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      CloudEvent e = event(i, 200 * 1024);
+      ids.add(e.getId());
+      sends.add(out.send(e));
+    }
+    CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).orTimeout(60, TimeUnit.SECONDS).join();
+    await().atMost(Duration.ofSeconds(60)).until(() -> received.size() == 10);
+
+    assertThat(received).containsExactlyInAnyOrderElementsOf(ids);
+    int expectedPerBatch = (int) (p.maxBatchBytes() / (200 * 1024 + 200));
+    assertThat(recorder.sendBatches).hasSizeGreaterThanOrEqualTo(2)
+        .allSatisfy(b -> assertThat(b.bytes()).isLessThanOrEqualTo(p.maxBatchBytes()))
+        .allSatisfy(b -> assertThat(b.entries()).isBetween(1, Math.max(1, expectedPerBatch)));
+    assertThat(recorder.sendBatches.stream().mapToInt(RequestRecorder.Batch::entries).sum()).isEqualTo(10);
+  }
+
+  @Test
+  void singleEventIsFlushedAfterTheLinger() throws Exception {
+    RequestRecorder recorder = new RequestRecorder();
+    SqsChannelAdapter adapter = adapter(properties(), recorder);
+    ChannelUri uri = fresh("linger");
+    CompletableFuture<CloudEvent> got = new CompletableFuture<>();
+    track(adapter.openInbound(uri, InboundSettings.strict(), (e, ack) -> {
+      got.complete(e);
+      ack.ack();
+    }));
+    OutboundChannel out = track(adapter.openOutbound(uri));
+    adapter.queueUrl(uri).join();
+    CloudEvent sent = event(1, 100);
+
+    out.send(sent).get(5, TimeUnit.SECONDS);
+    assertThat(got.get(10, TimeUnit.SECONDS).getId()).isEqualTo(sent.getId());
+    assertThat(recorder.sendBatches).singleElement().extracting(RequestRecorder.Batch::entries).isEqualTo(1);
+  }
+
+  @Test
+  void oversizedEventFailsItsFuture() {
+    SqsChannelAdapter adapter = adapter(properties(), new RequestRecorder());
+    OutboundChannel out = track(adapter.openOutbound(fresh("oversize")));
+    CompletableFuture<Void> send = out.send(event(1, properties().maxBatchBytes() + 10));
+    assertThat(send).failsWithin(Duration.ofSeconds(1)).withThrowableThat()
+        .withMessageContaining("accepts at most " + properties().maxBatchBytes() + " bytes");
+  }
+
+  @Test
+  void plainBodiesAreWrappedWithTheDefaults() {
+    SqsChannelAdapter adapter = adapter(properties(), new RequestRecorder());
+    ChannelUri uri = fresh("plain");
+    String url = adapter.queueUrl(uri).join();
+    String textId = adapter.client().sendMessage(r -> r.queueUrl(url).messageBody("hello world")).join().messageId();
+    String jsonId = adapter.client().sendMessage(r -> r.queueUrl(url).messageBody("{\"a\":1}")).join().messageId();
+    Map<String, CloudEvent> got = new ConcurrentHashMap<>();
+    track(adapter.openInbound(uri,
+        new InboundSettings("com.example.plain", URI.create("/legacy/orders"), Map.of()),
+        (e, ack) -> {
+          got.put(e.getId(), e);
+          ack.ack();
+        }));
+
+    await().atMost(Duration.ofSeconds(30)).until(() -> got.size() == 2);
+    CloudEvent text = got.get(textId);
+    assertThat(text.getType()).isEqualTo("com.example.plain");
+    assertThat(text.getSource()).isEqualTo(URI.create("/legacy/orders"));
+    assertThat(text.getDataContentType()).isEqualTo("text/plain");
+    assertThat(new String(text.getData().toBytes(), StandardCharsets.UTF_8)).isEqualTo("hello world");
+    assertThat(text.getTime()).isNotNull();
+    CloudEvent json = got.get(jsonId);
+    assertThat(json.getDataContentType()).isEqualTo("application/json");
+    assertThat(new String(json.getData().toBytes(), StandardCharsets.UTF_8)).isEqualTo("{\"a\":1}");
+    await().atMost(Duration.ofSeconds(30)).until(() -> queueIsEmpty(adapter, url));
+  }
+
+  @Test
+  void plainBodyWithoutDefaultsIsDeletedNotRedelivered() {
+    SqsChannelAdapter adapter = adapter(properties(), new RequestRecorder());
+    ChannelUri uri = fresh("junk");
+    String url = adapter.queueUrl(uri).join();
+    adapter.client().sendMessage(r -> r.queueUrl(url).messageBody("not a cloud event")).join();
+    AtomicInteger handled = new AtomicInteger();
+    track(adapter.openInbound(uri, InboundSettings.strict(), (e, ack) -> {
+      handled.incrementAndGet();
+      ack.ack();
+    }));
+
+    await().atMost(Duration.ofSeconds(30)).until(() -> queueIsEmpty(adapter, url));
+    assertThat(handled.get()).isZero();
+  }
+
+  @Test
+  void visibilityIsExtendedWhileAnEventIsStillBeingRouted() {
+    SqsChannelProperties p = properties().withReceive(2, Duration.ofSeconds(1), Duration.ofSeconds(2), 10);
+    SqsChannelAdapter adapter = adapter(p, new RequestRecorder());
+    ChannelUri uri = fresh("slow");
+    String url = adapter.queueUrl(uri).join();
+    List<Acknowledgement> deliveries = new CopyOnWriteArrayList<>();
+    track(adapter.openInbound(uri, InboundSettings.strict(), (e, ack) -> deliveries.add(ack)));
+    track(adapter.openOutbound(uri)).send(event(1, 100)).join();
+
+    await().atMost(Duration.ofSeconds(20)).until(() -> deliveries.size() == 1);
+    // Three visibility timeouts pass while the "router" holds the event; it must not come back.
+    await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(8))
+        .until(() -> deliveries.size() == 1);
+    deliveries.get(0).ack();
+    await().atMost(Duration.ofSeconds(20)).until(() -> queueIsEmpty(adapter, url));
+    assertThat(deliveries).hasSize(1);
+  }
+
+  private static boolean queueIsEmpty(SqsChannelAdapter adapter, String url) {
+    Map<QueueAttributeName, String> a = adapter.client().getQueueAttributes(r -> r.queueUrl(url)
+        .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
+            QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE)).join().attributes();
+    return "0".equals(a.get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES))
+        && "0".equals(a.get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE));
+  }
+}
