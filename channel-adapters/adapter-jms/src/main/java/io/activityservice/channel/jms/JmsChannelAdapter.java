@@ -54,7 +54,7 @@ public final class JmsChannelAdapter implements ChannelAdapter {
     }
     this.properties = properties;
     this.factory = JmsConnections.factory(properties);
-    this.senders = new JmsSenderPool(factory, codec, properties.sendConcurrency(),
+    this.senders = new JmsSenderPool(JmsConnections.senderFactory(properties), codec, properties.sendConcurrency(),
         properties.sendQueueCapacity(), properties.sendTimeout());
     // Acks are bounded by the inbound channels' in-flight permits, so the queue is too.
     this.acker = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> {

@@ -17,14 +17,30 @@ final class JmsConnections {
    * DLQ because of a reconnect).
    */
   static ActiveMQConnectionFactory factory(JmsChannelProperties properties) {
-    ActiveMQConnectionFactory factory = new ActiveMQConnectionFactory(
-        failoverUrl(properties.brokerUrl(), properties.sendTimeout(), properties.reconnectDelay()));
+    return configure(new ActiveMQConnectionFactory(
+        failoverUrl(properties.brokerUrl(), properties.sendTimeout(), properties.reconnectDelay())), properties);
+  }
+
+  /**
+   * A factory for the senders: the plain broker URL, without failover. The failover transport keeps
+   * a send that timed out for its caller and replays it after reconnecting, so an event the core
+   * already retried or dead-lettered would arrive late, possibly twice. A plain connection fails
+   * fast while the broker is down; the sender reconnects on its next send and the core's retry
+   * policy decides what happens to the event. A URL the user gave as {@code failover:} is kept.
+   */
+  static ActiveMQConnectionFactory senderFactory(JmsChannelProperties properties) {
+    return configure(new ActiveMQConnectionFactory(properties.brokerUrl()), properties);
+  }
+
+  private static ActiveMQConnectionFactory configure(ActiveMQConnectionFactory factory,
+      JmsChannelProperties properties) {
     if (!properties.user().isEmpty()) {
       factory.setUserName(properties.user());
       factory.setPassword(properties.password());
     }
     int timeoutMs = (int) Math.min(Integer.MAX_VALUE, properties.sendTimeout().toMillis());
     factory.setSendTimeout(timeoutMs);
+    factory.setConnectResponseTimeout(timeoutMs);
     factory.setCloseTimeout(timeoutMs);
     factory.setWatchTopicAdvisories(false);
     factory.setCheckForDuplicates(false);

@@ -31,10 +31,10 @@ import org.slf4j.LoggerFactory;
  * (a producer that sends to any destination, so nothing is cached per channel). Callers only
  * enqueue; the connection is opened lazily on the sender's thread.
  *
- * <p>Persistent events are sent synchronously (the broker answers once the message is stored);
- * non-persistent ones asynchronously with an ActiveMQ {@link AsyncCallback} that fires on the
- * broker's receipt (ActiveMQ 6.1 does not implement the JMS 2.0 {@code CompletionListener}). Every
- * future fails after the send timeout at the latest, also while the broker is unreachable.
+ * <p>Events are sent asynchronously with an ActiveMQ {@link AsyncCallback} that fires on the broker's
+ * receipt (ActiveMQ 6.1 does not implement the JMS 2.0 {@code CompletionListener}); for persistent
+ * events that receipt comes after the broker stored the message. Every future fails after the send
+ * timeout at the latest, also while the broker is unreachable.
  */
 final class JmsSenderPool implements AutoCloseable {
 
@@ -142,24 +142,22 @@ final class JmsSenderPool implements AutoCloseable {
       try {
         open();
         Message message = codec.encode(session, p.event());
-        if (p.persistent()) {
-          producer.send(p.destination(), message, DeliveryMode.PERSISTENT, Message.DEFAULT_PRIORITY,
-              Message.DEFAULT_TIME_TO_LIVE);
-          p.future().complete(null);
-        } else {
-          ((ActiveMQMessageProducer) producer).send(p.destination(), message, DeliveryMode.NON_PERSISTENT,
-              Message.DEFAULT_PRIORITY, Message.DEFAULT_TIME_TO_LIVE, new AsyncCallback() {
-                @Override
-                public void onSuccess() {
-                  p.future().complete(null);
-                }
+        // Both modes: an asynchronous send whose callback fires on the broker's receipt. For persistent
+        // messages the broker answers only after storing the message, so the guarantee equals a
+        // synchronous send, while many sends are in flight per session instead of one store round trip each.
+        int mode = p.persistent() ? DeliveryMode.PERSISTENT : DeliveryMode.NON_PERSISTENT;
+        ((ActiveMQMessageProducer) producer).send(p.destination(), message, mode, Message.DEFAULT_PRIORITY,
+            Message.DEFAULT_TIME_TO_LIVE, new AsyncCallback() {
+              @Override
+              public void onSuccess() {
+                p.future().complete(null);
+              }
 
-                @Override
-                public void onException(JMSException e) {
-                  p.future().completeExceptionally(e);
-                }
-              });
-        }
+              @Override
+              public void onException(JMSException e) {
+                p.future().completeExceptionally(e);
+              }
+            });
       } catch (JMSException | RuntimeException e) {
         p.future().completeExceptionally(e);
         if (broken || e instanceof jakarta.jms.IllegalStateException) {
