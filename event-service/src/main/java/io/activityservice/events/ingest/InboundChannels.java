@@ -63,10 +63,10 @@ public class InboundChannels implements AutoCloseable {
   public InboundChannelDefinition add(String uri, String defaultType, String defaultSource,
                                       Map<String, String> properties) {
     URI source = parseSource(defaultSource);
-    InboundChannelDefinition d = new InboundChannelDefinition(
-        uri == null ? null : uri.trim(), blankToNull(defaultType), source, properties, "api",
-        OffsetDateTime.now(clock));
-    ChannelUri parsed = checkUri(d.uri());
+    ChannelUri parsed = checkUri(uri);
+    // Stored in normal form (lower-case scheme), the form remove() deletes by.
+    InboundChannelDefinition d = new InboundChannelDefinition(parsed.toString(), blankToNull(defaultType), source,
+        properties, "api", OffsetDateTime.now(clock));
     if (running.containsKey(parsed)) {
       throw new ConflictException("uri", "the service already listens on " + parsed);
     }

@@ -7,6 +7,7 @@ import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /** Stores event types in the {@code event_type} table. */
@@ -38,11 +39,19 @@ public class EventTypeRepository {
         .query(this::map).list();
   }
 
-  /** Inserts a new type; returns false if the type exists already. */
+  /** Inserts a new type; returns false if the type exists already (also when a concurrent insert won). */
   public boolean insert(EventType t) {
     if (find(t.type()).isPresent()) {
       return false;
     }
+    try {
+      return insertRow(t);
+    } catch (DuplicateKeyException concurrentInsert) {
+      return false;
+    }
+  }
+
+  private boolean insertRow(EventType t) {
     jdbc.sql("""
             insert into event_type (type, description, owner, schema_json, version, created_at, updated_at)
             values (?, ?, ?, ?, ?, ?, ?)""")

@@ -13,8 +13,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * inbound message is not fanned out twice.
  *
  * <p>An event is remembered from the moment routing starts: a duplicate that arrives while the
- * first copy is still routing waits for the same outcome. If routing fails, the entry is dropped at
- * once so that the transport's redelivery is routed again (nothing is lost). Memory is bounded by
+ * first copy is still routing waits for the same outcome. If routing fails, the router
+ * {@linkplain #forget forgets} the entry so that the transport's redelivery is routed again (nothing is lost). Memory is bounded by
  * {@code maxEntries}; past it the oldest entries are forgotten early.
  */
 public class DuplicateFilter {
@@ -57,12 +57,17 @@ public class DuplicateFilter {
     }
     order.add(new Stamp(key, now + windowNanos));
     size.incrementAndGet();
-    routing.whenComplete((ok, error) -> {
-      if (error != null) {
-        seen.remove(key, routing);
-      }
-    });
     return null;
+  }
+
+  /**
+   * Forgets a copy whose routing failed, so that the transport's redelivery is routed again. Must be
+   * called before {@code routing} is completed, so a redelivery triggered by that completion is new.
+   */
+  public void forget(String source, String id, CompletableFuture<RoutingOutcome> routing) {
+    if (windowNanos != 0) {
+      seen.remove(new Key(source, id), routing);
+    }
   }
 
   /** Entries currently remembered. */

@@ -62,23 +62,36 @@ public class EventRouter {
   public CompletableFuture<RoutingOutcome> route(RoutableEvent event) {
     CompletableFuture<RoutingOutcome> outcome = new CompletableFuture<>();
     String id = event.event().getId();
-    CompletableFuture<RoutingOutcome> earlier =
-        duplicates.claim(event.event().getSource().toString(), id, outcome);
+    String source = event.event().getSource().toString();
+    CompletableFuture<RoutingOutcome> earlier = duplicates.claim(source, id, outcome);
     if (earlier != null) {
       return earlier.thenApply(o -> new RoutingOutcome(o.eventId(), o.matched(), o.delivered(), o.deadLettered(), true));
     }
     if (!inFlight.tryAcquire()) {
+      duplicates.forget(source, id, outcome);
       outcome.completeExceptionally(new OverloadedException(
           "router is at its bound of " + maxInFlight + " events in flight; retry later"));
       return outcome;
     }
+    // Routing settles an internal future first: the permit and the dedup entry are released before
+    // callers (and waiting duplicates) see the outcome, so whatever they do next (route the next
+    // event, nack for a redelivery) finds the router already in its new state.
+    CompletableFuture<RoutingOutcome> settled = new CompletableFuture<>();
+    settled.whenComplete((o, error) -> {
+      inFlight.release();
+      if (error != null) {
+        duplicates.forget(source, id, outcome);
+        outcome.completeExceptionally(error);
+      } else {
+        outcome.complete(o);
+      }
+    });
     try {
-      dispatch(event, outcome);
+      dispatch(event, settled);
     } catch (RuntimeException e) {
       log.error("routing event {} failed unexpectedly", id, e);
-      outcome.completeExceptionally(e);
+      settled.completeExceptionally(e);
     }
-    outcome.whenComplete((o, e) -> inFlight.release());
     return outcome;
   }
 

@@ -125,6 +125,15 @@ public abstract class AbstractRepositoryTest {
   }
 
   @Test
+  void searchIsCaseInsensitiveBeyondAscii() {
+    types.insert(type("de.zähler.stand", "STROMZÄHLER IM KELLER"));
+    types.insert(type("de.other", "Wasseruhr"));
+
+    assertThat(types.search("stromzähler")).extracting(EventType::type).containsExactly("de.zähler.stand");
+    assertThat(types.search("DE.ZÄHLER")).extracting(EventType::type).containsExactly("de.zähler.stand");
+  }
+
+  @Test
   void searchTreatsLikeWildcardsLiterally() {
     types.insert(type("a_b.x", "plain"));
     types.insert(type("axb.x", "plain"));
@@ -136,7 +145,9 @@ public abstract class AbstractRepositoryTest {
     assertThat(types.search("a_b")).extracting(EventType::type).containsExactly("a_b.x");
     assertThat(types.search("100%")).extracting(EventType::type).containsExactly("p.percent");
     assertThat(types.search("%")).extracting(EventType::type).containsExactly("p.percent");
-    assertThat(types.search("_")).extracting(EventType::type).containsExactly("a_b.x");
+    // Unescaped, "_%" would be "any type of at least one character".
+    assertThat(types.search("_")).isEmpty();
+    assertThat(types.search("a_")).extracting(EventType::type).containsExactly("a_b.x");
     assertThat(types.search("c:\\t")).extracting(EventType::type).containsExactly("p.backslash");
   }
 
