@@ -1,43 +1,10 @@
 package io.activityservice.channel.jms;
 
-import io.activityservice.channel.ChannelAdapter;
-import io.activityservice.channel.ChannelAdapterContract;
-import io.activityservice.channel.ChannelUri;
-import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-
-/** The shared adapter contract on jms:queue: channels, against a real broker over TCP. */
-class JmsQueueContractTest extends ChannelAdapterContract {
-
-  private static final AtomicInteger names = new AtomicInteger();
-  private static EmbeddedActiveMqBroker broker;
-  private static JmsChannelAdapter adapter;
-
-  @BeforeAll
-  static void start() {
-    broker = TestBrokers.inMemory();
-    adapter = new JmsChannelAdapter(JmsChannelProperties.forBroker(TestBrokers.tcpUrl(broker)));
-  }
-
-  @AfterAll
-  static void stop() {
-    adapter.close();
-    broker.close();
-  }
+/** The shared adapter contract on jms:queue: channels. */
+class JmsQueueContractTest extends AbstractJmsContractTest {
 
   @Override
-  protected ChannelAdapter adapter() {
-    return adapter;
-  }
-
-  @Override
-  protected ChannelUri freshChannel() {
-    return ChannelUri.parse("jms:queue:contract.queue." + names.incrementAndGet());
-  }
-
-  @Override
-  protected ChannelUri invalidChannel() {
-    return ChannelUri.parse("jms:mailbox:contract");
+  String kind() {
+    return "queue";
   }
 }
