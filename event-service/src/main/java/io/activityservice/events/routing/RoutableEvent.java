@@ -1,6 +1,9 @@
 package io.activityservice.events.routing;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.BooleanNode;
+import com.fasterxml.jackson.databind.node.DecimalNode;
+import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.activityservice.events.json.Json;
@@ -44,7 +47,7 @@ public record RoutableEvent(CloudEvent event, ObjectNode json, JsonNode data, bo
       json.put("time", event.getTime().toString());
     }
     for (String name : event.getExtensionNames()) {
-      json.set(name, Json.tree(extensionValue(event.getExtension(name))));
+      json.set(name, extensionNode(event.getExtension(name)));
     }
     JsonNode data = null;
     boolean dataIsJson = true;
@@ -84,9 +87,21 @@ public record RoutableEvent(CloudEvent event, ObjectNode json, JsonNode data, bo
     }
   }
 
-  private static Object extensionValue(Object value) {
-    return value instanceof java.net.URI || value instanceof java.time.OffsetDateTime
-        || value instanceof byte[] ? String.valueOf(value) : value;
+  /** CloudEvents extension values are strings, integers, booleans, URIs, timestamps or bytes. */
+  private static JsonNode extensionNode(Object value) {
+    if (value instanceof Integer i) {
+      return IntNode.valueOf(i);
+    }
+    if (value instanceof Number n) {
+      return DecimalNode.valueOf(new java.math.BigDecimal(n.toString()));
+    }
+    if (value instanceof Boolean b) {
+      return BooleanNode.valueOf(b);
+    }
+    if (value instanceof byte[] bytes) {
+      return TextNode.valueOf(java.util.Base64.getEncoder().encodeToString(bytes));
+    }
+    return TextNode.valueOf(String.valueOf(value));
   }
 
   private static void putIfPresent(ObjectNode json, String name, String value) {
