@@ -1,0 +1,70 @@
+package io.activityservice.app.cep;
+
+import io.activityservice.detector.ClockMode;
+import io.activityservice.detector.DetectorDefinition;
+import io.activityservice.detector.DetectorService;
+import io.activityservice.detector.DetectorStats;
+import java.net.URI;
+import java.time.OffsetDateTime;
+import java.util.List;
+import java.util.Map;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Complex event detectors: {@code /api/v1/detectors}. */
+@RestController
+@RequestMapping("/api/v1/detectors")
+class DetectorController {
+
+  /** What a client posts. {@code clock}: {@code processing-time} (default) or {@code event-time}. */
+  record DetectorRequest(String name, Map<String, String> inputs, String epl, String emits, String clock) {
+  }
+
+  /** A detector with its state ({@code deployed}, {@code failed} + error) and counters. */
+  record DetectorView(String name, Map<String, String> inputs, String epl, String emits, String clock,
+                      OffsetDateTime createdAt, String state, String error, DetectorStats stats) {
+    static DetectorView of(DetectorService.Status s) {
+      DetectorDefinition d = s.definition();
+      return new DetectorView(d.name(), d.inputs(), d.epl(), d.emits(), d.clock().text(), d.createdAt(), s.state(),
+          s.error(), s.stats());
+    }
+  }
+
+  private final DetectorService detectors;
+
+  DetectorController(DetectorService detectors) {
+    this.detectors = detectors;
+  }
+
+  @PostMapping
+  ResponseEntity<DetectorView> create(@RequestBody DetectorRequest body) {
+    DetectorDefinition d = detectors.create(body.name(), body.inputs(), body.epl(), body.emits(),
+        ClockMode.parse(body.clock()));
+    return ResponseEntity.created(URI.create("/api/v1/detectors/" + d.name()))
+        .body(DetectorView.of(detectors.get(d.name())));
+  }
+
+  @GetMapping
+  List<DetectorView> list() {
+    return detectors.list().stream().map(DetectorView::of).toList();
+  }
+
+  @GetMapping("/{name}")
+  DetectorView get(@PathVariable String name) {
+    return DetectorView.of(detectors.get(name));
+  }
+
+  @DeleteMapping("/{name}")
+  @ResponseStatus(HttpStatus.NO_CONTENT)
+  void delete(@PathVariable String name) {
+    detectors.delete(name);
+  }
+}

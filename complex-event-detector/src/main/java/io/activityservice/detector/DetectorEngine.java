@@ -1,0 +1,39 @@
+package io.activityservice.detector;
+
+import io.activityservice.events.routing.RoutableEvent;
+
+/**
+ * The CEP engine behind detectors, kept behind this interface so it stays replaceable
+ * ({@link io.activityservice.detector.esper.EsperDetectorEngine} is the Esper implementation).
+ * Output rows go to the {@link DetectorOutput} given to the implementation.
+ */
+public interface DetectorEngine extends AutoCloseable {
+
+  /**
+   * Compiles and starts a detector.
+   *
+   * @throws io.activityservice.events.problem.InvalidInputException (field {@code epl}) if it does not compile;
+   *                                                                  nothing is deployed then
+   * @throws io.activityservice.events.problem.ConflictException      if a detector of that name is deployed
+   */
+  void deploy(DetectorDefinition detector);
+
+  /** Stops a detector and drops its state; returns false if none of that name was deployed. */
+  boolean undeploy(String name);
+
+  /** Whether some deployed detector consumes events of this type. Cheap: one concurrent set lookup. */
+  boolean accepts(String type);
+
+  /**
+   * Hands an event to the detectors consuming its type. Never blocks and never throws: when the
+   * engine's bounded queue is full the event is counted as dropped (see {@link DetectorStats#dropped()}).
+   */
+  void submit(RoutableEvent event);
+
+  /** Counters of one detector, or null if it is not deployed. */
+  DetectorStats stats(String name);
+
+  /** Stops every detector and the engine's threads. */
+  @Override
+  void close();
+}

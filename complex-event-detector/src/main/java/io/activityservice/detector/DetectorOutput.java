@@ -1,0 +1,7 @@
+package io.activityservice.detector;
+
+/** Receives the rows of detectors. Called on the engine's threads: must not block and must not throw. */
+@FunctionalInterface
+public interface DetectorOutput {
+  void emit(DetectorRow row);
+}

@@ -1,0 +1,60 @@
+package io.activityservice.detector;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.activityservice.events.json.Json;
+import java.time.OffsetDateTime;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.springframework.dao.DuplicateKeyException;
+import org.springframework.jdbc.core.simple.JdbcClient;
+
+/** Stores detectors in table {@code detector} (migration {@code V2__detectors.sql}). */
+public class DetectorRepository {
+
+  private final JdbcClient jdbc;
+
+  public DetectorRepository(JdbcClient jdbc) {
+    this.jdbc = jdbc;
+  }
+
+  /** Inserts; false if a detector of that name exists. */
+  public boolean insert(DetectorDefinition d) {
+    try {
+      jdbc.sql("insert into detector (name, inputs_json, epl, emits, clock, created_at) "
+              + "values (:name, :inputs, :epl, :emits, :clock, :createdAt)")
+          .param("name", d.name())
+          .param("inputs", Json.write(Json.tree(d.inputs())))
+          .param("epl", d.epl())
+          .param("emits", d.emits())
+          .param("clock", d.clock().text())
+          .param("createdAt", d.createdAt())
+          .update();
+      return true;
+    } catch (DuplicateKeyException e) {
+      return false;
+    }
+  }
+
+  public boolean delete(String name) {
+    return jdbc.sql("delete from detector where name = :name").param("name", name).update() > 0;
+  }
+
+  public Optional<DetectorDefinition> find(String name) {
+    return jdbc.sql("select * from detector where name = :name").param("name", name)
+        .query((rs, i) -> map(rs)).optional();
+  }
+
+  public List<DetectorDefinition> findAll() {
+    return jdbc.sql("select * from detector order by name").query((rs, i) -> map(rs)).list();
+  }
+
+  private static DetectorDefinition map(java.sql.ResultSet rs) throws java.sql.SQLException {
+    JsonNode inputs = Json.parse(rs.getString("inputs_json"), "inputs");
+    Map<String, String> aliases = new LinkedHashMap<>();
+    inputs.properties().forEach(e -> aliases.put(e.getKey(), e.getValue().asText()));
+    return new DetectorDefinition(rs.getString("name"), aliases, rs.getString("epl"), rs.getString("emits"),
+        ClockMode.parse(rs.getString("clock")), rs.getObject("created_at", OffsetDateTime.class));
+  }
+}

@@ -1,0 +1,151 @@
+package io.activityservice.detector.esper;
+
+import io.activityservice.events.routing.RoutableEvent;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One engine thread with its bounded queue. It owns a share of the detectors: for each queued event it
+ * converts the event once per input type and sends it into each of its detectors consuming that type;
+ * every {@code tickMillis} it advances its processing-time detectors' clocks.
+ */
+final class DetectorWorker implements Runnable {
+
+  private static final Logger log = LoggerFactory.getLogger(DetectorWorker.class);
+
+  /** A detector's input: the detector, the alias it reads the type as, and the type's conversion. */
+  record Binding(EsperDetector detector, String alias, InputType inputType) {
+  }
+
+  private final BlockingQueue<RoutableEvent> queue;
+  private final Clock clock;
+  private final long tickMillis;
+  private final Thread thread;
+  private volatile Map<String, List<Binding>> routes = Map.of();
+  private volatile List<EsperDetector> detectors = List.of();
+  private volatile boolean running = true;
+
+  DetectorWorker(int index, int capacity, Clock clock, long tickMillis) {
+    this.queue = new ArrayBlockingQueue<>(capacity);
+    this.clock = clock;
+    this.tickMillis = Math.max(1, tickMillis);
+    this.thread = new Thread(this, "detector-engine-" + index);
+    this.thread.setDaemon(true);
+  }
+
+  void start() {
+    thread.start();
+  }
+
+  boolean consumes(String type) {
+    return routes.containsKey(type);
+  }
+
+  /** Enqueues without blocking; false if the queue is full. */
+  boolean offer(RoutableEvent event) {
+    return queue.offer(event);
+  }
+
+  int queued() {
+    return queue.size();
+  }
+
+  /** Adds a detector (called under the engine's lock). */
+  void add(EsperDetector detector) {
+    Map<String, List<Binding>> next = copy(routes);
+    detector.inputs().forEach((alias, inputType) -> {
+      String type = detector.definition().inputs().get(alias);
+      next.computeIfAbsent(type, t -> new ArrayList<>()).add(new Binding(detector, alias, inputType));
+    });
+    routes = freeze(next);
+    List<EsperDetector> d = new ArrayList<>(detectors);
+    d.add(detector);
+    detectors = List.copyOf(d);
+  }
+
+  /** Removes a detector (called under the engine's lock); the caller closes it. */
+  void remove(EsperDetector detector) {
+    Map<String, List<Binding>> next = copy(routes);
+    next.values().forEach(l -> l.removeIf(b -> b.detector() == detector));
+    next.values().removeIf(List::isEmpty);
+    routes = freeze(next);
+    List<EsperDetector> d = new ArrayList<>(detectors);
+    d.remove(detector);
+    detectors = List.copyOf(d);
+  }
+
+  @Override
+  public void run() {
+    long lastTick = clock.millis();
+    while (running) {
+      RoutableEvent event;
+      try {
+        event = queue.poll(tickMillis, TimeUnit.MILLISECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        break;
+      }
+      long now = clock.millis();
+      try {
+        if (event != null) {
+          dispatch(event, now);
+        }
+        if (now - lastTick >= tickMillis) {
+          lastTick = now;
+          for (EsperDetector d : detectors) {
+            d.tick(now);
+          }
+        }
+      } catch (RuntimeException e) {
+        log.error("detector worker failed on an event; continuing", e);
+      }
+    }
+  }
+
+  private void dispatch(RoutableEvent event, long now) {
+    List<Binding> bindings = routes.get(event.event().getType());
+    if (bindings == null) {
+      return;
+    }
+    InputType converted = null;
+    InputEvent map = null;
+    for (Binding b : bindings) {
+      if (b.inputType() != converted) {
+        converted = b.inputType();
+        map = converted.convert(event);
+      }
+      b.detector().process(b.alias(), map, now);
+    }
+  }
+
+  /** Stops the thread; waits up to {@code waitMillis}. */
+  void stop(long waitMillis) {
+    running = false;
+    thread.interrupt();
+    try {
+      thread.join(waitMillis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static Map<String, List<Binding>> copy(Map<String, List<Binding>> m) {
+    Map<String, List<Binding>> c = new HashMap<>();
+    m.forEach((k, v) -> c.put(k, new ArrayList<>(v)));
+    return c;
+  }
+
+  private static Map<String, List<Binding>> freeze(Map<String, List<Binding>> m) {
+    Map<String, List<Binding>> f = new HashMap<>();
+    m.forEach((k, v) -> f.put(k, List.copyOf(v)));
+    return Map.copyOf(f);
+  }
+}

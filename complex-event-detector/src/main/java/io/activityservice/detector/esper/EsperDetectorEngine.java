@@ -1,0 +1,195 @@
+package io.activityservice.detector.esper;
+
+import com.espertech.esper.common.client.EPCompiled;
+import com.espertech.esper.common.client.configuration.Configuration;
+import com.espertech.esper.compiler.client.CompilerArguments;
+import com.espertech.esper.compiler.client.EPCompileException;
+import com.espertech.esper.compiler.client.EPCompileExceptionItem;
+import com.espertech.esper.compiler.client.EPCompilerProvider;
+import com.fasterxml.jackson.databind.JsonNode;
+import io.activityservice.detector.DetectorDefinition;
+import io.activityservice.detector.DetectorEngine;
+import io.activityservice.detector.DetectorMetrics;
+import io.activityservice.detector.DetectorOutput;
+import io.activityservice.detector.DetectorStats;
+import io.activityservice.events.problem.ConflictException;
+import io.activityservice.events.problem.InvalidInputException;
+import io.activityservice.events.routing.RoutableEvent;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@link DetectorEngine} on Esper 9. Each detector gets its own Esper runtime (isolated state and clock,
+ * external timer) bound to one of {@code threads} worker threads (by name hash), so one detector's events
+ * are processed in order on one thread. Each worker has a bounded queue of {@code queueCapacity} events;
+ * when it is full, {@link #submit} drops the event, counts it ({@code activity.detectors.dropped}) and logs
+ * at most every 10 s: ingestion is never blocked by detectors.
+ */
+public class EsperDetectorEngine implements DetectorEngine {
+
+  private static final Logger log = LoggerFactory.getLogger(EsperDetectorEngine.class);
+  private static final long DROP_LOG_INTERVAL_NANOS = 10_000_000_000L;
+
+  /**
+   * Engine settings.
+   *
+   * @param threads        worker threads
+   * @param queueCapacity  bound of each worker's queue
+   * @param tick           how often processing-time clocks advance (timer resolution)
+   */
+  public record Settings(int threads, int queueCapacity, Duration tick) {
+  }
+
+  private final Function<String, Optional<JsonNode>> schemas;
+  private final DetectorOutput output;
+  private final DetectorMetrics metrics;
+  private final Clock clock;
+  private final DetectorWorker[] workers;
+  private final Map<String, EsperDetector> detectors = new ConcurrentHashMap<>();
+  private final Set<String> consumed = ConcurrentHashMap.newKeySet();
+  private final Map<JsonNode, InputType> inputTypes = new HashMap<>();
+  private volatile long lastDropLog;
+
+  /**
+   * @param schemas JSON Schema of an event type's data, if the registry has one
+   * @param output  where rows go (called on worker threads)
+   */
+  public EsperDetectorEngine(Function<String, Optional<JsonNode>> schemas, DetectorOutput output,
+                             DetectorMetrics metrics, Clock clock, Settings settings) {
+    this.schemas = schemas;
+    this.output = output;
+    this.metrics = metrics;
+    this.clock = clock;
+    this.workers = new DetectorWorker[Math.max(1, settings.threads())];
+    for (int i = 0; i < workers.length; i++) {
+      workers[i] = new DetectorWorker(i, settings.queueCapacity(), clock, settings.tick().toMillis());
+      workers[i].start();
+    }
+    metrics.queued(() -> {
+      int n = 0;
+      for (DetectorWorker w : workers) {
+        n += w.queued();
+      }
+      return n;
+    });
+  }
+
+  @Override
+  public synchronized void deploy(DetectorDefinition detector) {
+    if (detectors.containsKey(detector.name())) {
+      throw new ConflictException("name", "detector '" + detector.name() + "' is already deployed");
+    }
+    Map<String, InputType> inputs = new LinkedHashMap<>();
+    Configuration configuration = new Configuration();
+    detector.inputs().forEach((alias, type) -> {
+      InputType it = inputType(schemas.apply(type).orElse(null));
+      inputs.put(alias, it);
+      configuration.getCommon().addEventType(alias, it.definition());
+    });
+    configuration.getRuntime().getThreading().setInternalTimerEnabled(false);
+    configuration.getRuntime().getThreading().setListenerDispatchPreserveOrder(false);
+    EPCompiled compiled = compile(detector, configuration);
+    EsperDetector d = new EsperDetector(detector, inputs, configuration, compiled, output,
+        metrics.forDetector(detector.name()), clock.millis());
+    detectors.put(detector.name(), d);
+    worker(detector.name()).add(d);
+    consumed.addAll(detector.inputs().values());
+    log.info("deployed detector '{}' ({} clock) on {}", detector.name(), detector.clock().text(),
+        detector.inputs().values());
+  }
+
+  /**
+   * Compiles the EPL against the detector's input types.
+   *
+   * @throws InvalidInputException field {@code epl}, with Esper's message and position
+   */
+  static EPCompiled compile(DetectorDefinition detector, Configuration configuration) {
+    try {
+      return EPCompilerProvider.getCompiler().compile(detector.epl(), new CompilerArguments(configuration));
+    } catch (EPCompileException e) {
+      StringBuilder reason = new StringBuilder("Esper could not compile the EPL: ").append(e.getMessage());
+      if (!e.getItems().isEmpty()) {
+        EPCompileExceptionItem first = e.getItems().get(0);
+        if (!e.getMessage().contains(" at line ")) {
+          reason.append(" (statement at line ").append(first.getLineNumber()).append(')');
+        }
+      }
+      throw new InvalidInputException("epl", reason.toString());
+    } catch (RuntimeException e) {
+      throw new InvalidInputException("epl", "Esper could not compile the EPL: " + e);
+    }
+  }
+
+  @Override
+  public synchronized boolean undeploy(String name) {
+    EsperDetector d = detectors.remove(name);
+    if (d == null) {
+      return false;
+    }
+    worker(name).remove(d);
+    d.close();
+    consumed.clear();
+    detectors.values().forEach(x -> consumed.addAll(x.definition().inputs().values()));
+    log.info("undeployed detector '{}'", name);
+    return true;
+  }
+
+  @Override
+  public boolean accepts(String type) {
+    return consumed.contains(type);
+  }
+
+  @Override
+  public void submit(RoutableEvent event) {
+    String type = event.event().getType();
+    for (DetectorWorker w : workers) {
+      if (w.consumes(type) && !w.offer(event)) {
+        long n = metrics.droppedOne();
+        long now = System.nanoTime();
+        if (now - lastDropLog > DROP_LOG_INTERVAL_NANOS) {
+          lastDropLog = now;
+          log.warn("detector queue full: dropped event {} of type {} ({} dropped so far); raise "
+              + "activity.detectors.queue-capacity or activity.detectors.threads, or simplify detectors",
+              event.event().getId(), type, n);
+        }
+      }
+    }
+  }
+
+  @Override
+  public DetectorStats stats(String name) {
+    EsperDetector d = detectors.get(name);
+    return d == null ? null : new DetectorStats(d.eventsIn(), d.rowsOut(), metrics.dropped());
+  }
+
+  @Override
+  public synchronized void close() {
+    for (DetectorWorker w : workers) {
+      w.stop(5_000);
+    }
+    detectors.values().forEach(EsperDetector::close);
+    detectors.clear();
+    consumed.clear();
+  }
+
+  private DetectorWorker worker(String name) {
+    return workers[Math.floorMod(name.hashCode(), workers.length)];
+  }
+
+  /** One InputType per distinct schema, so an event is converted once for all detectors of a worker. */
+  private InputType inputType(JsonNode schema) {
+    if (schema == null || schema.isNull()) {
+      return InputType.UNTYPED;
+    }
+    return inputTypes.computeIfAbsent(schema, InputType::new);
+  }
+}
