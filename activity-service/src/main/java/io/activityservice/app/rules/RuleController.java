@@ -1,0 +1,88 @@
+package io.activityservice.app.rules;
+
+import io.activityservice.events.problem.InvalidInputException;
+import io.activityservice.rules.RuleInfo;
+import io.activityservice.rules.RuleService;
+import io.activityservice.rules.action.ExecutionRecord;
+import java.net.URI;
+import java.time.OffsetDateTime;
+import java.util.List;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Rules: {@code /api/v1/rules}. DRL is compiled on create and update; errors are 400 with the line. */
+@RestController
+@RequestMapping("/api/v1/rules")
+class RuleController {
+
+  record RuleRequest(String name, String drl) {
+  }
+
+  /**
+   * A rule set as the API shows it.
+   *
+   * @param types the event types it receives; {@code ["*"]} for every type, empty when not deployed
+   */
+  record RuleView(String name, String drl, long version, boolean deployed, List<String> types,
+                  OffsetDateTime createdAt, OffsetDateTime updatedAt) {
+    static RuleView of(RuleInfo r) {
+      List<String> types = r.types() == null ? List.of() : r.types().all() ? List.of("*")
+          : r.types().types().stream().sorted().toList();
+      return new RuleView(r.definition().name(), r.definition().drl(), r.definition().version(), r.deployed(), types,
+          r.definition().createdAt(), r.definition().updatedAt());
+    }
+  }
+
+  private final RuleService rules;
+
+  RuleController(RuleService rules) {
+    this.rules = rules;
+  }
+
+  @PostMapping
+  ResponseEntity<RuleView> create(@RequestBody RuleRequest body) {
+    RuleInfo r = rules.create(body.name(), body.drl());
+    return ResponseEntity.created(URI.create("/api/v1/rules/" + r.definition().name())).body(RuleView.of(r));
+  }
+
+  @GetMapping
+  List<RuleView> list() {
+    return rules.list().stream().map(RuleView::of).toList();
+  }
+
+  @GetMapping("/{name}")
+  RuleView get(@PathVariable String name) {
+    return RuleView.of(rules.get(name));
+  }
+
+  /** Replaces the DRL (the running version stays if the new one does not compile), or creates the rule set. */
+  @PutMapping("/{name}")
+  ResponseEntity<RuleView> put(@PathVariable String name, @RequestBody RuleRequest body) {
+    if (body.name() != null && !body.name().equals(name)) {
+      throw new InvalidInputException("name", "must equal the name in the path ('" + name + "') or be omitted");
+    }
+    RuleService.Put put = rules.put(name, body.drl());
+    return ResponseEntity.status(put.created() ? HttpStatus.CREATED : HttpStatus.OK).body(RuleView.of(put.rule()));
+  }
+
+  @DeleteMapping("/{name}")
+  @ResponseStatus(HttpStatus.NO_CONTENT)
+  void delete(@PathVariable String name) {
+    rules.delete(name);
+  }
+
+  /** Recent action executions of the rule set, newest first. */
+  @GetMapping("/{name}/executions")
+  List<ExecutionRecord> executions(@PathVariable String name) {
+    return rules.executions(name);
+  }
+}

@@ -1,0 +1,141 @@
+package io.activityservice.rules;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.activityservice.events.json.Json;
+import io.activityservice.events.routing.RoutableEvent;
+import io.cloudevents.CloudEvent;
+import java.util.Collections;
+import java.util.Map;
+
+/**
+ * The fact rules see: one CloudEvent that entered routing. Immutable and shared by every rule
+ * session the event is handed to. Rules read the attributes through the getters and the data with
+ * {@link #number(String)}, {@link #text(String)} and {@link #has(String)}, which take dotted paths
+ * ({@code "reading.value"}, {@code "items.0.sku"}) and never throw.
+ *
+ * <p>Declared to Drools as {@code @role(event) @timestamp(time)}: {@link #getTime()} is the event's
+ * {@code time} in epoch milliseconds, and drives the session's clock (event time).
+ */
+public final class Event {
+
+  /** The CloudEvents extension that counts how many rule actions led to this event. */
+  public static final String HOP_COUNT = "hopcount";
+
+  private final RoutableEvent routable;
+  private final long time;
+  private volatile Map<String, Object> dataMap;
+
+  private Event(RoutableEvent routable) {
+    this.routable = routable;
+    CloudEvent e = routable.event();
+    this.time = e.getTime() == null ? System.currentTimeMillis() : e.getTime().toInstant().toEpochMilli();
+  }
+
+  /** Wraps a routed event; cheap (no copying or conversion). */
+  public static Event of(RoutableEvent routable) {
+    return new Event(routable);
+  }
+
+  public String getId() {
+    return routable.event().getId();
+  }
+
+  public String getType() {
+    return routable.event().getType();
+  }
+
+  public String getSource() {
+    return routable.event().getSource().toString();
+  }
+
+  /** The subject, or {@code null}. */
+  public String getSubject() {
+    return routable.event().getSubject();
+  }
+
+  /** The event's {@code time} in epoch milliseconds (the service fills it in when missing). */
+  public long getTime() {
+    return time;
+  }
+
+  /** The JSON data as a map (empty when the data is absent or not a JSON object); converted once, on first use. */
+  @SuppressWarnings("unchecked")
+  public Map<String, Object> getData() {
+    Map<String, Object> m = dataMap;
+    if (m == null) {
+      JsonNode data = routable.data();
+      m = data != null && data.isObject()
+          ? Collections.unmodifiableMap(Json.MAPPER.convertValue(data, Map.class)) : Map.of();
+      dataMap = m;
+    }
+    return m;
+  }
+
+  /**
+   * The number at a dotted path of the data; numeric strings count. {@code NaN} when absent or not a
+   * number, so that every comparison with it is false.
+   */
+  public double number(String path) {
+    JsonNode n = DataPath.find(routable.data(), path);
+    if (n == null) {
+      return Double.NaN;
+    }
+    if (n.isNumber()) {
+      return n.doubleValue();
+    }
+    if (n.isTextual()) {
+      try {
+        return Double.parseDouble(n.textValue().trim());
+      } catch (NumberFormatException e) {
+        return Double.NaN;
+      }
+    }
+    return Double.NaN;
+  }
+
+  /** The value at a dotted path as text (JSON for objects and arrays), or {@code null} when absent. */
+  public String text(String path) {
+    JsonNode n = DataPath.find(routable.data(), path);
+    if (n == null || n.isNull()) {
+      return null;
+    }
+    return n.isValueNode() ? n.asText() : n.toString();
+  }
+
+  /** Whether the data has a non-null value at a dotted path. */
+  public boolean has(String path) {
+    JsonNode n = DataPath.find(routable.data(), path);
+    return n != null && !n.isNull();
+  }
+
+  /** How many rule actions led to this event: its {@code hopcount} extension, 0 when absent. */
+  public int hopCount() {
+    Object v = routable.event().getExtension(HOP_COUNT);
+    if (v instanceof Number n) {
+      return n.intValue();
+    }
+    if (v != null) {
+      try {
+        return Integer.parseInt(v.toString().trim());
+      } catch (NumberFormatException e) {
+        return 0;
+      }
+    }
+    return 0;
+  }
+
+  /** The CloudEvent as received. */
+  public CloudEvent cloudEvent() {
+    return routable.event();
+  }
+
+  /** The routed event, with its structured-mode JSON view. */
+  public RoutableEvent routable() {
+    return routable;
+  }
+
+  @Override
+  public String toString() {
+    return "Event[id=" + getId() + ", type=" + getType() + ", source=" + getSource() + "]";
+  }
+}

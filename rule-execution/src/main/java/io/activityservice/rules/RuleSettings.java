@@ -1,0 +1,32 @@
+package io.activityservice.rules;
+
+import java.time.Duration;
+
+/**
+ * Settings of the rule execution service (bound from {@code activity.rules.*} by the application).
+ *
+ * @param queueCapacity          events waiting per rule set; beyond it new events are dropped for that rule set and counted
+ * @param engineThreads          threads evaluating rule sessions (each session runs on one thread at a time)
+ * @param eventExpiry            how long after its {@code time} an event stays in a session at least (Drools {@code @expires});
+ *                               windows and temporal operators that need longer keep events longer
+ * @param maxEventsPerRule       hard bound on events held by one session; the oldest are retracted beyond it
+ * @param actionConcurrency      actions running at once (all rule sets)
+ * @param actionQueueCapacity    actions waiting for a slot; beyond it actions fail as rejected and are recorded
+ * @param executionHistorySize   executions remembered per rule set
+ * @param maxHops                longest chain of rule-published events ({@code hopcount}); longer ones are dead-lettered
+ * @param webhookTimeout         timeout of one webhook attempt
+ * @param webhookMaxAttempts     webhook attempts before the action fails
+ * @param webhookInitialBackoff  delay before the second attempt; doubles each attempt
+ * @param webhookMaxBackoff      longest delay between attempts
+ */
+public record RuleSettings(int queueCapacity, int engineThreads, Duration eventExpiry, int maxEventsPerRule,
+                           int actionConcurrency, int actionQueueCapacity, int executionHistorySize, int maxHops,
+                           Duration webhookTimeout, int webhookMaxAttempts, Duration webhookInitialBackoff,
+                           Duration webhookMaxBackoff) {
+
+  /** The defaults, as documented in the README. */
+  public static RuleSettings defaults() {
+    return new RuleSettings(10_000, 2, Duration.ofMinutes(10), 100_000, 64, 10_000, 100, 8,
+        Duration.ofSeconds(5), 4, Duration.ofMillis(200), Duration.ofSeconds(5));
+  }
+}

@@ -1,0 +1,68 @@
+package io.activityservice.rules.action;
+
+import io.activityservice.events.routing.DeadLetters;
+import io.activityservice.rules.Event;
+import io.cloudevents.CloudEvent;
+import io.cloudevents.core.builder.CloudEventBuilder;
+import io.cloudevents.jackson.JsonCloudEventData;
+import java.net.URI;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Builds the events {@code publish} and {@code send} emit, with the loop guard: {@code hopcount} =
+ * the triggering event's + 1; beyond {@code maxHops} the event is dead-lettered instead of emitted.
+ */
+final class DerivedEvents {
+
+  private final DeadLetters deadLetters;
+  private final int maxHops;
+
+  DerivedEvents(DeadLetters deadLetters, int maxHops) {
+    this.deadLetters = deadLetters;
+    this.maxHops = maxHops;
+  }
+
+  /**
+   * The event to emit: {@code event} (an Event, forwarded) or one built from {@code type} (required),
+   * {@code source} (default {@code /rules/<rule>}), {@code subject}, {@code id} and {@code data}.
+   */
+  CloudEvent build(Map<String, Object> params, ActionContext ctx, String handler) {
+    int hops = (ctx.event() == null ? 0 : ctx.event().hopCount()) + 1;
+    Object given = params.get("event");
+    if (given instanceof Event e && !params.containsKey("type")) {
+      return CloudEventBuilder.from(e.cloudEvent()).withExtension(Event.HOP_COUNT, hops).build();
+    }
+    String type = Params.required(params, "type", handler, "Map.of(\"type\", \"com.example.order\", \"data\", Map.of(...))");
+    String source = Params.optional(params, "source");
+    String id = Params.optional(params, "id");
+    CloudEventBuilder b = CloudEventBuilder.v1()
+        .withId(id == null ? UUID.randomUUID().toString() : id)
+        .withSource(URI.create(source == null ? "/rules/" + ctx.rule() : source))
+        .withType(type)
+        .withExtension(Event.HOP_COUNT, hops);
+    String subject = Params.optional(params, "subject");
+    if (subject != null) {
+      b.withSubject(subject);
+    }
+    if (params.containsKey("data")) {
+      b.withData("application/json", JsonCloudEventData.wrap(Params.json(params.get("data"))));
+    }
+    return b.build();
+  }
+
+  /** Null when the event may be emitted; else a future that dead-letters it and fails the action. */
+  CompletableFuture<ActionResult> guard(CloudEvent event, ActionContext ctx, String handler) {
+    Object hops = event.getExtension(Event.HOP_COUNT);
+    int n = hops instanceof Number num ? num.intValue() : 0;
+    if (n <= maxHops) {
+      return null;
+    }
+    String reason = "hop count " + n + " exceeds activity.rules.max-hops=" + maxHops
+        + " (rules triggering each other in a loop?); dead-lettered";
+    return deadLetters.send(event, null, "rule:" + ctx.rule(), handler, 1, reason)
+        .handle((ok, error) -> ActionResult.failed(1, error == null ? reason
+            : reason + " but dead-lettering failed: " + ActionDispatcher.message(error)));
+  }
+}

@@ -1,0 +1,25 @@
+package io.activityservice.rules.action;
+
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** {@code log}: writes {@code message} (and the triggering event's id) to the log at INFO, logger {@code activity.rules}. */
+public final class LogAction implements ActionHandler {
+
+  private static final Logger log = LoggerFactory.getLogger("activity.rules");
+
+  @Override
+  public String name() {
+    return "log";
+  }
+
+  @Override
+  public CompletableFuture<ActionResult> execute(Map<String, Object> params, ActionContext ctx) {
+    Object message = params.getOrDefault("message", "fired");
+    log.info("rule {} ({}): {} [event {}]", ctx.rule(), ctx.firedRule(), message,
+        ctx.event() == null ? "-" : ctx.event().getId());
+    return CompletableFuture.completedFuture(ActionResult.succeeded(1));
+  }
+}

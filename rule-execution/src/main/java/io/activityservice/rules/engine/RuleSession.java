@@ -1,0 +1,202 @@
+package io.activityservice.rules.engine;
+
+import io.activityservice.rules.Actions;
+import io.activityservice.rules.Event;
+import io.activityservice.rules.action.ActionContext;
+import io.activityservice.rules.action.ActionDispatcher;
+import io.activityservice.rules.action.ActionRequest;
+import io.activityservice.rules.compile.CompiledRule;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.drools.core.common.InternalFactHandle;
+import org.kie.api.event.rule.AfterMatchFiredEvent;
+import org.kie.api.event.rule.BeforeMatchFiredEvent;
+import org.kie.api.event.rule.DefaultAgendaEventListener;
+import org.kie.api.runtime.KieSession;
+import org.kie.api.runtime.KieSessionConfiguration;
+import org.kie.api.runtime.conf.ClockTypeOption;
+import org.kie.api.runtime.rule.FactHandle;
+import org.kie.api.time.SessionPseudoClock;
+import org.kie.api.KieServices;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One deployed rule set: its own stream-mode {@link KieSession}, fed through a bounded queue and
+ * evaluated on the shared engine executor by at most one thread at a time (an actor). The session
+ * clock is a pseudo clock driven by event time: before an event is inserted the clock advances to
+ * the event's {@code time} (never backwards), so windows and temporal operators are deterministic.
+ * Events leave the session by Drools expiration ({@code @expires}, or longer when a window needs
+ * it) and, as a hard bound, by retraction of the oldest beyond {@code maxEvents}.
+ */
+final class RuleSession {
+
+  private static final Logger log = LoggerFactory.getLogger(RuleSession.class);
+  private static final int BATCH = 256;
+
+  private final CompiledRule rule;
+  private final RuleState state;
+  private final KieSession session;
+  private final SessionPseudoClock clock;
+  private final ArrayBlockingQueue<Event> queue;
+  private final Executor engine;
+  private final ActionDispatcher dispatcher;
+  private final int maxEvents;
+  private final ArrayDeque<FactHandle> handles = new ArrayDeque<>();
+  private final AtomicBoolean scheduled = new AtomicBoolean();
+  private volatile boolean closed;
+  private volatile long facts;
+  private boolean disposed;
+  // Only touched by the thread currently draining (scheduled guarantees one at a time).
+  private Event current;
+  private String firedRule;
+
+  RuleSession(CompiledRule rule, RuleState state, Executor engine, ActionDispatcher dispatcher, int queueCapacity,
+              int maxEvents) {
+    this.rule = rule;
+    this.state = state;
+    this.engine = engine;
+    this.dispatcher = dispatcher;
+    this.maxEvents = maxEvents;
+    this.queue = new ArrayBlockingQueue<>(queueCapacity);
+    KieSessionConfiguration conf = KieServices.get().newKieSessionConfiguration();
+    conf.setOption(ClockTypeOption.PSEUDO);
+    this.session = rule.kieBase().newKieSession(conf, null);
+    this.clock = session.getSessionClock();
+    session.setGlobal("actions", (Actions) this::runAction);
+    session.addEventListener(new DefaultAgendaEventListener() {
+      @Override
+      public void beforeMatchFired(BeforeMatchFiredEvent event) {
+        firedRule = event.getMatch().getRule().getName();
+      }
+
+      @Override
+      public void afterMatchFired(AfterMatchFiredEvent event) {
+        state.metrics.matched();
+      }
+    });
+  }
+
+  CompiledRule rule() {
+    return rule;
+  }
+
+  /** Hands an event over; never blocks. False if the queue is full (the event is dropped and counted). */
+  boolean offer(Event event) {
+    if (closed) {
+      return false;
+    }
+    if (!queue.offer(event)) {
+      state.metrics.dropped();
+      return false;
+    }
+    schedule();
+    return true;
+  }
+
+  int queued() {
+    return queue.size();
+  }
+
+  long facts() {
+    return facts;
+  }
+
+  /** Stops taking events; the session is disposed on the engine thread, waiting events are dropped. */
+  void close() {
+    closed = true;
+    schedule();
+  }
+
+  /** Disposes at once (used at shutdown, after the engine executor stopped). */
+  synchronized void disposeNow() {
+    closed = true;
+    if (!disposed) {
+      disposed = true;
+      queue.clear();
+      session.dispose();
+    }
+  }
+
+  private void schedule() {
+    if (scheduled.compareAndSet(false, true)) {
+      try {
+        engine.execute(this::drain);
+      } catch (RejectedExecutionException e) {
+        scheduled.set(false);
+      }
+    }
+  }
+
+  private void drain() {
+    try {
+      if (closed) {
+        disposeNow();
+        return;
+      }
+      Event next;
+      for (int n = 0; n < BATCH && !closed && (next = queue.poll()) != null; n++) {
+        evaluate(next);
+      }
+    } catch (RuntimeException | LinkageError e) {
+      log.error("rule set {} failed while draining its queue", rule.name(), e);
+    } finally {
+      scheduled.set(false);
+    }
+    if (closed ? !disposed : !queue.isEmpty()) {
+      schedule();
+    }
+  }
+
+  private synchronized void evaluate(Event event) {
+    if (disposed) {
+      return;
+    }
+    long start = System.nanoTime();
+    current = event;
+    try {
+      long gap = event.getTime() - clock.getCurrentTime();
+      if (gap > 0) {
+        clock.advanceTime(gap, TimeUnit.MILLISECONDS);
+      }
+      handles.addLast(session.insert(event));
+      trim();
+      session.fireAllRules();
+    } catch (RuntimeException e) {
+      log.warn("rule set {} failed on event {}: {}", rule.name(), event.getId(), e.toString());
+    } finally {
+      current = null;
+      firedRule = null;
+      facts = session.getFactCount();
+      state.metrics.evaluated(System.nanoTime() - start);
+    }
+  }
+
+  /** Forgets handles of expired events; retracts the oldest events beyond the bound. */
+  private void trim() {
+    while (!handles.isEmpty() && !((InternalFactHandle) handles.peekFirst()).isValid()) {
+      handles.pollFirst();
+    }
+    while (handles.size() > maxEvents) {
+      FactHandle oldest = handles.pollFirst();
+      if (((InternalFactHandle) oldest).isValid()) {
+        session.delete(oldest);
+      }
+    }
+  }
+
+  private void runAction(String handler, Map<String, Object> params) {
+    Map<String, Object> copy = params == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(params));
+    Event trigger = copy.get("event") instanceof Event e ? e : current;
+    dispatcher.submit(new ActionRequest(handler, copy, new ActionContext(rule.name(), firedRule, trigger),
+        Instant.now(), System.nanoTime(), state::record));
+  }
+}
