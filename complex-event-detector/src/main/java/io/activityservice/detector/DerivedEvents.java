@@ -1,5 +1,6 @@
 package io.activityservice.detector;
 
+import io.activityservice.events.routing.HopCount;
 import io.activityservice.events.ingest.EventIngest;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.routing.DeadLetters;
@@ -70,7 +71,7 @@ public class DerivedEvents implements DetectorOutput, AutoCloseable {
         .withTime(OffsetDateTime.ofInstant(row.time(), ZoneOffset.UTC))
         .withDataContentType("application/json")
         .withData(JsonCloudEventData.wrap(RowJson.tree(row.columns())))
-        .withExtension("hopcount", row.hopCount());
+        .withExtension(HopCount.EXTENSION, row.hopCount());
     if (!row.causes().isEmpty()) {
       b.withExtension("causedby", join(row.causes()));
     }

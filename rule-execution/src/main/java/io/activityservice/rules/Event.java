@@ -2,6 +2,7 @@ package io.activityservice.rules;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.events.json.Json;
+import io.activityservice.events.routing.HopCount;
 import io.activityservice.events.routing.RoutableEvent;
 import io.cloudevents.CloudEvent;
 import java.util.Collections;
@@ -19,7 +20,7 @@ import java.util.Map;
 public final class Event {
 
   /** The CloudEvents extension that counts how many rule actions led to this event. */
-  public static final String HOP_COUNT = "hopcount";
+  public static final String HOP_COUNT = HopCount.EXTENSION;
 
   private final RoutableEvent routable;
   private final long time;
@@ -110,18 +111,7 @@ public final class Event {
 
   /** How many rule actions led to this event: its {@code hopcount} extension, 0 when absent. */
   public int hopCount() {
-    Object v = routable.event().getExtension(HOP_COUNT);
-    if (v instanceof Number n) {
-      return n.intValue();
-    }
-    if (v != null) {
-      try {
-        return Integer.parseInt(v.toString().trim());
-      } catch (NumberFormatException e) {
-        return 0;
-      }
-    }
-    return 0;
+    return HopCount.of(routable.event());
   }
 
   /** The CloudEvent as received. */

@@ -1,5 +1,6 @@
 package io.activityservice.detector.esper;
 
+import io.activityservice.events.routing.HopCount;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.events.json.Json;
 import io.activityservice.events.routing.RoutableEvent;
@@ -85,27 +86,17 @@ final class InputType {
       Object v = e.getExtension(name);
       Object plain = v instanceof Number || v instanceof Boolean || v instanceof String ? v : String.valueOf(v);
       ext.put(name, plain);
-      if (name.equals("hopcount")) {
-        hop = hopCount(plain);
+      if (name.equals(HopCount.EXTENSION)) {
+        hop = HopCount.parse(plain);
       }
     }
     m.put("extensions", ext);
-    m.put("hopcount", hop);
+    m.put(HopCount.EXTENSION, hop);
     JsonNode json = routable.data();
     m.put("data", json == null ? null : data == null ? plain(json) : value(data, json));
     return m;
   }
 
-  private static int hopCount(Object v) {
-    if (v instanceof Number n) {
-      return n.intValue();
-    }
-    try {
-      return Integer.parseInt(String.valueOf(v).trim());
-    } catch (NumberFormatException e) {
-      return 0;
-    }
-  }
 
   // ---- schema -> nodes
 

@@ -1,6 +1,7 @@
 package io.activityservice.rules.action;
 
 import io.activityservice.events.routing.DeadLetters;
+import io.activityservice.events.routing.HopCount;
 import io.activityservice.rules.Event;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
@@ -54,8 +55,7 @@ final class DerivedEvents {
 
   /** Null when the event may be emitted; else a future that dead-letters it and fails the action. */
   CompletableFuture<ActionResult> guard(CloudEvent event, ActionContext ctx, String handler) {
-    Object hops = event.getExtension(Event.HOP_COUNT);
-    int n = hops instanceof Number num ? num.intValue() : 0;
+    int n = HopCount.of(event);
     if (n <= maxHops) {
       return null;
     }
