@@ -1,0 +1,148 @@
+package io.activityservice.perf;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Command-line options of {@link PerfRunner} (also accepted by {@code perf-tests/run.sh}).
+ *
+ * @param quick        CI mode: N = 100 and 500, 2 repetitions, short paced runs, no large N
+ * @param serviceUrl   use a running service instead of starting one (null: start the jar)
+ * @param serviceJar   the service jar to start
+ * @param activemqUrl  external ActiveMQ broker (null: the service's embedded broker)
+ * @param sqsEndpoint  SQS endpoint (default LocalStack on 127.0.0.1:4566); null with {@code sqsAws}
+ * @param sqsAws       use real AWS SQS (default credential and region chains)
+ * @param kafka        external Kafka brokers (null: an embedded broker in this JVM)
+ * @param noKafka      skip the Kafka scenarios
+ * @param reportDir    where the report goes
+ * @param workDir      working directory of the started service
+ * @param reps         repetitions for N = 100, 500, 1000
+ * @param largeN       larger N for throughput (empty in quick mode)
+ * @param largeReps    repetitions of each larger N (same order as {@code largeN})
+ * @param jmsP99Ms     p99 bound of a sustainable JMS rate (ms)
+ * @param sqsP99Ms     p99 bound of a sustainable SQS rate (ms)
+ * @param kafkaP99Ms   p99 bound of a sustainable Kafka rate (ms)
+ * @param pacedSeconds duration of each paced run
+ * @param jfr          record JFR in the started service
+ * @param gitCommit    commit (from run.sh) for the environment record
+ * @param args         the arguments as given
+ */
+public record Options(boolean quick, String serviceUrl, Path serviceJar, String activemqUrl, String sqsEndpoint,
+    boolean sqsAws, String kafka, boolean noKafka, Path reportDir, Path workDir, int reps, List<Integer> largeN,
+    List<Integer> largeReps, double jmsP99Ms, double sqsP99Ms, double kafkaP99Ms, double pacedSeconds, boolean jfr,
+    String gitCommit, List<String> args) {
+
+  static final String USAGE = """
+      usage: perf-tests/run.sh [--quick] [--no-build] [--service-url URL] [--activemq-url URL]
+                               [--sqs-endpoint URL | --sqs=aws] [--kafka BROKERS | --no-kafka]
+                               [--reps N] [--large-n 10000,100000] [--large-reps 3,1] [--paced-seconds S]
+                               [--jms-p99-ms 50] [--sqs-p99-ms 1000] [--kafka-p99-ms 100] [--no-jfr]
+                               [--report-dir DIR] [--service-jar JAR]
+      """;
+
+  /** Parses {@code args}; throws IllegalArgumentException with the usage on bad input. */
+  public static Options parse(String[] args) {
+    boolean quick = false;
+    String serviceUrl = null;
+    Path jar = Path.of("activity-service/target/activity-service-0.1.0-SNAPSHOT.jar");
+    String amq = null;
+    String sqs = "http://127.0.0.1:4566";
+    boolean aws = false;
+    String kafka = null;
+    boolean noKafka = false;
+    Path report = Path.of("perf-tests/target/report");
+    Path work = Path.of("perf-tests/target/perf-service");
+    Integer reps = null;
+    List<Integer> largeN = null;
+    List<Integer> largeReps = null;
+    double jmsP99 = 50;
+    double sqsP99 = 1000;
+    double kafkaP99 = 100;
+    Double paced = null;
+    boolean jfr = true;
+    String commit = System.getenv().getOrDefault("PERF_GIT_COMMIT", "unknown");
+    List<String> rest = new ArrayList<>(List.of(args));
+    for (int i = 0; i < rest.size(); i++) {
+      String a = rest.get(i);
+      String value = null;
+      int eq = a.indexOf('=');
+      if (a.startsWith("--") && eq > 0) {
+        value = a.substring(eq + 1);
+        a = a.substring(0, eq);
+      }
+      switch (a) {
+        case "--quick" -> quick = true;
+        case "--no-build" -> { }
+        case "--no-kafka" -> noKafka = true;
+        case "--no-jfr" -> jfr = false;
+        case "--service-url" -> serviceUrl = value != null ? value : next(rest, ++i, a);
+        case "--service-jar" -> jar = Path.of(value != null ? value : next(rest, ++i, a));
+        case "--activemq-url" -> amq = value != null ? value : next(rest, ++i, a);
+        case "--sqs-endpoint" -> sqs = value != null ? value : next(rest, ++i, a);
+        case "--sqs" -> {
+          String v = value != null ? value : next(rest, ++i, a);
+          if (!v.equals("aws")) {
+            throw new IllegalArgumentException("--sqs takes only 'aws'; use --sqs-endpoint URL otherwise\n" + USAGE);
+          }
+          aws = true;
+          sqs = null;
+        }
+        case "--kafka" -> kafka = value != null ? value : next(rest, ++i, a);
+        case "--report-dir" -> report = Path.of(value != null ? value : next(rest, ++i, a));
+        case "--reps" -> reps = Integer.parseInt(value != null ? value : next(rest, ++i, a));
+        case "--large-n" -> largeN = ints(value != null ? value : next(rest, ++i, a));
+        case "--large-reps" -> largeReps = ints(value != null ? value : next(rest, ++i, a));
+        case "--jms-p99-ms" -> jmsP99 = Double.parseDouble(value != null ? value : next(rest, ++i, a));
+        case "--sqs-p99-ms" -> sqsP99 = Double.parseDouble(value != null ? value : next(rest, ++i, a));
+        case "--kafka-p99-ms" -> kafkaP99 = Double.parseDouble(value != null ? value : next(rest, ++i, a));
+        case "--paced-seconds" -> paced = Double.parseDouble(value != null ? value : next(rest, ++i, a));
+        case "-h", "--help" -> throw new IllegalArgumentException(USAGE);
+        default -> throw new IllegalArgumentException("unknown option " + a + "\n" + USAGE);
+      }
+    }
+    if (largeN == null) {
+      largeN = quick ? List.of() : List.of(10_000, 100_000);
+    }
+    if (largeReps == null) {
+      largeReps = quick ? List.of() : List.of(3, 1);
+    }
+    if (largeReps.size() != largeN.size()) {
+      throw new IllegalArgumentException("--large-reps needs one count per --large-n value\n" + USAGE);
+    }
+    return new Options(quick, serviceUrl, jar, amq, sqs, aws, kafka, noKafka, report, work,
+        reps != null ? reps : quick ? 2 : 10, largeN, largeReps, jmsP99, sqsP99, kafkaP99,
+        paced != null ? paced : quick ? 1.5 : 5, jfr, commit, List.of(args));
+  }
+
+  /** Sizes of the paper's bursts. */
+  public List<Integer> smallN() {
+    return quick ? List.of(100, 500) : List.of(100, 500, 1000);
+  }
+
+  /** p99 bound (ms) of a sustainable rate on a transport. */
+  public double p99BoundMs(String transport) {
+    return switch (transport) {
+      case "sqs" -> sqsP99Ms;
+      case "kafka" -> kafkaP99Ms;
+      default -> jmsP99Ms;
+    };
+  }
+
+  private static String next(List<String> args, int i, String option) {
+    if (i >= args.size()) {
+      throw new IllegalArgumentException(option + " needs a value\n" + USAGE);
+    }
+    return args.get(i);
+  }
+
+  private static List<Integer> ints(String csv) {
+    List<Integer> out = new ArrayList<>();
+    for (String s : csv.split(",")) {
+      if (!s.isBlank()) {
+        out.add(Integer.parseInt(s.trim().replace("_", "")));
+      }
+    }
+    return out;
+  }
+}

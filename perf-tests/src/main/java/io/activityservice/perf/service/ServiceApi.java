@@ -1,0 +1,161 @@
+package io.activityservice.perf.service;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The service's REST API as the suite uses it: inbound channels, subscriptions, detectors and rules, and
+ * health. Everything created is remembered and removed again by {@link #cleanUp()} (at most 30 s).
+ */
+public final class ServiceApi {
+
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final Duration TIMEOUT = Duration.ofSeconds(10);
+
+  /** An HTTP answer. */
+  public record Answer(int status, String body) {
+    /** Whether the status is 2xx. */
+    public boolean ok() {
+      return status / 100 == 2;
+    }
+  }
+
+  private final HttpClient http;
+  private final String base;
+  private final List<String> cleanUps = new ArrayList<>();
+
+  /** The API of the service at {@code baseUrl} (e.g. {@code http://127.0.0.1:8080}). */
+  public ServiceApi(HttpClient http, String baseUrl) {
+    this.http = http;
+    this.base = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+  }
+
+  /** The base URL, without a trailing slash. */
+  public String baseUrl() {
+    return base;
+  }
+
+  /** Whether {@code /actuator/health} answers UP. */
+  public boolean healthy() {
+    try {
+      Answer a = get("/actuator/health");
+      return a.ok() && a.body().contains("\"UP\"");
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /** Makes the service listen on {@code uri}. */
+  public void addInbound(String uri) throws IOException {
+    Answer a = post("/api/v1/channels", json(Map.of("uri", uri)));
+    require(a, "POST /api/v1/channels " + uri);
+    cleanUps.add("/api/v1/channels?uri=" + URLEncoder.encode(uri, StandardCharsets.UTF_8));
+  }
+
+  /** Subscribes {@code target} to events of {@code type}; returns the subscription id. */
+  public String subscribe(String name, String type, String target) throws IOException {
+    Answer a = post("/api/v1/subscriptions",
+        json(Map.of("name", name, "pattern", Map.of("type", List.of(type)), "target", target)));
+    require(a, "POST /api/v1/subscriptions " + name);
+    String id = JSON.readTree(a.body()).path("id").asText();
+    cleanUps.add("/api/v1/subscriptions/" + id);
+    return id;
+  }
+
+  /** Deploys an Esper detector; returns the raw answer (404 when the API is absent). */
+  public Answer addDetector(String name, String inputType, String epl, String emits) throws IOException {
+    Answer a = post("/api/v1/detectors",
+        json(Map.of("name", name, "inputs", Map.of("R", inputType), "epl", epl, "emits", emits)));
+    if (a.ok()) {
+      cleanUps.add("/api/v1/detectors/" + URLEncoder.encode(name, StandardCharsets.UTF_8));
+    }
+    return a;
+  }
+
+  /** Deploys a Drools rule set; returns the raw answer (404 when the API is absent). */
+  public Answer addRule(String name, String drl) throws IOException {
+    Answer a = post("/api/v1/rules", json(Map.of("name", name, "drl", drl)));
+    if (a.ok()) {
+      cleanUps.add("/api/v1/rules/" + URLEncoder.encode(name, StandardCharsets.UTF_8));
+    }
+    return a;
+  }
+
+  /** Removes the detectors and rules created so far (used between the relay-only and loaded phases). */
+  public void removeDetectorsAndRules() {
+    for (String path : List.copyOf(cleanUps)) {
+      if (path.startsWith("/api/v1/detectors/") || path.startsWith("/api/v1/rules/")) {
+        delete(path);
+        cleanUps.remove(path);
+      }
+    }
+  }
+
+  /** Deletes everything this instance created, newest first; failures are ignored. */
+  public void cleanUp() {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    for (int i = cleanUps.size() - 1; i >= 0 && System.nanoTime() < deadline; i--) {
+      delete(cleanUps.get(i));
+    }
+    cleanUps.clear();
+  }
+
+  /** The JSON of {@code path}, or null if it cannot be read. */
+  public JsonNode getJson(String path) {
+    try {
+      Answer a = get(path);
+      return a.ok() ? JSON.readTree(a.body()) : null;
+    } catch (IOException e) {
+      return null;
+    }
+  }
+
+  private void delete(String path) {
+    try {
+      send(HttpRequest.newBuilder(URI.create(base + path)).timeout(TIMEOUT).DELETE().build());
+    } catch (IOException e) {
+      // best effort
+    }
+  }
+
+  private Answer get(String path) throws IOException {
+    return send(HttpRequest.newBuilder(URI.create(base + path)).timeout(TIMEOUT).GET().build());
+  }
+
+  private Answer post(String path, String body) throws IOException {
+    return send(HttpRequest.newBuilder(URI.create(base + path)).timeout(TIMEOUT)
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(body)).build());
+  }
+
+  private Answer send(HttpRequest request) throws IOException {
+    try {
+      HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+      return new Answer(r.statusCode(), r.body());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted", e);
+    }
+  }
+
+  private static String json(Object value) throws IOException {
+    return JSON.writeValueAsString(value);
+  }
+
+  private static void require(Answer a, String what) throws IOException {
+    if (!a.ok()) {
+      throw new IOException(what + " answered " + a.status() + ": " + a.body());
+    }
+  }
+}
