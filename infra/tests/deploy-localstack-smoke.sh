@@ -19,6 +19,13 @@ export ACTIVITY_JMS_PORT="${ACTIVITY_JMS_PORT:-$(free_port)}"
 export ACTIVITY_START_TIMEOUT="${ACTIVITY_START_TIMEOUT:-300}"
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# running: exists and is not a zombie. A process whose parent exited may stay an unreaped zombie for a while
+# (it is dead, but still answers kill -0), depending on the sandbox's init.
+running() {
+  kill -0 "$1" 2>/dev/null || return 1
+  [[ -r "/proc/$1/stat" ]] || return 0
+  [[ "$(sed 's/^.*) //' "/proc/$1/stat" 2>/dev/null | cut -d' ' -f1)" != "Z" ]]
+}
 out="$(mktemp)"
 cleanup() {
   local rc=$?
@@ -41,7 +48,7 @@ pid="$(cat "$ACTIVITY_RUN_DIR/service.pid")"
 
 echo "== infra/deploy.sh localstack down"
 "$DEPLOY" localstack down </dev/null 2>&1 | tee "$out"
-! kill -0 "$pid" 2>/dev/null || fail "service pid $pid still runs after down"
+! running "$pid" || fail "service pid $pid still runs after down"
 [[ ! -e "$ACTIVITY_RUN_DIR/state.env" ]] || fail "state file left after down"
 if curl -fsS -m 3 "http://127.0.0.1:${LOCALSTACK_PORT:-4566}/_localstack/health" >/dev/null 2>&1; then
   AWS="${LOCALSTACK_VENV:-$INFRA/localstack/.venv}/bin/aws"
