@@ -138,7 +138,8 @@ class SqsOutboundBatchingTest {
       heldRequests.add(r);
       return f;
     };
-    OutboundChannel out = open(Duration.ofMillis(5), 2, SqsChannelProperties.SQS_MAX_BATCH_BYTES);
+    // A long linger: batches form by size only (50 events = 5 full batches), whatever the machine's speed.
+    OutboundChannel out = open(Duration.ofSeconds(1), 2, SqsChannelProperties.SQS_MAX_BATCH_BYTES);
     List<CompletableFuture<Void>> sends = send(out, 50, 10);
     assertThat(fake.requests).hasSize(2);
     fake.script = FakeSqs::allOk;
@@ -153,7 +154,7 @@ class SqsOutboundBatchingTest {
   void failedEntriesOfAPartialBatchAreRetried() {
     fake.script = r -> CompletableFuture.completedFuture(
         FakeSqs.respond(r, fake.requests.size() == 1 ? List.of("1", "3") : List.of(), false));
-    OutboundChannel out = open(Duration.ofMillis(5), 8, SqsChannelProperties.SQS_MAX_BATCH_BYTES);
+    OutboundChannel out = open(Duration.ofSeconds(1), 8, SqsChannelProperties.SQS_MAX_BATCH_BYTES);
     List<CompletableFuture<Void>> sends = send(out, 10, 10);
     awaitAll(sends);
     assertThat(fake.requests).hasSize(2);
@@ -185,7 +186,7 @@ class SqsOutboundBatchingTest {
     fake.script = r -> fake.requests.size() == 1
         ? CompletableFuture.failedFuture(SdkClientException.create("connection reset"))
         : FakeSqs.allOk(r);
-    OutboundChannel out = open(Duration.ofMillis(5), 8, SqsChannelProperties.SQS_MAX_BATCH_BYTES);
+    OutboundChannel out = open(Duration.ofSeconds(1), 8, SqsChannelProperties.SQS_MAX_BATCH_BYTES);
     awaitAll(send(out, 3, 10));
     assertThat(fake.requests).hasSize(2);
   }
