@@ -105,33 +105,36 @@ public final class TypeExtractor {
   }
 
   private static boolean balanced(String s) {
-    int depth = 0;
-    char quote = 0;
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (quote != 0) {
-        if (c == '\\') {
-          i++;
-        } else if (c == quote) {
-          quote = 0;
-        }
-      } else if (c == '"' || c == '\'') {
-        quote = c;
-      } else if (c == '(') {
-        depth++;
-      } else if (c == ')' && --depth < 0) {
-        return false;
-      }
-    }
-    return depth == 0;
+    return scan(s, (i, depth) -> { }) == 0;
   }
 
   /** Splits on a separator outside quotes and parentheses. */
   private static List<String> split(String s, String separator) {
     List<String> parts = new ArrayList<>();
+    int[] from = {0};
+    scan(s, (i, depth) -> {
+      if (depth == 0 && i >= from[0] && s.startsWith(separator, i)) {
+        parts.add(s.substring(from[0], i));
+        from[0] = i + separator.length();
+      }
+    });
+    parts.add(s.substring(from[0]));
+    return parts;
+  }
+
+  /** Sees each character outside quotes that is not a parenthesis, with the parenthesis depth there. */
+  @FunctionalInterface
+  private interface Visitor {
+    void visit(int index, int depth);
+  }
+
+  /**
+   * Walks an expression the way DRL reads it: quoted strings (with backslash escapes) are skipped and
+   * parentheses nest. Returns the final depth, or -1 as soon as a ')' closes more than was opened.
+   */
+  private static int scan(String s, Visitor visitor) {
     int depth = 0;
     char quote = 0;
-    int from = 0;
     for (int i = 0; i < s.length(); i++) {
       char c = s.charAt(i);
       if (quote != 0) {
@@ -145,15 +148,14 @@ public final class TypeExtractor {
       } else if (c == '(') {
         depth++;
       } else if (c == ')') {
-        depth--;
-      } else if (depth == 0 && s.startsWith(separator, i)) {
-        parts.add(s.substring(from, i));
-        i += separator.length() - 1;
-        from = i + 1;
+        if (--depth < 0) {
+          return -1;
+        }
+      } else {
+        visitor.visit(i, depth);
       }
     }
-    parts.add(s.substring(from));
-    return parts;
+    return depth;
   }
 
   /** Accumulates what the patterns say. */

@@ -1,18 +1,13 @@
 package io.activityservice.channel.sqs;
 
-import io.activityservice.channel.ChannelAdapter;
-import io.activityservice.channel.ChannelAdapterContract;
-import io.activityservice.channel.ChannelUri;
 import java.time.Duration;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
 /** The shared adapter contract against an embedded ElasticMQ on a random port. */
-class SqsElasticMqContractTest extends ChannelAdapterContract {
+class SqsElasticMqContractTest extends AbstractSqsContractTest {
 
   private static EmbeddedElasticMq server;
-  private static SqsChannelAdapter adapter;
 
   @BeforeAll
   static void start() {
@@ -22,27 +17,10 @@ class SqsElasticMqContractTest extends ChannelAdapterContract {
   }
 
   @AfterAll
-  static void stop() {
-    if (adapter != null) {
-      adapter.close();
-    }
+  static void stopServer() {
+    closeAdapter(); // before the server it talks to
     if (server != null) {
       server.close();
     }
-  }
-
-  @Override
-  protected ChannelAdapter adapter() {
-    return adapter;
-  }
-
-  @Override
-  protected ChannelUri freshChannel() {
-    return ChannelUri.parse("sqs:contract-" + UUID.randomUUID());
-  }
-
-  @Override
-  protected ChannelUri invalidChannel() {
-    return ChannelUri.parse("sqs:" + "x".repeat(81));
   }
 }
