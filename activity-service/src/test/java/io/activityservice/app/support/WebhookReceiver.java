@@ -22,8 +22,13 @@ public final class WebhookReceiver implements AutoCloseable {
   private final AtomicInteger failuresLeft = new AtomicInteger();
 
   public WebhookReceiver() {
+    this(0);
+  }
+
+  /** A receiver on a given port (0: any free port). */
+  public WebhookReceiver(int port) {
     try {
-      server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+      server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
