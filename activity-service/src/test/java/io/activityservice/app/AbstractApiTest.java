@@ -6,10 +6,12 @@ import static io.activityservice.app.support.Events.subscription;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.app.support.Api;
 import io.activityservice.app.support.Api.Response;
 import io.activityservice.app.support.WebhookReceiver;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
@@ -200,6 +202,63 @@ abstract class AbstractApiTest {
 
     assertThat(api.delete("/api/v1/subscriptions/" + id).status()).isEqualTo(204);
     assertProblem(api.get("/api/v1/subscriptions/" + id), 404, null);
+  }
+
+  @Test
+  void deadLettersAreBrowsedAndRedriven() {
+    String type = unique("com.example.redrive");
+    String path = "/" + unique("redrive");
+    Response sub = api.postJson("/api/v1/subscriptions", """
+        {"name": "no retries", "pattern": {"type": ["%s"]}, "target": "%s", "retry": {"maxAttempts": 1}}"""
+        .formatted(type, webhook.url(path)));
+    assertThat(sub.status()).isEqualTo(201);
+    String id = sub.json().get("id").asText();
+    webhook.failNext(path, 3);
+    for (String e : List.of("d1", "d2", "d3")) {
+      assertThat(api.publish("""
+          {"specversion": "1.0", "id": "%s", "source": "/redrive", "type": "%s"}""".formatted(e, type)).status())
+          .isEqualTo(202);
+    }
+
+    await().atMost(Duration.ofSeconds(20)).until(() ->
+        api.get("/api/v1/subscriptions/" + id + "/deliveries").json().get("deadLetters").asInt() == 3);
+    Response page1 = api.get("/api/v1/dead-letters?subscription=" + id + "&limit=2");
+    assertThat(page1.status()).isEqualTo(200);
+    assertThat(page1.json().get("items")).hasSize(2);
+    JsonNode first = page1.json().get("items").get(0);
+    assertThat(first.get("subscription").asText()).isEqualTo(id);
+    assertThat(first.get("reason").asText()).contains("503").contains("retry.maxAttempts=1");
+    assertThat(first.get("attempts").asInt()).isEqualTo(1);
+    assertThat(first.get("event").get("type").asText()).isEqualTo(type);
+    Response page2 = api.get("/api/v1/dead-letters?subscription=" + id + "&limit=2&cursor="
+        + page1.json().get("nextCursor").asText());
+    assertThat(page2.json().get("items")).hasSize(1);
+    assertThat(page2.json().get("nextCursor").isNull()).isTrue();
+
+    // Redrive one by id, then the rest: each reaches the (now healthy) webhook once.
+    String firstId = first.get("id").asText();
+    String firstEvent = first.get("event").get("id").asText();
+    Response one = api.postJson("/api/v1/dead-letters/redrive",
+        "{\"subscription\": \"" + id + "\", \"ids\": [\"" + firstId + "\"]}");
+    assertThat(one.status()).as(one.body()).isEqualTo(200);
+    assertThat(one.json().get("redriven").asInt()).isEqualTo(1);
+    await().atMost(Duration.ofSeconds(20)).until(() -> webhook.calls(path).size() == 1);
+    assertThat(webhook.calls(path).get(0).body()).contains("\"id\":\"" + firstEvent + "\"");
+    Response rest = api.postJson("/api/v1/dead-letters/redrive", "{\"subscription\": \"" + id + "\"}");
+    assertThat(rest.json().get("redriven").asInt()).isEqualTo(2);
+    await().atMost(Duration.ofSeconds(20)).until(() -> webhook.calls(path).size() == 3);
+    assertThat(webhook.calls(path)).extracting(c -> c.body().replaceAll(".*\"id\":\"(d\\d)\".*", "$1"))
+        .containsExactlyInAnyOrder("d1", "d2", "d3");
+    await().atMost(Duration.ofSeconds(10)).until(() ->
+        api.get("/api/v1/subscriptions/" + id + "/deliveries").json().get("pending").asInt() == 0);
+    assertThat(api.get("/api/v1/subscriptions/" + id + "/deliveries").json().get("deadLetters").asInt()).isZero();
+
+    // Bad input names the field and changes nothing.
+    assertProblem(api.postJson("/api/v1/dead-letters/redrive", "{}"), 400, "subscription");
+    assertProblem(api.postJson("/api/v1/dead-letters/redrive", "{\"subscription\": \"nope\"}"), 404, null);
+    assertProblem(api.get("/api/v1/dead-letters?cursor=notacursor"), 400, "cursor");
+    assertProblem(api.get("/api/v1/dead-letters?limit=0"), 400, "limit");
+    assertProblem(api.get("/api/v1/subscriptions/nope/deliveries"), 404, null);
   }
 
   @Test

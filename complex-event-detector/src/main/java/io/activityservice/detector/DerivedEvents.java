@@ -3,7 +3,7 @@ package io.activityservice.detector;
 import io.activityservice.events.routing.HopCount;
 import io.activityservice.events.ingest.EventIngest;
 import io.activityservice.events.problem.InvalidInputException;
-import io.activityservice.events.routing.DeadLetters;
+import io.activityservice.events.delivery.DeadLetters;
 import io.activityservice.events.routing.RoutableEvent;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
@@ -111,7 +111,7 @@ public class DerivedEvents implements DetectorOutput, AutoCloseable {
   private void deadLetter(CloudEvent event, String detector, String reason) {
     metrics.deadLettered();
     log.warn("dead-lettering derived event {} of detector '{}': {}", event.getId(), detector, reason);
-    deadLetters.send(event, null, null, "detector:" + detector, 0, reason).whenComplete((ok, error) -> {
+    deadLetters.send(new DeadLetters.DeadLetter(event, null, "detector:" + detector, 0, reason), null).whenComplete((ok, error) -> {
       if (error != null) {
         log.error("dead letter of derived event {} failed: {}", event.getId(), error.toString());
       }

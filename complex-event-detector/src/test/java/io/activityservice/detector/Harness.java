@@ -14,7 +14,11 @@ import io.activityservice.events.json.Json;
 import io.activityservice.events.registry.EventRegistry;
 import io.activityservice.events.registry.EventTypeRepository;
 import io.activityservice.events.registry.UnregisteredTypePolicy;
-import io.activityservice.events.routing.DeadLetters;
+import io.activityservice.events.delivery.DeadLetters;
+import io.activityservice.events.delivery.DeliveryMetrics;
+import io.activityservice.events.delivery.DeliverySettings;
+import io.activityservice.events.delivery.DeliveryStore;
+import io.activityservice.events.delivery.DurableDelivery;
 import io.activityservice.events.routing.DuplicateFilter;
 import io.activityservice.events.routing.EventRouter;
 import io.activityservice.events.routing.RoutableEvent;
@@ -111,6 +115,7 @@ final class Harness implements AutoCloseable {
   final DetectorService service;
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
   private final ChannelRegistry channels;
+  private final DurableDelivery delivery;
 
   Harness(int maxHopCount) {
     this("mem:" + UUID.randomUUID(), maxHopCount, 10_000);
@@ -125,9 +130,12 @@ final class Harness implements AutoCloseable {
     Clock clock = Clock.systemUTC();
     registry = new EventRegistry(new EventTypeRepository(jdbc), UnregisteredTypePolicy.ACCEPT, clock);
     channels = new ChannelRegistry(List.of(memory));
-    DeadLetters deadLetters = new DeadLetters(channels, ChannelUri.parse("mem:dead"));
-    router = new EventRouter(new SubscriptionIndex(), channels, deadLetters,
-        new DuplicateFilter(Duration.ofMinutes(10), 100_000), timer, new RoutingMetrics(meters), 100_000);
+    SubscriptionIndex index = new SubscriptionIndex();
+    delivery = new DurableDelivery(new DeliveryStore(ds), channels, ChannelUri.parse("mem:dead"), index::get,
+        new DeliveryMetrics(meters, 100), clock, DeliverySettings.defaults("test")).start();
+    DeadLetters deadLetters = delivery.deadLetters();
+    router = new EventRouter(index, delivery, new DuplicateFilter(Duration.ofMinutes(10), 100_000),
+        new RoutingMetrics(meters), 100_000);
     ingest = new EventIngest(registry, router, clock);
     derived = new DerivedEvents(ingest, deadLetters, metrics, maxHopCount, queueCapacity);
     engine = new EsperDetectorEngine(type -> registry.find(type).map(t -> t.schema()), derived, metrics, clock,
@@ -182,6 +190,7 @@ final class Harness implements AutoCloseable {
     engine.close();
     derived.close();
     channels.close();
+    delivery.close();
     timer.shutdownNow();
   }
 }

@@ -10,7 +10,7 @@ import io.activityservice.detector.esper.EsperDetectorEngine;
 import io.activityservice.events.ingest.EventIngest;
 import io.activityservice.events.registry.EventRegistry;
 import io.activityservice.events.registry.EventType;
-import io.activityservice.events.routing.DeadLetters;
+import io.activityservice.events.delivery.DeadLetters;
 import io.activityservice.events.routing.EventRouter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;

@@ -22,7 +22,7 @@ public record ActivityProperties(UnregisteredTypePolicy unregisteredTypes, DataS
   public ActivityProperties {
     unregisteredTypes = unregisteredTypes == null ? UnregisteredTypePolicy.ACCEPT : unregisteredTypes;
     maxBodySize = maxBodySize == null ? DataSize.ofKilobytes(256) : maxBodySize;
-    routing = routing == null ? new Routing(0, null, null, 0) : routing;
+    routing = routing == null ? new Routing(0, null, null, 0, null) : routing;
     inbound = inbound == null ? List.of() : List.copyOf(inbound);
     if (maxBodySize.toBytes() < 1024) {
       throw new IllegalArgumentException("activity.max-body-size must be at least 1KB, e.g. 256KB");
@@ -35,14 +35,22 @@ public record ActivityProperties(UnregisteredTypePolicy unregisteredTypes, DataS
    *                          invalid inbound events; empty = log and drop
    * @param dedupWindow       how long (source, id) pairs are remembered to drop redelivered duplicates; 0 disables (default 10m)
    * @param dedupMaxEntries   bound on remembered pairs (default 200000)
+   * @param parkAfter         how long an event waits for a delivery's first attempt before the delivery is parked in
+   *                          the durable retry store; an inbound message (or REST request) waits at most about this
+   *                          long for a slow subscriber (default 1s)
    */
-  public record Routing(int maxInFlight, String deadLetter, Duration dedupWindow, int dedupMaxEntries) {
+  public record Routing(int maxInFlight, String deadLetter, Duration dedupWindow, int dedupMaxEntries,
+                        Duration parkAfter) {
     public Routing {
       maxInFlight = maxInFlight <= 0 ? 10_000 : maxInFlight;
       dedupWindow = dedupWindow == null ? Duration.ofMinutes(10) : dedupWindow;
       dedupMaxEntries = dedupMaxEntries <= 0 ? 200_000 : dedupMaxEntries;
+      parkAfter = parkAfter == null ? Duration.ofSeconds(1) : parkAfter;
       if (dedupWindow.isNegative()) {
         throw new IllegalArgumentException("activity.routing.dedup-window must be >= 0, e.g. 10m");
+      }
+      if (parkAfter.isNegative() || parkAfter.isZero() || parkAfter.compareTo(Duration.ofMinutes(1)) > 0) {
+        throw new IllegalArgumentException("activity.routing.park-after must be between 1ms and 1m, e.g. 1s");
       }
     }
   }

@@ -9,7 +9,10 @@ import io.activityservice.events.ingest.InboundChannelRepository;
 import io.activityservice.events.ingest.InboundChannels;
 import io.activityservice.events.registry.EventRegistry;
 import io.activityservice.events.registry.EventTypeRepository;
-import io.activityservice.events.routing.DeadLetters;
+import io.activityservice.events.delivery.DeadLetters;
+import io.activityservice.events.delivery.DeliveryMetrics;
+import io.activityservice.events.delivery.DeliveryStore;
+import io.activityservice.events.delivery.DurableDelivery;
 import io.activityservice.events.routing.DuplicateFilter;
 import io.activityservice.events.routing.EventRouter;
 import io.activityservice.events.routing.RoutingMetrics;
@@ -20,8 +23,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
 import java.time.Clock;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
+import javax.sql.DataSource;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -52,39 +54,42 @@ public class EventServiceConfiguration {
     return new SubscriptionIndex();
   }
 
+  /**
+   * Durable delivery: first attempts, parking in the database after {@code activity.routing.park-after}, retries
+   * claimed from there by the retry worker. Started once subscriptions are loaded, so claimed deliveries find them.
+   */
+  @Bean(destroyMethod = "close")
+  DurableDelivery durableDelivery(DataSource dataSource, ChannelRegistry channels, SubscriptionIndex index,
+                                  MeterRegistry meters, Clock clock, ActivityProperties props,
+                                  DeliveryProperties delivery) {
+    String dl = props.routing().deadLetter();
+    ChannelUri fallback = dl == null || dl.isBlank() ? null : channels.parse("activity.routing.dead-letter", dl);
+    return new DurableDelivery(new DeliveryStore(dataSource), channels, fallback, index::get,
+        new DeliveryMetrics(meters, delivery.maxSubscriptionTags()), clock,
+        delivery.toSettings(props.routing().parkAfter()));
+  }
+
+  @Bean
+  DeadLetters deadLetters(DurableDelivery delivery) {
+    return delivery.deadLetters();
+  }
+
   @Bean
   SubscriptionService subscriptionService(JdbcClient jdbc, SubscriptionIndex index, ChannelRegistry channels,
-                                          Clock clock) {
-    SubscriptionService service =
-        new SubscriptionService(new SubscriptionRepository(jdbc), index, channels, clock);
+                                          Clock clock, DurableDelivery delivery) {
+    SubscriptionService service = new SubscriptionService(new SubscriptionRepository(jdbc), index, channels, clock,
+        delivery::subscriptionDeleted);
     service.loadAll();
+    delivery.start();
     return service;
   }
 
-  /** One timer thread for retry backoffs; deliveries themselves run on the adapters' threads. */
-  @Bean(destroyMethod = "shutdown")
-  ScheduledExecutorService retryTimer() {
-    return Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "delivery-retry");
-      t.setDaemon(true);
-      return t;
-    });
-  }
-
   @Bean
-  DeadLetters deadLetters(ChannelRegistry channels, ActivityProperties props) {
-    String dl = props.routing().deadLetter();
-    ChannelUri fallback = dl == null || dl.isBlank() ? null : channels.parse("activity.routing.dead-letter", dl);
-    return new DeadLetters(channels, fallback);
-  }
-
-  @Bean
-  EventRouter eventRouter(SubscriptionIndex index, ChannelRegistry channels, DeadLetters deadLetters,
-                          ScheduledExecutorService retryTimer, MeterRegistry meters, ActivityProperties props,
-                          SubscriptionService subscriptionsLoaded) {
+  EventRouter eventRouter(SubscriptionIndex index, DurableDelivery delivery, MeterRegistry meters,
+                          ActivityProperties props, SubscriptionService subscriptionsLoaded) {
     ActivityProperties.Routing r = props.routing();
-    return new EventRouter(index, channels, deadLetters, new DuplicateFilter(r.dedupWindow(), r.dedupMaxEntries()),
-        retryTimer, new RoutingMetrics(meters), r.maxInFlight());
+    return new EventRouter(index, delivery, new DuplicateFilter(r.dedupWindow(), r.dedupMaxEntries()),
+        new RoutingMetrics(meters), r.maxInFlight());
   }
 
   @Bean

@@ -2,7 +2,7 @@ package io.activityservice.app.rules;
 
 import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.ingest.EventIngest;
-import io.activityservice.events.routing.DeadLetters;
+import io.activityservice.events.delivery.DeadLetters;
 import io.activityservice.events.routing.EventRouter;
 import io.activityservice.rules.RuleService;
 import io.activityservice.rules.action.ActionDispatcher;

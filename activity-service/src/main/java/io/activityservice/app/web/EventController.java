@@ -27,7 +27,11 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code POST /api/v1/events}: publish CloudEvents over HTTP in structured, batch or binary mode.
- * Answers 202 once every event of the request is validated and handed to routing.
+ *
+ * <p>Answers 202 only once the service has taken responsibility for every event of the request: each matching
+ * delivery was accepted by its target, or parked in the durable retry store (after at most
+ * {@code activity.routing.park-after}). A SIGKILL right after the answer loses nothing. The request thread is
+ * released meanwhile (asynchronous answer).
  */
 @RestController
 @RequestMapping("/api/v1/events")
@@ -37,7 +41,13 @@ class EventController {
   record Accepted(String id, String source, String type) {
   }
 
-  record PublishResponse(int accepted, List<Accepted> events) {
+  /**
+   * @param accepted  events accepted
+   * @param events    their ids
+   * @param delivered deliveries the targets accepted on the first attempt
+   * @param parked    deliveries parked for retries from the durable store
+   */
+  record PublishResponse(int accepted, List<Accepted> events, int delivered, int parked) {
   }
 
   private final EventIngest ingest;
@@ -49,7 +59,7 @@ class EventController {
   }
 
   @PostMapping
-  ResponseEntity<PublishResponse> publish(HttpServletRequest request) throws IOException {
+  CompletableFuture<ResponseEntity<PublishResponse>> publish(HttpServletRequest request) throws IOException {
     byte[] body = readBounded(request.getInputStream());
     String contentType = request.getContentType();
     String base = contentType == null ? "" : contentType.toLowerCase(Locale.ROOT);
@@ -66,21 +76,52 @@ class EventController {
           + "and ce-type headers");
     }
     List<Accepted> accepted = new ArrayList<>(prepared.size());
-    for (RoutableEvent e : prepared) {
-      CompletableFuture<RoutingOutcome> routing = ingest.route(e);
-      if (routing.isCompletedExceptionally() && isOverload(routing)) {
-        throw new OverloadedException("accepted " + accepted.size() + " of " + prepared.size()
-            + " events before reaching the in-flight bound; retry the rest later");
+    @SuppressWarnings("unchecked")
+    CompletableFuture<RoutingOutcome>[] routes = new CompletableFuture[prepared.size()];
+    for (int i = 0; i < routes.length; i++) {
+      RoutableEvent e = prepared.get(i);
+      routes[i] = ingest.route(e);
+      if (routes[i].isCompletedExceptionally()) {
+        // Fail fast (e.g. 503 at the in-flight bound) instead of routing the rest of a batch.
+        break;
       }
       CloudEvent ce = e.event();
       accepted.add(new Accepted(ce.getId(), ce.getSource().toString(), ce.getType()));
     }
-    return ResponseEntity.status(HttpStatus.ACCEPTED).body(new PublishResponse(accepted.size(), accepted));
+    if (accepted.size() < routes.length) {
+      int routed = accepted.size();
+      return routes[routed].handle((ok, error) -> {
+        throw refused(error, routed, routes.length);
+      });
+    }
+    return CompletableFuture.allOf(routes).handle((ok, error) -> {
+      if (error != null) {
+        throw refused(error, 0, routes.length);
+      }
+      int delivered = 0;
+      int parked = 0;
+      for (CompletableFuture<RoutingOutcome> r : routes) {
+        delivered += r.join().delivered();
+        parked += r.join().parked();
+      }
+      return ResponseEntity.status(HttpStatus.ACCEPTED)
+          .body(new PublishResponse(accepted.size(), accepted, delivered, parked));
+    });
   }
 
-  private static boolean isOverload(CompletableFuture<RoutingOutcome> f) {
-    return f.handle((ok, err) -> err instanceof OverloadedException
-        || (err != null && err.getCause() instanceof OverloadedException)).join();
+  /**
+   * The answer when routing refused an event: 503 (the client retries; events of the request that were delivered
+   * meanwhile are recognised as duplicates within the dedup window).
+   */
+  private static RuntimeException refused(Throwable error, int routed, int total) {
+    Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+        ? error.getCause() : error;
+    if (cause instanceof OverloadedException overloaded) {
+      return total == 1 ? overloaded : new OverloadedException("accepted " + routed + " of " + total
+          + " events before reaching the in-flight bound; retry the request later");
+    }
+    return new OverloadedException("the events could not be taken over durably (" + cause.getClass().getSimpleName()
+        + "); retry the request later");
   }
 
   private byte[] readBounded(InputStream in) throws IOException {

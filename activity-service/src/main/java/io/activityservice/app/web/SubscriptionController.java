@@ -1,5 +1,6 @@
 package io.activityservice.app.web;
 
+import io.activityservice.events.delivery.DurableDelivery;
 import io.activityservice.events.json.Json;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.Subscription;
@@ -24,18 +25,39 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/subscriptions")
 class SubscriptionController {
 
-  /** Retry settings; omitted fields take the defaults (5 attempts, 100ms doubling to 5s, max age 5m). */
-  record Retry(Integer maxAttempts, Duration initialBackoff, Duration maxBackoff, Duration maxAge) {
+  /**
+   * Retry settings; omitted fields take the defaults (5 attempts, 100ms doubling to 5s, max age 5m, 10000 pending).
+   * Bounds: maxAttempts 1-185, maxAge up to PT24H, maxPending 1-1000000.
+   */
+  record Retry(Integer maxAttempts, Duration initialBackoff, Duration maxBackoff, Duration maxAge, Integer maxPending) {
     RetryPolicy toPolicy() {
       RetryPolicy d = RetryPolicy.DEFAULT;
       return new RetryPolicy(maxAttempts == null ? d.maxAttempts() : maxAttempts,
           initialBackoff == null ? d.initialBackoff() : initialBackoff,
-          maxBackoff == null ? d.maxBackoff() : maxBackoff, maxAge == null ? d.maxAge() : maxAge);
+          maxBackoff == null ? d.maxBackoff() : maxBackoff, maxAge == null ? d.maxAge() : maxAge,
+          maxPending == null ? d.maxPending() : maxPending);
     }
 
     static Retry of(RetryPolicy p) {
-      return new Retry(p.maxAttempts(), p.initialBackoff(), p.maxBackoff(), p.maxAge());
+      return new Retry(p.maxAttempts(), p.initialBackoff(), p.maxBackoff(), p.maxAge(), p.maxPending());
     }
+  }
+
+  /**
+   * Deliveries of a subscription waiting in the durable retry store, and its dead letters.
+   *
+   * @param pending                  deliveries waiting (for a retry, or to be handed to the dead-letter channel)
+   * @param awaitingDeadLetterChannel of those, given up and waiting for the dead-letter channel
+   * @param oldestPendingSince       when the oldest waiting delivery was parked
+   * @param oldestPendingAgeSeconds  its age
+   * @param nextAttemptAt            when the next one is due
+   * @param lastError                the most recent failed attempt's error
+   * @param lastAttemptAt            when that attempt was made
+   * @param deadLetters              dead letters kept for this subscription (see /api/v1/dead-letters)
+   */
+  record DeliveriesView(String subscription, long pending, long awaitingDeadLetterChannel,
+                        OffsetDateTime oldestPendingSince, Long oldestPendingAgeSeconds, OffsetDateTime nextAttemptAt,
+                        String lastError, OffsetDateTime lastAttemptAt, long deadLetters) {
   }
 
   record SubscriptionRequest(String name, Object pattern, String filter, String target, Retry retry,
@@ -51,9 +73,11 @@ class SubscriptionController {
   }
 
   private final SubscriptionService subscriptions;
+  private final DurableDelivery delivery;
 
-  SubscriptionController(SubscriptionService subscriptions) {
+  SubscriptionController(SubscriptionService subscriptions, DurableDelivery delivery) {
     this.subscriptions = subscriptions;
+    this.delivery = delivery;
   }
 
   @PostMapping
@@ -71,6 +95,16 @@ class SubscriptionController {
   @GetMapping("/{id}")
   SubscriptionView get(@PathVariable String id) {
     return SubscriptionView.of(subscriptions.get(id));
+  }
+
+  @GetMapping("/{id}/deliveries")
+  DeliveriesView deliveries(@PathVariable String id) {
+    subscriptions.get(id);
+    DurableDelivery.SubscriptionDeliveries d = delivery.deliveries(id);
+    Long age = d.oldestPendingSince() == null ? null
+        : Math.max(0, (System.currentTimeMillis() - d.oldestPendingSince()) / 1000);
+    return new DeliveriesView(id, d.pending(), d.awaitingDeadLetterChannel(), JsonViews.time(d.oldestPendingSince()),
+        age, JsonViews.time(d.nextAttemptAt()), d.lastError(), JsonViews.time(d.lastAttemptAt()), d.deadLetters());
   }
 
   @DeleteMapping("/{id}")

@@ -20,17 +20,25 @@ public final class WebhookReceiver implements AutoCloseable {
   private final HttpServer server;
   private final List<Call> calls = new CopyOnWriteArrayList<>();
   private final AtomicInteger failuresLeft = new AtomicInteger();
+  private final java.util.Map<String, AtomicInteger> failuresByPath = new java.util.concurrent.ConcurrentHashMap<>();
 
   public WebhookReceiver() {
+    this(0);
+  }
+
+  /** A receiver on a given port (0: any free port). */
+  public WebhookReceiver(int port) {
     try {
-      server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+      server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 0);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     server.setExecutor(Executors.newFixedThreadPool(4));
     server.createContext("/", exchange -> {
       String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-      boolean fail = failuresLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
+      AtomicInteger forPath = failuresByPath.get(exchange.getRequestURI().getPath());
+      boolean fail = (forPath != null && forPath.getAndUpdate(n -> Math.max(0, n - 1)) > 0)
+          || failuresLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
       if (!fail) {
         calls.add(new Call(exchange.getRequestURI().getPath(),
             exchange.getRequestHeaders().getFirst("Content-Type"), body));
@@ -56,6 +64,11 @@ public final class WebhookReceiver implements AutoCloseable {
   /** The next {@code n} requests are answered 503 and not recorded. */
   public void failNext(int n) {
     failuresLeft.set(n);
+  }
+
+  /** The next {@code n} requests to {@code path} are answered 503 and not recorded. */
+  public void failNext(String path, int n) {
+    failuresByPath.computeIfAbsent(path, p -> new AtomicInteger()).set(n);
   }
 
   @Override

@@ -7,7 +7,7 @@ import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.problem.ConflictException;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
-import io.activityservice.events.routing.DeadLetters;
+import io.activityservice.events.delivery.DeadLetters;
 import java.net.URI;
 import java.time.Clock;
 import java.time.OffsetDateTime;

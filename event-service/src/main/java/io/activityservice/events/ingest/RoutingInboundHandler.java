@@ -4,7 +4,8 @@ import io.activityservice.channel.Acknowledgement;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundHandler;
 import io.activityservice.events.problem.InvalidInputException;
-import io.activityservice.events.routing.DeadLetters;
+import io.activityservice.events.channel.Redaction;
+import io.activityservice.events.delivery.DeadLetters;
 import io.cloudevents.CloudEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,7 +42,8 @@ final class RoutingInboundHandler implements InboundHandler {
       });
     } catch (InvalidInputException invalid) {
       log.warn("invalid event {} on {}: {}", event.getId(), channel, invalid.getMessage());
-      deadLetters.send(event, null, null, channel.toString(), 1, "invalid: " + invalid.getMessage())
+      deadLetters.send(new DeadLetters.DeadLetter(event, null, "inbound:" + Redaction.uri(channel.toString()), 1,
+          "invalid: " + invalid.getMessage()), null)
           .whenComplete((ok, error) -> {
             if (error == null) {
               ack.ack();

@@ -1,21 +1,22 @@
 package io.activityservice.events.routing;
 
-import io.activityservice.events.channel.ChannelRegistry;
+import io.activityservice.events.delivery.DurableDelivery;
 import io.activityservice.events.problem.OverloadedException;
 import io.activityservice.events.subscription.SubscriptionIndex;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Matches an event against the subscriptions and dispatches it to every matching target through the
- * channel adapters, asynchronously. At most {@code maxInFlight} events are being routed at once;
- * beyond that, routing fails fast with {@link OverloadedException} (REST answers 503, inbound
- * channels redeliver later), so memory stays bounded under overload.
+ * Matches an event against the subscriptions and hands every matching delivery to {@link DurableDelivery}, which
+ * attempts it at once and parks it in the durable store if it has not succeeded within {@code park-after}. The
+ * route completes when every delivery is delivered, parked or dead-lettered — durable either way — so an inbound
+ * message waits at most about {@code park-after}, however slow a subscriber is. At most {@code maxInFlight} events
+ * are being routed at once; beyond that, routing fails fast with {@link OverloadedException} (REST answers 503,
+ * inbound channels redeliver later), so memory stays bounded under overload.
  */
 public class EventRouter {
 
@@ -28,23 +29,18 @@ public class EventRouter {
   }
 
   private final SubscriptionIndex index;
-  private final ChannelRegistry channels;
-  private final DeadLetters deadLetters;
+  private final DurableDelivery delivery;
   private final DuplicateFilter duplicates;
-  private final ScheduledExecutorService timer;
   private final RoutingMetrics metrics;
   private final Semaphore inFlight;
   private final int maxInFlight;
   private final List<Tap> taps = new CopyOnWriteArrayList<>();
 
-  public EventRouter(SubscriptionIndex index, ChannelRegistry channels, DeadLetters deadLetters,
-                     DuplicateFilter duplicates, ScheduledExecutorService timer, RoutingMetrics metrics,
-                     int maxInFlight) {
+  public EventRouter(SubscriptionIndex index, DurableDelivery delivery, DuplicateFilter duplicates,
+                     RoutingMetrics metrics, int maxInFlight) {
     this.index = index;
-    this.channels = channels;
-    this.deadLetters = deadLetters;
+    this.delivery = delivery;
     this.duplicates = duplicates;
-    this.timer = timer;
     this.metrics = metrics;
     this.maxInFlight = maxInFlight;
     this.inFlight = new Semaphore(maxInFlight);
@@ -56,8 +52,8 @@ public class EventRouter {
   }
 
   /**
-   * Routes one validated event. Never throws: the future completes when every matching delivery
-   * has settled (delivered or dead-lettered), or fails if the event must be redelivered.
+   * Routes one validated event. Never throws: the future completes when every matching delivery is durable
+   * (delivered, parked or dead-lettered), or fails if the event must be redelivered.
    */
   public CompletableFuture<RoutingOutcome> route(RoutableEvent event) {
     CompletableFuture<RoutingOutcome> outcome = new CompletableFuture<>();
@@ -65,7 +61,8 @@ public class EventRouter {
     String source = event.event().getSource().toString();
     CompletableFuture<RoutingOutcome> earlier = duplicates.claim(source, id, outcome);
     if (earlier != null) {
-      return earlier.thenApply(o -> new RoutingOutcome(o.eventId(), o.matched(), o.delivered(), o.deadLettered(), true));
+      return earlier.thenApply(o -> new RoutingOutcome(o.eventId(), o.matched(), o.delivered(), o.parked(),
+          o.deadLettered(), true));
     }
     if (!inFlight.tryAcquire()) {
       duplicates.forget(source, id, outcome);
@@ -113,13 +110,13 @@ public class EventRouter {
     String id = event.event().getId();
     if (matches.isEmpty()) {
       metrics.routed(event.receivedAt());
-      outcome.complete(new RoutingOutcome(id, 0, 0, 0, false));
+      outcome.complete(new RoutingOutcome(id, 0, 0, 0, 0, false));
       return;
     }
     @SuppressWarnings("unchecked")
-    CompletableFuture<Delivery.Result>[] deliveries = new CompletableFuture[matches.size()];
+    CompletableFuture<DurableDelivery.Result>[] deliveries = new CompletableFuture[matches.size()];
     for (int i = 0; i < deliveries.length; i++) {
-      deliveries[i] = Delivery.start(matches.get(i), event, channels, deadLetters, timer, metrics);
+      deliveries[i] = delivery.deliver(matches.get(i), event);
     }
     CompletableFuture.allOf(deliveries).whenComplete((ok, error) -> {
       metrics.routed(event.receivedAt());
@@ -128,12 +125,17 @@ public class EventRouter {
         return;
       }
       int delivered = 0;
-      for (CompletableFuture<Delivery.Result> d : deliveries) {
-        if (d.join() == Delivery.Result.DELIVERED) {
+      int parked = 0;
+      for (CompletableFuture<DurableDelivery.Result> d : deliveries) {
+        DurableDelivery.Result r = d.join();
+        if (r == DurableDelivery.Result.DELIVERED) {
           delivered++;
+        } else if (r == DurableDelivery.Result.PARKED) {
+          parked++;
         }
       }
-      outcome.complete(new RoutingOutcome(id, deliveries.length, delivered, deliveries.length - delivered, false));
+      outcome.complete(new RoutingOutcome(id, deliveries.length, delivered, parked,
+          deliveries.length - delivered - parked, false));
     });
   }
 }

@@ -6,23 +6,36 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * How often and how long delivery to a subscription's target is retried before the event is
- * dead-lettered. Backoff doubles from {@code initialBackoff} up to {@code maxBackoff}, with full
- * jitter, and no attempt starts after {@code maxAge} since the event was received.
+ * dead-lettered, and how many deliveries may wait for a retry at once. Backoff doubles from
+ * {@code initialBackoff} up to {@code maxBackoff}, with full jitter, and no attempt starts after
+ * {@code maxAge} since the event was received. The bounds are EventBridge's: up to 185 attempts and 24 h.
  *
- * @param maxAttempts    attempts in total, at least 1
+ * @param maxAttempts    attempts in total, 1 to {@value #MAX_ATTEMPTS}
  * @param initialBackoff wait before the second attempt
  * @param maxBackoff     cap of a single wait
- * @param maxAge         age after which the event is dead-lettered instead of retried
+ * @param maxAge         age after which the event is dead-lettered instead of retried, at most 24 h
+ * @param maxPending     deliveries of this subscription that may wait for a retry at once; beyond it the
+ *                       oldest are dead-lettered (1 to {@value #MAX_PENDING})
  */
-public record RetryPolicy(int maxAttempts, Duration initialBackoff, Duration maxBackoff, Duration maxAge) {
+public record RetryPolicy(int maxAttempts, Duration initialBackoff, Duration maxBackoff, Duration maxAge,
+                          int maxPending) {
 
-  /** Defaults short enough that a failing target does not hold inbound messages for long. */
-  public static final RetryPolicy DEFAULT =
-      new RetryPolicy(5, Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofMinutes(5));
+  /** Most attempts a policy may ask for (EventBridge's bound). */
+  public static final int MAX_ATTEMPTS = 185;
+  /** Longest retry window a policy may ask for (EventBridge's bound). */
+  public static final Duration MAX_AGE = Duration.ofHours(24);
+  /** Largest {@code maxPending}. */
+  public static final int MAX_PENDING = 1_000_000;
+  /** Default {@code maxPending}. */
+  public static final int DEFAULT_MAX_PENDING = 10_000;
+
+  /** Defaults: 5 attempts, 100 ms doubling to 5 s, 5 min, 10,000 pending. */
+  public static final RetryPolicy DEFAULT = new RetryPolicy(5, Duration.ofMillis(100), Duration.ofSeconds(5),
+      Duration.ofMinutes(5), DEFAULT_MAX_PENDING);
 
   public RetryPolicy {
-    if (maxAttempts < 1 || maxAttempts > 100) {
-      throw new InvalidInputException("retry.maxAttempts", "must be between 1 and 100");
+    if (maxAttempts < 1 || maxAttempts > MAX_ATTEMPTS) {
+      throw new InvalidInputException("retry.maxAttempts", "must be between 1 and " + MAX_ATTEMPTS);
     }
     requirePositive("retry.initialBackoff", initialBackoff);
     requirePositive("retry.maxBackoff", maxBackoff);
@@ -30,6 +43,17 @@ public record RetryPolicy(int maxAttempts, Duration initialBackoff, Duration max
     if (maxBackoff.compareTo(initialBackoff) < 0) {
       throw new InvalidInputException("retry.maxBackoff", "must not be shorter than retry.initialBackoff");
     }
+    if (maxAge.compareTo(MAX_AGE) > 0) {
+      throw new InvalidInputException("retry.maxAge", "must be at most PT24H");
+    }
+    if (maxPending < 1 || maxPending > MAX_PENDING) {
+      throw new InvalidInputException("retry.maxPending", "must be between 1 and " + MAX_PENDING);
+    }
+  }
+
+  /** A policy with the default {@code maxPending}. */
+  public RetryPolicy(int maxAttempts, Duration initialBackoff, Duration maxBackoff, Duration maxAge) {
+    this(maxAttempts, initialBackoff, maxBackoff, maxAge, DEFAULT_MAX_PENDING);
   }
 
   /** The wait before attempt {@code attempt + 1} (attempt counts from 1), with full jitter. */
@@ -38,6 +62,16 @@ public record RetryPolicy(int maxAttempts, Duration initialBackoff, Duration max
     long capped = Math.min(maxBackoff.toMillis(), base << Math.min(attempt - 1, 20));
     long half = capped / 2;
     return Duration.ofMillis(half + ThreadLocalRandom.current().nextLong(half + 1));
+  }
+
+  /**
+   * Whether another attempt may follow attempt {@code attempt}.
+   *
+   * @param ageMillis how long ago the event was received
+   * @param delayMillis the wait before the next attempt
+   */
+  public boolean allowsAnotherAttempt(int attempt, long ageMillis, long delayMillis) {
+    return attempt < maxAttempts && ageMillis + delayMillis < maxAge.toMillis();
   }
 
   private static void requirePositive(String field, Duration d) {

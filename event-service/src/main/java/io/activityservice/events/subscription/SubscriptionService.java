@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.event.ruler.JsonRuleCompiler;
@@ -26,13 +27,21 @@ public class SubscriptionService {
   private final SubscriptionIndex index;
   private final ChannelRegistry channels;
   private final Clock clock;
+  private final Consumer<String> onDeleted;
 
   public SubscriptionService(SubscriptionRepository repository, SubscriptionIndex index,
                              ChannelRegistry channels, Clock clock) {
+    this(repository, index, channels, clock, id -> { });
+  }
+
+  /** @param onDeleted told the id of each deleted subscription (e.g. to drop its parked deliveries) */
+  public SubscriptionService(SubscriptionRepository repository, SubscriptionIndex index,
+                             ChannelRegistry channels, Clock clock, Consumer<String> onDeleted) {
     this.repository = repository;
     this.index = index;
     this.channels = channels;
     this.clock = clock;
+    this.onDeleted = onDeleted;
   }
 
   /** Indexes every stored subscription; called once at start-up. */
@@ -84,6 +93,7 @@ public class SubscriptionService {
       throw new NotFoundException("subscription", id);
     }
     index.remove(id);
+    onDeleted.accept(id);
   }
 
   private SubscriptionIndex.Entry compile(Subscription s) {

@@ -11,7 +11,11 @@ import io.activityservice.events.problem.InvalidInputException.FieldError;
 import io.activityservice.events.registry.EventRegistry;
 import io.activityservice.events.registry.EventTypeRepository;
 import io.activityservice.events.registry.UnregisteredTypePolicy;
-import io.activityservice.events.routing.DeadLetters;
+import io.activityservice.events.delivery.DeadLetters;
+import io.activityservice.events.delivery.DeliveryMetrics;
+import io.activityservice.events.delivery.DeliverySettings;
+import io.activityservice.events.delivery.DeliveryStore;
+import io.activityservice.events.delivery.DurableDelivery;
 import io.activityservice.events.routing.DuplicateFilter;
 import io.activityservice.events.routing.EventRouter;
 import io.activityservice.events.routing.RoutableEvent;
@@ -59,6 +63,7 @@ class EventIngestTest {
   private EventIngest ingest;
   private SubscriptionService subscriptions;
   private DeadLetters deadLetters;
+  private DurableDelivery delivery;
 
   @BeforeEach
   void setUp() {
@@ -70,9 +75,14 @@ class EventIngestTest {
         {"type": "object", "required": ["value"], "properties": {"value": {"type": "number"}}}""", "schema"));
     SubscriptionIndex index = new SubscriptionIndex();
     subscriptions = new SubscriptionService(new SubscriptionRepository(jdbc), index, channels, clock);
-    deadLetters = new DeadLetters(channels, ChannelUri.parse("fake:invalid-events"));
-    EventRouter router = new EventRouter(index, channels, deadLetters,
-        new DuplicateFilter(Duration.ofMinutes(5), 1000), timer, new RoutingMetrics(new SimpleMeterRegistry()), 100);
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    delivery = new DurableDelivery(new DeliveryStore(ds), channels, ChannelUri.parse("fake:invalid-events"),
+        index::get, new DeliveryMetrics(meters, 100), Clock.systemUTC(),
+        DeliverySettings.defaults("test").withParkAfter(Duration.ofMillis(200))
+            .withLease(Duration.ofSeconds(5), Duration.ofMillis(20))).start();
+    deadLetters = delivery.deadLetters();
+    EventRouter router = new EventRouter(index, delivery, new DuplicateFilter(Duration.ofMinutes(5), 1000),
+        new RoutingMetrics(meters), 100);
     ingest = new EventIngest(registry, router, clock);
     subscriptions.create("all", null, null, "fake:all", null, null);
   }
@@ -80,6 +90,7 @@ class EventIngestTest {
   @AfterEach
   void tearDown() {
     timer.shutdownNow();
+    delivery.close();
   }
 
   private static CloudEvent reading(Object value) {
@@ -171,17 +182,32 @@ class EventIngestTest {
   }
 
   @Test
-  void inboundEventIsNackedWhenRoutingFails() throws Exception {
+  void inboundEventIsAckedOnceAFailingDeliveryIsParked() throws Exception {
     InboundChannels inbound = inboundChannels();
     inbound.add("fake:in", null, null, null);
     subscriptions.create("broken", null, null, "fake:broken",
-        new RetryPolicy(1, Duration.ofMillis(1), Duration.ofMillis(1), Duration.ofMinutes(1)), "fake:dlq");
+        new RetryPolicy(3, Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofMinutes(1)), "fake:dlq");
     fake.outbound("fake:broken").failAlways(true);
-    fake.outbound("fake:dlq").failAlways(true);
 
     FakeInbound.Settlement s = fake.inbound("fake:in").push(reading(1));
 
-    assertThat(s.settled().get(10, TimeUnit.SECONDS)).isNotNull().hasMessageContaining("fake:dlq");
+    assertThat(s.settled().get(10, TimeUnit.SECONDS)).as("ack, not nack").isNull();
+    assertThat(JdbcClient.create(ds).sql("select count(*) from parked_delivery").query(Long.class).single())
+        .isEqualTo(1);
+  }
+
+  @Test
+  void inboundEventIsNackedWhenTheStoreCannotTakeTheDelivery() throws Exception {
+    InboundChannels inbound = inboundChannels();
+    inbound.add("fake:in", null, null, null);
+    subscriptions.create("broken", null, null, "fake:broken",
+        new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(1), Duration.ofMinutes(1)), "fake:dlq");
+    fake.outbound("fake:broken").failAlways(true);
+    JdbcClient.create(ds).sql("alter table parked_delivery rename to parked_elsewhere").update();
+
+    FakeInbound.Settlement s = fake.inbound("fake:in").push(reading(1));
+
+    assertThat(s.settled().get(10, TimeUnit.SECONDS)).as("nack").isNotNull();
     assertThat(s.calls()).isEqualTo(1);
   }
 
@@ -199,7 +225,10 @@ class EventIngestTest {
     List<CloudEvent> dead = fake.outbound("fake:invalid-events").accepted();
     assertThat(dead).extracting(CloudEvent::getId).containsExactly(bad.getId());
     assertThat(String.valueOf(dead.get(0).getExtension("deadletterreason"))).contains("data.value");
-    assertThat(dead.get(0).getExtension("deadlettertarget")).isEqualTo("fake:in");
+    assertThat(dead.get(0).getExtension("deadlettertarget")).isEqualTo("inbound:fake:in");
+    assertThat(new DeliveryStore(ds).deadLetters(null, null, 10)).singleElement()
+        .satisfies(r -> assertThat(r.origin()).isEqualTo("inbound:fake:in"))
+        .satisfies(r -> assertThat(r.subscriptionId()).isNull());
   }
 
   @Test

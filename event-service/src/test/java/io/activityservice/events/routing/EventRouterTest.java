@@ -2,9 +2,15 @@ package io.activityservice.events.routing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.events.channel.ChannelRegistry;
+import io.activityservice.events.delivery.DeadLetterRecord;
+import io.activityservice.events.delivery.DeliveryMetrics;
+import io.activityservice.events.delivery.DeliverySettings;
+import io.activityservice.events.delivery.DeliveryStore;
+import io.activityservice.events.delivery.DurableDelivery;
 import io.activityservice.events.json.Json;
 import io.activityservice.events.problem.OverloadedException;
 import io.activityservice.events.subscription.CesqlFilter;
@@ -14,27 +20,33 @@ import io.activityservice.events.subscription.SubscriptionIndex;
 import io.activityservice.events.support.Events;
 import io.activityservice.events.support.FakeChannelAdapter;
 import io.activityservice.events.support.FakeChannelAdapter.FakeOutbound;
+import io.activityservice.events.support.TestDatabases;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.net.URI;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
+/**
+ * The router with durable delivery on a real (H2) database: first attempts, parking after {@code park-after},
+ * retries from the store, dead letters, the in-flight bound and deduplication.
+ */
 class EventRouterTest {
 
   private static final String READING = "com.example.meter.reading";
+  private static final Duration PARK_AFTER = Duration.ofMillis(300);
   private static final RetryPolicy FAST_RETRY =
       new RetryPolicy(3, Duration.ofMillis(5), Duration.ofMillis(20), Duration.ofMinutes(1));
   private static final RetryPolicy NO_RETRY =
@@ -44,30 +56,44 @@ class EventRouterTest {
   private final ChannelRegistry channels = new ChannelRegistry(List.of(fake));
   private final SubscriptionIndex index = new SubscriptionIndex();
   private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-  private ScheduledExecutorService timer;
+  private DataSource db;
+  private JdbcClient jdbc;
+  private DurableDelivery delivery;
   private EventRouter router;
   private int ids;
 
   @BeforeEach
   void setUp() {
-    timer = Executors.newSingleThreadScheduledExecutor();
+    db = TestDatabases.newH2();
+    jdbc = JdbcClient.create(db);
     router = router(null, Duration.ofMinutes(5), 100);
   }
 
   @AfterEach
   void tearDown() {
-    timer.shutdownNow();
+    delivery.close();
   }
 
   private EventRouter router(String fallbackDeadLetter, Duration dedupWindow, int maxInFlight) {
-    return new EventRouter(index, channels,
-        new DeadLetters(channels, fallbackDeadLetter == null ? null : ChannelUri.parse(fallbackDeadLetter)),
-        new DuplicateFilter(dedupWindow, 10_000), timer, new RoutingMetrics(meters), maxInFlight);
+    if (delivery != null) {
+      delivery.close();
+    }
+    DeliverySettings settings = DeliverySettings.defaults("test-replica").withParkAfter(PARK_AFTER)
+        .withLease(Duration.ofSeconds(5), Duration.ofMillis(20));
+    delivery = new DurableDelivery(new DeliveryStore(db), channels,
+        fallbackDeadLetter == null ? null : ChannelUri.parse(fallbackDeadLetter), index::get,
+        new DeliveryMetrics(meters, 100), Clock.systemUTC(), settings).start();
+    return new EventRouter(index, delivery, new DuplicateFilter(dedupWindow, 10_000), new RoutingMetrics(meters),
+        maxInFlight);
   }
 
   private Subscription subscribe(String pattern, String target, RetryPolicy retry, String deadLetter) {
     Subscription s = new Subscription("sub-" + (++ids), "s" + ids, pattern == null ? null : Json.parse(pattern, "p"),
         null, target, retry, deadLetter, OffsetDateTime.now());
+    // The store drops parked deliveries of subscriptions that no longer exist, so they exist in the table too.
+    jdbc.sql("insert into subscription (id, name, target, max_attempts, initial_backoff_ms, max_backoff_ms,"
+            + " max_age_ms, created_at) values (?, ?, ?, 1, 1, 1, 1, ?)")
+        .params(s.id(), s.name(), target, OffsetDateTime.now()).update();
     index.add(new SubscriptionIndex.Entry(s, null, ChannelUri.parse(target),
         deadLetter == null ? null : ChannelUri.parse(deadLetter)));
     return s;
@@ -85,6 +111,14 @@ class EventRouterTest {
     return Events.routable(READING, Map.of("meter", meter, "value", 42));
   }
 
+  private long parked() {
+    return jdbc.sql("select count(*) from parked_delivery").query(Long.class).single();
+  }
+
+  private List<DeadLetterRecord> deadLetters() {
+    return new DeliveryStore(db).deadLetters(null, null, 1000);
+  }
+
   @Test
   void fansOutToEveryMatchingTargetOnce() throws Exception {
     subscribe("{\"data\": {\"meter\": [\"m1\"]}}", "fake:a", FAST_RETRY, null);
@@ -95,115 +129,139 @@ class EventRouterTest {
 
     RoutingOutcome o = outcome(router.route(e));
 
-    assertThat(o).isEqualTo(new RoutingOutcome(e.event().getId(), 3, 3, 0, false));
+    assertThat(o).isEqualTo(new RoutingOutcome(e.event().getId(), 3, 3, 0, 0, false));
     for (String t : List.of("fake:a", "fake:b", "fake:c")) {
       assertThat(fake.outbound(t).accepted()).as(t).containsExactly(e.event());
     }
     assertThat(fake.outbound("fake:d").sent()).isEmpty();
     assertThat(meters.get("activity.events.out").tag("channel", "fake:a").counter().count()).isEqualTo(1);
+    assertThat(parked()).isZero();
   }
 
   @Test
   void noMatchCompletesWithZeroCounts() throws Exception {
     subscribe("{\"data\": {\"meter\": [\"m2\"]}}", "fake:d", FAST_RETRY, null);
     RoutableEvent e = reading("m1");
-    assertThat(outcome(router.route(e))).isEqualTo(new RoutingOutcome(e.event().getId(), 0, 0, 0, false));
+    assertThat(outcome(router.route(e))).isEqualTo(new RoutingOutcome(e.event().getId(), 0, 0, 0, 0, false));
   }
 
   @Test
-  void retriesThenSucceeds() throws Exception {
-    subscribe("fake:flaky");
+  void aFailedFirstAttemptIsParkedAndRetriedFromTheStore() throws Exception {
+    Subscription s = subscribe("fake:flaky");
     FakeOutbound flaky = fake.outbound("fake:flaky").failTimes(2);
 
     RoutingOutcome o = outcome(router.route(reading("m1")));
 
-    assertThat(o.delivered()).isEqualTo(1);
-    assertThat(o.deadLettered()).isZero();
+    assertThat(o.parked()).isEqualTo(1);
+    assertThat(o.delivered()).isZero();
+    await().atMost(Duration.ofSeconds(10)).until(() -> flaky.accepted().size() == 1);
+    await().atMost(Duration.ofSeconds(10)).until(() -> parked() == 0);
     assertThat(flaky.attempts()).isEqualTo(3);
-    assertThat(flaky.accepted()).hasSize(1);
     assertThat(meters.get("activity.events.failed").tag("channel", "fake:flaky").counter().count()).isEqualTo(2);
+    assertThat(meters.get("activity.delivery.parked").tag("subscription", s.id()).counter().count()).isEqualTo(1);
+    assertThat(deadLetters()).isEmpty();
   }
 
   @Test
-  void exhaustedRetriesGoToTheDeadLetterChannelWithReasons() throws Exception {
+  void exhaustedRetriesGoToTheDeadLetterChannelWithReasonsAndAreKept() throws Exception {
     Subscription s = subscribe(null, "fake:broken", FAST_RETRY, "fake:dlq");
     FakeOutbound broken = fake.outbound("fake:broken").failAlways(true);
     RoutableEvent e = reading("m1");
 
-    RoutingOutcome o = outcome(router.route(e));
+    assertThat(outcome(router.route(e)).parked()).isEqualTo(1);
 
-    assertThat(o).isEqualTo(new RoutingOutcome(e.event().getId(), 1, 0, 1, false));
+    await().atMost(Duration.ofSeconds(10)).until(() -> fake.outbound("fake:dlq").accepted().size() == 1);
+    await().atMost(Duration.ofSeconds(10)).until(() -> parked() == 0);
     assertThat(broken.attempts()).isEqualTo(3);
     assertThat(broken.accepted()).isEmpty();
-    List<CloudEvent> dead = fake.outbound("fake:dlq").accepted();
-    assertThat(dead).hasSize(1);
-    CloudEvent d = dead.get(0);
+    CloudEvent d = fake.outbound("fake:dlq").accepted().get(0);
     assertThat(d.getId()).isEqualTo(e.event().getId());
     assertThat(d.getSource()).isEqualTo(e.event().getSource());
     assertThat(d.getData().toBytes()).isEqualTo(e.event().getData().toBytes());
-    assertThat(String.valueOf(d.getExtension("deadletterreason"))).contains("boom").contains("attempt 3");
+    assertThat(String.valueOf(d.getExtension("deadletterreason"))).contains("boom").contains("attempt 3")
+        .contains("retry.maxAttempts=3");
     assertThat(d.getExtension("deadletterattempts")).isEqualTo(3);
     assertThat(d.getExtension("deadlettersubscription")).isEqualTo(s.id());
     assertThat(d.getExtension("deadlettertarget")).isEqualTo("fake:broken");
+    List<DeadLetterRecord> kept = deadLetters();
+    assertThat(kept).singleElement().satisfies(r -> {
+      assertThat(r.subscriptionId()).isEqualTo(s.id());
+      assertThat(r.eventId()).isEqualTo(e.event().getId());
+      assertThat(r.attempts()).isEqualTo(3);
+      assertThat(r.reason()).contains("attempt 3");
+    });
+    assertThat(meters.get("activity.delivery.deadlettered").tag("subscription", s.id()).counter().count())
+        .isEqualTo(1);
   }
 
   @Test
-  void fallbackDeadLetterChannelIsUsedWhenTheSubscriptionHasNone() throws Exception {
+  void withoutAnyRetryTheFallbackDeadLetterChannelGetsTheEventThroughTheStore() throws Exception {
     router = router("fake:global-dlq", Duration.ofMinutes(5), 100);
     subscribe(null, "fake:broken", NO_RETRY, null);
     fake.outbound("fake:broken").failAlways(true);
 
     assertThat(outcome(router.route(reading("m1"))).deadLettered()).isEqualTo(1);
-    assertThat(fake.outbound("fake:global-dlq").accepted()).hasSize(1);
+    await().atMost(Duration.ofSeconds(10)).until(() -> fake.outbound("fake:global-dlq").accepted().size() == 1);
+    await().atMost(Duration.ofSeconds(10)).until(() -> deadLetters().size() == 1);
+    assertThat(fake.outbound("fake:broken").attempts()).isEqualTo(1);
   }
 
   @Test
-  void withoutDeadLetterChannelTheOutcomeCountsTheEventAndCompletes() throws Exception {
-    subscribe(null, "fake:broken", FAST_RETRY, null);
+  void withoutDeadLetterChannelTheServiceKeepsTheDeadLetter() throws Exception {
+    subscribe(null, "fake:broken", NO_RETRY, null);
     subscribe("fake:ok");
     fake.outbound("fake:broken").failAlways(true);
     RoutableEvent e = reading("m1");
 
     RoutingOutcome o = outcome(router.route(e));
 
-    assertThat(o).isEqualTo(new RoutingOutcome(e.event().getId(), 2, 1, 1, false));
-    assertThat(fake.outbound("fake:broken").attempts()).isEqualTo(3);
-    assertThat(meters.get("activity.events.deadlettered").tag("channel", "fake:broken").counter().count()).isEqualTo(1);
+    assertThat(o).isEqualTo(new RoutingOutcome(e.event().getId(), 2, 1, 0, 1, false));
+    assertThat(deadLetters()).singleElement().satisfies(r -> assertThat(r.reason()).contains("boom"));
+    assertThat(meters.get("activity.events.deadlettered").tag("channel", "fake:broken").counter().count())
+        .isEqualTo(1);
   }
 
   @Test
-  void failingDeadLetterChannelFailsTheRoute() {
+  void aFailingDeadLetterChannelKeepsTheEventParkedUntilItAccepts() throws Exception {
     subscribe(null, "fake:broken", NO_RETRY, "fake:dlq");
     fake.outbound("fake:broken").failAlways(true);
-    fake.outbound("fake:dlq").failAlways(true);
+    FakeOutbound dlq = fake.outbound("fake:dlq").failAlways(true);
 
-    CompletableFuture<RoutingOutcome> f = router.route(reading("m1"));
+    assertThat(outcome(router.route(reading("m1"))).deadLettered()).isEqualTo(1);
+    await().atMost(Duration.ofSeconds(10)).until(() -> dlq.attempts() >= 1);
+    assertThat(parked()).isEqualTo(1);
+    assertThat(deadLetters()).isEmpty();
 
-    assertThatThrownBy(() -> f.get(10, TimeUnit.SECONDS)).isInstanceOf(ExecutionException.class)
-        .cause().hasMessageContaining("fake:dlq");
-    assertThat(fake.outbound("fake:dlq").attempts()).isEqualTo(1);
+    dlq.failAlways(false);
+    await().atMost(Duration.ofSeconds(15)).until(() -> dlq.accepted().size() == 1);
+    await().atMost(Duration.ofSeconds(10)).until(() -> parked() == 0 && deadLetters().size() == 1);
   }
 
   @Test
-  void aSlowTargetDoesNotDelayAFastOne() throws Exception {
+  void aSlowTargetIsParkedAfterParkAfterAndTheFastOneIsNotDelayed() throws Exception {
     subscribe("fake:slow");
     subscribe("fake:fast");
     FakeOutbound slow = fake.outbound("fake:slow").hold(true);
     RoutableEvent e = reading("m1");
 
+    long start = System.nanoTime();
     CompletableFuture<RoutingOutcome> f = router.route(e);
 
-    // The fast target got the event while the slow one has not answered yet.
     assertThat(fake.outbound("fake:fast").accepted()).containsExactly(e.event());
-    assertThat(slow.sent()).hasSize(1);
-    assertThat(slow.accepted()).isEmpty();
-    assertThat(f).isNotDone();
-    assertThat(router.inFlight()).isEqualTo(1);
-
-    assertThat(slow.releaseAll()).isEqualTo(1);
-
-    assertThat(outcome(f)).isEqualTo(new RoutingOutcome(e.event().getId(), 2, 2, 0, false));
+    RoutingOutcome o = outcome(f);
+    long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+    assertThat(o).isEqualTo(new RoutingOutcome(e.event().getId(), 2, 1, 1, 0, false));
+    assertThat(waitedMillis).as("the route ends about park-after after the start").isGreaterThanOrEqualTo(
+        PARK_AFTER.toMillis());
     assertThat(router.inFlight()).isZero();
+    assertThat(parked()).isEqualTo(1);
+
+    // The first attempt still runs under this replica's lease; when it succeeds, the parked row goes away and the
+    // target has the event exactly once.
+    assertThat(slow.releaseAll()).isEqualTo(1);
+    await().atMost(Duration.ofSeconds(10)).until(() -> parked() == 0);
+    assertThat(slow.accepted()).containsExactly(e.event());
+    assertThat(slow.sent()).hasSize(1);
   }
 
   @Test
@@ -273,52 +331,32 @@ class EventRouterTest {
     assertThat(slow.sent()).hasSize(1);
   }
 
-  @Test
-  void afterAFailedRoutingTheRedeliveryIsRoutedAgain() throws Exception {
-    subscribe(null, "fake:target", NO_RETRY, "fake:dlq");
-    FakeOutbound target = fake.outbound("fake:target").failAlways(true);
-    FakeOutbound dlq = fake.outbound("fake:dlq").failAlways(true);
-    RoutableEvent e = reading("m1");
-    assertThat(router.route(e)).failsWithin(Duration.ofSeconds(10));
-
-    target.failAlways(false);
-    dlq.failAlways(false);
-    RoutingOutcome o = outcome(router.route(RoutableEvent.of(e.event())));
-
-    assertThat(o.duplicate()).isFalse();
-    assertThat(o.delivered()).isEqualTo(1);
-    assertThat(target.accepted()).containsExactly(e.event());
-    assertThat(target.attempts()).isEqualTo(2);
-  }
-
   /**
-   * A transport may redeliver as soon as it is told to (the inbound handler nacks from the route
-   * future's completion). By then the router must have forgotten the failed event; otherwise the
-   * redelivery is answered with the old failure and nacked again.
+   * When the store cannot take a parked delivery the route fails, so the inbound message is redelivered; the
+   * router must have forgotten the event by the time the failure is reported, so the redelivery is routed again.
    */
   @Test
-  void aRedeliveryMadeAsSoonAsTheFailureIsReportedIsRoutedAgain() {
-    // Two attempts, so that the route fails later, on the retry timer, after the caller has listened.
-    subscribe(null, "fake:target", new RetryPolicy(2, Duration.ofMillis(5), Duration.ofMillis(5),
-        Duration.ofMinutes(1)), "fake:dlq");
+  void whenTheStoreRefusesAParkTheRouteFailsAndTheRedeliveryIsRoutedAgain() throws Exception {
+    subscribe(null, "fake:target", FAST_RETRY, null);
     FakeOutbound target = fake.outbound("fake:target").failAlways(true);
-    FakeOutbound dlq = fake.outbound("fake:dlq").failAlways(true);
+    jdbc.sql("alter table parked_delivery rename to parked_delivery_away").update();
     RoutableEvent e = reading("m1");
     CompletableFuture<CompletableFuture<RoutingOutcome>> redelivery = new CompletableFuture<>();
 
     router.route(e).whenComplete((o, error) -> {
+      assertThat(error).isNotNull();
+      jdbc.sql("alter table parked_delivery_away rename to parked_delivery").update();
       target.failAlways(false);
-      dlq.failAlways(false);
       redelivery.complete(router.route(RoutableEvent.of(e.event())));
     });
 
-    assertThat(redelivery.join()).succeedsWithin(Duration.ofSeconds(10))
+    assertThat(redelivery.get(10, TimeUnit.SECONDS)).succeedsWithin(Duration.ofSeconds(10))
         .satisfies(o -> assertThat(o.duplicate()).isFalse())
         .satisfies(o -> assertThat(o.delivered()).isEqualTo(1));
     assertThat(target.accepted()).containsExactly(e.event());
   }
 
-  /** Same as above for the in-flight bound: the permit of a settled event must be free when callers hear of it. */
+  /** The permit of a settled event must be free when callers hear of it. */
   @Test
   void aNewEventRoutedAsSoonAsTheLastOneSettledIsNotRefusedAsOverload() {
     router = router(null, Duration.ofMinutes(5), 1);

@@ -1,6 +1,6 @@
 package io.activityservice.rules.action;
 
-import io.activityservice.events.routing.DeadLetters;
+import io.activityservice.events.delivery.DeadLetters;
 import io.activityservice.events.routing.HopCount;
 import io.activityservice.rules.Event;
 import io.cloudevents.CloudEvent;
@@ -61,7 +61,7 @@ final class DerivedEvents {
     }
     String reason = "hop count " + n + " exceeds activity.rules.max-hops=" + maxHops
         + " (rules triggering each other in a loop?); dead-lettered";
-    return deadLetters.send(event, null, "rule:" + ctx.rule(), handler, 1, reason)
+    return deadLetters.send(new DeadLetters.DeadLetter(event, null, "rule:" + ctx.rule() + "/" + handler, 1, reason), null)
         .handle((ok, error) -> ActionResult.failed(1, error == null ? reason
             : reason + " but dead-lettering failed: " + ActionDispatcher.message(error)));
   }

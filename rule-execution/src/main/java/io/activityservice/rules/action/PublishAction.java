@@ -1,7 +1,7 @@
 package io.activityservice.rules.action;
 
 import io.activityservice.events.ingest.EventIngest;
-import io.activityservice.events.routing.DeadLetters;
+import io.activityservice.events.delivery.DeadLetters;
 import io.activityservice.events.routing.RoutableEvent;
 import io.cloudevents.CloudEvent;
 import java.util.Map;

@@ -2,7 +2,7 @@ package io.activityservice.rules.action;
 
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.events.channel.ChannelRegistry;
-import io.activityservice.events.routing.DeadLetters;
+import io.activityservice.events.delivery.DeadLetters;
 import io.cloudevents.CloudEvent;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;

@@ -1,0 +1,111 @@
+package io.activityservice.events.delivery;
+
+import io.activityservice.channel.ChannelUri;
+import io.activityservice.channel.CloudEventJson;
+import io.activityservice.events.channel.ChannelRegistry;
+import io.cloudevents.CloudEvent;
+import io.cloudevents.core.builder.CloudEventBuilder;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where events go that cannot be delivered: kept by the service ({@code dead_letter} table, to browse and
+ * redrive) and handed to a dead-letter channel when one is set, with extensions saying why:
+ * {@code deadletterreason}, {@code deadletterattempts}, {@code deadlettersubscription}, {@code deadlettertarget}.
+ */
+public class DeadLetters {
+
+  private static final Logger log = LoggerFactory.getLogger(DeadLetters.class);
+  private static final int MAX_REASON = 1000;
+
+  /**
+   * Why and where an event was given up.
+   *
+   * @param event          the event
+   * @param subscriptionId the subscription it was for, or {@code null}
+   * @param origin         where it failed, without credentials (a target URI, {@code inbound:<channel>},
+   *                       {@code detector:<name>}, {@code rule:<name>})
+   * @param attempts       attempts made (0 if none)
+   * @param reason         why
+   */
+  public record DeadLetter(CloudEvent event, String subscriptionId, String origin, int attempts, String reason) {
+  }
+
+  private final ChannelRegistry channels;
+  private final ChannelUri fallback;
+  private final Function<DeadLetterRecord, CompletableFuture<Void>> keep;
+  private final Clock clock;
+
+  /**
+   * @param fallback dead-letter channel for subscriptions without their own, or {@code null}
+   * @param keep     stores a dead letter durably (the service's dead-letter table)
+   */
+  public DeadLetters(ChannelRegistry channels, ChannelUri fallback,
+                     Function<DeadLetterRecord, CompletableFuture<Void>> keep, Clock clock) {
+    this.channels = channels;
+    this.fallback = fallback;
+    this.keep = keep;
+    this.clock = clock;
+  }
+
+  /** The channel a subscription's dead letters go to: its own, else the fallback, else {@code null}. */
+  public ChannelUri channelFor(ChannelUri own) {
+    return own != null ? own : fallback;
+  }
+
+  /**
+   * Dead-letters an event that was never parked (an invalid inbound event, a derivation loop): keeps it and hands
+   * it to {@code channel} (or the fallback).
+   *
+   * @return completes when it was kept and, if there is a dead-letter channel, the channel accepted it
+   */
+  public CompletableFuture<Void> send(DeadLetter letter, ChannelUri channel) {
+    long now = clock.millis();
+    CloudEvent e = letter.event();
+    CompletableFuture<Void> kept;
+    try {
+      kept = keep.apply(new DeadLetterRecord(UUID.randomUUID().toString(), letter.subscriptionId(),
+          letter.origin(), e.getId(), e.getSource().toString(), e.getType(),
+          new String(CloudEventJson.encode(e), StandardCharsets.UTF_8), letter.attempts(), truncate(letter.reason()),
+          now, now));
+    } catch (RuntimeException ex) {
+      kept = CompletableFuture.failedFuture(ex);
+    }
+    ChannelUri to = channelFor(channel);
+    if (to == null) {
+      log.warn("dead letter {} from {} ({}) kept by the service only: {}", e.getId(), e.getSource(), letter.origin(),
+          letter.reason());
+      return kept;
+    }
+    return CompletableFuture.allOf(kept, forward(letter, to));
+  }
+
+  /** Hands a dead letter to a channel; completes when the channel accepted it. */
+  public CompletableFuture<Void> forward(DeadLetter letter, ChannelUri to) {
+    try {
+      return channels.outbound(to).send(annotate(letter));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** The event with the dead-letter extensions. */
+  static CloudEvent annotate(DeadLetter letter) {
+    return CloudEventBuilder.from(letter.event())
+        .withExtension("deadletterreason", truncate(letter.reason()))
+        .withExtension("deadletterattempts", letter.attempts())
+        .withExtension("deadlettersubscription", letter.subscriptionId() == null ? "none" : letter.subscriptionId())
+        .withExtension("deadlettertarget", letter.origin() == null ? "none" : letter.origin())
+        .build();
+  }
+
+  static String truncate(String reason) {
+    String r = reason == null ? "unknown" : reason;
+    return r.length() <= MAX_REASON ? r : r.substring(0, MAX_REASON);
+  }
+}

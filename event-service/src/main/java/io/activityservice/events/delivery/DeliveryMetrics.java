@@ -1,0 +1,98 @@
+package io.activityservice.events.delivery;
+
+import io.activityservice.events.channel.Redaction;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Micrometer meters of delivery. Per target channel (tag {@code channel}, the URI without credentials or query):
+ * deliveries accepted, failed attempts, deliveries given up. Per subscription (tag {@code subscription}, its id):
+ * parked, pending (a gauge refreshed from the store), redriven, dead-lettered, evicted by {@code retry.maxPending}.
+ * Tag values are bounded: past {@code maxTagValues} distinct values a meter family reports {@code other}.
+ */
+public class DeliveryMetrics {
+
+  static final String OTHER = "other";
+
+  private final MeterRegistry registry;
+  private final int maxTagValues;
+  private final Map<String, Counter> out = new ConcurrentHashMap<>();
+  private final Map<String, Counter> failed = new ConcurrentHashMap<>();
+  private final Map<String, Counter> deadByChannel = new ConcurrentHashMap<>();
+  private final Map<String, Counter> parked = new ConcurrentHashMap<>();
+  private final Map<String, Counter> redriven = new ConcurrentHashMap<>();
+  private final Map<String, Counter> deadBySubscription = new ConcurrentHashMap<>();
+  private final Map<String, Counter> evicted = new ConcurrentHashMap<>();
+  private final Map<String, AtomicLong> pending = new ConcurrentHashMap<>();
+
+  public DeliveryMetrics(MeterRegistry registry, int maxTagValues) {
+    this.registry = registry;
+    this.maxTagValues = maxTagValues;
+  }
+
+  void delivered(String channel) {
+    counter(out, "activity.events.out", "channel", Redaction.uri(channel), "Deliveries accepted by the target channel")
+        .increment();
+  }
+
+  void failedAttempt(String channel) {
+    counter(failed, "activity.events.failed", "channel", Redaction.uri(channel),
+        "Failed delivery attempts (retried or dead-lettered)").increment();
+  }
+
+  void parked(String subscription) {
+    counter(parked, "activity.delivery.parked", "subscription", subscription,
+        "Deliveries handed to the durable retry store").increment();
+  }
+
+  void deadLettered(String subscription, String channel, int n) {
+    counter(deadBySubscription, "activity.delivery.deadlettered", "subscription", subscription,
+        "Deliveries given up and dead-lettered").increment(n);
+    if (channel != null) {
+      counter(deadByChannel, "activity.events.deadlettered", "channel", Redaction.uri(channel),
+          "Deliveries given up and dead-lettered, by target channel").increment(n);
+    }
+  }
+
+  void redriven(String subscription, int n) {
+    counter(redriven, "activity.delivery.redriven", "subscription", subscription,
+        "Dead letters moved back into the retry cycle").increment(n);
+  }
+
+  void evicted(String subscription, int n) {
+    counter(evicted, "activity.delivery.evicted", "subscription", subscription,
+        "Pending deliveries dead-lettered because retry.maxPending was exceeded").increment(n);
+  }
+
+  /** Sets the pending gauges from a fresh count; subscriptions not in the map report 0. */
+  void pending(Map<String, Long> counts) {
+    for (Map.Entry<String, AtomicLong> e : pending.entrySet()) {
+      if (!counts.containsKey(e.getKey())) {
+        e.getValue().set(0);
+      }
+    }
+    Map<String, Long> byTag = new java.util.HashMap<>();
+    counts.forEach((sub, n) -> byTag.merge(tagValue(pending, sub), n, Long::sum));
+    byTag.forEach((tag, n) -> pending.computeIfAbsent(tag, t -> {
+      AtomicLong value = new AtomicLong();
+      Gauge.builder("activity.delivery.pending", value, AtomicLong::get)
+          .description("Deliveries waiting in the durable retry store").tag("subscription", t).register(registry);
+      return value;
+    }).set(n));
+  }
+
+  private Counter counter(Map<String, Counter> cache, String name, String tag, String value, String help) {
+    String v = tagValue(cache, value == null ? "none" : value);
+    Counter c = cache.get(v);
+    return c != null ? c : cache.computeIfAbsent(v,
+        x -> Counter.builder(name).description(help).tag(tag, x).register(registry));
+  }
+
+  private String tagValue(Map<String, ?> family, String value) {
+    return family.containsKey(value) || family.size() < maxTagValues ? value : OTHER;
+  }
+}

@@ -1,0 +1,457 @@
+package io.activityservice.events.delivery;
+
+import io.activityservice.events.delivery.ParkedDelivery.Phase;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * The durable side of delivery, in the service's own database (H2 or PostgreSQL): parked deliveries waiting
+ * for a retry ({@code parked_delivery}) and dead letters ({@code dead_letter}).
+ *
+ * <p>Several replicas share the tables. A replica <em>claims</em> due rows with
+ * {@code SELECT … FOR UPDATE SKIP LOCKED} (so two replicas never take the same row) and marks them with a lease
+ * ({@code locked_by}, {@code locked_until}) and a fresh {@code lock_token}. Every later write of an attempt's result
+ * is fenced by that token: if the lease ran out and another replica claimed the row meanwhile, the late result
+ * changes nothing. A crashed replica's rows become due again when their lease ends.
+ *
+ * <p>All methods block on JDBC: call them from the store's own threads ({@link StoreWriter}, {@link RetryWorker})
+ * or from request threads, never from adapter callbacks.
+ */
+public class DeliveryStore {
+
+  private static final String PARKED_COLUMNS = "id, subscription_id, phase, event_id, event_source, event_type, "
+      + "event_json, attempts, received_at, next_attempt_at, last_error, dead_letter_reason, lock_token, created_at";
+  private static final String DEAD_COLUMNS = "id, subscription_id, origin, event_id, event_source, event_type, "
+      + "event_json, attempts, reason, received_at, dead_lettered_at";
+  private static final int MAX_TEXT = 1000;
+
+  /** Pending deliveries of one subscription. */
+  public record PendingStats(long pending, long deadLetterPhase, Long oldestCreatedAt, Long nextAttemptAt,
+                             String lastError, Long lastAttemptAt) {
+  }
+
+  /** A position in the dead-letter list: the last item of the previous page. */
+  public record Cursor(long deadLetteredAt, String id) {
+  }
+
+  private final JdbcTemplate jdbc;
+  private final TransactionTemplate tx;
+
+  public DeliveryStore(DataSource dataSource) {
+    this.jdbc = new JdbcTemplate(dataSource);
+    this.tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+  }
+
+  /**
+   * Makes every commit reach the database file before it returns. H2 (the embedded default) otherwise writes
+   * commits to its file up to 500 ms later ({@code WRITE_DELAY}), and a SIGKILL in between loses them — measured:
+   * a 202 whose parked delivery vanished. PostgreSQL commits durably already.
+   *
+   * @return whether a setting was changed
+   */
+  public boolean ensureDurableCommits() {
+    return Boolean.TRUE.equals(jdbc.execute((java.sql.Connection c) -> {
+      if (!"H2".equalsIgnoreCase(c.getMetaData().getDatabaseProductName())) {
+        return false;
+      }
+      try (java.sql.Statement st = c.createStatement()) {
+        st.execute("SET WRITE_DELAY 0");
+      }
+      return true;
+    }));
+  }
+
+  // ------------------------------------------------------------------ parking
+
+  /** A row to insert, and the lease it is inserted under ({@code null} lockedBy: free for any replica). */
+  public record Park(ParkedDelivery row, String lockedBy, Long lockedUntil) {
+  }
+
+  /** Inserts parked deliveries in one transaction. */
+  public void park(List<Park> parks) {
+    tx.executeWithoutResult(s -> jdbc.batchUpdate("insert into parked_delivery (" + PARKED_COLUMNS
+        + ", locked_by, locked_until) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", parks, parks.size(),
+        (ps, p) -> {
+          ParkedDelivery r = p.row();
+          ps.setString(1, r.id());
+          ps.setString(2, r.subscriptionId());
+          ps.setString(3, r.phase().name());
+          ps.setString(4, r.eventId());
+          ps.setString(5, r.eventSource());
+          ps.setString(6, r.eventType());
+          ps.setString(7, r.eventJson());
+          ps.setInt(8, r.attempts());
+          ps.setLong(9, r.receivedAt());
+          ps.setLong(10, r.nextAttemptAt());
+          ps.setString(11, cut(r.lastError()));
+          ps.setString(12, cut(r.deadLetterReason()));
+          ps.setString(13, r.lockToken());
+          ps.setLong(14, r.createdAt());
+          ps.setString(15, p.lockedBy());
+          setLong(ps, 16, p.lockedUntil());
+        }));
+  }
+
+  // ------------------------------------------------------------------ claiming
+
+  /**
+   * Claims up to {@code max} due deliveries for this replica: each gets a fresh lock token and a lease until
+   * {@code leaseUntil}; a {@link Phase#RETRY} row counts the attempt it is claimed for.
+   *
+   * @param skipSubscriptions subscriptions this replica has no free attempt slot for (left for later or others)
+   */
+  public List<ParkedDelivery> claim(int max, long now, String replica, long leaseUntil,
+                                    Collection<String> skipSubscriptions) {
+    StringBuilder sql = new StringBuilder("select " + PARKED_COLUMNS + " from parked_delivery"
+        + " where next_attempt_at <= ? and (locked_until is null or locked_until < ?)");
+    List<Object> args = new ArrayList<>(List.of(now, now));
+    if (!skipSubscriptions.isEmpty()) {
+      sql.append(" and subscription_id not in (").append(placeholders(skipSubscriptions.size())).append(')');
+      args.addAll(skipSubscriptions);
+    }
+    sql.append(" order by next_attempt_at fetch first ? rows only for update skip locked");
+    args.add(max);
+    return tx.execute(s -> {
+      List<ParkedDelivery> due = jdbc.query(sql.toString(), DeliveryStore::parked, args.toArray());
+      if (due.isEmpty()) {
+        return List.of();
+      }
+      List<ParkedDelivery> claimed = new ArrayList<>(due.size());
+      for (ParkedDelivery d : due) {
+        claimed.add(d.claimed(UUID.randomUUID().toString(), d.phase() == Phase.RETRY ? d.attempts() + 1 : d.attempts()));
+      }
+      jdbc.batchUpdate("update parked_delivery set locked_by = ?, lock_token = ?, locked_until = ?, attempts = ?"
+          + " where id = ?", claimed, claimed.size(), (ps, d) -> {
+            ps.setString(1, replica);
+            ps.setString(2, d.lockToken());
+            ps.setLong(3, leaseUntil);
+            ps.setInt(4, d.attempts());
+            ps.setString(5, d.id());
+          });
+      return claimed;
+    });
+  }
+
+  // ------------------------------------------------------------------ settling (fenced by the lock token)
+
+  /** A fenced reference to a claimed row. */
+  public record Claim(String id, String lockToken) {
+  }
+
+  /** Deletes delivered rows; rows whose lease was lost are left alone. Returns the rows deleted. */
+  public int delete(List<Claim> claims) {
+    return sum(tx.execute(s -> jdbc.batchUpdate("delete from parked_delivery where id = ? and lock_token = ?",
+        claims, claims.size(), (ps, c) -> {
+          ps.setString(1, c.id());
+          ps.setString(2, c.lockToken());
+        })));
+  }
+
+  /**
+   * A claimed row to release until its next attempt.
+   *
+   * @param attempts the attempt count to store, or {@code null} to keep it (a claim that made no attempt passes
+   *                 the count from before the claim)
+   */
+  public record Reschedule(Claim claim, long nextAttemptAt, String error, long attemptedAt, Integer attempts) {
+  }
+
+  /** Releases claimed rows until their next attempt. */
+  public void reschedule(List<Reschedule> changes) {
+    tx.executeWithoutResult(s -> jdbc.batchUpdate("update parked_delivery set next_attempt_at = ?, last_error = ?,"
+        + " last_attempt_at = ?, attempts = coalesce(?, attempts), locked_by = null, lock_token = null,"
+        + " locked_until = null where id = ? and lock_token = ?", changes, changes.size(), (ps, r) -> {
+          ps.setLong(1, r.nextAttemptAt());
+          ps.setString(2, cut(r.error()));
+          ps.setLong(3, r.attemptedAt());
+          if (r.attempts() == null) {
+            ps.setNull(4, Types.INTEGER);
+          } else {
+            ps.setInt(4, r.attempts());
+          }
+          ps.setString(5, r.claim().id());
+          ps.setString(6, r.claim().lockToken());
+        }));
+  }
+
+  /** A delivery given up, to hand to the dead-letter channel next. */
+  public record GiveUp(Claim claim, String reason, String error, long at) {
+  }
+
+  /** Moves claimed rows to the {@link Phase#DEAD_LETTER} phase, due at once. */
+  public void toDeadLetterPhase(List<GiveUp> changes) {
+    tx.executeWithoutResult(s -> jdbc.batchUpdate("update parked_delivery set phase = 'DEAD_LETTER',"
+        + " dead_letter_reason = ?, last_error = ?, last_attempt_at = ?, next_attempt_at = ?, locked_by = null,"
+        + " lock_token = null, locked_until = null where id = ? and lock_token = ?", changes, changes.size(),
+        (ps, g) -> {
+          ps.setString(1, cut(g.reason()));
+          ps.setString(2, cut(g.error()));
+          ps.setLong(3, g.at());
+          ps.setLong(4, g.at());
+          ps.setString(5, g.claim().id());
+          ps.setString(6, g.claim().lockToken());
+        }));
+  }
+
+  /** A claimed row to keep as a dead letter. */
+  public record Bury(Claim claim, String origin, String reason, long at) {
+  }
+
+  /** Moves claimed rows into {@code dead_letter}, each in one transaction with its delete. */
+  public void bury(List<Bury> burials) {
+    tx.executeWithoutResult(s -> {
+      jdbc.batchUpdate("insert into dead_letter (" + DEAD_COLUMNS + ") select id, subscription_id, ?, event_id,"
+          + " event_source, event_type, event_json, attempts, ?, received_at, ? from parked_delivery"
+          + " where id = ? and lock_token = ?", burials, burials.size(), (ps, b) -> {
+            ps.setString(1, cut(b.origin()));
+            ps.setString(2, cut(b.reason()));
+            ps.setLong(3, b.at());
+            ps.setString(4, b.claim().id());
+            ps.setString(5, b.claim().lockToken());
+          });
+      jdbc.batchUpdate("delete from parked_delivery where id = ? and lock_token = ?", burials, burials.size(),
+          (ps, b) -> {
+            ps.setString(1, b.claim().id());
+            ps.setString(2, b.claim().lockToken());
+          });
+    });
+  }
+
+  // ------------------------------------------------------------------ bounds and housekeeping
+
+  /** Deliveries waiting for a retry ({@link Phase#RETRY}) of one subscription. */
+  public long pendingRetries(String subscriptionId) {
+    Long n = jdbc.queryForObject("select count(*) from parked_delivery where subscription_id = ? and phase = 'RETRY'",
+        Long.class, subscriptionId);
+    return n == null ? 0 : n;
+  }
+
+  /**
+   * Takes the oldest unclaimed {@link Phase#RETRY} rows of a subscription out of the retry cycle: into the
+   * {@link Phase#DEAD_LETTER} phase when {@code toDeadLetterPhase}, else straight into {@code dead_letter}.
+   *
+   * @return how many rows were evicted (claimed rows are skipped, so possibly fewer than {@code count})
+   */
+  public int evictOldest(String subscriptionId, int count, String origin, String reason, long now,
+                         boolean toDeadLetterPhase) {
+    return tx.execute(s -> {
+      List<String> ids = jdbc.queryForList("select id from parked_delivery where subscription_id = ?"
+          + " and phase = 'RETRY' and (locked_until is null or locked_until < ?) order by created_at"
+          + " fetch first ? rows only for update skip locked", String.class, subscriptionId, now, count);
+      if (ids.isEmpty()) {
+        return 0;
+      }
+      String in = placeholders(ids.size());
+      if (toDeadLetterPhase) {
+        List<Object> args = new ArrayList<>(List.of(cut(reason), now, now));
+        args.addAll(ids);
+        jdbc.update("update parked_delivery set phase = 'DEAD_LETTER', dead_letter_reason = ?, next_attempt_at = ?,"
+            + " last_attempt_at = ?, locked_by = null, lock_token = null, locked_until = null where id in (" + in
+            + ")", args.toArray());
+      } else {
+        List<Object> args = new ArrayList<>(List.of(cut(origin), cut(reason), now));
+        args.addAll(ids);
+        jdbc.update("insert into dead_letter (" + DEAD_COLUMNS + ") select id, subscription_id, ?, event_id,"
+            + " event_source, event_type, event_json, attempts, ?, received_at, ? from parked_delivery where id in ("
+            + in + ")", args.toArray());
+        jdbc.update("delete from parked_delivery where id in (" + in + ")", ids.toArray());
+      }
+      return ids.size();
+    });
+  }
+
+  /** Whether a subscription still exists (its parked deliveries are dropped once it is gone). */
+  public boolean subscriptionExists(String subscriptionId) {
+    Long n = jdbc.queryForObject("select count(*) from subscription where id = ?", Long.class, subscriptionId);
+    return n != null && n > 0;
+  }
+
+  /** Deletes the parked deliveries of a deleted subscription; dead letters stay until their retention ends. */
+  public int deleteParked(String subscriptionId) {
+    return jdbc.update("delete from parked_delivery where subscription_id = ?", subscriptionId);
+  }
+
+  /** Deletes a claimed row of a subscription that no longer exists. */
+  public int deleteClaimed(Claim claim) {
+    return delete(List.of(claim));
+  }
+
+  /** Pending deliveries of one subscription. */
+  public PendingStats pending(String subscriptionId) {
+    return jdbc.query("select count(*) as n, sum(case when phase = 'DEAD_LETTER' then 1 else 0 end) as dl,"
+            + " min(created_at) as oldest, min(next_attempt_at) as next_at from parked_delivery"
+            + " where subscription_id = ?",
+        rs -> {
+          rs.next();
+          long n = rs.getLong("n");
+          if (n == 0) {
+            return new PendingStats(0, 0, null, null, null, null);
+          }
+          Map.Entry<String, Long> last = lastError(subscriptionId);
+          return new PendingStats(n, rs.getLong("dl"), rs.getLong("oldest"), rs.getLong("next_at"),
+              last == null ? null : last.getKey(), last == null ? null : last.getValue());
+        }, subscriptionId);
+  }
+
+  private Map.Entry<String, Long> lastError(String subscriptionId) {
+    List<Map.Entry<String, Long>> rows = jdbc.query("select last_error, last_attempt_at from parked_delivery"
+            + " where subscription_id = ? and last_attempt_at is not null order by last_attempt_at desc"
+            + " fetch first 1 rows only",
+        (rs, i) -> Map.entry(String.valueOf(rs.getString(1)), rs.getLong(2)), subscriptionId);
+    return rows.isEmpty() ? null : rows.get(0);
+  }
+
+  /** Pending deliveries per subscription (for gauges). */
+  public Map<String, Long> pendingBySubscription() {
+    Map<String, Long> counts = new LinkedHashMap<>();
+    jdbc.query("select subscription_id, count(*) from parked_delivery group by subscription_id",
+        (ResultSet rs) -> {
+          counts.put(rs.getString(1), rs.getLong(2));
+        });
+    return counts;
+  }
+
+  // ------------------------------------------------------------------ dead letters
+
+  /** Inserts dead letters that never were parked (e.g. invalid inbound events). */
+  public void insertDeadLetters(List<DeadLetterRecord> records) {
+    tx.executeWithoutResult(s -> jdbc.batchUpdate("insert into dead_letter (" + DEAD_COLUMNS
+        + ") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", records, records.size(), (ps, r) -> {
+          ps.setString(1, r.id());
+          ps.setString(2, r.subscriptionId());
+          ps.setString(3, cut(r.origin()));
+          ps.setString(4, r.eventId());
+          ps.setString(5, r.eventSource());
+          ps.setString(6, r.eventType());
+          ps.setString(7, r.eventJson());
+          ps.setInt(8, r.attempts());
+          ps.setString(9, cut(r.reason()));
+          ps.setLong(10, r.receivedAt());
+          ps.setLong(11, r.deadLetteredAt());
+        }));
+  }
+
+  /**
+   * A page of dead letters, oldest first.
+   *
+   * @param subscriptionId only this subscription's, or {@code null} for all
+   * @param after          the last item of the previous page, or {@code null}
+   */
+  public List<DeadLetterRecord> deadLetters(String subscriptionId, Cursor after, int limit) {
+    StringBuilder sql = new StringBuilder("select " + DEAD_COLUMNS + " from dead_letter where 1 = 1");
+    List<Object> args = new ArrayList<>();
+    if (subscriptionId != null) {
+      sql.append(" and subscription_id = ?");
+      args.add(subscriptionId);
+    }
+    if (after != null) {
+      sql.append(" and (dead_lettered_at > ? or (dead_lettered_at = ? and id > ?))");
+      args.addAll(List.of(after.deadLetteredAt(), after.deadLetteredAt(), after.id()));
+    }
+    sql.append(" order by dead_lettered_at, id fetch first ? rows only");
+    args.add(limit);
+    return jdbc.query(sql.toString(), DeliveryStore::dead, args.toArray());
+  }
+
+  /** Dead letters of a subscription. */
+  public long deadLetterCount(String subscriptionId) {
+    Long n = jdbc.queryForObject("select count(*) from dead_letter where subscription_id = ?", Long.class,
+        subscriptionId);
+    return n == null ? 0 : n;
+  }
+
+  /**
+   * Moves dead letters of a subscription back into the retry cycle, due at once with a fresh attempt count and
+   * {@code retry.maxAge} counted from now. At most {@code max} of them, oldest first.
+   *
+   * @param ids only these dead letters, or {@code null} for the oldest ones
+   * @return the ids redriven
+   */
+  public List<String> redrive(String subscriptionId, List<String> ids, int max, long now) {
+    return tx.execute(s -> {
+      StringBuilder select = new StringBuilder("select id from dead_letter where subscription_id = ?");
+      List<Object> args = new ArrayList<>(List.of(subscriptionId));
+      if (ids != null) {
+        if (ids.isEmpty()) {
+          return List.<String>of();
+        }
+        select.append(" and id in (").append(placeholders(ids.size())).append(')');
+        args.addAll(ids);
+      }
+      select.append(" order by dead_lettered_at, id fetch first ? rows only for update");
+      args.add(max);
+      List<String> chosen = jdbc.queryForList(select.toString(), String.class, args.toArray());
+      if (chosen.isEmpty()) {
+        return List.<String>of();
+      }
+      String in = placeholders(chosen.size());
+      List<Object> insertArgs = new ArrayList<>(List.of(now, now, now));
+      insertArgs.addAll(chosen);
+      jdbc.update("insert into parked_delivery (id, subscription_id, phase, event_id, event_source, event_type,"
+          + " event_json, attempts, received_at, next_attempt_at, created_at) select id, subscription_id, 'RETRY',"
+          + " event_id, event_source, event_type, event_json, 0, ?, ?, ? from dead_letter where id in (" + in + ")",
+          insertArgs.toArray());
+      jdbc.update("delete from dead_letter where id in (" + in + ")", chosen.toArray());
+      return chosen;
+    });
+  }
+
+  /** Deletes dead letters older than {@code before} (epoch ms); returns how many. */
+  public int purgeDeadLetters(long before) {
+    return jdbc.update("delete from dead_letter where dead_lettered_at < ?", before);
+  }
+
+  // ------------------------------------------------------------------ mapping
+
+  private static ParkedDelivery parked(ResultSet rs, int row) throws SQLException {
+    return new ParkedDelivery(rs.getString("id"), rs.getString("subscription_id"), Phase.valueOf(rs.getString("phase")),
+        rs.getString("event_id"), rs.getString("event_source"), rs.getString("event_type"), rs.getString("event_json"),
+        rs.getInt("attempts"), rs.getLong("received_at"), rs.getLong("next_attempt_at"), rs.getString("last_error"),
+        rs.getString("dead_letter_reason"), rs.getString("lock_token"), rs.getLong("created_at"));
+  }
+
+  private static DeadLetterRecord dead(ResultSet rs, int row) throws SQLException {
+    return new DeadLetterRecord(rs.getString("id"), rs.getString("subscription_id"), rs.getString("origin"),
+        rs.getString("event_id"), rs.getString("event_source"), rs.getString("event_type"), rs.getString("event_json"),
+        rs.getInt("attempts"), rs.getString("reason"), rs.getLong("received_at"), rs.getLong("dead_lettered_at"));
+  }
+
+  private static String placeholders(int n) {
+    return String.join(", ", Collections.nCopies(n, "?"));
+  }
+
+  private static void setLong(PreparedStatement ps, int i, Long v) throws SQLException {
+    if (v == null) {
+      ps.setNull(i, Types.BIGINT);
+    } else {
+      ps.setLong(i, v);
+    }
+  }
+
+  private static int sum(int[][] counts) {
+    int n = 0;
+    for (int[] batch : counts) {
+      for (int c : batch) {
+        n += Math.max(0, c);
+      }
+    }
+    return n;
+  }
+
+  static String cut(String text) {
+    return text == null || text.length() <= MAX_TEXT ? text : text.substring(0, MAX_TEXT);
+  }
+}

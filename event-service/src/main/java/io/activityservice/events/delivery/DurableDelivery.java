@@ -1,0 +1,337 @@
+package io.activityservice.events.delivery;
+
+import io.activityservice.channel.ChannelUri;
+import io.activityservice.channel.CloudEventJson;
+import io.activityservice.events.channel.ChannelRegistry;
+import io.activityservice.events.problem.InvalidInputException;
+import io.activityservice.events.problem.NotFoundException;
+import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.subscription.RetryPolicy;
+import io.activityservice.events.subscription.SubscriptionIndex;
+import io.cloudevents.CloudEvent;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Delivery that no subscriber can hold up. The router hands every matching (event, subscription) pair to
+ * {@link #deliver}: the first attempt runs at once; if it has not succeeded within {@code park-after} it is
+ * <em>parked</em> in the {@link DeliveryStore} (the service's database), and from then on the subscription's
+ * retries run from the store, on whichever replica claims them, on the subscription's own schedule. The caller
+ * waits at most {@code park-after} per delivery, and a failing subscriber costs the others nothing.
+ *
+ * <p>The store was chosen over a scheduler library or the brokers' scheduled delivery because parked deliveries
+ * must be queryable per subscription (pending count, oldest age, last error), bounded per subscription
+ * ({@code retry.maxPending}), browsed and redriven as dead letters, and shared by replicas — all plain SQL on a
+ * table, with {@code FOR UPDATE SKIP LOCKED} giving each row to one replica at a time (see README, "Delivery
+ * semantics").
+ */
+public final class DurableDelivery implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(DurableDelivery.class);
+
+  /** How a delivery handed to {@link #deliver} ended, as far as the caller is concerned. */
+  public enum Result {
+    /** The target accepted the event. */
+    DELIVERED,
+    /** Not yet delivered; retries continue from the store. */
+    PARKED,
+    /** Given up at once (no retries allowed); kept as a dead letter. */
+    DEAD_LETTERED
+  }
+
+  /** What {@code GET /subscriptions/{id}/deliveries} reports. */
+  public record SubscriptionDeliveries(String subscriptionId, long pending, long awaitingDeadLetterChannel,
+                                       Long oldestPendingSince, Long nextAttemptAt, String lastError,
+                                       Long lastAttemptAt, long deadLetters) {
+  }
+
+  /** A page of dead letters and the cursor of the next page ({@code null} at the end). */
+  public record DeadLetterPage(List<DeadLetterRecord> items, String nextCursor) {
+  }
+
+  private final DeliveryStore store;
+  private final ChannelRegistry channels;
+  private final Function<String, SubscriptionIndex.Entry> subscriptions;
+  private final DeliveryMetrics metrics;
+  private final Clock clock;
+  private final DeliverySettings settings;
+  private final StoreWriter writer;
+  private final DeadLetters deadLetters;
+  private final Settler settler;
+  private final RetryWorker worker;
+  private final ScheduledExecutorService scheduler;
+  private final ParkAfterTimer timer;
+
+  /**
+   * @param fallbackDeadLetter dead-letter channel for subscriptions without their own, or {@code null}
+   * @param subscriptions      the active subscription with an id, or {@code null}
+   */
+  public DurableDelivery(DeliveryStore store, ChannelRegistry channels, ChannelUri fallbackDeadLetter,
+                         Function<String, SubscriptionIndex.Entry> subscriptions, DeliveryMetrics metrics,
+                         Clock clock, DeliverySettings settings) {
+    this.store = store;
+    this.channels = channels;
+    this.subscriptions = subscriptions;
+    this.metrics = metrics;
+    this.clock = clock;
+    this.settings = settings;
+    this.writer = new StoreWriter(store, settings.maxQueuedParks(), this::enforceMaxPending);
+    this.deadLetters = new DeadLetters(channels, fallbackDeadLetter, writer::deadLetter, clock);
+    this.settler = new Settler(writer, deadLetters, metrics, clock);
+    this.worker = new RetryWorker(store, settler, this, deadLetters, subscriptions, settings, clock);
+    this.scheduler = Executors.newScheduledThreadPool(1, r -> {
+      Thread t = new Thread(r, "delivery-timer");
+      t.setDaemon(true);
+      return t;
+    });
+    this.timer = new ParkAfterTimer(settings.parkAfter(), scheduler);
+  }
+
+  /** Starts the retry worker and housekeeping (dead-letter retention, pending gauges). */
+  public DurableDelivery start() {
+    if (store.ensureDurableCommits()) {
+      log.info("H2: commits are written to the database file before they return (WRITE_DELAY 0), so a 2xx or an"
+          + " acknowledged message survives a SIGKILL");
+    }
+    worker.start();
+    scheduler.scheduleWithFixedDelay(this::housekeeping, 1, 10, TimeUnit.SECONDS);
+    return this;
+  }
+
+  /** Dead letters outside subscriptions (invalid inbound events, derivation loops) go through this. */
+  public DeadLetters deadLetters() {
+    return deadLetters;
+  }
+
+  public DeliverySettings settings() {
+    return settings;
+  }
+
+  /**
+   * Delivers one routed event to one subscription. Never throws.
+   *
+   * @return completes when the event was delivered, or durably parked or dead-lettered; fails if the store could
+   *     not take it (the caller must then let the event be redelivered)
+   */
+  public CompletableFuture<Result> deliver(SubscriptionIndex.Entry entry, RoutableEvent event) {
+    RoutedDelivery d = new RoutedDelivery(this, entry, event);
+    d.start();
+    if (d.isPending()) {
+      timer.add(d);
+    }
+    return d.result();
+  }
+
+  /** Sends through the target's channel, counting the outcome; never throws. */
+  CompletableFuture<Void> send(ChannelUri target, CloudEvent event) {
+    CompletableFuture<Void> send;
+    try {
+      send = channels.outbound(target).send(event);
+    } catch (RuntimeException e) {
+      send = CompletableFuture.failedFuture(e);
+    }
+    String channel = target.toString();
+    return send.whenComplete((ok, error) -> {
+      if (error == null) {
+        metrics.delivered(channel);
+      } else {
+        metrics.failedAttempt(channel);
+      }
+    });
+  }
+
+  /** The first attempt failed before {@code park-after}: park it for a retry, or give it up at once. */
+  CompletableFuture<Result> parkFailedFirstAttempt(SubscriptionIndex.Entry entry, RoutableEvent event,
+                                                   Throwable error) {
+    long now = clock.millis();
+    String failure = "attempt 1: " + Settler.describe(error);
+    RetryPolicy policy = entry.subscription().retry();
+    long delay = policy.backoff(1).toMillis();
+    long received = receivedAtMillis(event, now);
+    String subscription = entry.subscription().id();
+    if (policy.allowsAnotherAttempt(1, now - received, delay)) {
+      ParkedDelivery row = row(entry, event, ParkedDelivery.Phase.RETRY, received, now + delay, failure, null, null,
+          now);
+      metrics.parked(subscription);
+      return writer.park(new DeliveryStore.Park(row, null, null)).thenApply(v -> Result.PARKED);
+    }
+    String reason = "gave up after 1 of retry.maxAttempts=" + policy.maxAttempts() + " attempts; last " + failure;
+    metrics.deadLettered(subscription, entry.target().toString(), 1);
+    CloudEvent e = event.event();
+    if (deadLetters.channelFor(entry.deadLetter()) != null) {
+      ParkedDelivery row = row(entry, event, ParkedDelivery.Phase.DEAD_LETTER, received, now, failure, reason, null,
+          now);
+      return writer.park(new DeliveryStore.Park(row, null, null)).thenApply(v -> Result.DEAD_LETTERED);
+    }
+    return writer.deadLetter(new DeadLetterRecord(UUID.randomUUID().toString(), subscription, Settler.origin(entry),
+        e.getId(), e.getSource().toString(), e.getType(), json(e), 1, reason, received, now))
+        .thenApply(v -> Result.DEAD_LETTERED);
+  }
+
+  /** The row of a first attempt still running at {@code park-after}: claimed by this replica, attempt 1 counted. */
+  ParkedDelivery inFlightRow(SubscriptionIndex.Entry entry, RoutableEvent event) {
+    long now = clock.millis();
+    return row(entry, event, ParkedDelivery.Phase.RETRY, receivedAtMillis(event, now),
+        now + settings.lease().toMillis(), null, null, UUID.randomUUID().toString(), now);
+  }
+
+  CompletableFuture<Void> parkInFlight(ParkedDelivery row) {
+    metrics.parked(row.subscriptionId());
+    return writer.park(new DeliveryStore.Park(row, settings.replicaId(), row.nextAttemptAt()));
+  }
+
+  /** The first attempt of a delivery parked while it ran has ended. */
+  void settleLateFirstAttempt(ParkedDelivery row, SubscriptionIndex.Entry routedWith, Throwable error) {
+    SubscriptionIndex.Entry current = subscriptions.apply(row.subscriptionId());
+    settler.afterAttempt(row, current != null ? current : routedWith, error);
+  }
+
+  private ParkedDelivery row(SubscriptionIndex.Entry entry, RoutableEvent event, ParkedDelivery.Phase phase,
+                             long receivedAt, long nextAttemptAt, String lastError, String reason, String lockToken,
+                             long now) {
+    CloudEvent e = event.event();
+    return new ParkedDelivery(UUID.randomUUID().toString(), entry.subscription().id(), phase, e.getId(),
+        e.getSource().toString(), e.getType(), json(e), 1, receivedAt, nextAttemptAt, lastError, reason, lockToken,
+        now);
+  }
+
+  private long receivedAtMillis(RoutableEvent event, long nowMillis) {
+    long ageNanos = System.nanoTime() - event.receivedAt();
+    return nowMillis - Math.max(0, TimeUnit.NANOSECONDS.toMillis(ageNanos));
+  }
+
+  private static String json(CloudEvent e) {
+    return new String(CloudEventJson.encode(e), StandardCharsets.UTF_8);
+  }
+
+  // ------------------------------------------------------------------ retry.maxPending
+
+  /** On the writer thread after parks: dead-letters the oldest deliveries of subscriptions past their bound. */
+  private void enforceMaxPending(Set<String> subscriptionIds) {
+    for (String id : subscriptionIds) {
+      SubscriptionIndex.Entry entry = subscriptions.apply(id);
+      if (entry == null) {
+        continue;
+      }
+      int max = entry.subscription().retry().maxPending();
+      long pending = store.pendingRetries(id);
+      if (pending <= max) {
+        continue;
+      }
+      long now = clock.millis();
+      String reason = "evicted: more than retry.maxPending=" + max + " deliveries of this subscription were"
+          + " waiting for a retry; the oldest are dead-lettered";
+      int evicted = store.evictOldest(id, (int) Math.min(Integer.MAX_VALUE, pending - max), Settler.origin(entry),
+          reason, now, deadLetters.channelFor(entry.deadLetter()) != null);
+      if (evicted > 0) {
+        metrics.evicted(id, evicted);
+        metrics.deadLettered(id, entry.target().toString(), evicted);
+        log.warn("subscription {}: {} pending deliveries evicted to dead letters (retry.maxPending={})", id, evicted,
+            max);
+      }
+    }
+  }
+
+  // ------------------------------------------------------------------ dead letters and stats (request threads)
+
+  /** Pending deliveries and dead letters of a subscription. */
+  public SubscriptionDeliveries deliveries(String subscriptionId) {
+    DeliveryStore.PendingStats s = store.pending(subscriptionId);
+    return new SubscriptionDeliveries(subscriptionId, s.pending(), s.deadLetterPhase(), s.oldestCreatedAt(),
+        s.nextAttemptAt(), s.lastError(), s.lastAttemptAt(), store.deadLetterCount(subscriptionId));
+  }
+
+  /**
+   * A page of dead letters kept by the service, oldest first.
+   *
+   * @param cursor {@code nextCursor} of the previous page, or {@code null}
+   * @throws InvalidInputException naming {@code cursor} or {@code limit}
+   */
+  public DeadLetterPage deadLetterPage(String subscriptionId, String cursor, int limit) {
+    if (limit < 1 || limit > 1000) {
+      throw new InvalidInputException("limit", "must be between 1 and 1000");
+    }
+    List<DeadLetterRecord> items = store.deadLetters(subscriptionId, Cursors.decode(cursor), limit + 1);
+    String next = null;
+    if (items.size() > limit) {
+      items = items.subList(0, limit);
+      DeadLetterRecord last = items.get(limit - 1);
+      next = Cursors.encode(new DeliveryStore.Cursor(last.deadLetteredAt(), last.id()));
+    }
+    return new DeadLetterPage(List.copyOf(items), next);
+  }
+
+  /**
+   * Moves a subscription's dead letters back into its retry cycle (like an SQS dead-letter queue redrive): the
+   * given ones, or the oldest up to the subscription's {@code retry.maxPending}.
+   *
+   * @return the ids moved
+   * @throws NotFoundException if the subscription is not active
+   */
+  public List<String> redrive(String subscriptionId, List<String> ids) {
+    SubscriptionIndex.Entry entry = subscriptions.apply(subscriptionId);
+    if (entry == null) {
+      throw new NotFoundException("subscription", subscriptionId);
+    }
+    if (ids != null && ids.size() > 10_000) {
+      throw new InvalidInputException("ids", "at most 10000 per request");
+    }
+    int max = ids == null ? entry.subscription().retry().maxPending() : ids.size();
+    List<String> moved = store.redrive(subscriptionId, ids, max, clock.millis());
+    if (!moved.isEmpty()) {
+      metrics.redriven(subscriptionId, moved.size());
+      worker.nudge();
+    }
+    return moved;
+  }
+
+  /** Drops the parked deliveries of a subscription that was deleted. */
+  public void subscriptionDeleted(String subscriptionId) {
+    try {
+      store.deleteParked(subscriptionId);
+    } catch (RuntimeException e) {
+      log.warn("parked deliveries of deleted subscription {} not dropped now ({}); the retry worker drops them later",
+          subscriptionId, e.toString());
+    }
+  }
+
+  private void housekeeping() {
+    try {
+      metrics.pending(store.pendingBySubscription());
+      int purged = store.purgeDeadLetters(clock.millis() - settings.deadLetterRetention().toMillis());
+      if (purged > 0) {
+        log.info("{} dead letters older than {} purged", purged, settings.deadLetterRetention());
+      }
+    } catch (RuntimeException e) {
+      log.warn("delivery housekeeping failed: {}", e.toString());
+    }
+  }
+
+  /** Attempts in flight from the store on this replica, and writes queued. */
+  public int retriesInFlight() {
+    return worker.inFlight();
+  }
+
+  /** Stops claiming, commits queued writes. Attempts still running are taken over by their lease's expiry. */
+  @Override
+  public void close() {
+    worker.close();
+    scheduler.shutdownNow();
+    writer.close();
+  }
+
+  static Throwable unwrap(Throwable t) {
+    return t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+  }
+}

@@ -1,0 +1,102 @@
+package io.activityservice.events.delivery;
+
+import io.activityservice.channel.ChannelUri;
+import io.activityservice.events.subscription.RetryPolicy;
+import io.activityservice.events.subscription.SubscriptionIndex;
+import java.time.Clock;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * Decides, after an attempt on a parked delivery, what the store does with it: delete it (delivered), schedule
+ * the next attempt (the subscription's backoff), or give it up (dead letter). The one place that applies a
+ * subscription's {@link RetryPolicy} to a parked delivery, for first attempts that outlived {@code park-after}
+ * and for the retry worker's attempts alike. Every write is fenced by the row's lock token.
+ */
+final class Settler {
+
+  /** Wait before handing a dead letter to a failing dead-letter channel again. */
+  private static final long DEAD_LETTER_RETRY_MILLIS = 5_000;
+
+  private final StoreWriter writer;
+  private final DeadLetters deadLetters;
+  private final DeliveryMetrics metrics;
+  private final Clock clock;
+
+  Settler(StoreWriter writer, DeadLetters deadLetters, DeliveryMetrics metrics, Clock clock) {
+    this.writer = writer;
+    this.deadLetters = deadLetters;
+    this.metrics = metrics;
+    this.clock = clock;
+  }
+
+  /** After an attempt at the subscription's target ({@code error == null}: delivered). */
+  CompletableFuture<Void> afterAttempt(ParkedDelivery row, SubscriptionIndex.Entry entry, Throwable error) {
+    DeliveryStore.Claim claim = claim(row);
+    if (error == null) {
+      return writer.delete(claim);
+    }
+    long now = clock.millis();
+    String failure = "attempt " + row.attempts() + ": " + describe(error);
+    RetryPolicy policy = entry.subscription().retry();
+    long delay = policy.backoff(Math.max(1, row.attempts())).toMillis();
+    if (policy.allowsAnotherAttempt(row.attempts(), now - row.receivedAt(), delay)) {
+      return writer.reschedule(new DeliveryStore.Reschedule(claim, now + delay, failure, now, null));
+    }
+    String reason = (row.attempts() >= policy.maxAttempts()
+        ? "gave up after " + row.attempts() + " of retry.maxAttempts=" + policy.maxAttempts() + " attempts"
+        : "gave up after " + row.attempts() + " attempts: retry.maxAge=" + policy.maxAge() + " reached")
+        + "; last " + failure;
+    return giveUp(claim, entry, reason, failure, now);
+  }
+
+  /** Gives a claimed delivery up: to the dead-letter phase if there is a channel, else straight to the table. */
+  CompletableFuture<Void> giveUp(DeliveryStore.Claim claim, SubscriptionIndex.Entry entry, String reason,
+                                 String error, long now) {
+    String subscription = entry.subscription().id();
+    metrics.deadLettered(subscription, entry.target().toString(), 1);
+    if (deadLetters.channelFor(entry.deadLetter()) != null) {
+      return writer.giveUp(new DeliveryStore.GiveUp(claim, reason, error, now));
+    }
+    return writer.bury(new DeliveryStore.Bury(claim, origin(entry), reason, now));
+  }
+
+  /** After handing a given-up delivery to the dead-letter channel. */
+  CompletableFuture<Void> afterDeadLetterSend(ParkedDelivery row, SubscriptionIndex.Entry entry, Throwable error) {
+    long now = clock.millis();
+    if (error == null) {
+      return writer.bury(new DeliveryStore.Bury(claim(row), origin(entry), row.deadLetterReason(), now));
+    }
+    return writer.reschedule(new DeliveryStore.Reschedule(claim(row), now + DEAD_LETTER_RETRY_MILLIS,
+        "dead-letter channel " + deadLetterChannel(entry) + " refused the event: " + describe(error), now, null));
+  }
+
+  /** Puts a claimed row back without counting the attempt it was claimed for. */
+  CompletableFuture<Void> release(ParkedDelivery row, long delayMillis, String why) {
+    long now = clock.millis();
+    int attempts = row.phase() == ParkedDelivery.Phase.RETRY ? Math.max(0, row.attempts() - 1) : row.attempts();
+    return writer.reschedule(new DeliveryStore.Reschedule(claim(row), now + delayMillis, why, now, attempts));
+  }
+
+  String deadLetterChannel(SubscriptionIndex.Entry entry) {
+    ChannelUri to = deadLetters.channelFor(entry.deadLetter());
+    return to == null ? "(none)" : io.activityservice.events.channel.Redaction.uri(to.toString());
+  }
+
+  static String origin(SubscriptionIndex.Entry entry) {
+    return io.activityservice.events.channel.Redaction.uri(entry.target().toString());
+  }
+
+  static DeliveryStore.Claim claim(ParkedDelivery row) {
+    return new DeliveryStore.Claim(row.id(), row.lockToken());
+  }
+
+  static String describe(Throwable error) {
+    Throwable t = error;
+    while (t instanceof CompletionException && t.getCause() != null) {
+      t = t.getCause();
+    }
+    String m = t.getMessage();
+    return m == null || m.isBlank() ? t.getClass().getSimpleName() : m;
+  }
+}
