@@ -10,6 +10,7 @@ import com.espertech.esper.common.client.configuration.Configuration;
 import com.espertech.esper.compiler.client.CompilerArguments;
 import com.espertech.esper.compiler.client.EPCompileException;
 import com.espertech.esper.compiler.client.EPCompilerProvider;
+import com.espertech.esper.runtime.client.EPDeployException;
 import com.espertech.esper.runtime.client.EPRuntime;
 import com.espertech.esper.runtime.client.EPRuntimeProvider;
 import com.espertech.esper.runtime.client.EPStatement;
@@ -41,7 +42,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  *       their side effects happen, so the corpus is real;</li>
  *   <li>defence in depth: with the sandbox's configuration (class resolution, class loader, generated-code
  *       check, no inlined classes or scripts) but <em>without</em> {@code EplGuard}, no attempt that targets a
- *       Java side effect gets to cause it; attempts that would stop the JVM are left out of this path.</li>
+ *       Java side effect gets to cause it; attempts that would stop the JVM are left out of this path;</li>
+ *   <li>each configuration layer on its own: the generated-code check without the rest, and the runtime class
+ *       loader refusing code compiled without any sandbox.</li>
  * </ul>
  */
 class EplSandboxLayersTest {
@@ -109,6 +112,34 @@ class EplSandboxLayersTest {
           .hasMessageContaining(c[1]);
     }
     assertThat(System.getProperty("escape.gcc")).isNull();
+  }
+
+  @Test
+  void theRuntimeClassLoaderRefusesCodeCompiledWithoutTheSandbox() throws Exception {
+    EplSandbox sandbox = new EplSandbox(100_000, Duration.ofHours(24), 10_000, 10_000);
+    for (String epl : new String[] {
+        "select java.lang.Runtime.getRuntime().exec('touch " + canaries + "/exec') as r from R",
+        "select new java.io.File('" + canaries + "/file').createNewFile() as r from R",
+        "select java.nio.file.Files.createFile(java.nio.file.Paths.get('" + canaries + "/files')) as r from R"}) {
+      EPCompiled compiled = EPCompilerProvider.getCompiler().compile(epl,
+          new CompilerArguments(configuration(c -> { })));
+      EPRuntime runtime = EPRuntimeProvider.getRuntime("escape-" + UUID.randomUUID(),
+          configuration(sandbox::configure));
+      List<Object> results = new CopyOnWriteArrayList<>();
+      try {
+        runtime.getDeploymentService().deploy(compiled).getStatements()[0]
+            .addListener((in, out, st, rt) -> results.add(in[0].get("r")));
+        // deployed: the refused class is linked when the statement first needs it; Esper logs the error and the
+        // event produces no row
+        runtime.getEventService().sendEventMap(event(0), "R");
+        assertThat(results).as(epl).isEmpty();
+      } catch (EPDeployException refused) {
+        assertThat(refused).as(epl).hasMessageContaining("NoClassDefFoundError");
+      } finally {
+        runtime.destroy();
+      }
+    }
+    await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(5)).until(() -> isEmpty(canaries));
   }
 
   /** Compiles and deploys an attempt, sends two events, and returns the rows it produced. */

@@ -50,20 +50,22 @@ public final class EplAllowList {
   /**
    * Methods EPL may call on values (compared ignoring case, as Esper resolves enumeration and date-time methods):
    * read-only methods of strings, numbers, booleans and maps, Esper's enumeration methods and Esper's date-time
-   * methods. Nothing that reaches {@code Class}, class loaders, threads, files or the network.
+   * methods. Nothing that reaches {@code Class}, class loaders, threads, files or the network, and nothing whose
+   * result can grow exponentially with chaining ({@code String.replace}, {@code repeat}, the {@code aggregate}
+   * enumeration method).
    */
   static final Set<String> VALUE_METHODS = lower(Stream.of(
       // java.lang.String
       "charAt", "compareTo", "compareToIgnoreCase", "concat", "contains", "endsWith", "equals", "equalsIgnoreCase",
-      "indexOf", "isBlank", "isEmpty", "lastIndexOf", "length", "replace", "split", "startsWith", "strip",
+      "indexOf", "isBlank", "isEmpty", "lastIndexOf", "length", "split", "startsWith", "strip",
       "stripLeading", "stripTrailing", "substring", "toLowerCase", "toUpperCase", "trim", "toString",
       // java.lang.Number, Boolean, Double
       "byteValue", "shortValue", "intValue", "longValue", "floatValue", "doubleValue", "booleanValue", "isNaN",
       "isInfinite",
       // java.util.Map (read-only)
       "containsKey", "containsValue", "get", "size",
-      // Esper enumeration methods
-      "aggregate", "allOf", "anyOf", "arrayOf", "average", "countOf", "distinctOf", "except", "firstOf", "groupBy",
+      // Esper enumeration methods (not aggregate: its accumulator can double a string per element)
+      "allOf", "anyOf", "arrayOf", "average", "countOf", "distinctOf", "except", "firstOf", "groupBy",
       "intersect", "lastOf", "leastFrequent", "max", "maxBy", "min", "minBy", "mostFrequent", "orderBy",
       "orderByDesc", "reverse", "selectFrom", "sequenceEqual", "sumOf", "take", "takeLast", "takeWhile",
       "takeWhileLast", "toMap", "union", "where",
@@ -103,6 +105,18 @@ public final class EplAllowList {
    */
   static final Set<String> OTHER_VIEWS = Set.of("rank", "unique", "firstunique", "groupwin", "lastevent",
       "firstevent", "size", "uni", "weighted_avg", "linest", "correl");
+
+  /** Views that only make sense with a count or time window beside them: they keep one event per key. */
+  static final Set<String> KEYED_VIEWS = Set.of("unique", "firstunique", "groupwin");
+
+  /** Views that bound what a stream retains (together with {@link #COUNT_WINDOWS} and {@link #TIME_WINDOWS}). */
+  static final Set<String> SINGLE_EVENT_VIEWS = Set.of("rank", "lastevent", "firstevent");
+
+  /**
+   * Aggregations (Esper's extended built-ins) that keep every value they aggregate; like {@code median},
+   * {@code avedev} and any {@code distinct} aggregation they need a bounded data window.
+   */
+  static final Set<String> RETAINING_AGGREGATIONS = Set.of("sorted", "maxby", "minby");
 
   private EplAllowList() {
   }

@@ -166,6 +166,8 @@ final class EplModelCheck {
   private final Duration maxWindowTime;
   /** Names that denote values: inputs, stream names, pattern tags, match-recognize variables, lambda parameters. */
   private final Set<String> valueNames = new HashSet<>();
+  /** Whether every stream of the statement being walked has a count or time window. */
+  private boolean streamsBounded;
 
   EplModelCheck(Set<String> inputs, Set<String> eventProperties, long maxWindowEvents, Duration maxWindowTime) {
     this.inputs = inputs;
@@ -218,7 +220,8 @@ final class EplModelCheck {
     if (m.getForClause() != null) {
       throw new Refusal("for", "for-clause is not allowed");
     }
-    from(m.getFromClause());
+    boolean outer = streamsBounded;
+    streamsBounded = from(m.getFromClause());
     matchRecognize(m.getMatchRecognizeClause());
     select(m.getSelectClause());
     expression(m.getWhereClause());
@@ -236,6 +239,7 @@ final class EplModelCheck {
         || m.getRowLimitClause().getOptionalOffsetRowsVariable() != null)) {
       throw new Refusal("limit", "variables are not allowed in limit");
     }
+    streamsBounded = outer;
   }
 
   private static void refuseCreate(EPStatementObjectModel m) {
@@ -253,10 +257,12 @@ final class EplModelCheck {
     }
   }
 
-  private void from(FromClause from) {
+  /** Checks the from clause; returns whether every stream has a count or time window. */
+  private boolean from(FromClause from) {
     if (from == null) {
-      return;
+      return true;
     }
+    boolean bounded = true;
     for (Stream s : from.getStreams()) {
       if (s.getStreamName() != null) {
         valueNames.add(s.getStreamName());
@@ -270,9 +276,7 @@ final class EplModelCheck {
         throw new Refusal(kind.startsWith("method") ? "method" : kind, kind
             + " joins (from method:/sql:) are not allowed: a detector reads its inputs only");
       }
-      if (s instanceof ProjectedStream p) {
-        p.getViews().forEach(this::view);
-      }
+      bounded &= s instanceof ProjectedStream p && views(p.getViews());
     }
     for (OuterJoinQualifier q : from.getOuterJoinQualifiers()) {
       expression(q.getLeft());
@@ -282,6 +286,25 @@ final class EplModelCheck {
         expression(pair.getRight());
       }
     }
+    return bounded;
+  }
+
+  /** Checks a stream's views; returns whether one of them bounds what the stream retains. */
+  private boolean views(List<View> views) {
+    boolean bounded = false;
+    String keyed = null;
+    for (View v : views) {
+      view(v);
+      String name = v.getName().toLowerCase(Locale.ROOT);
+      bounded |= EplAllowList.COUNT_WINDOWS.containsKey(name) || EplAllowList.TIME_WINDOWS.containsKey(name)
+          || EplAllowList.SINGLE_EVENT_VIEWS.contains(name);
+      keyed = keyed == null && EplAllowList.KEYED_VIEWS.contains(name) ? v.getName() : keyed;
+    }
+    if (keyed != null && !bounded) {
+      throw new Refusal(keyed, "#" + keyed + " needs a count or time window beside it, e.g. #" + keyed
+          + "(key)#time(1 hour): alone it keeps an event for every key ever seen");
+    }
+    return bounded;
   }
 
   private void filter(Filter f) {
@@ -317,6 +340,12 @@ final class EplModelCheck {
       filter(f.getFilter());
     } else if (p instanceof PatternEveryDistinctExpr d) {
       d.getExpressions().forEach(this::expression);
+      Expression expiry = d.getExpressions().get(d.getExpressions().size() - 1);
+      if (d.getExpressions().size() < 2 || !(expiry instanceof TimePeriodExpression)) {
+        throw new Refusal("every-distinct", "every-distinct needs an expiry time as its last parameter, e.g. "
+            + "every-distinct(a.id, 1 hour): without one it keeps every key ever seen");
+      }
+      time(expiry, "every-distinct expiry", "every-distinct");
     } else if (p instanceof PatternMatchUntilExpr u) {
       for (Expression bound : new Expression[] {u.getLow(), u.getHigh(), u.getSingle()}) {
         count(bound, "pattern repeat [" + describe(bound) + "]", "repeat");
@@ -461,6 +490,11 @@ final class EplModelCheck {
       statement(s.getModel());
     } else if (e instanceof LambdaExpression) {
       return;
+    } else if (retains(e) && !streamsBounded) {
+      String function = describe(e);
+      throw new Refusal(function.contains("(") ? function.substring(0, function.indexOf('(')) : function,
+          function + " keeps every value it aggregates: every stream of the statement needs a count or time window, "
+          + "e.g. #length(1000) or #time(1 hour)");
     } else if (e instanceof PriorExpression) {
       count(e.getChildren().isEmpty() ? null : e.getChildren().get(0), "prior index", "prior");
     } else if (e instanceof CurrentEvaluationContextExpression) {
@@ -514,6 +548,23 @@ final class EplModelCheck {
         throw new Refusal("", "expression element " + item.getClass().getSimpleName() + " is not allowed");
       }
       onValue = true;
+    }
+  }
+
+  /** Aggregations that keep every value: median, avedev, distinct ones, sorted/maxby/minby. */
+  private static boolean retains(Expression e) {
+    if (e instanceof MedianProjectionExpression || e instanceof AvedevProjectionExpression) {
+      return true;
+    }
+    if (e instanceof PlugInProjectionExpression p
+        && EplAllowList.RETAINING_AGGREGATIONS.contains(p.getFunctionName().toLowerCase(Locale.ROOT))) {
+      return true;
+    }
+    try {
+      return PLAIN.contains(e.getClass())
+          && Boolean.TRUE.equals(e.getClass().getMethod("isDistinct").invoke(e));
+    } catch (ReflectiveOperationException notAnAggregation) {
+      return false;
     }
   }
 

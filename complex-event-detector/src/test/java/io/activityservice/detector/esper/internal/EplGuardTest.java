@@ -117,6 +117,25 @@ class EplGuardTest {
     assertThat(refusal("select * from R output every 2 hours")).contains("output rate");
     assertThat(refusal("select * from pattern [every a=A -> [1001] B]")).contains("pattern repeat");
     assertThat(refusal("select (select * from R#keepall) from R")).contains("#keepall");
+    assertThat(refusal("select * from R#groupwin(id)#firstunique(data.meter)"))
+        .contains("#groupwin needs a count or time window beside it");
+    assertThat(refusal("select * from pattern [every-distinct(a.id) a=A]"))
+        .contains("every-distinct needs an expiry time");
+    assertThat(refusal("select * from pattern [every-distinct(a.id, 2 hours) a=A]"))
+        .contains("every-distinct expiry 2 hours is above the limit of PT1H");
+  }
+
+  @Test
+  void aggregationsThatKeepEveryValueNeedBoundedStreams() {
+    assertThat(refusal("select avedev(data.value) from R")).contains("line 1, column 8: avedev(data.value) keeps "
+        + "every value it aggregates");
+    assertThat(refusal("select count(distinct id) from R")).contains("count(distinct id) keeps every value");
+    assertThat(refusal("select a.id from pattern [every a=A] group by a.id having sorted(a.id) is not null"))
+        .contains("sorted(a.id) keeps every value");
+    assertThat(refusal("select count(*) from R#length(5) where (select median(data.value) from R) > 1"))
+        .contains("median(data.value) keeps every value");
+    assertThatCode(() -> guard.check("select count(distinct id), median(data.value) from R#time(1 hour), "
+        + "B#lastevent", Set.of("R", "B"), PROPERTIES)).doesNotThrowAnyException();
   }
 
   @Test
