@@ -105,6 +105,23 @@ class EplEscapeCorpusTest {
   }
 
   @Test
+  void stringLiteralsCannotInjectCodeIntoWhatEsperGenerates() {
+    // Esper turns EPL into Java source for Janino: quotes, unicode escapes and comment markers in a string
+    // literal must stay data (and the loader and generated-code check would refuse System calls besides)
+    String property = "escape.property.string-injection";
+    String epl = "select 'x\\u0022+java.lang.System.setProperty(\\u0022" + property + "\\u0022,\\u0022a\\u0022)+"
+        + "\\u0022' as a, \"x\\\"+java.lang.System.setProperty(\\\"" + property + "\\\",\\\"b\\\")+\\\"\" as b, "
+        + "'*/ static { java.lang.System.setProperty(\"" + property + "\", \"c\"); } /*' as c from R";
+    h.service.create("strings", Map.of("R", READING), epl, "com.example.strings.out", ClockMode.EVENT_TIME);
+    h.publish("s-1", READING, "/meters/m1", T0, "{\"meter\": \"m1\", \"value\": 1}");
+    await().atMost(Duration.ofSeconds(10)).until(() -> h.routedOf("com.example.strings.out").size() == 1);
+    assertThat(Harness.data(h.routedOf("com.example.strings.out").get(0)))
+        .contains("java.lang.System.setProperty").contains("static {");
+    assertThat(System.getProperty(property)).isNull();
+    h.service.delete("strings");
+  }
+
+  @Test
   void windowBoundsAreInclusiveAndNameTheLimit() {
     h.service.create("largest", Map.of("R", READING), "select count(*) as c from R#length(100000)#time(24 hours)",
         "com.example.largest.out", ClockMode.EVENT_TIME);

@@ -99,18 +99,18 @@ public final class EplAllowList {
       "time_length_batch", 0, "ext_timed", 1, "ext_timed_batch", 1, "time_order", 1);
 
   /**
-   * Views without a size of their own: {@code rank} (bounded by its size parameter, the first number), the
-   * keyed and statistics views, {@code lastevent} and {@code firstevent}. Refused: {@code keepall},
-   * {@code time_accum}, {@code expr}, {@code expr_batch} and {@code timetolive}, which retain events without bound.
+   * Views without a size of their own: the keyed and statistics views, {@code lastevent} and {@code firstevent}.
+   * Refused: {@code keepall}, {@code time_accum}, {@code expr}, {@code expr_batch} and {@code timetolive}, which
+   * retain events without bound, and {@code rank}, whose size is not at a fixed position.
    */
-  static final Set<String> OTHER_VIEWS = Set.of("rank", "unique", "firstunique", "groupwin", "lastevent",
-      "firstevent", "size", "uni", "weighted_avg", "linest", "correl");
+  static final Set<String> OTHER_VIEWS = Set.of("unique", "firstunique", "groupwin", "lastevent", "firstevent",
+      "size", "uni", "weighted_avg", "linest", "correl");
 
   /** Views that only make sense with a count or time window beside them: they keep one event per key. */
   static final Set<String> KEYED_VIEWS = Set.of("unique", "firstunique", "groupwin");
 
   /** Views that bound what a stream retains (together with {@link #COUNT_WINDOWS} and {@link #TIME_WINDOWS}). */
-  static final Set<String> SINGLE_EVENT_VIEWS = Set.of("rank", "lastevent", "firstevent");
+  static final Set<String> SINGLE_EVENT_VIEWS = Set.of("lastevent", "firstevent");
 
   /**
    * Aggregations (Esper's extended built-ins) that keep every value they aggregate; like {@code median},

@@ -54,8 +54,8 @@ public final class EplGuard {
     Module module;
     try {
       module = EPCompilerProvider.getCompiler().parseModule(epl);
-    } catch (ParseException | IOException | RuntimeException e) {
-      throw new InvalidInputException("epl", "Esper could not compile the EPL: " + e.getMessage());
+    } catch (ParseException | IOException | RuntimeException | StackOverflowError e) {
+      throw unparsable(e);
     }
     if (!module.getImports().isEmpty()) {
       throw refused(epl, "import", "import " + module.getImports().iterator().next()
@@ -74,14 +74,16 @@ public final class EplGuard {
       EPStatementObjectModel model;
       try {
         model = EPCompilerProvider.getCompiler().eplToModel(statement.getExpression(), new Configuration());
-      } catch (EPCompileException | RuntimeException e) {
+      } catch (EPCompileException | RuntimeException | StackOverflowError e) {
         // not checkable means not compiled: a statement the object model cannot represent is refused as well
-        throw new InvalidInputException("epl", "Esper could not compile the EPL: " + e.getMessage());
+        throw unparsable(e);
       }
       try {
         new EplModelCheck(inputAliases, eventProperties, maxWindowEvents, maxWindowTime).statement(model);
       } catch (EplModelCheck.Refusal r) {
         throw refused(epl, r.word(), r.getMessage());
+      } catch (StackOverflowError e) {
+        throw unparsable(e);
       }
     }
     if (statements.size() != 1) {
@@ -89,6 +91,16 @@ public final class EplGuard {
       throw new InvalidInputException("epl", (second == null ? "" : "line " + second.getLineNumber() + ": ")
           + "a detector is exactly one EPL statement, found " + statements.size());
     }
+  }
+
+  private static InvalidInputException unparsable(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof StackOverflowError) {
+        return new InvalidInputException("epl", "the EPL is nested too deeply");
+      }
+    }
+    return new InvalidInputException("epl", "Esper could not compile the EPL: "
+        + (e.getMessage() != null ? e.getMessage() : e.toString()));
   }
 
   private static InvalidInputException refused(String epl, String word, String reason) {

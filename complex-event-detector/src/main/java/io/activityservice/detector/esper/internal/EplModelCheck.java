@@ -33,6 +33,7 @@ import com.espertech.esper.common.client.soda.DotExpressionItemCall;
 import com.espertech.esper.common.client.soda.DotExpressionItemName;
 import com.espertech.esper.common.client.soda.EPStatementObjectModel;
 import com.espertech.esper.common.client.soda.Expression;
+import com.espertech.esper.common.client.soda.ExpressionPrecedenceEnum;
 import com.espertech.esper.common.client.soda.Filter;
 import com.espertech.esper.common.client.soda.FilterStream;
 import com.espertech.esper.common.client.soda.FirstEverProjectionExpression;
@@ -107,6 +108,7 @@ import com.espertech.esper.common.client.soda.TypeOfExpression;
 import com.espertech.esper.common.client.soda.View;
 import com.espertech.esper.common.client.soda.WildcardExpression;
 import com.espertech.esper.common.client.soda.WindowProjectionExpression;
+import java.io.StringWriter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -161,7 +163,6 @@ final class EplModelCheck {
       PatternNotExpr.class, PatternEveryExpr.class);
 
   private final Set<String> inputs;
-  private final Set<String> eventProperties;
   private final long maxWindowEvents;
   private final Duration maxWindowTime;
   /** Names that denote values: inputs, stream names, pattern tags, match-recognize variables, lambda parameters. */
@@ -171,7 +172,6 @@ final class EplModelCheck {
 
   EplModelCheck(Set<String> inputs, Set<String> eventProperties, long maxWindowEvents, Duration maxWindowTime) {
     this.inputs = inputs;
-    this.eventProperties = eventProperties;
     this.maxWindowEvents = maxWindowEvents;
     this.maxWindowTime = maxWindowTime;
     valueNames.addAll(inputs);
@@ -382,10 +382,6 @@ final class EplModelCheck {
     }
     if (timeAt != null) {
       time(timeAt < params.size() ? params.get(timeAt) : null, what, v.getName());
-    }
-    if (name.equals("rank")) {
-      count(params.stream().filter(p -> p instanceof ConstantExpression c && c.getConstant() instanceof Number)
-          .findFirst().orElse(null), what, v.getName());
     }
   }
 
@@ -666,8 +662,8 @@ final class EplModelCheck {
     if (e == null) {
       return "";
     }
-    java.io.StringWriter w = new java.io.StringWriter();
-    e.toEPL(w, com.espertech.esper.common.client.soda.ExpressionPrecedenceEnum.MINIMUM);
+    StringWriter w = new StringWriter();
+    e.toEPL(w, ExpressionPrecedenceEnum.MINIMUM);
     return w.toString();
   }
 

@@ -68,7 +68,6 @@ class EplGuardTest {
       "select * from R#groupwin(data.meter)#length(3)#unique(id)",
       "select * from R#time_length_batch(1 hour, 1000)#firstevent",
       "select * from R#sort(100, data.value desc)",
-      "select * from R#rank(data.meter, 1000, data.value)",
       "select * from R#ext_timed(time, 30 min)",
       "select a.id, b.id from pattern [every a=A -[100]> b=B(data.door = a.data.door) where timer:within(10 sec)]",
       "select * from pattern [every timer:interval(1 min) and not A]",
@@ -113,6 +112,7 @@ class EplGuardTest {
     assertThat(refusal("select * from R#time(3601)")).contains("above the limit of PT1H");
     assertThat(refusal("select * from R#expr(true)")).contains("data window #expr is not allowed");
     assertThat(refusal("select * from R#time_accum(1 sec)")).contains("data window #time_accum is not allowed");
+    assertThat(refusal("select * from R#rank(data.meter, 10, data.value)")).contains("data window #rank");
     assertThat(refusal("select * from R output every 1001 events")).contains("output every 1001 events");
     assertThat(refusal("select * from R output every 2 hours")).contains("output rate");
     assertThat(refusal("select * from pattern [every a=A -> [1001] B]")).contains("pattern repeat");
@@ -149,6 +149,17 @@ class EplGuardTest {
     assertThat(refusal("select * from R; select * from R; select * from R"))
         .isEqualTo("line 1: a detector is exactly one EPL statement, found 3");
     assertThat(refusal("")).contains("exactly one EPL statement, found 0");
+  }
+
+  @Test
+  void deeplyNestedEplIsA400NotAStackOverflow() throws Exception {
+    String deep = "select " + "(".repeat(20_000) + "1" + ")".repeat(20_000) + " from R";
+    String[] reason = new String[1];
+    // a small stack, as a request thread might have, so that the parser overflows for sure
+    Thread t = new Thread(null, () -> reason[0] = refusal(deep), "small-stack", 256 * 1024);
+    t.start();
+    t.join();
+    assertThat(reason[0]).isEqualTo("the EPL is nested too deeply");
   }
 
   @Test
