@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  *
  * @param name      unique name, also the source of derived events ({@code /detectors/<name>})
  * @param inputs    alias (the EPL stream name) to CloudEvents type, e.g. {@code R -> com.example.meter.reading}
- * @param epl       the Esper EPL; the rows of its last statement are emitted
+ * @param epl       the Esper EPL: one select statement, checked by the sandbox (README); its rows are emitted
  * @param emits     CloudEvents type of the derived events
  * @param clock     processing time or event time
  * @param createdAt when it was created

@@ -122,6 +122,11 @@ final class Harness implements AutoCloseable {
   }
 
   Harness(String db, int maxHopCount, int queueCapacity) {
+    this(db, maxHopCount, new EsperDetectorEngine.Settings(2, queueCapacity, Duration.ofMillis(50)));
+  }
+
+  Harness(String db, int maxHopCount, EsperDetectorEngine.Settings settings) {
+    int queueCapacity = settings.queueCapacity();
     JdbcDataSource ds = new JdbcDataSource();
     ds.setURL("jdbc:h2:" + db + ";DB_CLOSE_DELAY=-1");
     ds.setUser("sa");
@@ -139,7 +144,7 @@ final class Harness implements AutoCloseable {
     ingest = new EventIngest(registry, router, clock);
     derived = new DerivedEvents(ingest, deadLetters, metrics, maxHopCount, queueCapacity);
     engine = new EsperDetectorEngine(type -> registry.find(type).map(t -> t.schema()), derived, metrics, clock,
-        new EsperDetectorEngine.Settings(2, queueCapacity, Duration.ofMillis(50)));
+        settings);
     router.addTap(new DetectorTap(engine));
     router.addTap(routed::add);
     service = new DetectorService(new DetectorRepository(jdbc), engine, clock);

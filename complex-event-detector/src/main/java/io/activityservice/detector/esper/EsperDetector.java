@@ -58,11 +58,25 @@ final class EsperDetector implements UpdateListener {
     this.compiled = compiled;
     this.output = output;
     this.metrics = metrics;
-    this.runtime = EPRuntimeProvider.getRuntime("detector-" + definition.name() + "-" + UUID.randomUUID(),
-        configuration);
+    this.runtime = newRuntime("detector-" + definition.name() + "-" + UUID.randomUUID(), configuration);
     if (definition.clock() == ClockMode.PROCESSING_TIME) {
       runtime.getEventService().advanceTime(now);
       deploy();
+    }
+  }
+
+  /**
+   * Esper instantiates the runtime's condition handler (the sandbox's limit warnings) by class name through the
+   * thread's context class loader: make that this module's loader, whichever thread deploys.
+   */
+  private static EPRuntime newRuntime(String uri, Configuration configuration) {
+    Thread thread = Thread.currentThread();
+    ClassLoader previous = thread.getContextClassLoader();
+    thread.setContextClassLoader(EsperDetector.class.getClassLoader());
+    try {
+      return EPRuntimeProvider.getRuntime(uri, configuration);
+    } finally {
+      thread.setContextClassLoader(previous);
     }
   }
 
@@ -104,7 +118,8 @@ final class EsperDetector implements UpdateListener {
       current = event;
       runtime.getEventService().sendEventMap(event, alias);
       lastHop = event.hopCount();
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | LinkageError e) {
+      // LinkageError: generated code linking a class the sandbox's class loader refuses; the worker carries on
       log.warn("detector '{}' failed on event {}: {}", definition.name(), event.id(), e.toString());
     } finally {
       current = null;
@@ -121,7 +136,7 @@ final class EsperDetector implements UpdateListener {
       if (now > runtime.getEventService().getCurrentTime()) {
         runtime.getEventService().advanceTime(now);
       }
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | LinkageError e) {
       log.warn("detector '{}' failed on a clock tick: {}", definition.name(), e.toString());
     }
   }

@@ -2,7 +2,6 @@ package io.activityservice.detector.esper;
 
 import com.espertech.esper.common.client.EPCompiled;
 import com.espertech.esper.common.client.configuration.Configuration;
-import com.espertech.esper.compiler.client.CompilerArguments;
 import com.espertech.esper.compiler.client.EPCompileException;
 import com.espertech.esper.compiler.client.EPCompileExceptionItem;
 import com.espertech.esper.compiler.client.EPCompilerProvider;
@@ -14,10 +13,12 @@ import io.activityservice.detector.DetectorOutput;
 import io.activityservice.detector.DetectorStats;
 import io.activityservice.events.problem.ConflictException;
 import io.activityservice.events.problem.InvalidInputException;
+import io.activityservice.detector.esper.internal.EplSandbox;
 import io.activityservice.events.routing.RoutableEvent;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -32,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * external timer) bound to one of {@code threads} worker threads (by name hash), so one detector's events
  * are processed in order on one thread. Each worker has a bounded queue of {@code queueCapacity} events;
  * when it is full, {@link #submit} drops the event, counts it ({@code activity.detectors.dropped}) and logs
- * at most every 10 s: ingestion is never blocked by detectors.
+ * at most every 10 s: ingestion is never blocked by detectors. Every detector is checked, compiled and run in
+ * the {@link EplSandbox}: EPL cannot reach Java beyond an allow-list, and its windows are bounded.
  */
 public class EsperDetectorEngine implements DetectorEngine {
 
@@ -42,11 +44,47 @@ public class EsperDetectorEngine implements DetectorEngine {
   /**
    * Engine settings.
    *
-   * @param threads        worker threads
-   * @param queueCapacity  bound of each worker's queue
-   * @param tick           how often processing-time clocks advance (timer resolution)
+   * @param threads                  worker threads
+   * @param queueCapacity            bound of each worker's queue
+   * @param tick                     how often processing-time clocks advance (timer resolution)
+   * @param maxWindowEvents          largest count a data window ({@code #length(n)}, {@code #length_batch(n)}...),
+   *                                 a {@code prior(n, ...)}, a pattern repeat {@code [n]} or an
+   *                                 {@code output every n events} may have; larger ones are refused (400 on
+   *                                 {@code epl})
+   * @param maxWindowTime            longest time a data window ({@code #time(t)}, {@code #time_batch(t)}...) or an
+   *                                 output rate may span; longer ones are refused
+   * @param maxPatternSubexpressions pattern sub-expressions alive at once in one detector (e.g. one per
+   *                                 {@code every a=A} waiting for its {@code -> b=B}); further ones are not started
+   *                                 and a warning is logged
+   * @param maxMatchRecognizeStates  match-recognize partial matches alive at once in one detector; further ones
+   *                                 are not started and a warning is logged
    */
-  public record Settings(int threads, int queueCapacity, Duration tick) {
+  public record Settings(int threads, int queueCapacity, Duration tick, long maxWindowEvents, Duration maxWindowTime,
+                         long maxPatternSubexpressions, long maxMatchRecognizeStates) {
+
+    /** Default {@link #maxWindowEvents}. */
+    public static final long DEFAULT_MAX_WINDOW_EVENTS = 100_000;
+    /** Default {@link #maxWindowTime}. */
+    public static final Duration DEFAULT_MAX_WINDOW_TIME = Duration.ofHours(24);
+    /** Default {@link #maxPatternSubexpressions}. */
+    public static final long DEFAULT_MAX_PATTERN_SUBEXPRESSIONS = 10_000;
+    /** Default {@link #maxMatchRecognizeStates}. */
+    public static final long DEFAULT_MAX_MATCH_RECOGNIZE_STATES = 10_000;
+
+    public Settings {
+      if (maxWindowEvents < 1 || maxPatternSubexpressions < 1 || maxMatchRecognizeStates < 1
+          || maxWindowTime == null || maxWindowTime.isNegative() || maxWindowTime.isZero()) {
+        throw new IllegalArgumentException("detector limits must be positive: maxWindowEvents=" + maxWindowEvents
+            + ", maxWindowTime=" + maxWindowTime + ", maxPatternSubexpressions=" + maxPatternSubexpressions
+            + ", maxMatchRecognizeStates=" + maxMatchRecognizeStates);
+      }
+    }
+
+    /** Settings with the default detector limits. */
+    public Settings(int threads, int queueCapacity, Duration tick) {
+      this(threads, queueCapacity, tick, DEFAULT_MAX_WINDOW_EVENTS, DEFAULT_MAX_WINDOW_TIME,
+          DEFAULT_MAX_PATTERN_SUBEXPRESSIONS, DEFAULT_MAX_MATCH_RECOGNIZE_STATES);
+    }
   }
 
   private final Function<String, Optional<JsonNode>> schemas;
@@ -54,6 +92,7 @@ public class EsperDetectorEngine implements DetectorEngine {
   private final DetectorMetrics metrics;
   private final Clock clock;
   private final DetectorWorker[] workers;
+  private final EplSandbox sandbox;
   private final Map<String, EsperDetector> detectors = new ConcurrentHashMap<>();
   private final Set<String> consumed = ConcurrentHashMap.newKeySet();
   private final Map<JsonNode, InputType> inputTypes = new HashMap<>();
@@ -69,6 +108,8 @@ public class EsperDetectorEngine implements DetectorEngine {
     this.output = output;
     this.metrics = metrics;
     this.clock = clock;
+    this.sandbox = new EplSandbox(settings.maxWindowEvents(), settings.maxWindowTime(),
+        settings.maxPatternSubexpressions(), settings.maxMatchRecognizeStates());
     this.workers = new DetectorWorker[Math.max(1, settings.threads())];
     for (int i = 0; i < workers.length; i++) {
       workers[i] = new DetectorWorker(i, settings.queueCapacity(), clock, settings.tick().toMillis());
@@ -90,11 +131,15 @@ public class EsperDetectorEngine implements DetectorEngine {
     }
     Map<String, InputType> inputs = new LinkedHashMap<>();
     Configuration configuration = new Configuration();
+    Set<String> eventProperties = new HashSet<>();
     detector.inputs().forEach((alias, type) -> {
       InputType it = inputType(schemas.apply(type).orElse(null));
       inputs.put(alias, it);
+      eventProperties.addAll(it.definition().keySet());
       configuration.getCommon().addEventType(alias, it.definition());
     });
+    sandbox.check(detector.epl(), inputs.keySet(), eventProperties);
+    sandbox.configure(configuration);
     configuration.getRuntime().getThreading().setInternalTimerEnabled(false);
     configuration.getRuntime().getThreading().setListenerDispatchPreserveOrder(false);
     EPCompiled compiled = compile(detector, configuration);
@@ -108,13 +153,13 @@ public class EsperDetectorEngine implements DetectorEngine {
   }
 
   /**
-   * Compiles the EPL against the detector's input types.
+   * Compiles the (checked) EPL against the detector's input types in the sandbox.
    *
    * @throws InvalidInputException field {@code epl}, with Esper's message and position
    */
-  static EPCompiled compile(DetectorDefinition detector, Configuration configuration) {
+  private EPCompiled compile(DetectorDefinition detector, Configuration configuration) {
     try {
-      return EPCompilerProvider.getCompiler().compile(detector.epl(), new CompilerArguments(configuration));
+      return EPCompilerProvider.getCompiler().compile(detector.epl(), sandbox.compilerArguments(configuration));
     } catch (EPCompileException e) {
       StringBuilder reason = new StringBuilder("Esper could not compile the EPL: ").append(e.getMessage());
       if (!e.getItems().isEmpty()) {
