@@ -3,6 +3,7 @@ package io.activityservice.channel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
@@ -17,6 +18,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -28,8 +30,18 @@ import org.junit.jupiter.api.Test;
  *
  * <p>Adapters that cannot be listened on (webhooks) override {@link #openReceiver} with a receiver
  * of their own and return {@code false} from {@link #supportsRedelivery()}.
+ *
+ * <p>Subclasses configure their adapter's {@code redelivery} settings with
+ * {@link #CONTRACT_REDELIVERY} (exact delays, no jitter), so that the redelivery tests can check the
+ * backoff.
  */
 public abstract class ChannelAdapterContract {
+
+  /** The redelivery settings every adapter under test uses: 1s, 2s, 4s, 8s, without jitter. */
+  public static final RedeliverySettings CONTRACT_REDELIVERY =
+      new RedeliverySettings(Duration.ofSeconds(1), Duration.ofSeconds(8), false);
+  /** How much earlier than its backoff delay a redelivery may be seen (clock and timer granularity). */
+  private static final Duration EARLY = Duration.ofMillis(100);
 
   private final List<AutoCloseable> opened = new ArrayList<>();
 
@@ -147,26 +159,87 @@ public abstract class ChannelAdapterContract {
   }
 
   @Test
-  void nackedEventIsRedelivered() throws Exception {
-    org.junit.jupiter.api.Assumptions.assumeTrue(supportsRedelivery(), "transport has no redelivery");
+  void nackedEventComesBackAfterGrowingDelaysWithoutDisturbingOthersInFlight() throws Exception {
+    assumeTrue(supportsRedelivery(), "transport has no redelivery");
+    Backoff backoff = CONTRACT_REDELIVERY.backoff();
     ChannelUri uri = freshChannel();
-    AtomicInteger attempts = new AtomicInteger();
-    CompletableFuture<CloudEvent> secondDelivery = new CompletableFuture<>();
+    List<CloudEvent> events = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      events.add(sampleEvent(i));
+    }
+    String nackedId = events.get(0).getId();
+    Map<String, List<Long>> deliveries = new ConcurrentHashMap<>();
+    List<Acknowledgement> held = new CopyOnWriteArrayList<>();
+    CompletableFuture<Void> acked = new CompletableFuture<>();
     track(openReceiver(uri, (event, ack) -> {
-      if (attempts.incrementAndGet() == 1) {
-        ack.nack(new IllegalStateException("first attempt fails on purpose"));
+      List<Long> times = deliveries.computeIfAbsent(event.getId(), k -> new CopyOnWriteArrayList<>());
+      times.add(System.nanoTime());
+      if (!event.getId().equals(nackedId)) {
+        held.add(ack); // stays unsettled on the transport until the end of the test
+      } else if (times.size() <= 2) {
+        ack.nack(new IllegalStateException("attempt " + times.size() + " fails on purpose"));
       } else {
         ack.ack();
-        secondDelivery.complete(event);
+        acked.complete(null);
       }
     }));
     OutboundChannel out = track(adapter().openOutbound(uri));
-    CloudEvent sent = sampleEvent(1);
-    out.send(sent).get(deliveryTimeout().toSeconds(), TimeUnit.SECONDS);
+    CompletableFuture.allOf(events.stream().map(out::send).toArray(CompletableFuture[]::new))
+        .get(deliveryTimeout().toSeconds(), TimeUnit.SECONDS);
 
-    assertThat(secondDelivery.get(deliveryTimeout().toSeconds(), TimeUnit.SECONDS).getId())
-        .isEqualTo(sent.getId());
-    assertThat(attempts.get()).isGreaterThanOrEqualTo(2);
+    acked.get(deliveryTimeout().toSeconds(), TimeUnit.SECONDS);
+    await().atMost(deliveryTimeout()).until(() -> held.size() == events.size() - 1);
+    List<Long> times = deliveries.get(nackedId);
+    assertThat(times).hasSize(3);
+    Duration first = Duration.ofNanos(times.get(1) - times.get(0));
+    Duration second = Duration.ofNanos(times.get(2) - times.get(1));
+    assertThat(first).as("delay after the first nack").isGreaterThanOrEqualTo(backoff.ceiling(1).minus(EARLY));
+    assertThat(second).as("delay after the second nack").isGreaterThanOrEqualTo(backoff.ceiling(2).minus(EARLY))
+        .isGreaterThan(first);
+    // The nacks did not tear anything down: the other messages, still unsettled, did not come again.
+    assertThat(deliveries).hasSize(events.size());
+    events.stream().skip(1).forEach(e -> assertThat(deliveries.get(e.getId())).as(e.getId()).hasSize(1));
+
+    held.forEach(Acknowledgement::ack);
+    await().during(Duration.ofSeconds(1)).atMost(deliveryTimeout())
+        .until(() -> deliveries.values().stream().mapToInt(List::size).sum() == events.size() + 2);
+  }
+
+  @Test
+  void onlyTheFirstSettlementCountsFromAnyThread() throws Exception {
+    assumeTrue(supportsRedelivery(), "transport has no redelivery");
+    Backoff backoff = CONTRACT_REDELIVERY.backoff();
+    ChannelUri uri = freshChannel();
+    CloudEvent ackedTwice = sampleEvent(1);
+    CloudEvent nackedTwice = sampleEvent(2);
+    Map<String, AtomicInteger> deliveries = new ConcurrentHashMap<>();
+    track(openReceiver(uri, (event, ack) -> {
+      int n = deliveries.computeIfAbsent(event.getId(), k -> new AtomicInteger()).incrementAndGet();
+      if (event.getId().equals(ackedTwice.getId())) {
+        ack.ack();
+        ack.ack();
+        ack.nack(new IllegalStateException("ignored: already acked"));
+      } else if (n == 1) {
+        CompletableFuture.runAsync(() -> { // settled from another thread
+          ack.nack(new IllegalStateException("first nack counts"));
+          ack.nack(new IllegalStateException("ignored"));
+          ack.ack();
+        });
+      } else {
+        ack.ack();
+        ack.nack(new IllegalStateException("ignored: already acked"));
+      }
+    }));
+    OutboundChannel out = track(adapter().openOutbound(uri));
+    out.send(ackedTwice).get(deliveryTimeout().toSeconds(), TimeUnit.SECONDS);
+    out.send(nackedTwice).get(deliveryTimeout().toSeconds(), TimeUnit.SECONDS);
+
+    await().atMost(deliveryTimeout()).until(() -> deliveries.containsKey(nackedTwice.getId())
+        && deliveries.get(nackedTwice.getId()).get() == 2);
+    // A second nack would bring the event back after ceiling(2); an ignored one must not.
+    await().during(backoff.ceiling(2).plusSeconds(2)).atMost(deliveryTimeout())
+        .until(() -> deliveries.get(nackedTwice.getId()).get() == 2
+            && deliveries.get(ackedTwice.getId()).get() == 1);
   }
 
   @Test

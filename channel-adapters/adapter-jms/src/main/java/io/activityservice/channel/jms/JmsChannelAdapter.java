@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.apache.activemq.ActiveMQConnectionFactory;
@@ -38,6 +39,7 @@ public final class JmsChannelAdapter implements ChannelAdapter {
   private final JmsCloudEventCodec codec = new JmsCloudEventCodec();
   private final JmsSenderPool senders;
   private final ThreadPoolExecutor acker;
+  private final ScheduledThreadPoolExecutor redeliverer;
   private final Set<JmsInboundChannel> inbound = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
@@ -59,6 +61,11 @@ public final class JmsChannelAdapter implements ChannelAdapter {
     // Acks are bounded by the inbound channels' in-flight permits, so the queue is too.
     this.acker = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> {
       Thread t = new Thread(r, "jms-ack");
+      t.setDaemon(true);
+      return t;
+    });
+    this.redeliverer = new ScheduledThreadPoolExecutor(1, r -> {
+      Thread t = new Thread(r, "jms-redelivery");
       t.setDaemon(true);
       return t;
     });
@@ -97,7 +104,7 @@ public final class JmsChannelAdapter implements ChannelAdapter {
     checkOpen();
     JmsInboundChannel[] self = new JmsInboundChannel[1];
     JmsInboundChannel channel = new JmsInboundChannel(uri, address.consumerQueue(subscription), effective,
-        handler, codec, factory, maxInFlight, properties, acker, () -> inbound.remove(self[0]));
+        handler, codec, factory, maxInFlight, properties, acker, redeliverer, () -> inbound.remove(self[0]));
     self[0] = channel;
     inbound.add(channel);
     channel.start(properties.sendTimeout());
@@ -134,6 +141,7 @@ public final class JmsChannelAdapter implements ChannelAdapter {
       channel.close();
     }
     senders.close();
+    redeliverer.shutdownNow();
     acker.shutdown();
     try {
       acker.awaitTermination(properties.sendTimeout().toMillis(), TimeUnit.MILLISECONDS);

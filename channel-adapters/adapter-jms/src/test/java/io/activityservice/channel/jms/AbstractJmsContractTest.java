@@ -20,7 +20,8 @@ abstract class AbstractJmsContractTest extends ChannelAdapterContract {
   @BeforeAll
   static void start() {
     broker = TestBrokers.inMemory();
-    adapter = new JmsChannelAdapter(JmsChannelProperties.forBroker(TestBrokers.tcpUrl(broker)));
+    adapter = new JmsChannelAdapter(JmsChannelProperties.forBroker(TestBrokers.tcpUrl(broker))
+        .withRedelivery(CONTRACT_REDELIVERY));
   }
 
   @AfterAll

@@ -103,7 +103,7 @@ public final class StreamChannelAdapter implements ChannelAdapter {
     String group = settings.property(GROUP_SETTING, properties.group());
     StreamInboundChannel[] self = new StreamInboundChannel[1];
     self[0] = new StreamInboundChannel(uri, settings, handler, scheduler,
-        properties.redeliveryDelay(), properties.maxUnacknowledged(), () -> open.remove(self[0]));
+        properties.redelivery().backoff(), properties.maxUnacknowledged(), () -> open.remove(self[0]));
     open.add(self[0]);
     try {
       return self[0].open(channel -> binder().bindConsumer(topic, group, channel, consumerProperties(topic)));
