@@ -1,7 +1,9 @@
 package io.activityservice.channel;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.format.EventDeserializationException;
 import io.cloudevents.core.format.EventFormat;
@@ -24,6 +26,7 @@ public final class CloudEventJson {
   private static final EventFormat FORMAT = new JsonFormat();
   private static final ObjectMapper MAPPER =
       new ObjectMapper().registerModule(JsonFormat.getCloudEventJacksonModule());
+  private static final ObjectReader STRICT_TREE = MAPPER.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   private CloudEventJson() {
   }
@@ -70,6 +73,28 @@ public final class CloudEventJson {
       }
     }
     return events;
+  }
+
+  /**
+   * Whether a body without a content type is a structured-mode event: a JSON object with a
+   * {@code specversion} member.
+   */
+  public static boolean looksStructured(byte[] body) {
+    JsonNode node = readTree(body);
+    return node != null && node.isObject() && node.has("specversion");
+  }
+
+  /** The body as one complete JSON value, or {@code null} if it is not one. */
+  static JsonNode readTree(byte[] body) {
+    if (body == null || body.length == 0) {
+      return null;
+    }
+    try {
+      JsonNode node = STRICT_TREE.readTree(body);
+      return node == null || node.isMissingNode() ? null : node;
+    } catch (IOException e) {
+      return null;
+    }
   }
 
   private static String rootMessage(Throwable e) {

@@ -22,6 +22,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -64,9 +65,26 @@ public abstract class ChannelAdapterContract {
     return Duration.ofSeconds(60);
   }
 
+  /** Starts receiving CloudEvents only on {@code uri}. */
+  protected final AutoCloseable openReceiver(ChannelUri uri, InboundHandler handler) {
+    return openReceiver(uri, InboundSettings.strict(), handler);
+  }
+
   /** Starts receiving on {@code uri}; by default through the adapter's own inbound channel. */
-  protected AutoCloseable openReceiver(ChannelUri uri, InboundHandler handler) {
-    return adapter().openInbound(uri, InboundSettings.strict(), handler);
+  protected AutoCloseable openReceiver(ChannelUri uri, InboundSettings settings, InboundHandler handler) {
+    return adapter().openInbound(uri, settings, handler);
+  }
+
+  /**
+   * Puts a plain message, one that carries no CloudEvent, with {@code body} and no content type on
+   * {@code uri}, the way a legacy producer of that transport would (a plain JMS text message, an SQS
+   * message body, a Kafka record without headers).
+   *
+   * @return the message id the transport gave it (the id the wrapped event must carry), or
+   *         {@code null} if the transport does not say
+   */
+  protected String sendPlain(ChannelUri uri, byte[] body) throws Exception {
+    return Assumptions.abort("this adapter has no inbound channels, so nothing wraps plain messages");
   }
 
   @AfterEach
@@ -240,6 +258,71 @@ public abstract class ChannelAdapterContract {
     await().during(backoff.ceiling(2).plusSeconds(2)).atMost(deliveryTimeout())
         .until(() -> deliveries.get(nackedTwice.getId()).get() == 2
             && deliveries.get(ackedTwice.getId()).get() == 1);
+  }
+
+  @Test
+  void plainMessagesAreWrappedByTheSharedRule() throws Exception {
+    ChannelUri typeOnly = freshChannel();
+    ChannelUri withSource = freshChannel();
+    InboundSettings typeOnlySettings = new InboundSettings("com.example.contract.plain", null, Map.of());
+    InboundSettings withSourceSettings =
+        new InboundSettings("com.example.contract.plain", URI.create("/legacy/orders"), Map.of());
+    Map<String, CloudEvent> got = new ConcurrentHashMap<>();
+    track(openReceiver(typeOnly, typeOnlySettings, (event, ack) -> {
+      got.put("json", event);
+      ack.ack();
+    }));
+    track(openReceiver(withSource, withSourceSettings, (event, ack) -> {
+      got.put("text", event);
+      ack.ack();
+    }));
+    OffsetDateTime before = OffsetDateTime.now(ZoneOffset.UTC).minusMinutes(1);
+    byte[] json = "{\"order\":1,\"items\":[\"a\"]}".getBytes(StandardCharsets.UTF_8);
+    byte[] text = "order 2 shipped".getBytes(StandardCharsets.UTF_8);
+    String jsonId = sendPlain(typeOnly, json);
+    String textId = sendPlain(withSource, text);
+
+    await().atMost(deliveryTimeout()).until(() -> got.size() == 2);
+    OffsetDateTime after = OffsetDateTime.now(ZoneOffset.UTC).plusMinutes(1);
+    CloudEvent wrappedJson = got.get("json");
+    assertThat(wrappedJson.getType()).isEqualTo("com.example.contract.plain");
+    assertThat(wrappedJson.getSource()).as("no defaultSource: the channel URI")
+        .isEqualTo(URI.create(typeOnly.toString()));
+    assertThat(wrappedJson.getDataContentType()).isEqualTo("application/json");
+    assertThat(wrappedJson.getData().toBytes()).isEqualTo(json);
+    assertThat(wrappedJson.getTime()).as("the transport's timestamp").isBetween(before, after);
+    assertThat(wrappedJson.getExtensionNames()).isEmpty();
+    if (jsonId != null) {
+      assertThat(wrappedJson.getId()).isEqualTo(jsonId);
+    }
+    CloudEvent wrappedText = got.get("text");
+    assertThat(wrappedText.getSource()).isEqualTo(URI.create("/legacy/orders"));
+    assertThat(wrappedText.getDataContentType()).isEqualTo("text/plain");
+    assertThat(wrappedText.getData().toBytes()).isEqualTo(text);
+    if (textId != null) {
+      assertThat(wrappedText.getId()).isEqualTo(textId);
+    }
+    // Identical to the shared rule applied to what the transport carried.
+    assertThat(wrappedJson).isEqualTo(PlainMessages.wrap(typeOnly, typeOnlySettings, wrappedJson.getId(), json,
+        null, wrappedJson.getTime()));
+    assertThat(wrappedText).isEqualTo(PlainMessages.wrap(withSource, withSourceSettings, wrappedText.getId(), text,
+        null, wrappedText.getTime()));
+  }
+
+  @Test
+  void plainMessageWithoutDefaultTypeIsDroppedWithoutBlockingTheChannel() throws Exception {
+    ChannelUri uri = freshChannel();
+    List<String> received = new CopyOnWriteArrayList<>();
+    track(openReceiver(uri, (event, ack) -> {
+      received.add(event.getId());
+      ack.ack();
+    }));
+    sendPlain(uri, "not a cloud event".getBytes(StandardCharsets.UTF_8));
+    CloudEvent next = sampleEvent(1);
+    track(adapter().openOutbound(uri)).send(next).get(deliveryTimeout().toSeconds(), TimeUnit.SECONDS);
+
+    await().atMost(deliveryTimeout()).until(() -> received.contains(next.getId()));
+    await().during(Duration.ofSeconds(1)).atMost(deliveryTimeout()).until(() -> received.size() == 1);
   }
 
   @Test

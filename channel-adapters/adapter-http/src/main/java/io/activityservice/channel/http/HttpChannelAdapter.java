@@ -1,6 +1,6 @@
 package io.activityservice.channel.http;
 
-import io.activityservice.channel.ChannelAdapter;
+import io.activityservice.channel.AbstractChannelAdapter;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundHandler;
@@ -17,7 +17,7 @@ import java.util.concurrent.Executors;
  * Webhook channels: {@code http://…} and {@code https://…}. Outbound only; the service's own REST
  * API is the HTTP inbound side. One shared {@link HttpClient} (HTTP/1.1 keep-alive pool).
  */
-public final class HttpChannelAdapter implements ChannelAdapter {
+public final class HttpChannelAdapter extends AbstractChannelAdapter {
 
   private final HttpClient client;
   private final ExecutorService executor;
@@ -28,6 +28,7 @@ public final class HttpChannelAdapter implements ChannelAdapter {
    * @param requestTimeout time for the whole request/response
    */
   public HttpChannelAdapter(Duration connectTimeout, Duration requestTimeout) {
+    super("http");
     this.requestTimeout = requestTimeout;
     // Virtual-thread-free fixed pool: the client is asynchronous, this only runs its callbacks.
     this.executor = Executors.newFixedThreadPool(2, r -> {
@@ -67,7 +68,7 @@ public final class HttpChannelAdapter implements ChannelAdapter {
   @Override
   public OutboundChannel openOutbound(ChannelUri uri) {
     validate(uri);
-    return new WebhookOutboundChannel(client, uri, requestTimeout);
+    return register(onClose -> new WebhookOutboundChannel(client, uri, requestTimeout, onClose));
   }
 
   @Override
@@ -77,7 +78,7 @@ public final class HttpChannelAdapter implements ChannelAdapter {
   }
 
   @Override
-  public void close() {
+  protected void doClose() {
     executor.shutdown();
   }
 }

@@ -18,8 +18,11 @@ final class WebhookOutboundChannel implements OutboundChannel {
   private final ChannelUri uri;
   private final URI target;
   private final Duration timeout;
+  private final Runnable onClose;
+  private volatile boolean closed;
 
-  WebhookOutboundChannel(HttpClient client, ChannelUri uri, Duration timeout) {
+  WebhookOutboundChannel(HttpClient client, ChannelUri uri, Duration timeout, Runnable onClose) {
+    this.onClose = onClose;
     this.client = client;
     this.uri = uri;
     this.target = URI.create(uri.address());
@@ -33,6 +36,9 @@ final class WebhookOutboundChannel implements OutboundChannel {
 
   @Override
   public CompletableFuture<Void> send(CloudEvent event) {
+    if (closed) {
+      return CompletableFuture.failedFuture(new IllegalStateException("webhook channel " + uri + " is closed"));
+    }
     try {
       HttpRequest request = HttpRequest.newBuilder(target)
           .timeout(timeout)
@@ -54,6 +60,8 @@ final class WebhookOutboundChannel implements OutboundChannel {
 
   @Override
   public void close() {
-    // The HttpClient is shared by the adapter; nothing is held per channel.
+    // The HttpClient is shared by the adapter; nothing else is held per channel.
+    closed = true;
+    onClose.run();
   }
 }

@@ -1,14 +1,12 @@
 package io.activityservice.channel.jms;
 
-import io.activityservice.channel.ChannelAdapter;
+import io.activityservice.channel.AbstractChannelAdapter;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundHandler;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.OutboundChannel;
-import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -27,7 +25,7 @@ import org.apache.activemq.ActiveMQConnectionFactory;
  * the same name compete for the messages. Connections use the failover transport and come back on
  * their own after a broker restart.
  */
-public final class JmsChannelAdapter implements ChannelAdapter {
+public final class JmsChannelAdapter extends AbstractChannelAdapter {
 
   /** Inbound property: name of the shared subscription a topic channel joins. */
   public static final String SUBSCRIPTION_NAME = "subscriptionName";
@@ -40,8 +38,6 @@ public final class JmsChannelAdapter implements ChannelAdapter {
   private final JmsSenderPool senders;
   private final ThreadPoolExecutor acker;
   private final ScheduledThreadPoolExecutor redeliverer;
-  private final Set<JmsInboundChannel> inbound = ConcurrentHashMap.newKeySet();
-  private volatile boolean closed;
 
   /**
    * Creates the adapter; nothing connects until a channel is used.
@@ -50,6 +46,7 @@ public final class JmsChannelAdapter implements ChannelAdapter {
    *                                  {@link EmbeddedActiveMqBroker} and pass its URL instead)
    */
   public JmsChannelAdapter(JmsChannelProperties properties) {
+    super("jms");
     if (properties.useEmbeddedBroker()) {
       throw new IllegalArgumentException("the jms adapter needs a broker URL: set activity.channels.jms.broker-url"
           + " or start an EmbeddedActiveMqBroker and use properties.withBrokerUrl(broker.connectUri())");
@@ -84,8 +81,8 @@ public final class JmsChannelAdapter implements ChannelAdapter {
   @Override
   public OutboundChannel openOutbound(ChannelUri uri) {
     JmsAddress address = JmsAddress.parse(uri);
-    checkOpen();
-    return new JmsOutboundChannel(uri, address, address.persistentOr(properties.persistent()), senders);
+    return register(onClose -> new JmsOutboundChannel(uri, address, address.persistentOr(properties.persistent()),
+        senders, onClose));
   }
 
   /**
@@ -101,12 +98,8 @@ public final class JmsChannelAdapter implements ChannelAdapter {
     String subscription = VirtualTopics.checkSubscriptionName(
         effective.property(SUBSCRIPTION_NAME, properties.subscriptionName()), "inbound property " + SUBSCRIPTION_NAME);
     int maxInFlight = maxInFlight(effective);
-    checkOpen();
-    JmsInboundChannel[] self = new JmsInboundChannel[1];
-    JmsInboundChannel channel = new JmsInboundChannel(uri, address.consumerQueue(subscription), effective,
-        handler, codec, factory, maxInFlight, properties, acker, redeliverer, () -> inbound.remove(self[0]));
-    self[0] = channel;
-    inbound.add(channel);
+    JmsInboundChannel channel = register(onClose -> new JmsInboundChannel(uri, address.consumerQueue(subscription),
+        effective, handler, codec, factory, maxInFlight, properties, acker, redeliverer, onClose));
     channel.start(properties.sendTimeout());
     return channel;
   }
@@ -128,18 +121,9 @@ public final class JmsChannelAdapter implements ChannelAdapter {
         + "'; use a positive number, e.g. 1000");
   }
 
-  private void checkOpen() {
-    if (closed) {
-      throw new IllegalStateException("the jms adapter is closed");
-    }
-  }
-
+  /** Stops the senders (flushing what they hold, bounded by the send timeout) and the adapter's threads. */
   @Override
-  public void close() {
-    closed = true;
-    for (JmsInboundChannel channel : List.copyOf(inbound)) {
-      channel.close();
-    }
+  protected void doClose() {
     senders.close();
     redeliverer.shutdownNow();
     acker.shutdown();

@@ -1,10 +1,9 @@
 package io.activityservice.channel.jms;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.InboundSettings;
+import io.activityservice.channel.PlainMessages;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.SpecVersion;
 import io.cloudevents.core.builder.CloudEventBuilder;
@@ -17,11 +16,7 @@ import jakarta.jms.ObjectMessage;
 import jakarta.jms.Session;
 import jakarta.jms.StreamMessage;
 import jakarta.jms.TextMessage;
-import java.io.IOException;
 import java.net.URI;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -31,7 +26,6 @@ import java.util.Enumeration;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
-import java.util.UUID;
 
 /**
  * Maps CloudEvents to JMS messages and back, following the JMS-compatible naming of the CloudEvents
@@ -47,11 +41,9 @@ import java.util.UUID;
  * event without data is a body-less {@link Message}.
  *
  * <p><b>Decoding</b> also accepts structured-mode bodies ({@code application/cloudevents+json}
- * content type, or any JSON object body with a {@code specversion} member) and, when the channel's
- * {@link InboundSettings} name a default type and source, wraps plain messages: id = JMS message id,
- * time = JMS timestamp, data = body, datacontenttype = the {@value #CONTENT_TYPE} property if set,
- * else {@code application/json} if the body parses as JSON, else {@code text/plain} (or
- * {@code application/octet-stream} for bytes that are not UTF-8).
+ * content type, or any JSON object body with a {@code specversion} member) and wraps plain messages
+ * by the shared rule of {@link PlainMessages} (id = JMS message id, time = JMS timestamp, content
+ * type = the {@value #CONTENT_TYPE} property if set).
  *
  * <p>Stateless and thread-safe.
  */
@@ -67,9 +59,6 @@ public final class JmsCloudEventCodec {
   private static final Set<String> ATTRIBUTES =
       Set.of("specversion", "id", "source", "type", "subject", "time", "dataschema", "datacontenttype");
 
-  private static final ObjectMapper JSON =
-      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-
   /** Encodes {@code event} in binary mode as a message of {@code session}. */
   public Message encode(Session session, CloudEvent event) throws JMSException {
     byte[] data = event.getData() == null ? null : event.getData().toBytes();
@@ -77,7 +66,7 @@ public final class JmsCloudEventCodec {
     Message message;
     if (data == null) {
       message = session.createMessage();
-    } else if (isTextual(contentType) && isUtf8(data)) {
+    } else if (isTextual(contentType) && PlainMessages.isUtf8(data)) {
       message = session.createTextMessage(new String(data, StandardCharsets.UTF_8));
     } else {
       BytesMessage bytes = session.createBytesMessage();
@@ -112,13 +101,14 @@ public final class JmsCloudEventCodec {
   }
 
   /**
-   * Decodes a received message (binary mode, structured mode, or a plain message wrapped with the
-   * defaults of {@code settings}).
+   * Decodes a received message (binary mode, structured mode, or a plain message wrapped by the
+   * {@link PlainMessages} rule with the defaults of {@code settings}).
    *
+   * @param channel  the inbound channel the message came from
    * @throws IllegalArgumentException if the message is not a valid CloudEvent and cannot be wrapped
    * @throws JMSException             if the message cannot be read
    */
-  public CloudEvent decode(Message message, InboundSettings settings) throws JMSException {
+  public CloudEvent decode(Message message, ChannelUri channel, InboundSettings settings) throws JMSException {
     if (message.propertyExists(PREFIX + "specversion")) {
       return decodeBinary(message);
     }
@@ -127,23 +117,9 @@ public final class JmsCloudEventCodec {
     if (body != null && isStructured(contentType, body)) {
       return CloudEventJson.decode(body);
     }
-    if (settings.defaultType() == null || settings.defaultSource() == null) {
-      throw new IllegalArgumentException("message " + message.getJMSMessageID()
-          + " carries no CloudEvent (no " + PREFIX + "specversion property, body not a structured CloudEvent)"
-          + " and the channel has no defaultType/defaultSource to wrap it with");
-    }
-    String id = message.getJMSMessageID() == null ? UUID.randomUUID().toString() : message.getJMSMessageID();
-    CloudEventBuilder builder = CloudEventBuilder.v1()
-        .withId(id)
-        .withSource(settings.defaultSource())
-        .withType(settings.defaultType());
-    if (message.getJMSTimestamp() > 0) {
-      builder.withTime(OffsetDateTime.ofInstant(Instant.ofEpochMilli(message.getJMSTimestamp()), ZoneOffset.UTC));
-    }
-    if (body != null) {
-      builder.withDataContentType(contentType != null ? contentType : guessContentType(body)).withData(body);
-    }
-    return builder.build();
+    OffsetDateTime time = message.getJMSTimestamp() > 0
+        ? OffsetDateTime.ofInstant(Instant.ofEpochMilli(message.getJMSTimestamp()), ZoneOffset.UTC) : null;
+    return PlainMessages.wrap(channel, settings, message.getJMSMessageID(), body, contentType, time);
   }
 
   private static CloudEvent decodeBinary(Message message) throws JMSException {
@@ -253,26 +229,7 @@ public final class JmsCloudEventCodec {
         return false;
       }
     }
-    JsonNode node = parseJson(body);
-    return node != null && node.isObject() && node.has("specversion");
-  }
-
-  private static String guessContentType(byte[] body) {
-    if (parseJson(body) != null) {
-      return "application/json";
-    }
-    return isUtf8(body) ? "text/plain" : "application/octet-stream";
-  }
-
-  private static JsonNode parseJson(byte[] body) {
-    if (body.length == 0) {
-      return null;
-    }
-    try {
-      return JSON.readTree(body);
-    } catch (IOException e) {
-      return null;
-    }
+    return CloudEventJson.looksStructured(body);
   }
 
   private static boolean isTextual(String contentType) {
@@ -287,17 +244,5 @@ public final class JmsCloudEventCodec {
   private static String mediaType(String contentType) {
     int semicolon = contentType.indexOf(';');
     return (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).trim().toLowerCase(Locale.ROOT);
-  }
-
-  private static boolean isUtf8(byte[] data) {
-    try {
-      StandardCharsets.UTF_8.newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(data));
-      return true;
-    } catch (CharacterCodingException e) {
-      return false;
-    }
   }
 }

@@ -214,7 +214,7 @@ final class JmsInboundChannel implements InboundChannel {
     }
     CloudEvent event;
     try {
-      event = codec.decode(message, settings);
+      event = codec.decode(message, uri, settings);
     } catch (IllegalArgumentException e) {
       LOG.warn("jms inbound channel {}: dropping message {} that is not a CloudEvent: {}",
           uri, message.getJMSMessageID(), e.getMessage());

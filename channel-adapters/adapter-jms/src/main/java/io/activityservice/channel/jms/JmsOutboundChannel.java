@@ -13,10 +13,13 @@ final class JmsOutboundChannel implements OutboundChannel {
   private final Destination destination;
   private final boolean persistent;
   private final JmsSenderPool senders;
+  private final Runnable onClose;
   private volatile boolean closed;
 
-  JmsOutboundChannel(ChannelUri uri, JmsAddress address, boolean persistent, JmsSenderPool senders) {
+  JmsOutboundChannel(ChannelUri uri, JmsAddress address, boolean persistent, JmsSenderPool senders,
+      Runnable onClose) {
     this.uri = uri;
+    this.onClose = onClose;
     this.destination = address.destination();
     this.persistent = persistent;
     this.senders = senders;
@@ -42,5 +45,6 @@ final class JmsOutboundChannel implements OutboundChannel {
   @Override
   public void close() {
     closed = true;
+    onClose.run();
   }
 }

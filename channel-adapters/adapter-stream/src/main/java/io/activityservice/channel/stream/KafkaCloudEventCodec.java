@@ -1,7 +1,9 @@
 package io.activityservice.channel.stream;
 
+import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.InboundSettings;
+import io.activityservice.channel.PlainMessages;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.SpecVersion;
 import io.cloudevents.core.builder.CloudEventBuilder;
@@ -23,8 +25,9 @@ import java.util.Map;
  * <p>Outbound is binary mode: every attribute and extension becomes a {@code ce_<name>} header
  * (UTF-8 text), {@code datacontenttype} becomes the {@code content-type} header and the value is
  * the data. Inbound accepts binary mode, structured mode ({@code content-type:
- * application/cloudevents+json}) and plain records, which are wrapped with
- * {@link InboundSettings#defaultType()} / {@link InboundSettings#defaultSource()}.
+ * application/cloudevents+json}) and plain records, which are wrapped by the shared
+ * {@link PlainMessages} rule (id = {@code <topic>-<partition>-<offset>}, time = record timestamp,
+ * content type = the {@code content-type} header).
  *
  * <p>Header values are raw {@code byte[]} so the binder's header mapper writes them unchanged (it
  * would JSON-quote {@code String}s); inbound values may be {@code byte[]} or {@code String}.
@@ -91,6 +94,8 @@ public final class KafkaCloudEventCodec {
    *                  entries are ignored
    * @param value     the record value, may be {@code null} or empty
    * @param origin    topic-partition-offset, the id given to a plain record
+   * @param topic     the topic of the inbound channel ({@code kafka:<topic>} is a plain record's
+   *                  source when the settings have no default source)
    * @param timestamp record timestamp in epoch millis, the time given to a plain record, or
    *                  {@code null}
    * @throws IllegalArgumentException if the record is not a valid CloudEvent and the settings
@@ -107,24 +112,10 @@ public final class KafkaCloudEventCodec {
     if (specVersion != null) {
       return decodeBinary(headers, value, specVersion, contentType);
     }
-    if (settings.defaultType() == null) {
-      throw new IllegalArgumentException("record " + origin + " has no CloudEvents headers (ce_specversion)"
-          + " nor content-type " + CloudEventJson.CONTENT_TYPE + ", and the inbound channel has no"
-          + " default type to wrap plain records with");
-    }
-    URI source = settings.defaultSource() != null ? settings.defaultSource() : URI.create("kafka:" + topic);
-    CloudEventBuilder builder = CloudEventBuilder.v1()
-        .withId(origin)
-        .withSource(source)
-        .withType(settings.defaultType())
-        .withDataContentType(contentType);
-    if (timestamp != null && timestamp >= 0) {
-      builder.withTime(OffsetDateTime.ofInstant(Instant.ofEpochMilli(timestamp), ZoneOffset.UTC));
-    }
-    if (value != null && value.length > 0) {
-      builder.withData(value);
-    }
-    return builder.build();
+    OffsetDateTime time = timestamp != null && timestamp >= 0
+        ? OffsetDateTime.ofInstant(Instant.ofEpochMilli(timestamp), ZoneOffset.UTC) : null;
+    return PlainMessages.wrap(new ChannelUri(StreamChannelAdapter.SCHEME, topic), settings, origin, value,
+        contentType, time);
   }
 
   private static CloudEvent decodeBinary(Map<String, ?> headers, byte[] value, String specVersion,

@@ -143,7 +143,7 @@ class KafkaCloudEventCodecTest {
   void rejectsPlainRecordsWithoutDefaultsAndInvalidEvents() {
     assertThatThrownBy(() -> KafkaCloudEventCodec.decode(Map.of(), "x".getBytes(StandardCharsets.UTF_8),
         "t-0-1", "t", null, InboundSettings.strict()))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("default type");
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("defaultType");
 
     Map<String, Object> missingId = Map.of("ce_specversion", "1.0", "ce_source", "/s", "ce_type", "t");
     assertThatThrownBy(() -> KafkaCloudEventCodec.decode(missingId, new byte[0], "t-0-1", "t", null,
