@@ -24,6 +24,13 @@ public final class CloudEventJson {
   public static final String BATCH_CONTENT_TYPE = "application/cloudevents-batch+json";
 
   private static final EventFormat FORMAT = new JsonFormat();
+
+  /**
+   * The structured-mode JSON wire format ({@link #encode(CloudEvent)}), shared by every channel that
+   * sends structured JSON bodies (SQS, webhooks): {@code outboundEvent.encoded(STRUCTURED)}. The
+   * bytes are shared: do not modify them.
+   */
+  public static final WireFormat<byte[]> STRUCTURED = CloudEventJson::encode;
   private static final ObjectMapper MAPPER =
       new ObjectMapper().registerModule(JsonFormat.getCloudEventJacksonModule());
   private static final ObjectReader STRICT_TREE = MAPPER.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);

@@ -15,6 +15,7 @@ class AbstractChannelAdapterTest {
   /** Records what is closed, in order. */
   private static final class Recording extends AbstractChannelAdapter {
     final List<String> closed = new CopyOnWriteArrayList<>();
+    final List<OutboundEvent> sent = new CopyOnWriteArrayList<>();
 
     Recording() {
       super("test");
@@ -38,7 +39,8 @@ class AbstractChannelAdapterTest {
         }
 
         @Override
-        public CompletableFuture<Void> send(CloudEvent event) {
+        public CompletableFuture<Void> send(OutboundEvent event) {
+          sent.add(event);
           return CompletableFuture.completedFuture(null);
         }
 
@@ -94,5 +96,13 @@ class AbstractChannelAdapterTest {
     adapter.close();
     assertThatThrownBy(() -> adapter.openOutbound(ChannelUri.parse("test:a")))
         .isInstanceOf(IllegalStateException.class).hasMessage("the test channel adapter is closed");
+  }
+
+  @Test
+  void sendOfACloudEventReachesTheChannelAsAnOutboundEvent() {
+    Recording adapter = new Recording();
+    CloudEvent event = ChannelAdapterContract.sampleEvent(1);
+    assertThat(adapter.openOutbound(ChannelUri.parse("test:a")).send(event)).isCompleted();
+    assertThat(adapter.sent).singleElement().satisfies(e -> assertThat(e.event()).isSameAs(event));
   }
 }

@@ -3,7 +3,7 @@ package io.activityservice.channel.http;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.OutboundChannel;
-import io.cloudevents.CloudEvent;
+import io.activityservice.channel.OutboundEvent;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -11,7 +11,11 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 
-/** POSTs each event as a structured-mode CloudEvent; any 2xx answer means delivered. */
+/**
+ * POSTs each event as a structured-mode CloudEvent (the shared {@link CloudEventJson#STRUCTURED}
+ * encoding); any 2xx answer means delivered. Partition keys are ignored: a webhook has no competing
+ * consumers.
+ */
 final class WebhookOutboundChannel implements OutboundChannel {
 
   private final HttpClient client;
@@ -35,7 +39,7 @@ final class WebhookOutboundChannel implements OutboundChannel {
   }
 
   @Override
-  public CompletableFuture<Void> send(CloudEvent event) {
+  public CompletableFuture<Void> send(OutboundEvent event) {
     if (closed) {
       return CompletableFuture.failedFuture(new IllegalStateException("webhook channel " + uri + " is closed"));
     }
@@ -43,7 +47,7 @@ final class WebhookOutboundChannel implements OutboundChannel {
       HttpRequest request = HttpRequest.newBuilder(target)
           .timeout(timeout)
           .header("Content-Type", CloudEventJson.CONTENT_TYPE)
-          .POST(HttpRequest.BodyPublishers.ofByteArray(CloudEventJson.encode(event)))
+          .POST(HttpRequest.BodyPublishers.ofByteArray(event.encoded(CloudEventJson.STRUCTURED)))
           .build();
       return client.sendAsync(request, HttpResponse.BodyHandlers.discarding())
           .thenApply(response -> {

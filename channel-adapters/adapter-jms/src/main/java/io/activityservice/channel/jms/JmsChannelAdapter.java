@@ -31,6 +31,13 @@ public final class JmsChannelAdapter extends AbstractChannelAdapter {
   public static final String SUBSCRIPTION_NAME = "subscriptionName";
   /** Inbound property: maximum unacknowledged messages of this channel (overrides max-in-flight). */
   public static final String MAX_IN_FLIGHT = "maxInFlight";
+  /**
+   * Inbound property: {@code true} opens the consumer as an ActiveMQ exclusive consumer
+   * ({@code consumer.exclusive=true}): of several replicas consuming one queue (or one topic
+   * subscription) exactly one receives, and the broker fails over to another when it goes away.
+   * Default {@code false} (replicas compete for the messages).
+   */
+  public static final String EXCLUSIVE = "exclusive";
 
   private final JmsChannelProperties properties;
   private final ActiveMQConnectionFactory factory;
@@ -86,8 +93,8 @@ public final class JmsChannelAdapter extends AbstractChannelAdapter {
   }
 
   /**
-   * Starts listening. Inbound properties: {@value #SUBSCRIPTION_NAME} (topics only) and
-   * {@value #MAX_IN_FLIGHT}. Waits up to the send timeout for the subscription to be registered
+   * Starts listening. Inbound properties: {@value #SUBSCRIPTION_NAME} (topics only),
+   * {@value #MAX_IN_FLIGHT} and {@value #EXCLUSIVE}. Waits up to the send timeout for the subscription to be registered
    * (so events published to a topic right after this call are not missed); if the broker is
    * unreachable the channel keeps trying in the background.
    */
@@ -98,7 +105,9 @@ public final class JmsChannelAdapter extends AbstractChannelAdapter {
     String subscription = VirtualTopics.checkSubscriptionName(
         effective.property(SUBSCRIPTION_NAME, properties.subscriptionName()), "inbound property " + SUBSCRIPTION_NAME);
     int maxInFlight = maxInFlight(effective);
-    JmsInboundChannel channel = register(onClose -> new JmsInboundChannel(uri, address.consumerQueue(subscription),
+    boolean exclusive = exclusive(effective);
+    JmsInboundChannel channel = register(onClose -> new JmsInboundChannel(uri, address.consumerQueue(subscription,
+        exclusive),
         effective, handler, codec, factory, maxInFlight, properties, acker, redeliverer, onClose));
     channel.start(properties.sendTimeout());
     return channel;
@@ -119,6 +128,15 @@ public final class JmsChannelAdapter extends AbstractChannelAdapter {
     }
     throw new IllegalArgumentException("jms inbound property " + MAX_IN_FLIGHT + " is '" + value
         + "'; use a positive number, e.g. 1000");
+  }
+
+  private static boolean exclusive(InboundSettings settings) {
+    String value = settings.property(EXCLUSIVE, "false").trim();
+    if (!value.equals("true") && !value.equals("false")) {
+      throw new IllegalArgumentException("jms inbound property " + EXCLUSIVE + " is '" + value
+          + "'; use true (one active consumer per queue, with failover) or false");
+    }
+    return Boolean.parseBoolean(value);
   }
 
   /** Stops the senders (flushing what they hold, bounded by the send timeout) and the adapter's threads. */

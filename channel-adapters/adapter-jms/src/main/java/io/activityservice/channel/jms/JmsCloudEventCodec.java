@@ -4,6 +4,7 @@ import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.PlainMessages;
+import io.activityservice.channel.WireFormat;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.SpecVersion;
 import io.cloudevents.core.builder.CloudEventBuilder;
@@ -22,9 +23,12 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.Enumeration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -59,45 +63,78 @@ public final class JmsCloudEventCodec {
   private static final Set<String> ATTRIBUTES =
       Set.of("specversion", "id", "source", "type", "subject", "time", "dataschema", "datacontenttype");
 
+  /**
+   * A binary-mode encoding that belongs to no session: the JMS properties and the body. It is
+   * computed once per event ({@link #BINARY}) and turned into a message of each sender's session
+   * by {@link #toMessage}. Shared by every send of one event: do not modify.
+   *
+   * @param properties the properties to set ({@code String}, {@code Integer} or {@code Boolean} values)
+   * @param text       the body of a {@link TextMessage}, or {@code null}
+   * @param bytes      the body of a {@link BytesMessage}, or {@code null}; both {@code null}: no body
+   */
+  public record Encoded(Map<String, Object> properties, String text, byte[] bytes) {
+  }
+
+  /** The binary-mode wire format, for {@link io.activityservice.channel.OutboundEvent#encoded}. */
+  public static final WireFormat<Encoded> BINARY = JmsCloudEventCodec::encodeBinary;
+
   /** Encodes {@code event} in binary mode as a message of {@code session}. */
   public Message encode(Session session, CloudEvent event) throws JMSException {
+    return toMessage(session, encodeBinary(event));
+  }
+
+  /** A new message of {@code session} carrying an encoding; cheap (no serialization). */
+  public Message toMessage(Session session, Encoded encoded) throws JMSException {
+    Message message;
+    if (encoded.text() != null) {
+      message = session.createTextMessage(encoded.text());
+    } else if (encoded.bytes() != null) {
+      BytesMessage bytes = session.createBytesMessage();
+      bytes.writeBytes(encoded.bytes());
+      message = bytes;
+    } else {
+      message = session.createMessage();
+    }
+    for (Map.Entry<String, Object> property : encoded.properties().entrySet()) {
+      message.setObjectProperty(property.getKey(), property.getValue());
+    }
+    return message;
+  }
+
+  private static Encoded encodeBinary(CloudEvent event) {
     byte[] data = event.getData() == null ? null : event.getData().toBytes();
     String contentType = event.getDataContentType();
-    Message message;
-    if (data == null) {
-      message = session.createMessage();
-    } else if (isTextual(contentType) && PlainMessages.isUtf8(data)) {
-      message = session.createTextMessage(new String(data, StandardCharsets.UTF_8));
-    } else {
-      BytesMessage bytes = session.createBytesMessage();
-      bytes.writeBytes(data);
-      message = bytes;
-    }
-    message.setStringProperty(PREFIX + "specversion", event.getSpecVersion().toString());
-    message.setStringProperty(PREFIX + "id", event.getId());
-    message.setStringProperty(PREFIX + "source", event.getSource().toString());
-    message.setStringProperty(PREFIX + "type", event.getType());
-    setIfPresent(message, "subject", event.getSubject());
-    setIfPresent(message, "time", event.getTime() == null ? null : Time.writeTime(event.getTime()));
-    setIfPresent(message, "dataschema", event.getDataSchema() == null ? null : event.getDataSchema().toString());
+    Map<String, Object> properties = new LinkedHashMap<>();
+    properties.put(PREFIX + "specversion", event.getSpecVersion().toString());
+    properties.put(PREFIX + "id", event.getId());
+    properties.put(PREFIX + "source", event.getSource().toString());
+    properties.put(PREFIX + "type", event.getType());
+    putIfPresent(properties, "subject", event.getSubject());
+    putIfPresent(properties, "time", event.getTime() == null ? null : Time.writeTime(event.getTime()));
+    putIfPresent(properties, "dataschema", event.getDataSchema() == null ? null : event.getDataSchema().toString());
     if (contentType != null) {
-      message.setStringProperty(CONTENT_TYPE, contentType);
+      properties.put(CONTENT_TYPE, contentType);
     }
     for (String name : event.getExtensionNames()) {
       Object value = event.getExtension(name);
-      if (value instanceof Integer i) {
-        message.setIntProperty(PREFIX + name, i);
-      } else if (value instanceof Boolean b) {
-        message.setBooleanProperty(PREFIX + name, b);
+      if (value instanceof Integer || value instanceof Boolean) {
+        properties.put(PREFIX + name, value);
       } else if (value instanceof byte[] bytes) {
-        message.setStringProperty(PREFIX + name, Base64.getEncoder().encodeToString(bytes));
+        properties.put(PREFIX + name, Base64.getEncoder().encodeToString(bytes));
       } else if (value instanceof OffsetDateTime t) {
-        message.setStringProperty(PREFIX + name, Time.writeTime(t));
+        properties.put(PREFIX + name, Time.writeTime(t));
       } else if (value != null) {
-        message.setStringProperty(PREFIX + name, value.toString());
+        properties.put(PREFIX + name, value.toString());
       }
     }
-    return message;
+    Map<String, Object> fixed = Collections.unmodifiableMap(properties);
+    if (data == null) {
+      return new Encoded(fixed, null, null);
+    }
+    if (isTextual(contentType) && PlainMessages.isUtf8(data)) {
+      return new Encoded(fixed, new String(data, StandardCharsets.UTF_8), null);
+    }
+    return new Encoded(fixed, null, data);
   }
 
   /**
@@ -185,9 +222,9 @@ public final class JmsCloudEventCodec {
     return value;
   }
 
-  private static void setIfPresent(Message message, String attribute, String value) throws JMSException {
+  private static void putIfPresent(Map<String, Object> properties, String attribute, String value) {
     if (value != null) {
-      message.setStringProperty(PREFIX + attribute, value);
+      properties.put(PREFIX + attribute, value);
     }
   }
 

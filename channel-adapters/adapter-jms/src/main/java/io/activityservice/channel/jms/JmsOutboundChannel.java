@@ -2,11 +2,14 @@ package io.activityservice.channel.jms;
 
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.OutboundChannel;
-import io.cloudevents.CloudEvent;
+import io.activityservice.channel.OutboundEvent;
 import jakarta.jms.Destination;
 import java.util.concurrent.CompletableFuture;
 
-/** Sends to one queue or topic through the adapter's shared {@link JmsSenderPool}. */
+/**
+ * Sends to one queue or topic through the adapter's shared {@link JmsSenderPool}; a partition key
+ * becomes the message group ({@code JMSXGroupID}).
+ */
 final class JmsOutboundChannel implements OutboundChannel {
 
   private final ChannelUri uri;
@@ -31,7 +34,7 @@ final class JmsOutboundChannel implements OutboundChannel {
   }
 
   @Override
-  public CompletableFuture<Void> send(CloudEvent event) {
+  public CompletableFuture<Void> send(OutboundEvent event) {
     if (event == null) {
       return CompletableFuture.failedFuture(new NullPointerException("event"));
     }

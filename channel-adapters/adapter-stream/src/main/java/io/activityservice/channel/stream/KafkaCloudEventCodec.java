@@ -4,6 +4,7 @@ import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.PlainMessages;
+import io.activityservice.channel.WireFormat;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.SpecVersion;
 import io.cloudevents.core.builder.CloudEventBuilder;
@@ -43,14 +44,18 @@ public final class KafkaCloudEventCodec {
   }
 
   /**
-   * A record to produce: key (may be {@code null}), headers and value.
+   * A record to produce, without its key (the key is the send's partition key, see
+   * {@link io.activityservice.channel.OutboundEvent}). Shared by every send of one event: do not
+   * modify.
    *
-   * @param key     {@code partitionkey} extension, else subject, else {@code null}; UTF-8
    * @param headers Kafka headers, names as in the binding, values UTF-8
    * @param value   the event data, empty when the event has none
    */
-  public record Encoded(byte[] key, Map<String, byte[]> headers, byte[] value) {
+  public record Encoded(Map<String, byte[]> headers, byte[] value) {
   }
+
+  /** The binary-mode wire format, for {@link io.activityservice.channel.OutboundEvent#encoded}. */
+  public static final WireFormat<Encoded> BINARY = KafkaCloudEventCodec::encode;
 
   /** Encodes an event in binary mode. */
   public static Encoded encode(CloudEvent event) {
@@ -75,16 +80,7 @@ public final class KafkaCloudEventCodec {
       headers.put(CONTENT_TYPE, utf8(event.getDataContentType()));
     }
     byte[] value = event.getData() == null ? new byte[0] : event.getData().toBytes();
-    return new Encoded(keyOf(event), headers, value);
-  }
-
-  /** The record key: {@code partitionkey} extension, else subject, else {@code null}. */
-  static byte[] keyOf(CloudEvent event) {
-    Object partitionKey = event.getExtension("partitionkey");
-    if (partitionKey != null) {
-      return utf8(extensionText(partitionKey));
-    }
-    return event.getSubject() == null ? null : utf8(event.getSubject());
+    return new Encoded(java.util.Collections.unmodifiableMap(headers), value);
   }
 
   /**
