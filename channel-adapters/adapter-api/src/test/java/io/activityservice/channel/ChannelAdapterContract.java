@@ -29,8 +29,16 @@ import org.junit.jupiter.api.Test;
  * The shared contract every {@link ChannelAdapter} passes, in the style of Spring Cloud Stream's
  * binder tests: subclasses supply a running adapter and fresh channel URIs on a real transport.
  *
- * <p>Adapters that cannot be listened on (webhooks) override {@link #openReceiver} with a receiver
- * of their own and return {@code false} from {@link #supportsRedelivery()}.
+ * <p>It checks: round trips and bursts; the {@link Acknowledgement} contract (a nacked event comes
+ * back after growing backoff delays while other unsettled events stay put; only the first
+ * settlement counts, from any thread); the {@link PlainMessages} rule on each transport; partition
+ * keys among competing receivers; one encoding per event however many channels it is sent to.
+ *
+ * <p>Hooks: {@link #sendPlain} puts a plain message on the transport; {@link #freshPartitionedChannel},
+ * {@link #partitionKeyPinsReceiver} and {@link #awaitCompetingReceivers} adapt the partition-key test.
+ * Adapters that cannot be listened on (webhooks) override {@link #openReceiver} with a receiver of
+ * their own, return {@code false} from {@link #supportsRedelivery()} and leave the plain-message and
+ * partition hooks aborting (the tests are skipped with the reason).
  *
  * <p>Subclasses configure their adapter's {@code redelivery} settings with
  * {@link #CONTRACT_REDELIVERY} (exact delays, no jitter), so that the redelivery tests can check the
@@ -73,6 +81,28 @@ public abstract class ChannelAdapterContract {
   /** Starts receiving on {@code uri}; by default through the adapter's own inbound channel. */
   protected AutoCloseable openReceiver(ChannelUri uri, InboundSettings settings, InboundHandler handler) {
     return adapter().openInbound(uri, settings, handler);
+  }
+
+  /**
+   * A fresh channel on which partition keys keep events in order among competing receivers; by
+   * default {@link #freshChannel()}. Adapters whose transport cannot do that abort (JUnit
+   * assumption) with the reason.
+   */
+  protected ChannelUri freshPartitionedChannel() {
+    return freshChannel();
+  }
+
+  /**
+   * Whether the transport keeps a partition key with one of the competing receivers (JMS message
+   * groups, Kafka partitions). SQS FIFO queues give a group to one receiver <em>at a time</em>, in
+   * order, but not always to the same one: they return {@code false}.
+   */
+  protected boolean partitionKeyPinsReceiver() {
+    return true;
+  }
+
+  /** Waits until every receiver opened on {@code uri} takes part (e.g. a Kafka group rebalanced). */
+  protected void awaitCompetingReceivers(ChannelUri uri, int receivers) throws Exception {
   }
 
   /**
@@ -323,6 +353,152 @@ public abstract class ChannelAdapterContract {
 
     await().atMost(deliveryTimeout()).until(() -> received.contains(next.getId()));
     await().during(Duration.ofSeconds(1)).atMost(deliveryTimeout()).until(() -> received.size() == 1);
+  }
+
+  @Test
+  void eventsOfOnePartitionKeyKeepTheirSendOrderAmongCompetingReceivers() throws Exception {
+    ChannelUri uri = freshPartitionedChannel();
+    record Received(String receiver, String key, int sequence) {
+    }
+    List<Received> log = new CopyOnWriteArrayList<>();
+    for (String receiver : List.of("a", "b")) {
+      track(openReceiver(uri, (event, ack) -> {
+        log.add(new Received(receiver, event.getSubject(), Integer.parseInt(String.valueOf(event.getExtension(
+            "sequence")))));
+        ack.ack();
+      }));
+    }
+    awaitCompetingReceivers(uri, 2);
+    OutboundChannel out = track(adapter().openOutbound(uri));
+    int keys = 16;
+    int perKey = 5;
+    List<CompletableFuture<Void>> chains = new ArrayList<>();
+    for (int k = 0; k < keys; k++) {
+      String key = "key-" + k;
+      CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
+      for (int i = 0; i < perKey; i++) { // each event of a key is sent once the previous one was accepted
+        OutboundEvent event = OutboundEvent.of(keyedEvent(key, i)).withPartitionKey(key);
+        chain = chain.thenCompose(ok -> out.send(event));
+      }
+      chains.add(chain);
+    }
+    CompletableFuture.allOf(chains.toArray(CompletableFuture[]::new))
+        .get(deliveryTimeout().toSeconds(), TimeUnit.SECONDS);
+
+    await().atMost(deliveryTimeout()).until(() -> log.size() >= keys * perKey);
+    Map<String, List<Received>> byKey = new java.util.TreeMap<>();
+    log.forEach(r -> byKey.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r));
+    assertThat(byKey).hasSize(keys);
+    byKey.forEach((key, received) -> assertThat(received).as(key + " in send order, once each")
+        .extracting(Received::sequence).containsExactly(0, 1, 2, 3, 4));
+    if (partitionKeyPinsReceiver()) {
+      byKey.forEach((key, received) -> assertThat(received).as(key + " at one receiver")
+          .extracting(Received::receiver).containsOnly(received.get(0).receiver()));
+      assertThat(log).as("both receivers compete").extracting(Received::receiver).contains("a", "b");
+    }
+  }
+
+  private static CloudEvent keyedEvent(String key, int sequence) {
+    return CloudEventBuilder.v1(sampleEvent(sequence)).withSubject(key).build();
+  }
+
+  @Test
+  void anEventSentToSeveralChannelsIsEncodedOnce() throws Exception {
+    DataReadCounting event = new DataReadCounting(sampleEvent(1));
+    OutboundEvent outbound = OutboundEvent.of(event);
+    List<ChannelUri> channels = List.of(freshChannel(), freshChannel(), freshChannel());
+    AtomicInteger received = new AtomicInteger();
+    for (ChannelUri uri : channels) {
+      track(openReceiver(uri, (e, ack) -> {
+        received.incrementAndGet();
+        ack.ack();
+      }));
+    }
+    track(adapter().openOutbound(channels.get(0))).send(outbound)
+        .get(deliveryTimeout().toSeconds(), TimeUnit.SECONDS);
+    int readsForOneSend = event.dataReads();
+    assertThat(readsForOneSend).as("encoding reads the data").isPositive();
+
+    for (ChannelUri uri : channels) {
+      track(adapter().openOutbound(uri)).send(outbound).get(deliveryTimeout().toSeconds(), TimeUnit.SECONDS);
+    }
+    assertThat(event.dataReads()).as("later sends reuse the encoding").isEqualTo(readsForOneSend);
+    await().atMost(deliveryTimeout()).until(() -> received.get() == 4);
+  }
+
+  /** A CloudEvent that counts how often its data is read: every encoding reads it. */
+  private static final class DataReadCounting implements CloudEvent {
+    private final CloudEvent delegate;
+    private final AtomicInteger dataReads = new AtomicInteger();
+
+    DataReadCounting(CloudEvent delegate) {
+      this.delegate = delegate;
+    }
+
+    int dataReads() {
+      return dataReads.get();
+    }
+
+    @Override
+    public io.cloudevents.CloudEventData getData() {
+      dataReads.incrementAndGet();
+      return delegate.getData();
+    }
+
+    @Override
+    public io.cloudevents.SpecVersion getSpecVersion() {
+      return delegate.getSpecVersion();
+    }
+
+    @Override
+    public String getId() {
+      return delegate.getId();
+    }
+
+    @Override
+    public String getType() {
+      return delegate.getType();
+    }
+
+    @Override
+    public URI getSource() {
+      return delegate.getSource();
+    }
+
+    @Override
+    public String getDataContentType() {
+      return delegate.getDataContentType();
+    }
+
+    @Override
+    public URI getDataSchema() {
+      return delegate.getDataSchema();
+    }
+
+    @Override
+    public String getSubject() {
+      return delegate.getSubject();
+    }
+
+    @Override
+    public OffsetDateTime getTime() {
+      return delegate.getTime();
+    }
+
+    @Override
+    public Object getAttribute(String attributeName) {
+      return delegate.getAttribute(attributeName);
+    }
+
+    @Override
+    public Object getExtension(String extensionName) {
+      return delegate.getExtension(extensionName);
+    }
+
+    @Override
+    public java.util.Set<String> getExtensionNames() {
+      return delegate.getExtensionNames();
+    }
   }
 
   @Test

@@ -30,6 +30,18 @@ abstract class AbstractSqsContractTest extends ChannelAdapterContract {
     return ChannelUri.parse("sqs:contract-" + UUID.randomUUID());
   }
 
+  /** A FIFO queue: partition keys are message groups there (standard queues ignore them). */
+  @Override
+  protected ChannelUri freshPartitionedChannel() {
+    return ChannelUri.parse("sqs:contract-" + UUID.randomUUID() + ".fifo");
+  }
+
+  /** SQS gives a message group to one receiver at a time, in order, but not always to the same one. */
+  @Override
+  protected boolean partitionKeyPinsReceiver() {
+    return false;
+  }
+
   /** A plain SendMessage with the body as text and no message attributes. */
   @Override
   protected String sendPlain(ChannelUri uri, byte[] body) {
