@@ -125,7 +125,8 @@ public abstract class ChannelAdapterContract {
     opened.clear();
   }
 
-  protected static CloudEvent sampleEvent(int n) {
+  /** A sample event with JSON data, a subject and the integer extension {@code sequence} = n. */
+  public static CloudEvent sampleEvent(int n) {
     return CloudEventBuilder.v1()
         .withId(UUID.randomUUID().toString())
         .withSource(URI.create("/contract/test"))
