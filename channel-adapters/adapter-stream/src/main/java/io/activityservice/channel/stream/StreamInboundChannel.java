@@ -1,6 +1,5 @@
 package io.activityservice.channel.stream;
 
-import io.activityservice.channel.Acknowledgement;
 import io.activityservice.channel.Backoff;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundChannel;
