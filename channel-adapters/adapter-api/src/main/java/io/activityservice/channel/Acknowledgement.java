@@ -1,13 +1,38 @@
 package io.activityservice.channel;
 
 /**
- * Settles one inbound message. Exactly one of the two methods is called, once, from any thread.
+ * Settles one inbound message: the contract every adapter keeps, whatever its transport.
+ *
+ * <p><b>{@link #ack()}</b>: the event was handled (routed); the adapter removes the message from its
+ * transport (JMS acknowledge, SQS DeleteMessage, Kafka offset commit once every earlier record of the
+ * partition is settled too) and frees the message's in-flight slot.
+ *
+ * <p><b>{@link #nack(Throwable)}</b>: the event could not be handled now. The adapter hands the
+ * <em>same</em> event to the handler again, with a new {@code Acknowledgement}, after a delay that
+ * grows with each nack of that message: the {@link Backoff} of the adapter's {@code redelivery}
+ * settings ({@link RedeliverySettings}; by default 1 s, then 2 s, 4 s … capped at 60 s, with full
+ * jitter). A nack never tears the connection down and never affects other messages in flight: only
+ * the nacked message comes again. Until it is finally acked the message stays unsettled on the
+ * transport and keeps its in-flight slot, so a crash or a closed channel also brings it back
+ * (at-least-once; consumers deduplicate by {@code (source, id)}). How each transport keeps the
+ * message meanwhile: JMS and Kafka keep it unacknowledged/uncommitted and redispatch it locally;
+ * SQS sets its visibility timeout to the delay (ChangeMessageVisibility), so the next receive
+ * returns it.
+ *
+ * <p>Only the first call counts: later calls to either method are ignored. Both methods may be
+ * called from any thread, never block on I/O and never throw. Adapters implement this contract by
+ * extending {@link OnceOnlyAcknowledgement}.
  */
 public interface Acknowledgement {
 
-  /** The event was routed: the transport may forget the message. */
+  /** The event was handled: the transport may forget the message. Later calls are ignored. */
   void ack();
 
-  /** The event could not be routed now: the transport should redeliver it later. */
+  /**
+   * The event could not be handled now: it is handed to the handler again after the redelivery
+   * backoff. Later calls are ignored.
+   *
+   * @param cause why (logged at debug level); may be {@code null}
+   */
   void nack(Throwable cause);
 }

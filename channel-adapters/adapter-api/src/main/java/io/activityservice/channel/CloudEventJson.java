@@ -1,7 +1,9 @@
 package io.activityservice.channel;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.format.EventDeserializationException;
 import io.cloudevents.core.format.EventFormat;
@@ -22,8 +24,16 @@ public final class CloudEventJson {
   public static final String BATCH_CONTENT_TYPE = "application/cloudevents-batch+json";
 
   private static final EventFormat FORMAT = new JsonFormat();
+
+  /**
+   * The structured-mode JSON wire format ({@link #encode(CloudEvent)}), shared by every channel that
+   * sends structured JSON bodies (SQS, webhooks): {@code outboundEvent.encoded(STRUCTURED)}. The
+   * bytes are shared: do not modify them.
+   */
+  public static final WireFormat<byte[]> STRUCTURED = CloudEventJson::encode;
   private static final ObjectMapper MAPPER =
       new ObjectMapper().registerModule(JsonFormat.getCloudEventJacksonModule());
+  private static final ObjectReader STRICT_TREE = MAPPER.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   private CloudEventJson() {
   }
@@ -70,6 +80,28 @@ public final class CloudEventJson {
       }
     }
     return events;
+  }
+
+  /**
+   * Whether a body without a content type is a structured-mode event: a JSON object with a
+   * {@code specversion} member.
+   */
+  public static boolean looksStructured(byte[] body) {
+    JsonNode node = readTree(body);
+    return node != null && node.isObject() && node.has("specversion");
+  }
+
+  /** The body as one complete JSON value, or {@code null} if it is not one. */
+  static JsonNode readTree(byte[] body) {
+    if (body == null || body.length == 0) {
+      return null;
+    }
+    try {
+      JsonNode node = STRICT_TREE.readTree(body);
+      return node == null || node.isMissingNode() ? null : node;
+    } catch (IOException e) {
+      return null;
+    }
   }
 
   private static String rootMessage(Throwable e) {

@@ -1,6 +1,6 @@
 package io.activityservice.channel.http;
 
-import io.activityservice.channel.ChannelAdapter;
+import io.activityservice.channel.AbstractChannelAdapter;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundHandler;
@@ -15,20 +15,33 @@ import java.util.concurrent.Executors;
 
 /**
  * Webhook channels: {@code http://…} and {@code https://…}. Outbound only; the service's own REST
- * API is the HTTP inbound side. One shared {@link HttpClient} (HTTP/1.1 keep-alive pool).
+ * API is the HTTP inbound side. One shared {@link HttpClient} (HTTP/1.1 keep-alive pool), with at
+ * most {@link HttpChannelProperties#maxConcurrencyPerHost()} requests in flight per webhook host
+ * (host and port) and a bounded queue per host behind it, so that a slow host delays only its own
+ * deliveries.
  */
-public final class HttpChannelAdapter implements ChannelAdapter {
+public final class HttpChannelAdapter extends AbstractChannelAdapter {
 
   private final HttpClient client;
   private final ExecutorService executor;
   private final Duration requestTimeout;
+  private final PerHostLimiter limiter;
 
   /**
+   * An adapter with the default per-host limits.
+   *
    * @param connectTimeout time to open a connection
    * @param requestTimeout time for the whole request/response
    */
   public HttpChannelAdapter(Duration connectTimeout, Duration requestTimeout) {
-    this.requestTimeout = requestTimeout;
+    this(new HttpChannelProperties(connectTimeout, requestTimeout));
+  }
+
+  /** An adapter with the given timeouts and per-host limits. */
+  public HttpChannelAdapter(HttpChannelProperties properties) {
+    super("http");
+    this.requestTimeout = properties.requestTimeout();
+    Duration connectTimeout = properties.connectTimeout();
     // Virtual-thread-free fixed pool: the client is asynchronous, this only runs its callbacks.
     this.executor = Executors.newFixedThreadPool(2, r -> {
       Thread t = new Thread(r, "http-channel");
@@ -41,6 +54,7 @@ public final class HttpChannelAdapter implements ChannelAdapter {
         .executor(executor)
         .followRedirects(HttpClient.Redirect.NEVER)
         .build();
+    this.limiter = new PerHostLimiter(properties.maxConcurrencyPerHost(), properties.maxQueuedPerHost(), executor);
   }
 
   @Override
@@ -67,7 +81,7 @@ public final class HttpChannelAdapter implements ChannelAdapter {
   @Override
   public OutboundChannel openOutbound(ChannelUri uri) {
     validate(uri);
-    return new WebhookOutboundChannel(client, uri, requestTimeout);
+    return register(onClose -> new WebhookOutboundChannel(client, limiter, uri, requestTimeout, onClose));
   }
 
   @Override
@@ -76,8 +90,13 @@ public final class HttpChannelAdapter implements ChannelAdapter {
         "http channels are outbound only; producers POST to /api/v1/events instead");
   }
 
+  /** Requests in flight now to one host ({@code host:port}). For tests and metrics. */
+  int inFlight(String hostAndPort) {
+    return limiter.inFlight(hostAndPort);
+  }
+
   @Override
-  public void close() {
+  protected void doClose() {
     executor.shutdown();
   }
 }

@@ -13,6 +13,6 @@ public class HttpChannelAutoConfiguration {
 
   @Bean(destroyMethod = "close")
   HttpChannelAdapter httpChannelAdapter(HttpChannelProperties properties) {
-    return new HttpChannelAdapter(properties.connectTimeout(), properties.requestTimeout());
+    return new HttpChannelAdapter(properties);
   }
 }

@@ -81,8 +81,14 @@ record JmsAddress(boolean topic, String name, Boolean persistent) {
    * The queue a consumer reads. Queues are read directly; a topic is read through the ActiveMQ
    * virtual-topic consumer queue {@code Consumer.<subscription>.<topic>}, which the broker fills
    * with a copy of every message published to the topic (a shared durable subscription).
+   *
+   * @param exclusive open it as an ActiveMQ exclusive consumer: of all consumers of the queue, one
+   *                  receives everything and another takes over when it closes
    */
-  ActiveMQQueue consumerQueue(String subscriptionName) {
-    return new ActiveMQQueue(topic ? VirtualTopics.consumerQueue(subscriptionName, name) : name);
+  ActiveMQQueue consumerQueue(String subscriptionName, boolean exclusive) {
+    String queue = topic ? VirtualTopics.consumerQueue(subscriptionName, name) : name;
+    // ActiveMQ destination option: the broker dispatches to one consumer only and fails over to
+    // another when it closes.
+    return new ActiveMQQueue(exclusive ? queue + "?consumer.exclusive=true" : queue);
   }
 }

@@ -1,15 +1,14 @@
 package io.activityservice.channel.jms;
 
-import io.activityservice.channel.ChannelAdapter;
+import io.activityservice.channel.AbstractChannelAdapter;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundHandler;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.OutboundChannel;
-import java.util.List;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.apache.activemq.ActiveMQConnectionFactory;
@@ -26,20 +25,26 @@ import org.apache.activemq.ActiveMQConnectionFactory;
  * the same name compete for the messages. Connections use the failover transport and come back on
  * their own after a broker restart.
  */
-public final class JmsChannelAdapter implements ChannelAdapter {
+public final class JmsChannelAdapter extends AbstractChannelAdapter {
 
   /** Inbound property: name of the shared subscription a topic channel joins. */
   public static final String SUBSCRIPTION_NAME = "subscriptionName";
   /** Inbound property: maximum unacknowledged messages of this channel (overrides max-in-flight). */
   public static final String MAX_IN_FLIGHT = "maxInFlight";
+  /**
+   * Inbound property: {@code true} opens the consumer as an ActiveMQ exclusive consumer
+   * ({@code consumer.exclusive=true}): of several replicas consuming one queue (or one topic
+   * subscription) exactly one receives, and the broker fails over to another when it goes away.
+   * Default {@code false} (replicas compete for the messages).
+   */
+  public static final String EXCLUSIVE = "exclusive";
 
   private final JmsChannelProperties properties;
   private final ActiveMQConnectionFactory factory;
   private final JmsCloudEventCodec codec = new JmsCloudEventCodec();
   private final JmsSenderPool senders;
   private final ThreadPoolExecutor acker;
-  private final Set<JmsInboundChannel> inbound = ConcurrentHashMap.newKeySet();
-  private volatile boolean closed;
+  private final ScheduledThreadPoolExecutor redeliverer;
 
   /**
    * Creates the adapter; nothing connects until a channel is used.
@@ -48,6 +53,7 @@ public final class JmsChannelAdapter implements ChannelAdapter {
    *                                  {@link EmbeddedActiveMqBroker} and pass its URL instead)
    */
   public JmsChannelAdapter(JmsChannelProperties properties) {
+    super("jms");
     if (properties.useEmbeddedBroker()) {
       throw new IllegalArgumentException("the jms adapter needs a broker URL: set activity.channels.jms.broker-url"
           + " or start an EmbeddedActiveMqBroker and use properties.withBrokerUrl(broker.connectUri())");
@@ -59,6 +65,11 @@ public final class JmsChannelAdapter implements ChannelAdapter {
     // Acks are bounded by the inbound channels' in-flight permits, so the queue is too.
     this.acker = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> {
       Thread t = new Thread(r, "jms-ack");
+      t.setDaemon(true);
+      return t;
+    });
+    this.redeliverer = new ScheduledThreadPoolExecutor(1, r -> {
+      Thread t = new Thread(r, "jms-redelivery");
       t.setDaemon(true);
       return t;
     });
@@ -77,13 +88,13 @@ public final class JmsChannelAdapter implements ChannelAdapter {
   @Override
   public OutboundChannel openOutbound(ChannelUri uri) {
     JmsAddress address = JmsAddress.parse(uri);
-    checkOpen();
-    return new JmsOutboundChannel(uri, address, address.persistentOr(properties.persistent()), senders);
+    return register(onClose -> new JmsOutboundChannel(uri, address, address.persistentOr(properties.persistent()),
+        senders, onClose));
   }
 
   /**
-   * Starts listening. Inbound properties: {@value #SUBSCRIPTION_NAME} (topics only) and
-   * {@value #MAX_IN_FLIGHT}. Waits up to the send timeout for the subscription to be registered
+   * Starts listening. Inbound properties: {@value #SUBSCRIPTION_NAME} (topics only),
+   * {@value #MAX_IN_FLIGHT} and {@value #EXCLUSIVE}. Waits up to the send timeout for the subscription to be registered
    * (so events published to a topic right after this call are not missed); if the broker is
    * unreachable the channel keeps trying in the background.
    */
@@ -94,12 +105,10 @@ public final class JmsChannelAdapter implements ChannelAdapter {
     String subscription = VirtualTopics.checkSubscriptionName(
         effective.property(SUBSCRIPTION_NAME, properties.subscriptionName()), "inbound property " + SUBSCRIPTION_NAME);
     int maxInFlight = maxInFlight(effective);
-    checkOpen();
-    JmsInboundChannel[] self = new JmsInboundChannel[1];
-    JmsInboundChannel channel = new JmsInboundChannel(uri, address.consumerQueue(subscription), effective,
-        handler, codec, factory, maxInFlight, properties, acker, () -> inbound.remove(self[0]));
-    self[0] = channel;
-    inbound.add(channel);
+    boolean exclusive = exclusive(effective);
+    JmsInboundChannel channel = register(onClose -> new JmsInboundChannel(uri, address.consumerQueue(subscription,
+        exclusive),
+        effective, handler, codec, factory, maxInFlight, properties, acker, redeliverer, onClose));
     channel.start(properties.sendTimeout());
     return channel;
   }
@@ -121,19 +130,20 @@ public final class JmsChannelAdapter implements ChannelAdapter {
         + "'; use a positive number, e.g. 1000");
   }
 
-  private void checkOpen() {
-    if (closed) {
-      throw new IllegalStateException("the jms adapter is closed");
+  private static boolean exclusive(InboundSettings settings) {
+    String value = settings.property(EXCLUSIVE, "false").trim();
+    if (!value.equals("true") && !value.equals("false")) {
+      throw new IllegalArgumentException("jms inbound property " + EXCLUSIVE + " is '" + value
+          + "'; use true (one active consumer per queue, with failover) or false");
     }
+    return Boolean.parseBoolean(value);
   }
 
+  /** Stops the senders (flushing what they hold, bounded by the send timeout) and the adapter's threads. */
   @Override
-  public void close() {
-    closed = true;
-    for (JmsInboundChannel channel : List.copyOf(inbound)) {
-      channel.close();
-    }
+  protected void doClose() {
     senders.close();
+    redeliverer.shutdownNow();
     acker.shutdown();
     try {
       acker.awaitTermination(properties.sendTimeout().toMillis(), TimeUnit.MILLISECONDS);

@@ -1,7 +1,9 @@
 package io.activityservice.channel.jms;
 
+import io.activityservice.channel.RedeliverySettings;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
 
 /**
  * JMS channel settings ({@code activity.channels.jms.*}). Every field is optional.
@@ -30,11 +32,13 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param sendTimeout       time a send may take, from the call to the broker's acknowledgement,
  *                          including while the broker is unreachable, before its future fails
  *                          (default 10s)
- * @param redeliveryDelay   after a nack, an inbound channel pauses this long before it takes
- *                          messages again; the nacked message (and any other unacknowledged one) is
- *                          then redelivered (default 1s)
+ * @param redeliveryDelay   deprecated old name of {@code redelivery.initial}; used only when that
+ *                          is not set
  * @param reconnectDelay    longest wait between reconnection attempts to the broker (default 5s)
  * @param embeddedBroker    the broker started when {@code brokerUrl} is empty
+ * @param redelivery        backoff of a nacked message before the channel hands it to the handler
+ *                          again (default 1s doubling up to 60s, full jitter; see
+ *                          {@link RedeliverySettings})
  */
 @ConfigurationProperties("activity.channels.jms")
 public record JmsChannelProperties(
@@ -50,10 +54,12 @@ public record JmsChannelProperties(
     Duration sendTimeout,
     Duration redeliveryDelay,
     Duration reconnectDelay,
-    EmbeddedBroker embeddedBroker) {
+    EmbeddedBroker embeddedBroker,
+    RedeliverySettings redelivery) {
 
   private static final String P = "activity.channels.jms.";
 
+  @ConstructorBinding
   public JmsChannelProperties {
     enabled = enabled == null || enabled;
     brokerUrl = brokerUrl == null ? "" : brokerUrl.trim();
@@ -65,9 +71,13 @@ public record JmsChannelProperties(
     sendConcurrency = sendConcurrency == null ? 4 : sendConcurrency;
     sendQueueCapacity = sendQueueCapacity == null ? 10_000 : sendQueueCapacity;
     sendTimeout = sendTimeout == null ? Duration.ofSeconds(10) : sendTimeout;
-    redeliveryDelay = redeliveryDelay == null ? Duration.ofSeconds(1) : redeliveryDelay;
     reconnectDelay = reconnectDelay == null ? Duration.ofSeconds(5) : reconnectDelay;
     embeddedBroker = embeddedBroker == null ? new EmbeddedBroker(null, null, null, null) : embeddedBroker;
+    if (redeliveryDelay != null && (redeliveryDelay.isNegative() || redeliveryDelay.isZero())) {
+      throw new IllegalArgumentException(P + "redelivery-delay (deprecated: use redelivery.initial) must be"
+          + " positive, e.g. 1s");
+    }
+    redelivery = redelivery != null ? redelivery : new RedeliverySettings(redeliveryDelay, null, null);
 
     VirtualTopics.checkSubscriptionName(subscriptionName, P + "subscription-name");
     requireRange(maxInFlight, 1, 100_000, "max-in-flight", "e.g. 1000");
@@ -75,33 +85,49 @@ public record JmsChannelProperties(
     requireRange(sendQueueCapacity, 1, 10_000_000, "send-queue-capacity", "e.g. 10000");
     requirePositive(sendTimeout, "send-timeout", "10s");
     requirePositive(reconnectDelay, "reconnect-delay", "5s");
-    if (redeliveryDelay.isNegative()) {
-      throw new IllegalArgumentException(P + "redelivery-delay must not be negative; use e.g. 1s (0 = at once)");
-    }
+  }
+
+  /**
+   * The constructor of the earlier version (without {@code redelivery}), kept for callers outside
+   * this module; {@code redeliveryDelay} becomes {@code redelivery.initial}.
+   */
+  public JmsChannelProperties(Boolean enabled, String brokerUrl, String user, String password,
+      String subscriptionName, Boolean persistent, Integer maxInFlight, Integer sendConcurrency,
+      Integer sendQueueCapacity, Duration sendTimeout, Duration redeliveryDelay, Duration reconnectDelay,
+      EmbeddedBroker embeddedBroker) {
+    this(enabled, brokerUrl, user, password, subscriptionName, persistent, maxInFlight, sendConcurrency,
+        sendQueueCapacity, sendTimeout, redeliveryDelay, reconnectDelay, embeddedBroker, null);
   }
 
   /** Defaults, connected to {@code brokerUrl}. */
   public static JmsChannelProperties forBroker(String brokerUrl) {
     return new JmsChannelProperties(null, brokerUrl, null, null, null, null, null, null, null, null, null,
-        null, null);
+        null, null, null);
   }
 
   /** A copy with another broker URL (used to point the adapter at the embedded broker). */
   public JmsChannelProperties withBrokerUrl(String url) {
     return new JmsChannelProperties(enabled, url, user, password, subscriptionName, persistent, maxInFlight,
-        sendConcurrency, sendQueueCapacity, sendTimeout, redeliveryDelay, reconnectDelay, embeddedBroker);
+        sendConcurrency, sendQueueCapacity, sendTimeout, redeliveryDelay, reconnectDelay, embeddedBroker, redelivery);
   }
 
   /** A copy with another default delivery mode. */
   public JmsChannelProperties withPersistent(boolean value) {
     return new JmsChannelProperties(enabled, brokerUrl, user, password, subscriptionName, value, maxInFlight,
-        sendConcurrency, sendQueueCapacity, sendTimeout, redeliveryDelay, reconnectDelay, embeddedBroker);
+        sendConcurrency, sendQueueCapacity, sendTimeout, redeliveryDelay, reconnectDelay, embeddedBroker, redelivery);
   }
 
   /** A copy with other send and reconnect timings. */
   public JmsChannelProperties withTimeouts(Duration send, Duration reconnect) {
     return new JmsChannelProperties(enabled, brokerUrl, user, password, subscriptionName, persistent,
-        maxInFlight, sendConcurrency, sendQueueCapacity, send, redeliveryDelay, reconnect, embeddedBroker);
+        maxInFlight, sendConcurrency, sendQueueCapacity, send, redeliveryDelay, reconnect, embeddedBroker, redelivery);
+  }
+
+  /** A copy with other redelivery settings (the backoff after a nack). */
+  public JmsChannelProperties withRedelivery(RedeliverySettings value) {
+    return new JmsChannelProperties(enabled, brokerUrl, user, password, subscriptionName, persistent,
+        maxInFlight, sendConcurrency, sendQueueCapacity, sendTimeout, redeliveryDelay, reconnectDelay,
+        embeddedBroker, value);
   }
 
   /** Whether the embedded broker must be started (no broker URL configured). */

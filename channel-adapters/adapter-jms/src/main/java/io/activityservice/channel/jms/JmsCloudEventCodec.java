@@ -1,10 +1,10 @@
 package io.activityservice.channel.jms;
 
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.InboundSettings;
+import io.activityservice.channel.PlainMessages;
+import io.activityservice.channel.WireFormat;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.SpecVersion;
 import io.cloudevents.core.builder.CloudEventBuilder;
@@ -17,21 +17,19 @@ import jakarta.jms.ObjectMessage;
 import jakarta.jms.Session;
 import jakarta.jms.StreamMessage;
 import jakarta.jms.TextMessage;
-import java.io.IOException;
 import java.net.URI;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.Enumeration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 
 /**
  * Maps CloudEvents to JMS messages and back, following the JMS-compatible naming of the CloudEvents
@@ -47,11 +45,9 @@ import java.util.UUID;
  * event without data is a body-less {@link Message}.
  *
  * <p><b>Decoding</b> also accepts structured-mode bodies ({@code application/cloudevents+json}
- * content type, or any JSON object body with a {@code specversion} member) and, when the channel's
- * {@link InboundSettings} name a default type and source, wraps plain messages: id = JMS message id,
- * time = JMS timestamp, data = body, datacontenttype = the {@value #CONTENT_TYPE} property if set,
- * else {@code application/json} if the body parses as JSON, else {@code text/plain} (or
- * {@code application/octet-stream} for bytes that are not UTF-8).
+ * content type, or any JSON object body with a {@code specversion} member) and wraps plain messages
+ * by the shared rule of {@link PlainMessages} (id = JMS message id, time = JMS timestamp, content
+ * type = the {@value #CONTENT_TYPE} property if set).
  *
  * <p>Stateless and thread-safe.
  */
@@ -67,58 +63,89 @@ public final class JmsCloudEventCodec {
   private static final Set<String> ATTRIBUTES =
       Set.of("specversion", "id", "source", "type", "subject", "time", "dataschema", "datacontenttype");
 
-  private static final ObjectMapper JSON =
-      new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+  /**
+   * A binary-mode encoding that belongs to no session: the JMS properties and the body. It is
+   * computed once per event ({@link #BINARY}) and turned into a message of each sender's session
+   * by {@link #toMessage}. Shared by every send of one event: do not modify.
+   *
+   * @param properties the properties to set ({@code String}, {@code Integer} or {@code Boolean} values)
+   * @param text       the body of a {@link TextMessage}, or {@code null}
+   * @param bytes      the body of a {@link BytesMessage}, or {@code null}; both {@code null}: no body
+   */
+  public record Encoded(Map<String, Object> properties, String text, byte[] bytes) {
+  }
+
+  /** The binary-mode wire format, for {@link io.activityservice.channel.OutboundEvent#encoded}. */
+  public static final WireFormat<Encoded> BINARY = JmsCloudEventCodec::encodeBinary;
 
   /** Encodes {@code event} in binary mode as a message of {@code session}. */
   public Message encode(Session session, CloudEvent event) throws JMSException {
-    byte[] data = event.getData() == null ? null : event.getData().toBytes();
-    String contentType = event.getDataContentType();
+    return toMessage(session, encodeBinary(event));
+  }
+
+  /** A new message of {@code session} carrying an encoding; cheap (no serialization). */
+  public Message toMessage(Session session, Encoded encoded) throws JMSException {
     Message message;
-    if (data == null) {
-      message = session.createMessage();
-    } else if (isTextual(contentType) && isUtf8(data)) {
-      message = session.createTextMessage(new String(data, StandardCharsets.UTF_8));
-    } else {
+    if (encoded.text() != null) {
+      message = session.createTextMessage(encoded.text());
+    } else if (encoded.bytes() != null) {
       BytesMessage bytes = session.createBytesMessage();
-      bytes.writeBytes(data);
+      bytes.writeBytes(encoded.bytes());
       message = bytes;
+    } else {
+      message = session.createMessage();
     }
-    message.setStringProperty(PREFIX + "specversion", event.getSpecVersion().toString());
-    message.setStringProperty(PREFIX + "id", event.getId());
-    message.setStringProperty(PREFIX + "source", event.getSource().toString());
-    message.setStringProperty(PREFIX + "type", event.getType());
-    setIfPresent(message, "subject", event.getSubject());
-    setIfPresent(message, "time", event.getTime() == null ? null : Time.writeTime(event.getTime()));
-    setIfPresent(message, "dataschema", event.getDataSchema() == null ? null : event.getDataSchema().toString());
-    if (contentType != null) {
-      message.setStringProperty(CONTENT_TYPE, contentType);
-    }
-    for (String name : event.getExtensionNames()) {
-      Object value = event.getExtension(name);
-      if (value instanceof Integer i) {
-        message.setIntProperty(PREFIX + name, i);
-      } else if (value instanceof Boolean b) {
-        message.setBooleanProperty(PREFIX + name, b);
-      } else if (value instanceof byte[] bytes) {
-        message.setStringProperty(PREFIX + name, Base64.getEncoder().encodeToString(bytes));
-      } else if (value instanceof OffsetDateTime t) {
-        message.setStringProperty(PREFIX + name, Time.writeTime(t));
-      } else if (value != null) {
-        message.setStringProperty(PREFIX + name, value.toString());
-      }
+    for (Map.Entry<String, Object> property : encoded.properties().entrySet()) {
+      message.setObjectProperty(property.getKey(), property.getValue());
     }
     return message;
   }
 
+  private static Encoded encodeBinary(CloudEvent event) {
+    byte[] data = event.getData() == null ? null : event.getData().toBytes();
+    String contentType = event.getDataContentType();
+    Map<String, Object> properties = new LinkedHashMap<>();
+    properties.put(PREFIX + "specversion", event.getSpecVersion().toString());
+    properties.put(PREFIX + "id", event.getId());
+    properties.put(PREFIX + "source", event.getSource().toString());
+    properties.put(PREFIX + "type", event.getType());
+    putIfPresent(properties, "subject", event.getSubject());
+    putIfPresent(properties, "time", event.getTime() == null ? null : Time.writeTime(event.getTime()));
+    putIfPresent(properties, "dataschema", event.getDataSchema() == null ? null : event.getDataSchema().toString());
+    if (contentType != null) {
+      properties.put(CONTENT_TYPE, contentType);
+    }
+    for (String name : event.getExtensionNames()) {
+      Object value = event.getExtension(name);
+      if (value instanceof Integer || value instanceof Boolean) {
+        properties.put(PREFIX + name, value);
+      } else if (value instanceof byte[] bytes) {
+        properties.put(PREFIX + name, Base64.getEncoder().encodeToString(bytes));
+      } else if (value instanceof OffsetDateTime t) {
+        properties.put(PREFIX + name, Time.writeTime(t));
+      } else if (value != null) {
+        properties.put(PREFIX + name, value.toString());
+      }
+    }
+    Map<String, Object> fixed = Collections.unmodifiableMap(properties);
+    if (data == null) {
+      return new Encoded(fixed, null, null);
+    }
+    if (isTextual(contentType) && PlainMessages.isUtf8(data)) {
+      return new Encoded(fixed, new String(data, StandardCharsets.UTF_8), null);
+    }
+    return new Encoded(fixed, null, data);
+  }
+
   /**
-   * Decodes a received message (binary mode, structured mode, or a plain message wrapped with the
-   * defaults of {@code settings}).
+   * Decodes a received message (binary mode, structured mode, or a plain message wrapped by the
+   * {@link PlainMessages} rule with the defaults of {@code settings}).
    *
+   * @param channel  the inbound channel the message came from
    * @throws IllegalArgumentException if the message is not a valid CloudEvent and cannot be wrapped
    * @throws JMSException             if the message cannot be read
    */
-  public CloudEvent decode(Message message, InboundSettings settings) throws JMSException {
+  public CloudEvent decode(Message message, ChannelUri channel, InboundSettings settings) throws JMSException {
     if (message.propertyExists(PREFIX + "specversion")) {
       return decodeBinary(message);
     }
@@ -127,23 +154,9 @@ public final class JmsCloudEventCodec {
     if (body != null && isStructured(contentType, body)) {
       return CloudEventJson.decode(body);
     }
-    if (settings.defaultType() == null || settings.defaultSource() == null) {
-      throw new IllegalArgumentException("message " + message.getJMSMessageID()
-          + " carries no CloudEvent (no " + PREFIX + "specversion property, body not a structured CloudEvent)"
-          + " and the channel has no defaultType/defaultSource to wrap it with");
-    }
-    String id = message.getJMSMessageID() == null ? UUID.randomUUID().toString() : message.getJMSMessageID();
-    CloudEventBuilder builder = CloudEventBuilder.v1()
-        .withId(id)
-        .withSource(settings.defaultSource())
-        .withType(settings.defaultType());
-    if (message.getJMSTimestamp() > 0) {
-      builder.withTime(OffsetDateTime.ofInstant(Instant.ofEpochMilli(message.getJMSTimestamp()), ZoneOffset.UTC));
-    }
-    if (body != null) {
-      builder.withDataContentType(contentType != null ? contentType : guessContentType(body)).withData(body);
-    }
-    return builder.build();
+    OffsetDateTime time = message.getJMSTimestamp() > 0
+        ? OffsetDateTime.ofInstant(Instant.ofEpochMilli(message.getJMSTimestamp()), ZoneOffset.UTC) : null;
+    return PlainMessages.wrap(channel, settings, message.getJMSMessageID(), body, contentType, time);
   }
 
   private static CloudEvent decodeBinary(Message message) throws JMSException {
@@ -209,9 +222,9 @@ public final class JmsCloudEventCodec {
     return value;
   }
 
-  private static void setIfPresent(Message message, String attribute, String value) throws JMSException {
+  private static void putIfPresent(Map<String, Object> properties, String attribute, String value) {
     if (value != null) {
-      message.setStringProperty(PREFIX + attribute, value);
+      properties.put(PREFIX + attribute, value);
     }
   }
 
@@ -253,26 +266,7 @@ public final class JmsCloudEventCodec {
         return false;
       }
     }
-    JsonNode node = parseJson(body);
-    return node != null && node.isObject() && node.has("specversion");
-  }
-
-  private static String guessContentType(byte[] body) {
-    if (parseJson(body) != null) {
-      return "application/json";
-    }
-    return isUtf8(body) ? "text/plain" : "application/octet-stream";
-  }
-
-  private static JsonNode parseJson(byte[] body) {
-    if (body.length == 0) {
-      return null;
-    }
-    try {
-      return JSON.readTree(body);
-    } catch (IOException e) {
-      return null;
-    }
+    return CloudEventJson.looksStructured(body);
   }
 
   private static boolean isTextual(String contentType) {
@@ -287,17 +281,5 @@ public final class JmsCloudEventCodec {
   private static String mediaType(String contentType) {
     int semicolon = contentType.indexOf(';');
     return (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).trim().toLowerCase(Locale.ROOT);
-  }
-
-  private static boolean isUtf8(byte[] data) {
-    try {
-      StandardCharsets.UTF_8.newDecoder()
-          .onMalformedInput(CodingErrorAction.REPORT)
-          .onUnmappableCharacter(CodingErrorAction.REPORT)
-          .decode(ByteBuffer.wrap(data));
-      return true;
-    } catch (CharacterCodingException e) {
-      return false;
-    }
   }
 }

@@ -1,10 +1,12 @@
 package io.activityservice.channel.jms;
 
 import io.activityservice.channel.Acknowledgement;
+import io.activityservice.channel.Backoff;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundHandler;
 import io.activityservice.channel.InboundSettings;
+import io.activityservice.channel.OnceOnlyAcknowledgement;
 import io.cloudevents.CloudEvent;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
@@ -14,9 +16,9 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.activemq.ActiveMQConnection;
 import org.apache.activemq.ActiveMQConnectionFactory;
 import org.apache.activemq.ActiveMQSession;
@@ -32,9 +34,11 @@ import org.slf4j.LoggerFactory;
  * {@link Acknowledgement#ack()} removes exactly that message, in any order, from any thread (acks
  * are sent by the adapter's ack thread, never by the caller). At most {@code maxInFlight} messages
  * are handed out and not yet settled (a semaphore; the prefetch is the same size). A
- * {@link Acknowledgement#nack(Throwable) nack} makes the channel close its connection, so the broker
- * takes back every unacknowledged message, pause for the redelivery delay and reconnect: the nacked
- * message comes again; messages still in flight may come twice (the core deduplicates).
+ * {@link Acknowledgement#nack(Throwable) nack} leaves the message unacknowledged on the broker and
+ * hands the same event to the handler again after the redelivery backoff (growing with each nack of
+ * that message), from the adapter's redelivery thread; the connection stays up, other messages are
+ * not affected, and the message keeps its in-flight permit until it is acked. If the connection is
+ * torn down meanwhile, the pending redispatch is dropped: the broker redelivers the message itself.
  *
  * <p>Connection failures are handled by the failover transport; any other error tears the
  * connection down and the thread reconnects after the reconnect delay, forever, until closed.
@@ -51,16 +55,18 @@ final class JmsInboundChannel implements InboundChannel {
   private final JmsCloudEventCodec codec;
   private final ActiveMQConnectionFactory factory;
   private final int maxInFlight;
-  private final Duration redeliveryDelay;
+  private final Backoff redelivery;
   private final Duration reconnectDelay;
   private final Duration closeWait;
   private final Executor acker;
+  private final ScheduledExecutorService redeliverer;
   private final Runnable onClose;
   private final Semaphore permits;
-  private final AtomicBoolean recover = new AtomicBoolean();
   private final CountDownLatch connected = new CountDownLatch(1);
   private final Thread thread;
   private volatile boolean closed;
+  /** Incremented on every teardown: a redispatch of a message of an older connection is dropped. */
+  private volatile int generation;
 
   // Used by the channel's thread only.
   private ActiveMQConnection connection;
@@ -68,7 +74,7 @@ final class JmsInboundChannel implements InboundChannel {
 
   JmsInboundChannel(ChannelUri uri, ActiveMQQueue queue, InboundSettings settings, InboundHandler handler,
       JmsCloudEventCodec codec, ActiveMQConnectionFactory factory, int maxInFlight, JmsChannelProperties props,
-      Executor acker, Runnable onClose) {
+      Executor acker, ScheduledExecutorService redeliverer, Runnable onClose) {
     this.uri = uri;
     this.queue = queue;
     this.settings = settings;
@@ -76,10 +82,11 @@ final class JmsInboundChannel implements InboundChannel {
     this.codec = codec;
     this.factory = factory;
     this.maxInFlight = maxInFlight;
-    this.redeliveryDelay = props.redeliveryDelay();
+    this.redelivery = props.redelivery().backoff();
     this.reconnectDelay = props.reconnectDelay();
     this.closeWait = props.sendTimeout().plusSeconds(2);
     this.acker = acker;
+    this.redeliverer = redeliverer;
     this.onClose = onClose;
     this.permits = new Semaphore(maxInFlight);
     this.thread = new Thread(this::run, "jms-inbound-" + queue.getPhysicalName());
@@ -131,11 +138,6 @@ final class JmsInboundChannel implements InboundChannel {
         if (consumer == null) {
           open();
           connected.countDown();
-        }
-        if (recover.getAndSet(false)) {
-          teardown();
-          pause(redeliveryDelay);
-          continue;
         }
         if (!permits.tryAcquire(POLL_MS, TimeUnit.MILLISECONDS)) {
           continue;
@@ -189,6 +191,7 @@ final class JmsInboundChannel implements InboundChannel {
   }
 
   private void teardown() {
+    generation++;
     consumer = null;
     if (connection != null) {
       JmsSenderPool.closeQuietly(connection);
@@ -205,46 +208,81 @@ final class JmsInboundChannel implements InboundChannel {
   }
 
   private void dispatch(Message message) throws JMSException {
-    Settlement settlement = new Settlement(message);
     if (closed) {
       permits.release(); // not acknowledged: the broker redelivers it to the next consumer
       return;
     }
     CloudEvent event;
     try {
-      event = codec.decode(message, settings);
+      event = codec.decode(message, uri, settings);
     } catch (IllegalArgumentException e) {
       LOG.warn("jms inbound channel {}: dropping message {} that is not a CloudEvent: {}",
           uri, message.getJMSMessageID(), e.getMessage());
-      settlement.ack();
+      new Settlement(new Delivery(message, null, generation)).ack();
       return;
     } catch (JMSException | RuntimeException e) {
       permits.release();
       throw e;
     }
+    handOut(new Delivery(message, event, generation));
+  }
+
+  /** Hands an event to the handler with a fresh acknowledgement; a throwing handler counts as a nack. */
+  private void handOut(Delivery delivery) {
+    Settlement settlement = new Settlement(delivery);
     try {
-      handler.onEvent(event, settlement);
+      handler.onEvent(delivery.event, settlement);
     } catch (RuntimeException e) {
-      LOG.warn("jms inbound channel {}: handler failed on event {}; it will be redelivered", uri, event.getId(), e);
+      LOG.warn("jms inbound channel {}: handler failed on event {}; it will be redelivered", uri,
+          delivery.event.getId(), e);
       settlement.nack(e);
     }
   }
 
-  /** Settles one message; the first call wins, later ones are ignored. */
-  private final class Settlement implements Acknowledgement {
+  /** Hands a nacked event out again after the backoff, unless its connection is gone meanwhile. */
+  private void redispatch(Delivery delivery, Throwable cause) {
+    int attempt = ++delivery.nacks;
+    Duration delay = redelivery.delay(attempt);
+    LOG.debug("jms inbound channel {}: event {} nacked ({} time(s): {}); redelivering in {}", uri,
+        delivery.event.getId(), attempt, cause, delay);
+    try {
+      redeliverer.schedule(() -> {
+        if (closed || delivery.generation != generation) {
+          permits.release(); // unacknowledged: the broker redelivers it after the reconnect
+          return;
+        }
+        handOut(delivery);
+      }, delay.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (RejectedExecutionException e) {
+      permits.release(); // adapter closed: the broker redelivers the message
+    }
+  }
 
-    private final Message message;
-    private final AtomicBoolean settled = new AtomicBoolean();
+  /** One received message; {@code nacks} is only touched by the one current hand-out. */
+  private static final class Delivery {
+    final Message message;
+    final CloudEvent event;
+    final int generation;
+    int nacks;
 
-    Settlement(Message message) {
+    Delivery(Message message, CloudEvent event, int generation) {
       this.message = message;
+      this.event = event;
+      this.generation = generation;
+    }
+  }
+
+  /** Settles one hand-out of a message: ack sends the individual acknowledgement, nack redispatches. */
+  private final class Settlement extends OnceOnlyAcknowledgement {
+
+    private final Delivery delivery;
+
+    Settlement(Delivery delivery) {
+      this.delivery = delivery;
     }
 
     @Override
-    public void ack() {
-      if (!settled.compareAndSet(false, true)) {
-        return;
-      }
+    protected void onAck() {
       try {
         acker.execute(this::acknowledge);
       } catch (RejectedExecutionException e) {
@@ -254,7 +292,7 @@ final class JmsInboundChannel implements InboundChannel {
 
     private void acknowledge() {
       try {
-        message.acknowledge();
+        delivery.message.acknowledge();
       } catch (JMSException | RuntimeException e) {
         LOG.debug("jms inbound channel {}: ack not delivered ({}); the message will come again", uri, e.toString());
       } finally {
@@ -263,13 +301,8 @@ final class JmsInboundChannel implements InboundChannel {
     }
 
     @Override
-    public void nack(Throwable cause) {
-      if (!settled.compareAndSet(false, true)) {
-        return;
-      }
-      permits.release();
-      LOG.debug("jms inbound channel {}: nack ({}); redelivering after {}", uri, cause, redeliveryDelay);
-      recover.set(true);
+    protected void onNack(Throwable cause) {
+      redispatch(delivery, cause);
     }
   }
 }

@@ -2,21 +2,27 @@ package io.activityservice.channel.jms;
 
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.OutboundChannel;
-import io.cloudevents.CloudEvent;
+import io.activityservice.channel.OutboundEvent;
 import jakarta.jms.Destination;
 import java.util.concurrent.CompletableFuture;
 
-/** Sends to one queue or topic through the adapter's shared {@link JmsSenderPool}. */
+/**
+ * Sends to one queue or topic through the adapter's shared {@link JmsSenderPool}; a partition key
+ * becomes the message group ({@code JMSXGroupID}).
+ */
 final class JmsOutboundChannel implements OutboundChannel {
 
   private final ChannelUri uri;
   private final Destination destination;
   private final boolean persistent;
   private final JmsSenderPool senders;
+  private final Runnable onClose;
   private volatile boolean closed;
 
-  JmsOutboundChannel(ChannelUri uri, JmsAddress address, boolean persistent, JmsSenderPool senders) {
+  JmsOutboundChannel(ChannelUri uri, JmsAddress address, boolean persistent, JmsSenderPool senders,
+      Runnable onClose) {
     this.uri = uri;
+    this.onClose = onClose;
     this.destination = address.destination();
     this.persistent = persistent;
     this.senders = senders;
@@ -28,7 +34,7 @@ final class JmsOutboundChannel implements OutboundChannel {
   }
 
   @Override
-  public CompletableFuture<Void> send(CloudEvent event) {
+  public CompletableFuture<Void> send(OutboundEvent event) {
     if (event == null) {
       return CompletableFuture.failedFuture(new NullPointerException("event"));
     }
@@ -42,5 +48,6 @@ final class JmsOutboundChannel implements OutboundChannel {
   @Override
   public void close() {
     closed = true;
+    onClose.run();
   }
 }

@@ -1,6 +1,6 @@
 package io.activityservice.channel.jms;
 
-import io.cloudevents.CloudEvent;
+import io.activityservice.channel.OutboundEvent;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.DeliveryMode;
@@ -35,10 +35,16 @@ import org.slf4j.LoggerFactory;
  * receipt (ActiveMQ 6.1 does not implement the JMS 2.0 {@code CompletionListener}); for persistent
  * events that receipt comes after the broker stored the message. Every future fails after the send
  * timeout at the latest, also while the broker is unreachable.
+ *
+ * <p>The message is built from the event's shared {@link JmsCloudEventCodec#BINARY} encoding (one
+ * serialization per event, however many destinations it goes to); a partition key becomes the
+ * {@value #GROUP_ID} property (ActiveMQ message groups).
  */
 final class JmsSenderPool implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(JmsSenderPool.class);
+  /** The JMS property of a message group: ActiveMQ delivers a group's messages to one consumer, in order. */
+  static final String GROUP_ID = "JMSXGroupID";
 
   private final Sender[] senders;
   private final AtomicInteger next = new AtomicInteger();
@@ -58,7 +64,7 @@ final class JmsSenderPool implements AutoCloseable {
   }
 
   /** Enqueues a send; the future completes when the broker has accepted the message. */
-  CompletableFuture<Void> send(Destination destination, boolean persistent, CloudEvent event, String channel) {
+  CompletableFuture<Void> send(Destination destination, boolean persistent, OutboundEvent event, String channel) {
     CompletableFuture<Void> future = new CompletableFuture<>();
     Pending pending = new Pending(destination, persistent, event, future);
     int start = Math.floorMod(next.getAndIncrement(), senders.length);
@@ -70,7 +76,7 @@ final class JmsSenderPool implements AutoCloseable {
     }
     future.completeExceptionally(new RejectedExecutionException(
         "jms send queue is full (activity.channels.jms.send-queue-capacity) or the adapter is closed; "
-            + "event " + event.getId() + " to " + channel + " was not sent"));
+            + "event " + event.event().getId() + " to " + channel + " was not sent"));
     return future;
   }
 
@@ -104,7 +110,7 @@ final class JmsSenderPool implements AutoCloseable {
     return t;
   }
 
-  private record Pending(Destination destination, boolean persistent, CloudEvent event,
+  private record Pending(Destination destination, boolean persistent, OutboundEvent event,
       CompletableFuture<Void> future) {
   }
 
@@ -141,7 +147,10 @@ final class JmsSenderPool implements AutoCloseable {
       }
       try {
         open();
-        Message message = codec.encode(session, p.event());
+        Message message = codec.toMessage(session, p.event().encoded(JmsCloudEventCodec.BINARY));
+        if (p.event().partitionKey() != null) {
+          message.setStringProperty(GROUP_ID, p.event().partitionKey());
+        }
         // Both modes: an asynchronous send whose callback fires on the broker's receipt. For persistent
         // messages the broker answers only after storing the message, so the guarantee equals a
         // synchronous send, while many sends are in flight per session instead of one store round trip each.

@@ -3,7 +3,13 @@ package io.activityservice.channel.jms;
 import io.activityservice.channel.ChannelAdapter;
 import io.activityservice.channel.ChannelAdapterContract;
 import io.activityservice.channel.ChannelUri;
+import jakarta.jms.Connection;
+import jakarta.jms.MessageProducer;
+import jakarta.jms.Session;
+import jakarta.jms.TextMessage;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.activemq.ActiveMQConnectionFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -20,7 +26,8 @@ abstract class AbstractJmsContractTest extends ChannelAdapterContract {
   @BeforeAll
   static void start() {
     broker = TestBrokers.inMemory();
-    adapter = new JmsChannelAdapter(JmsChannelProperties.forBroker(TestBrokers.tcpUrl(broker)));
+    adapter = new JmsChannelAdapter(JmsChannelProperties.forBroker(TestBrokers.tcpUrl(broker))
+        .withRedelivery(CONTRACT_REDELIVERY));
   }
 
   @AfterAll
@@ -37,6 +44,19 @@ abstract class AbstractJmsContractTest extends ChannelAdapterContract {
   @Override
   protected ChannelUri freshChannel() {
     return ChannelUri.parse("jms:" + kind() + ":contract." + kind() + "." + names.incrementAndGet());
+  }
+
+  /** A plain text message from a plain ActiveMQ client, without any CloudEvents property. */
+  @Override
+  protected String sendPlain(ChannelUri uri, byte[] body) throws Exception {
+    JmsAddress address = JmsAddress.parse(uri);
+    try (Connection connection = new ActiveMQConnectionFactory(TestBrokers.tcpUrl(broker)).createConnection();
+        Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        MessageProducer producer = session.createProducer(address.destination())) {
+      TextMessage message = session.createTextMessage(new String(body, StandardCharsets.UTF_8));
+      producer.send(message);
+      return message.getJMSMessageID();
+    }
   }
 
   @Override

@@ -16,13 +16,15 @@ class JmsAddressTest {
     assertThat(topic.topic()).isTrue();
     assertThat(topic.name()).isEqualTo("activity.events.in");
     assertThat(topic.persistentOr(true)).isTrue();
-    assertThat(topic.consumerQueue("replicas").getPhysicalName()).isEqualTo("Consumer.replicas.activity.events.in");
+    assertThat(topic.consumerQueue("replicas", false).getPhysicalName()).isEqualTo("Consumer.replicas.activity.events.in");
 
     JmsAddress queue = JmsAddress.parse(ChannelUri.parse("jms:queue:orders?persistent=false"));
     assertThat(queue.topic()).isFalse();
     assertThat(queue.name()).isEqualTo("orders");
     assertThat(queue.persistentOr(true)).isFalse();
-    assertThat(queue.consumerQueue("ignored").getPhysicalName()).isEqualTo("orders");
+    assertThat(queue.consumerQueue("ignored", false).getPhysicalName()).isEqualTo("orders");
+    assertThat(queue.consumerQueue("ignored", true).getPhysicalName()).isEqualTo("orders");
+    assertThat(queue.consumerQueue("ignored", true).getOptions()).containsEntry("consumer.exclusive", "true");
   }
 
   @ParameterizedTest

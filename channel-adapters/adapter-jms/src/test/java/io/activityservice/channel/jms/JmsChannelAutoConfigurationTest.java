@@ -55,10 +55,15 @@ class JmsChannelAutoConfigurationTest {
     EmbeddedActiveMqBroker external = TestBrokers.inMemory();
     try {
       runner.withPropertyValues("activity.channels.jms.broker-url=" + TestBrokers.tcpUrl(external),
-              "activity.channels.jms.subscription-name=replica-set")
+              "activity.channels.jms.subscription-name=replica-set",
+              "activity.channels.jms.redelivery.max=30s")
           .run(context -> {
             assertThat(context).doesNotHaveBean(EmbeddedActiveMqBroker.class).hasSingleBean(JmsChannelAdapter.class);
-            assertThat(context.getBean(JmsChannelProperties.class).subscriptionName()).isEqualTo("replica-set");
+            JmsChannelProperties properties = context.getBean(JmsChannelProperties.class);
+            assertThat(properties.subscriptionName()).isEqualTo("replica-set");
+            assertThat(properties.redelivery()).isEqualTo(
+                new io.activityservice.channel.RedeliverySettings(java.time.Duration.ofSeconds(1),
+                    java.time.Duration.ofSeconds(30), true));
           });
     } finally {
       external.close();

@@ -317,6 +317,48 @@ class JmsChannelBehaviourTest {
     }
   }
 
+  @Test
+  void exclusiveConsumersLeaveOneReplicaReceivingAndFailOverWhenItCloses() {
+    ChannelUri uri = ChannelUri.parse("jms:queue:" + fresh("exclusive"));
+    InboundSettings exclusive = new InboundSettings(null, null, Map.of(JmsChannelAdapter.EXCLUSIVE, "true"));
+    Map<String, Set<String>> byReplica = Map.of("a", ConcurrentHashMap.newKeySet(), "b", ConcurrentHashMap.newKeySet());
+    Map<String, InboundChannel> replicas = new ConcurrentHashMap<>();
+    for (String name : List.of("a", "b")) {
+      replicas.put(name, track(adapter.openInbound(uri, exclusive, (e, ack) -> {
+        byReplica.get(name).add(e.getId());
+        ack.ack();
+      })));
+    }
+    OutboundChannel out = track(adapter.openOutbound(uri));
+    List<CloudEvent> first = new ArrayList<>();
+    for (int i = 0; i < 50; i++) {
+      first.add(event(i));
+    }
+    sendAll(out, first);
+    await().atMost(WAIT).until(() -> byReplica.get("a").size() + byReplica.get("b").size() == 50);
+    String active = byReplica.get("a").isEmpty() ? "b" : "a";
+    String standby = active.equals("a") ? "b" : "a";
+    assertThat(byReplica.get(active)).as("one exclusive consumer gets every message").hasSize(50);
+    assertThat(byReplica.get(standby)).isEmpty();
+
+    replicas.get(active).close();
+    List<CloudEvent> second = new ArrayList<>();
+    for (int i = 50; i < 70; i++) {
+      second.add(event(i));
+    }
+    sendAll(out, second);
+    await().atMost(WAIT).until(() -> byReplica.get(standby).size() == 20);
+    assertThat(byReplica.get(active)).hasSize(50);
+  }
+
+  @Test
+  void exclusiveMustBeTrueOrFalse() {
+    InboundSettings bad = new InboundSettings(null, null, Map.of(JmsChannelAdapter.EXCLUSIVE, "yes"));
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> adapter.openInbound(ChannelUri.parse("jms:queue:x"), bad, (e, ack) -> ack.ack()))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("exclusive").hasMessageContaining("true");
+  }
+
   private static int queueDepth(String queue) throws Exception {
     try (Session session = raw.createSession(false, Session.AUTO_ACKNOWLEDGE)) {
       var browser = session.createBrowser(new ActiveMQQueue(queue));

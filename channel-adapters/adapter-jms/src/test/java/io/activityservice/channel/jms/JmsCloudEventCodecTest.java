@@ -26,6 +26,8 @@ import org.junit.jupiter.api.Test;
 /** The codec on real ActiveMQ message objects, without a broker. */
 class JmsCloudEventCodecTest {
 
+  private static final io.activityservice.channel.ChannelUri CHANNEL =
+      io.activityservice.channel.ChannelUri.parse("jms:queue:legacy.in");
   private static final InboundSettings WRAP =
       new InboundSettings("com.example.legacy", URI.create("/legacy/app"), Map.of());
 
@@ -84,7 +86,7 @@ class JmsCloudEventCodecTest {
     assertThat(message.getObjectProperty("cloudEvents_sequence")).isEqualTo(42);
     assertThat(message.getObjectProperty("cloudEvents_sampled")).isEqualTo(true);
 
-    CloudEvent got = codec.decode(received(message), InboundSettings.strict());
+    CloudEvent got = codec.decode(received(message), CHANNEL, InboundSettings.strict());
     assertThat(got).isEqualTo(sent);
   }
 
@@ -95,7 +97,7 @@ class JmsCloudEventCodecTest {
         .withExtension("seen", OffsetDateTime.of(2026, 1, 2, 3, 4, 5, 0, ZoneOffset.UTC))
         .build();
 
-    CloudEvent got = codec.decode(received(codec.encode(SESSION, sent)), InboundSettings.strict());
+    CloudEvent got = codec.decode(received(codec.encode(SESSION, sent)), CHANNEL, InboundSettings.strict());
 
     assertThat(got.getExtension("origin")).isEqualTo("urn:example:origin");
     assertThat(got.getExtension("seen")).isEqualTo("2026-01-02T03:04:05Z");
@@ -109,7 +111,7 @@ class JmsCloudEventCodecTest {
     Message message = codec.encode(SESSION, sent);
 
     assertThat(message).isInstanceOf(BytesMessage.class);
-    assertThat(codec.decode(received(message), InboundSettings.strict())).isEqualTo(sent);
+    assertThat(codec.decode(received(message), CHANNEL, InboundSettings.strict())).isEqualTo(sent);
   }
 
   @Test
@@ -119,7 +121,7 @@ class JmsCloudEventCodecTest {
     Message message = codec.encode(SESSION, sent);
 
     assertThat(message).isNotInstanceOf(TextMessage.class).isNotInstanceOf(BytesMessage.class);
-    assertThat(codec.decode(received(message), InboundSettings.strict())).isEqualTo(sent);
+    assertThat(codec.decode(received(message), CHANNEL, InboundSettings.strict())).isEqualTo(sent);
   }
 
   @Test
@@ -129,7 +131,7 @@ class JmsCloudEventCodecTest {
     message.setStringProperty("cloudEvents_specversion", "1.0");
     message.setStringProperty("cloudEvents_id", "1");
 
-    assertThatThrownBy(() -> codec.decode(message, WRAP))
+    assertThatThrownBy(() -> codec.decode(message, CHANNEL, WRAP))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("cloudEvents_source");
   }
@@ -146,7 +148,7 @@ class JmsCloudEventCodecTest {
     untyped.setText(json);
 
     for (Message m : new Message[] {typed, untyped}) {
-      CloudEvent got = codec.decode(m, InboundSettings.strict());
+      CloudEvent got = codec.decode(m, CHANNEL, InboundSettings.strict());
       assertThat(got.getId()).isEqualTo("id-1");
       assertThat(got.getExtension("sequence")).isEqualTo(42);
       assertThat(new String(got.getData().toBytes(), StandardCharsets.UTF_8)).isEqualToIgnoringWhitespace("{\"a\":1}");
@@ -163,8 +165,8 @@ class JmsCloudEventCodecTest {
     text.setText("order 42 shipped");
     text.setJMSMessageID("ID:legacy-2");
 
-    CloudEvent wrappedJson = codec.decode(json, WRAP);
-    CloudEvent wrappedText = codec.decode(text, WRAP);
+    CloudEvent wrappedJson = codec.decode(json, CHANNEL, WRAP);
+    CloudEvent wrappedText = codec.decode(text, CHANNEL, WRAP);
 
     assertThat(wrappedJson.getId()).isEqualTo("ID:legacy-1");
     assertThat(wrappedJson.getType()).isEqualTo("com.example.legacy");
@@ -182,20 +184,20 @@ class JmsCloudEventCodecTest {
     xml.setText("<order/>");
     xml.setStringProperty("contentType", "application/xml");
 
-    assertThat(codec.decode(xml, WRAP).getDataContentType()).isEqualTo("application/xml");
+    assertThat(codec.decode(xml, CHANNEL, WRAP).getDataContentType()).isEqualTo("application/xml");
   }
 
   @Test
   void plainMessageWithoutDefaultsOrUnsupportedBodyIsRejected() throws Exception {
     ActiveMQTextMessage text = new ActiveMQTextMessage();
     text.setText("not an event");
-    assertThatThrownBy(() -> codec.decode(text, InboundSettings.strict()))
+    assertThatThrownBy(() -> codec.decode(text, CHANNEL, InboundSettings.strict()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("defaultType");
 
     ActiveMQMapMessage map = new ActiveMQMapMessage();
     map.setString("k", "v");
-    assertThatThrownBy(() -> codec.decode(map, WRAP))
+    assertThatThrownBy(() -> codec.decode(map, CHANNEL, WRAP))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("only text, bytes");
   }

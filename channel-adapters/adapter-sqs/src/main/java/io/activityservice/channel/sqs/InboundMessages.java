@@ -1,15 +1,10 @@
 package io.activityservice.channel.sqs;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.InboundSettings;
+import io.activityservice.channel.PlainMessages;
 import io.cloudevents.CloudEvent;
-import io.cloudevents.core.builder.CloudEventBuilder;
-import java.io.IOException;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -19,23 +14,16 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /**
  * Turns SQS messages into CloudEvents: a structured-mode CloudEvent body is decoded as is; any other
- * body is wrapped with the channel's {@link InboundSettings#defaultType()} and
- * {@link InboundSettings#defaultSource()} (id = SQS message id, time = sent time, data = the body,
- * {@code application/json} if it parses as JSON, else {@code text/plain}).
+ * body is wrapped by the shared {@link PlainMessages} rule (id = SQS MessageId, time = SentTimestamp).
  */
 final class InboundMessages {
 
-  private static final ObjectMapper JSON = new ObjectMapper()
-      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-      .disable(JsonParser.Feature.AUTO_CLOSE_SOURCE);
-
+  private final ChannelUri uri;
   private final InboundSettings settings;
-  private final URI fallbackSource;
 
   InboundMessages(ChannelUri uri, InboundSettings settings) {
+    this.uri = uri;
     this.settings = settings;
-    this.fallbackSource = settings.defaultSource() != null ? settings.defaultSource()
-        : URI.create(uri.toString());
   }
 
   /**
@@ -48,34 +36,19 @@ final class InboundMessages {
     try {
       return CloudEventJson.decode(body);
     } catch (IllegalArgumentException | IllegalStateException notACloudEvent) {
-      if (settings.defaultType() == null) {
-        throw new IllegalArgumentException(notACloudEvent.getMessage(), notACloudEvent);
-      }
-      CloudEventBuilder event = CloudEventBuilder.v1()
-          .withId(message.messageId())
-          .withType(settings.defaultType())
-          .withSource(fallbackSource)
-          .withData(isJson(body) ? "application/json" : "text/plain", body);
-      String sent = message.attributes().get(MessageSystemAttributeName.SENT_TIMESTAMP);
-      if (sent != null) {
-        try {
-          event.withTime(OffsetDateTime.ofInstant(Instant.ofEpochMilli(Long.parseLong(sent)), ZoneOffset.UTC));
-        } catch (NumberFormatException ignored) {
-          // no time then
-        }
-      }
-      return event.build();
+      return PlainMessages.wrap(uri, settings, message.messageId(), body, null, sentTime(message));
     }
   }
 
-  static boolean isJson(byte[] body) {
-    if (body.length == 0) {
-      return false;
+  private static OffsetDateTime sentTime(Message message) {
+    String sent = message.attributes().get(MessageSystemAttributeName.SENT_TIMESTAMP);
+    if (sent == null) {
+      return null;
     }
     try {
-      return JSON.readTree(body) != null;
-    } catch (IOException e) {
-      return false;
+      return OffsetDateTime.ofInstant(Instant.ofEpochMilli(Long.parseLong(sent)), ZoneOffset.UTC);
+    } catch (NumberFormatException e) {
+      return null;
     }
   }
 }

@@ -1,6 +1,6 @@
 package io.activityservice.channel.sqs;
 
-import io.activityservice.channel.ChannelAdapter;
+import io.activityservice.channel.AbstractChannelAdapter;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundHandler;
@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -27,10 +26,10 @@ import software.amazon.awssdk.services.sqs.SqsAsyncClient;
  * several receivers, delete acked messages in batches and extend the visibility of messages still
  * being routed. Bodies are structured-mode CloudEvent JSON.
  */
-public final class SqsChannelAdapter implements ChannelAdapter {
+public final class SqsChannelAdapter extends AbstractChannelAdapter {
 
   private static final Logger log = LoggerFactory.getLogger(SqsChannelAdapter.class);
-  private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(10);
+  private static final long CLOSE_TIMEOUT_SECONDS = 10;
 
   private final SqsAsyncClient client;
   private final boolean ownsClient;
@@ -38,9 +37,6 @@ public final class SqsChannelAdapter implements ChannelAdapter {
   private final QueueResolver resolver;
   private final ScheduledThreadPoolExecutor scheduler;
   private final Batcher.Limits sendLimits;
-  private final Set<SqsOutboundChannel> outbound = ConcurrentHashMap.newKeySet();
-  private final Set<SqsInboundChannel> inbound = ConcurrentHashMap.newKeySet();
-  private volatile boolean closed;
 
   /**
    * An adapter on a client the caller owns (it is not closed by {@link #close()}).
@@ -54,6 +50,7 @@ public final class SqsChannelAdapter implements ChannelAdapter {
   }
 
   private SqsChannelAdapter(SqsAsyncClient client, SqsChannelProperties properties, boolean ownsClient) {
+    super("sqs");
     this.client = Objects.requireNonNull(client, "client");
     this.properties = Objects.requireNonNull(properties, "properties");
     this.ownsClient = ownsClient;
@@ -108,54 +105,54 @@ public final class SqsChannelAdapter implements ChannelAdapter {
   @Override
   public OutboundChannel openOutbound(ChannelUri uri) {
     String queue = SqsQueues.queueOf(uri);
-    ensureOpen();
-    SqsOutboundChannel[] self = new SqsOutboundChannel[1];
-    self[0] = new SqsOutboundChannel(uri, queue, client, resolver, sendLimits, scheduler,
-        () -> outbound.remove(self[0]));
-    outbound.add(self[0]);
+    SqsOutboundChannel channel = register(onClose -> new SqsOutboundChannel(uri, queue, client, resolver,
+        sendLimits, scheduler, onClose));
     resolver.url(queue); // resolve (and create) early; failures are retried by the sends
-    return self[0];
+    return channel;
   }
 
   @Override
   public InboundChannel openInbound(ChannelUri uri, InboundSettings settings, InboundHandler handler) {
     String queue = SqsQueues.queueOf(uri);
     Objects.requireNonNull(handler, "handler");
-    ensureOpen();
     InboundSettings effective = settings == null ? InboundSettings.strict() : settings;
-    SqsInboundChannel[] self = new SqsInboundChannel[1];
-    self[0] = new SqsInboundChannel(uri, queue, client, resolver, new InboundMessages(uri, effective),
-        handler, properties, scheduler, () -> inbound.remove(self[0]));
-    inbound.add(self[0]);
-    return self[0].start();
+    return register(onClose -> new SqsInboundChannel(uri, queue, client, resolver,
+        new InboundMessages(uri, effective), handler, properties, scheduler, onClose)).start();
   }
 
-  private void ensureOpen() {
-    if (closed) {
-      throw new IllegalStateException("the sqs channel adapter is closed");
-    }
-  }
-
-  /** Stops receivers, flushes buffered sends, deletes and visibility changes, then releases the client. */
+  /**
+   * Stops every receiver, then flushes buffered sends, deletes and visibility changes of all
+   * channels in parallel, waiting at most {@value #CLOSE_TIMEOUT_SECONDS} s in all.
+   */
   @Override
-  public void close() {
-    if (closed) {
-      return;
-    }
-    closed = true;
+  protected void closeChannels(List<AutoCloseable> open) {
     List<CompletableFuture<Void>> pending = new ArrayList<>();
-    List<SqsInboundChannel> receivers = new ArrayList<>(inbound);
-    receivers.forEach(SqsInboundChannel::close);
-    new ArrayList<>(outbound).forEach(c -> pending.add(c.closeAsync()));
+    List<SqsInboundChannel> receivers = new ArrayList<>();
+    for (AutoCloseable channel : open) {
+      if (channel instanceof SqsInboundChannel in) {
+        in.close();
+        receivers.add(in);
+      }
+    }
+    for (AutoCloseable channel : open) {
+      if (channel instanceof SqsOutboundChannel out) {
+        pending.add(out.closeAsync());
+      }
+    }
     receivers.forEach(c -> pending.add(c.shutdown()));
     try {
       CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new))
-          .get(CLOSE_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+          .get(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (ExecutionException | TimeoutException e) {
-      log.warn("sqs channels did not settle within {}: {}", CLOSE_TIMEOUT, e.toString());
+      log.warn("sqs channels did not settle within {}s: {}", CLOSE_TIMEOUT_SECONDS, e.toString());
     }
+  }
+
+  /** Stops the adapter's timer thread and releases the client if the adapter built it. */
+  @Override
+  protected void doClose() {
     scheduler.shutdownNow();
     if (ownsClient) {
       try {

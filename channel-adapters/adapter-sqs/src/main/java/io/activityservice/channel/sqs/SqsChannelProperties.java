@@ -1,8 +1,10 @@
 package io.activityservice.channel.sqs;
 
+import io.activityservice.channel.RedeliverySettings;
 import java.net.URI;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
 
 /**
  * SQS channel settings ({@code activity.channels.sqs.*}). Every field has a default; the values are
@@ -38,6 +40,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param sendBufferSize           events buffered per outbound channel waiting for a batch slot; a send
  *                                 beyond it fails at once (default 10000)
  * @param embedded                 the embedded ElasticMQ server used when no endpoint is configured
+ * @param redelivery               backoff of a nacked message: its visibility timeout is set to the
+ *                                 delay of its receive count (default 1s doubling up to 60s, full
+ *                                 jitter, rounded up to whole seconds; see {@link RedeliverySettings})
  */
 @ConfigurationProperties("activity.channels.sqs")
 public record SqsChannelProperties(
@@ -55,13 +60,15 @@ public record SqsChannelProperties(
     Integer maxBatchRequestsInFlight,
     Integer maxBatchBytes,
     Integer sendBufferSize,
-    Embedded embedded) {
+    Embedded embedded,
+    RedeliverySettings redelivery) {
 
   /** The SQS quota for one message and for one batch request (1 MiB). */
   public static final int SQS_MAX_BATCH_BYTES = 1_048_576;
 
   private static final String P = "activity.channels.sqs.";
 
+  @ConstructorBinding
   public SqsChannelProperties {
     enabled = enabled == null || enabled;
     endpoint = endpoint == null ? "" : endpoint.trim();
@@ -78,6 +85,7 @@ public record SqsChannelProperties(
     maxBatchRequestsInFlight = maxBatchRequestsInFlight == null ? 8 : maxBatchRequestsInFlight;
     maxBatchBytes = maxBatchBytes == null ? SQS_MAX_BATCH_BYTES : maxBatchBytes;
     sendBufferSize = sendBufferSize == null ? 10_000 : sendBufferSize;
+    redelivery = redelivery == null ? RedeliverySettings.defaults() : redelivery;
 
     if (!endpoint.isEmpty()) {
       URI uri;
@@ -113,6 +121,15 @@ public record SqsChannelProperties(
     require(sendBufferSize >= 10, "send-buffer-size", sendBufferSize, "at least 10, e.g. 10000");
   }
 
+  /** The constructor of the earlier version (without {@code redelivery}), kept for callers outside this module. */
+  public SqsChannelProperties(Boolean enabled, String endpoint, String region, String accessKey, String secretKey,
+      Boolean createQueues, Integer pollers, Duration waitTime, Duration visibilityTimeout, Integer maxInFlight,
+      Duration batchLinger, Integer maxBatchRequestsInFlight, Integer maxBatchBytes, Integer sendBufferSize,
+      Embedded embedded) {
+    this(enabled, endpoint, region, accessKey, secretKey, createQueues, pollers, waitTime, visibilityTimeout,
+        maxInFlight, batchLinger, maxBatchRequestsInFlight, maxBatchBytes, sendBufferSize, embedded, null);
+  }
+
   private static void require(boolean ok, String name, Object value, String expected) {
     if (!ok) {
       throw new IllegalArgumentException(P + name + "=" + value + " is invalid; set it " + expected);
@@ -122,7 +139,7 @@ public record SqsChannelProperties(
   /** All defaults: embedded ElasticMQ on 127.0.0.1:9324. */
   public static SqsChannelProperties defaults() {
     return new SqsChannelProperties(null, null, null, null, null, null, null, null, null, null, null,
-        null, null, null, null);
+        null, null, null, null, null);
   }
 
   /** Defaults, but against the given endpoint (LocalStack, ElasticMQ) with dummy credentials. */
@@ -134,7 +151,7 @@ public record SqsChannelProperties(
   public SqsChannelProperties withEndpoint(URI endpoint) {
     return new SqsChannelProperties(enabled, endpoint.toString(), region, accessKey, secretKey,
         createQueues, pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger,
-        maxBatchRequestsInFlight, maxBatchBytes, sendBufferSize, embedded);
+        maxBatchRequestsInFlight, maxBatchBytes, sendBufferSize, embedded, redelivery);
   }
 
   /** A copy with other receive settings. */
@@ -142,7 +159,7 @@ public record SqsChannelProperties(
       int maxInFlight) {
     return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
         pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
-        maxBatchBytes, sendBufferSize, embedded);
+        maxBatchBytes, sendBufferSize, embedded, redelivery);
   }
 
   /** A copy with other send settings. */
@@ -150,7 +167,14 @@ public record SqsChannelProperties(
       int maxBatchBytes) {
     return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
         pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
-        maxBatchBytes, sendBufferSize, embedded);
+        maxBatchBytes, sendBufferSize, embedded, redelivery);
+  }
+
+  /** A copy with other redelivery settings (the backoff after a nack). */
+  public SqsChannelProperties withRedelivery(RedeliverySettings value) {
+    return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
+        pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
+        maxBatchBytes, sendBufferSize, embedded, value);
   }
 
   /** Whether the embedded ElasticMQ is used: no endpoint configured and the server enabled. */

@@ -1,9 +1,10 @@
 package io.activityservice.channel.sqs;
 
-import io.activityservice.channel.Acknowledgement;
+import io.activityservice.channel.Backoff;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundHandler;
+import io.activityservice.channel.OnceOnlyAcknowledgement;
 import io.cloudevents.CloudEvent;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,7 +16,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,8 +30,9 @@ import software.amazon.awssdk.services.sqs.model.ReceiveMessageResponse;
  * <p>At most {@code maxInFlight} messages are unsettled at a time: a poller asks for only as many
  * messages as there are free slots and parks when there are none; settling a message frees its
  * slot and wakes a parked poller. {@code ack()} deletes through a DeleteMessageBatch batcher (the
- * slot is freed when the delete is done); {@code nack()} makes the message visible again (at once,
- * then with growing delays for repeated failures). Messages still being routed after half the
+ * slot is freed when the delete is done); {@code nack()} sets the message's visibility timeout to the
+ * redelivery backoff of its receive count (ChangeMessageVisibility), so it stays on the queue and
+ * the next receive after the delay returns it; other messages are not affected. Messages still being routed after half the
  * visibility timeout get it extended with ChangeMessageVisibilityBatch. Pollers back off after
  * errors and stop on {@link #close()}.
  */
@@ -39,7 +40,8 @@ final class SqsInboundChannel implements InboundChannel {
 
   private static final Logger log = LoggerFactory.getLogger(SqsInboundChannel.class);
   private static final long MAX_POLL_BACKOFF_MS = 5_000;
-  private static final int MAX_NACK_DELAY_SECONDS = 60;
+  /** The longest visibility timeout SQS accepts. */
+  private static final long MAX_VISIBILITY_SECONDS = 43_200;
 
   private final ChannelUri uri;
   private final String queue;
@@ -50,6 +52,7 @@ final class SqsInboundChannel implements InboundChannel {
   private final ScheduledExecutorService scheduler;
   private final int waitSeconds;
   private final int visibilitySeconds;
+  private final Backoff redelivery;
   private final Batcher<String> deletes;
   private final Batcher<VisibilityChange> visibility;
   private final Runnable onClose;
@@ -90,6 +93,7 @@ final class SqsInboundChannel implements InboundChannel {
     this.onClose = onClose;
     this.waitSeconds = (int) properties.waitTime().toSeconds();
     this.visibilitySeconds = (int) Math.max(1, properties.visibilityTimeout().toSeconds());
+    this.redelivery = properties.redelivery().backoff();
     this.freeSlots = new AtomicInteger(properties.maxInFlight());
     this.backoffMs = new long[properties.pollers()];
     Batcher.Limits limits = new Batcher.Limits(Long.MAX_VALUE, properties.batchLinger(),
@@ -261,11 +265,10 @@ final class SqsInboundChannel implements InboundChannel {
     }
   }
 
-  /** Settles one message once; later calls are ignored. */
-  private final class Settlement implements Acknowledgement {
+  /** Settles one message once: ack deletes it, nack hides it for the redelivery backoff. */
+  private final class Settlement extends OnceOnlyAcknowledgement {
     private final InFlight message;
     private final int receiveCount;
-    private final AtomicBoolean settled = new AtomicBoolean();
 
     Settlement(InFlight message, int receiveCount) {
       this.message = message;
@@ -273,32 +276,35 @@ final class SqsInboundChannel implements InboundChannel {
     }
 
     @Override
-    public void ack() {
-      if (settled.compareAndSet(false, true)) {
-        inFlight.remove(message);
-        deletes.submit(message.receiptHandle, 0).whenComplete((ok, error) -> {
-          if (error != null) {
-            log.warn("{}: deleting an acked message failed, it may be redelivered: {}", uri,
-                SqsErrors.describe(error));
-          }
-          releaseSlots(1);
-        });
-      }
+    protected void onAck() {
+      inFlight.remove(message);
+      deletes.submit(message.receiptHandle, 0).whenComplete((ok, error) -> {
+        if (error != null) {
+          log.warn("{}: deleting an acked message failed, it may be redelivered: {}", uri,
+              SqsErrors.describe(error));
+        }
+        releaseSlots(1);
+      });
     }
 
     @Override
-    public void nack(Throwable cause) {
-      if (settled.compareAndSet(false, true)) {
-        inFlight.remove(message);
-        // First failure: visible again at once; repeated failures: 1s, 2s, 4s ... up to 60s.
-        int delay = receiveCount <= 1 ? 0
-            : Math.min(MAX_NACK_DELAY_SECONDS, 1 << Math.min(receiveCount - 2, 6));
-        log.debug("{}: message nacked (receive count {}), visible again in {}s: {}", uri,
-            receiveCount, delay, cause == null ? "" : cause.toString());
-        visibility.submit(new VisibilityChange(message.receiptHandle, delay), 0)
-            .whenComplete((ok, error) -> releaseSlots(1));
-      }
+    protected void onNack(Throwable cause) {
+      inFlight.remove(message);
+      int delay = nackDelaySeconds(redelivery, receiveCount);
+      log.debug("{}: message nacked (receive count {}), visible again in {}s: {}", uri,
+          receiveCount, delay, cause == null ? "" : cause.toString());
+      visibility.submit(new VisibilityChange(message.receiptHandle, delay), 0)
+          .whenComplete((ok, error) -> releaseSlots(1));
     }
+  }
+
+  /**
+   * The visibility timeout after a nack: the backoff delay of the receive count (the n-th receive is
+   * nacked for the n-th time, as far as SQS counts), rounded up to whole seconds.
+   */
+  static int nackDelaySeconds(Backoff backoff, int receiveCount) {
+    long millis = backoff.delay(Math.max(1, receiveCount)).toMillis();
+    return (int) Math.min(MAX_VISIBILITY_SECONDS, (millis + 999) / 1000);
   }
 
   // ------------------------------------------------------------------ visibility

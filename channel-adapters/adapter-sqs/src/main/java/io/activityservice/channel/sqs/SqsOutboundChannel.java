@@ -3,6 +3,8 @@ package io.activityservice.channel.sqs;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.OutboundChannel;
+import io.activityservice.channel.OutboundEvent;
+import io.activityservice.channel.WireFormat;
 import io.cloudevents.CloudEvent;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -11,17 +13,27 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.regex.Pattern;
 import software.amazon.awssdk.services.sqs.SqsAsyncClient;
 import software.amazon.awssdk.services.sqs.model.BatchResultErrorEntry;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
 
 /**
- * Sends events as structured-mode CloudEvent JSON bodies through a {@link Batcher} of
- * SendMessageBatch requests. FIFO queues get the event's {@code partitionkey} extension (else its
- * source) as message group and a hash of source and id as deduplication id.
+ * Sends events as structured-mode CloudEvent JSON bodies (the shared
+ * {@link CloudEventJson#STRUCTURED} encoding) through a {@link Batcher} of SendMessageBatch
+ * requests. FIFO queues get the event's partition key as message group ({@value #UNKEYED_GROUP}
+ * for events without one) and a hash of source and id as deduplication id; standard queues ignore
+ * partition keys.
  */
 final class SqsOutboundChannel implements OutboundChannel {
+
+  /** Message group of events without a partition key on FIFO queues. */
+  static final String UNKEYED_GROUP = "default";
+  /** The FIFO deduplication id of an event: SHA-256 of source and id, computed once per event. */
+  static final WireFormat<String> DEDUPLICATION_ID = event -> sha256(event.getSource() + "\n" + event.getId());
+  /** Characters SQS accepts in a message group id: letters, digits and ASCII punctuation. */
+  private static final Pattern GROUP_ID = Pattern.compile("[\\x21-\\x7E]{1,128}");
 
   private final ChannelUri uri;
   private final String queue;
@@ -54,16 +66,17 @@ final class SqsOutboundChannel implements OutboundChannel {
   }
 
   @Override
-  public CompletableFuture<Void> send(CloudEvent event) {
+  public CompletableFuture<Void> send(OutboundEvent outbound) {
     try {
-      byte[] json = CloudEventJson.encode(event);
+      CloudEvent event = outbound.event();
+      byte[] json = outbound.encoded(CloudEventJson.STRUCTURED);
       if (json.length > maxBytes) {
         return CompletableFuture.failedFuture(new IllegalArgumentException("event " + event.getId()
             + " is " + json.length + " bytes as CloudEvent JSON; SQS channel " + uri
             + " accepts at most " + maxBytes + " bytes per message (send large data by reference)"));
       }
       String body = new String(json, StandardCharsets.UTF_8);
-      Outgoing out = fifo ? new Outgoing(body, groupOf(event), dedupOf(event))
+      Outgoing out = fifo ? new Outgoing(body, groupOf(outbound.partitionKey()), outbound.encoded(DEDUPLICATION_ID))
           : new Outgoing(body, null, null);
       return batcher.submit(out, json.length);
     } catch (RuntimeException e) {
@@ -120,14 +133,12 @@ final class SqsOutboundChannel implements OutboundChannel {
     }
   }
 
-  private static String groupOf(CloudEvent event) {
-    Object key = event.getExtension("partitionkey");
-    String group = key != null ? key.toString() : event.getSource().toString();
-    return group.length() <= 128 ? group : sha256(group);
-  }
-
-  private static String dedupOf(CloudEvent event) {
-    return sha256(event.getSource() + "\n" + event.getId());
+  /** The message group of a key: the key itself if SQS accepts it, else its SHA-256. */
+  static String groupOf(String partitionKey) {
+    if (partitionKey == null) {
+      return UNKEYED_GROUP;
+    }
+    return GROUP_ID.matcher(partitionKey).matches() ? partitionKey : sha256(partitionKey);
   }
 
   private static String sha256(String text) {

@@ -8,6 +8,7 @@ import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.OutboundChannel;
+import io.activityservice.channel.OutboundEvent;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import java.net.URI;
@@ -189,6 +190,36 @@ abstract class SqsBehaviourTests {
     deliveries.get(0).ack();
     await().atMost(Duration.ofSeconds(20)).until(() -> queueIsEmpty(adapter, url));
     assertThat(deliveries).hasSize(1);
+  }
+
+  /**
+   * What the contract's partition-key test relies on: on a FIFO queue the adapter sends a key as the
+   * message group, and the server hands a group to one receiver at a time: while a message of group
+   * g is in flight, later messages of g are held back, other groups are not.
+   */
+  @Test
+  void fifoQueueHoldsBackAGroupWhileOneOfItsMessagesIsInFlight() {
+    SqsChannelAdapter adapter = adapter(properties(), new RequestRecorder());
+    ChannelUri uri = ChannelUri.parse("sqs:fifo-" + UUID.randomUUID() + ".fifo");
+    String url = adapter.queueUrl(uri).join();
+    OutboundChannel out = track(adapter.openOutbound(uri));
+    CloudEvent g1 = event(1, 10);
+    CloudEvent g2 = event(2, 10);
+    CloudEvent h1 = event(3, 10);
+    out.send(OutboundEvent.of(g1).withPartitionKey("g")).join();
+    out.send(OutboundEvent.of(g2).withPartitionKey("g")).join();
+    out.send(OutboundEvent.of(h1).withPartitionKey("h")).join();
+
+    var first = adapter.client().receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(1)
+        .visibilityTimeout(30).messageSystemAttributeNamesWithStrings("MessageGroupId")).join().messages();
+    assertThat(first).singleElement().satisfies(m -> {
+      assertThat(m.body()).contains(g1.getId());
+      assertThat(m.attributesAsStrings()).containsEntry("MessageGroupId", "g");
+    });
+    var rest = adapter.client().receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10)
+        .visibilityTimeout(30).waitTimeSeconds(1)).join().messages();
+    assertThat(rest).as("g is held back while g1 is in flight; h is not")
+        .singleElement().satisfies(m -> assertThat(m.body()).contains(h1.getId()));
   }
 
   private static boolean queueIsEmpty(SqsChannelAdapter adapter, String url) {

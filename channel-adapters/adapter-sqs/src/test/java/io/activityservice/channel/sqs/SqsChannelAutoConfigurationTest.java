@@ -45,9 +45,14 @@ class SqsChannelAutoConfigurationTest {
 
   @Test
   void noEmbeddedServerWithAnEndpoint() {
-    runner.withPropertyValues("activity.channels.sqs.endpoint=http://127.0.0.1:4566")
-        .run(context -> assertThat(context).hasSingleBean(SqsChannelAdapter.class)
-            .doesNotHaveBean(EmbeddedElasticMq.class));
+    runner.withPropertyValues("activity.channels.sqs.endpoint=http://127.0.0.1:4566",
+            "activity.channels.sqs.redelivery.initial=2s", "activity.channels.sqs.redelivery.jitter=false")
+        .run(context -> {
+          assertThat(context).hasSingleBean(SqsChannelAdapter.class).doesNotHaveBean(EmbeddedElasticMq.class);
+          assertThat(context.getBean(SqsChannelProperties.class).redelivery()).isEqualTo(
+              new io.activityservice.channel.RedeliverySettings(java.time.Duration.ofSeconds(2),
+                  java.time.Duration.ofSeconds(60), false));
+        });
   }
 
   @Test

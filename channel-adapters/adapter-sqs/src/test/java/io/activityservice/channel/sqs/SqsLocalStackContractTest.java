@@ -7,6 +7,6 @@ class SqsLocalStackContractTest extends AbstractSqsContractTest {
 
   @BeforeAll
   static void start() {
-    adapter = SqsChannelAdapter.connect(LocalStackSqs.properties());
+    adapter = SqsChannelAdapter.connect(LocalStackSqs.properties().withRedelivery(CONTRACT_REDELIVERY));
   }
 }

@@ -1,5 +1,6 @@
 package io.activityservice.channel.stream;
 
+import io.activityservice.channel.RedeliverySettings;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -24,7 +25,10 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *                         acknowledgement (default 8)
  * @param maxUnacknowledged events of one inbound channel handed to the handler and not yet settled;
  *                         beyond it the channel's consumer waits (default 1000)
- * @param redeliveryDelay  delay before a nacked event is handed to the handler again (default 1s)
+ * @param redeliveryDelay  deprecated old name of {@code redelivery.initial}; used only when no
+ *                         {@code redelivery.*} is set
+ * @param redelivery       backoff of a nacked event before it is handed to the handler again
+ *                         (default 1s doubling up to 60s, full jitter; see {@link RedeliverySettings})
  */
 @ConfigurationProperties("activity.channels.kafka")
 public record KafkaChannelProperties(
@@ -35,7 +39,8 @@ public record KafkaChannelProperties(
     Integer maxInFlight,
     Integer sendThreads,
     Integer maxUnacknowledged,
-    Duration redeliveryDelay) {
+    Duration redeliveryDelay,
+    RedeliverySettings redelivery) {
 
   private static final String P = "activity.channels.kafka.";
 
@@ -46,16 +51,17 @@ public record KafkaChannelProperties(
     maxInFlight = maxInFlight == null ? 10_000 : maxInFlight;
     sendThreads = sendThreads == null ? 8 : sendThreads;
     maxUnacknowledged = maxUnacknowledged == null ? 1000 : maxUnacknowledged;
-    redeliveryDelay = redeliveryDelay == null ? Duration.ofSeconds(1) : redeliveryDelay;
     if (group.isEmpty()) {
       throw new IllegalArgumentException(P + "group must not be blank; remove it to use 'activity-service'");
     }
     if (sendTimeout.compareTo(Duration.ofSeconds(1)) < 0) {
       throw new IllegalArgumentException(P + "send-timeout must be at least 1s, e.g. 30s; was " + sendTimeout);
     }
-    if (redeliveryDelay.isNegative()) {
-      throw new IllegalArgumentException(P + "redelivery-delay must not be negative, e.g. 1s");
+    if (redeliveryDelay != null && (redeliveryDelay.isNegative() || redeliveryDelay.isZero())) {
+      throw new IllegalArgumentException(P + "redelivery-delay (deprecated: use redelivery.initial) must be"
+          + " positive, e.g. 1s");
     }
+    redelivery = redelivery != null ? redelivery : new RedeliverySettings(redeliveryDelay, null, null);
     if (sendThreads < 1 || maxInFlight < sendThreads) {
       throw new IllegalArgumentException(P + "send-threads must be >= 1 and max-in-flight >= send-threads"
           + ", e.g. send-threads=8, max-in-flight=10000; were " + sendThreads + " and " + maxInFlight);
@@ -67,6 +73,6 @@ public record KafkaChannelProperties(
 
   /** All defaults (the adapter's settings when constructed outside Spring Boot). */
   public static KafkaChannelProperties defaults() {
-    return new KafkaChannelProperties(null, null, null, null, null, null, null, null);
+    return new KafkaChannelProperties(null, null, null, null, null, null, null, null, null);
   }
 }

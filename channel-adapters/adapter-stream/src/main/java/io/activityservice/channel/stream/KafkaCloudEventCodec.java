@@ -1,7 +1,10 @@
 package io.activityservice.channel.stream;
 
+import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.InboundSettings;
+import io.activityservice.channel.PlainMessages;
+import io.activityservice.channel.WireFormat;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.SpecVersion;
 import io.cloudevents.core.builder.CloudEventBuilder;
@@ -23,8 +26,9 @@ import java.util.Map;
  * <p>Outbound is binary mode: every attribute and extension becomes a {@code ce_<name>} header
  * (UTF-8 text), {@code datacontenttype} becomes the {@code content-type} header and the value is
  * the data. Inbound accepts binary mode, structured mode ({@code content-type:
- * application/cloudevents+json}) and plain records, which are wrapped with
- * {@link InboundSettings#defaultType()} / {@link InboundSettings#defaultSource()}.
+ * application/cloudevents+json}) and plain records, which are wrapped by the shared
+ * {@link PlainMessages} rule (id = {@code <topic>-<partition>-<offset>}, time = record timestamp,
+ * content type = the {@code content-type} header).
  *
  * <p>Header values are raw {@code byte[]} so the binder's header mapper writes them unchanged (it
  * would JSON-quote {@code String}s); inbound values may be {@code byte[]} or {@code String}.
@@ -40,14 +44,18 @@ public final class KafkaCloudEventCodec {
   }
 
   /**
-   * A record to produce: key (may be {@code null}), headers and value.
+   * A record to produce, without its key (the key is the send's partition key, see
+   * {@link io.activityservice.channel.OutboundEvent}). Shared by every send of one event: do not
+   * modify.
    *
-   * @param key     {@code partitionkey} extension, else subject, else {@code null}; UTF-8
    * @param headers Kafka headers, names as in the binding, values UTF-8
    * @param value   the event data, empty when the event has none
    */
-  public record Encoded(byte[] key, Map<String, byte[]> headers, byte[] value) {
+  public record Encoded(Map<String, byte[]> headers, byte[] value) {
   }
+
+  /** The binary-mode wire format, for {@link io.activityservice.channel.OutboundEvent#encoded}. */
+  public static final WireFormat<Encoded> BINARY = KafkaCloudEventCodec::encode;
 
   /** Encodes an event in binary mode. */
   public static Encoded encode(CloudEvent event) {
@@ -72,16 +80,7 @@ public final class KafkaCloudEventCodec {
       headers.put(CONTENT_TYPE, utf8(event.getDataContentType()));
     }
     byte[] value = event.getData() == null ? new byte[0] : event.getData().toBytes();
-    return new Encoded(keyOf(event), headers, value);
-  }
-
-  /** The record key: {@code partitionkey} extension, else subject, else {@code null}. */
-  static byte[] keyOf(CloudEvent event) {
-    Object partitionKey = event.getExtension("partitionkey");
-    if (partitionKey != null) {
-      return utf8(extensionText(partitionKey));
-    }
-    return event.getSubject() == null ? null : utf8(event.getSubject());
+    return new Encoded(java.util.Collections.unmodifiableMap(headers), value);
   }
 
   /**
@@ -91,6 +90,8 @@ public final class KafkaCloudEventCodec {
    *                  entries are ignored
    * @param value     the record value, may be {@code null} or empty
    * @param origin    topic-partition-offset, the id given to a plain record
+   * @param topic     the topic of the inbound channel ({@code kafka:<topic>} is a plain record's
+   *                  source when the settings have no default source)
    * @param timestamp record timestamp in epoch millis, the time given to a plain record, or
    *                  {@code null}
    * @throws IllegalArgumentException if the record is not a valid CloudEvent and the settings
@@ -107,24 +108,10 @@ public final class KafkaCloudEventCodec {
     if (specVersion != null) {
       return decodeBinary(headers, value, specVersion, contentType);
     }
-    if (settings.defaultType() == null) {
-      throw new IllegalArgumentException("record " + origin + " has no CloudEvents headers (ce_specversion)"
-          + " nor content-type " + CloudEventJson.CONTENT_TYPE + ", and the inbound channel has no"
-          + " default type to wrap plain records with");
-    }
-    URI source = settings.defaultSource() != null ? settings.defaultSource() : URI.create("kafka:" + topic);
-    CloudEventBuilder builder = CloudEventBuilder.v1()
-        .withId(origin)
-        .withSource(source)
-        .withType(settings.defaultType())
-        .withDataContentType(contentType);
-    if (timestamp != null && timestamp >= 0) {
-      builder.withTime(OffsetDateTime.ofInstant(Instant.ofEpochMilli(timestamp), ZoneOffset.UTC));
-    }
-    if (value != null && value.length > 0) {
-      builder.withData(value);
-    }
-    return builder.build();
+    OffsetDateTime time = timestamp != null && timestamp >= 0
+        ? OffsetDateTime.ofInstant(Instant.ofEpochMilli(timestamp), ZoneOffset.UTC) : null;
+    return PlainMessages.wrap(new ChannelUri(StreamChannelAdapter.SCHEME, topic), settings, origin, value,
+        contentType, time);
   }
 
   private static CloudEvent decodeBinary(Map<String, ?> headers, byte[] value, String specVersion,

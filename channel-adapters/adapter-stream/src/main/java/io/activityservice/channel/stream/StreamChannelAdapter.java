@@ -1,15 +1,13 @@
 package io.activityservice.channel.stream;
 
-import io.activityservice.channel.ChannelAdapter;
+import io.activityservice.channel.AbstractChannelAdapter;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundHandler;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.OutboundChannel;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
@@ -38,7 +36,7 @@ import org.springframework.messaging.MessageChannel;
  *
  * <p>Events travel in the CloudEvents Kafka binding, see {@link KafkaCloudEventCodec}.
  */
-public final class StreamChannelAdapter implements ChannelAdapter {
+public final class StreamChannelAdapter extends AbstractChannelAdapter {
 
   /** The scheme served. */
   public static final String SCHEME = "kafka";
@@ -51,7 +49,6 @@ public final class StreamChannelAdapter implements ChannelAdapter {
   private final KafkaChannelProperties properties;
   private final ThreadPoolExecutor sender;
   private final ScheduledExecutorService scheduler;
-  private final Set<AutoCloseable> open = ConcurrentHashMap.newKeySet();
   private final AtomicInteger bindings = new AtomicInteger();
   private volatile ExtendedPropertiesBinder<MessageChannel, KafkaConsumerProperties, KafkaProducerProperties> binder;
 
@@ -60,6 +57,7 @@ public final class StreamChannelAdapter implements ChannelAdapter {
    * @param properties    channel settings
    */
   public StreamChannelAdapter(BinderFactory binderFactory, KafkaChannelProperties properties) {
+    super(SCHEME);
     this.binderFactory = binderFactory;
     this.properties = properties;
     int threads = properties.sendThreads();
@@ -88,12 +86,9 @@ public final class StreamChannelAdapter implements ChannelAdapter {
   public OutboundChannel openOutbound(ChannelUri uri) {
     validate(uri);
     String topic = uri.address();
-    StreamOutboundChannel[] self = new StreamOutboundChannel[1];
-    self[0] = new StreamOutboundChannel(uri, sender,
+    return register(onClose -> new StreamOutboundChannel(uri, sender,
         channel -> binder().bindProducer(topic, channel, producerProperties(topic)),
-        properties.sendTimeout(), () -> open.remove(self[0]));
-    open.add(self[0]);
-    return self[0];
+        properties.sendTimeout(), onClose));
   }
 
   @Override
@@ -101,14 +96,12 @@ public final class StreamChannelAdapter implements ChannelAdapter {
     validate(uri);
     String topic = uri.address();
     String group = settings.property(GROUP_SETTING, properties.group());
-    StreamInboundChannel[] self = new StreamInboundChannel[1];
-    self[0] = new StreamInboundChannel(uri, settings, handler, scheduler,
-        properties.redeliveryDelay(), properties.maxUnacknowledged(), () -> open.remove(self[0]));
-    open.add(self[0]);
+    StreamInboundChannel inbound = register(onClose -> new StreamInboundChannel(uri, settings, handler, scheduler,
+        properties.redelivery().backoff(), properties.maxUnacknowledged(), onClose));
     try {
-      return self[0].open(channel -> binder().bindConsumer(topic, group, channel, consumerProperties(topic)));
+      return inbound.open(channel -> binder().bindConsumer(topic, group, channel, consumerProperties(topic)));
     } catch (RuntimeException e) {
-      self[0].close();
+      inbound.close();
       throw e;
     }
   }
@@ -164,16 +157,9 @@ public final class StreamChannelAdapter implements ChannelAdapter {
     }
   }
 
-  /** Closes every open channel, then stops the adapter's threads. Never throws. */
+  /** Stops the adapter's threads once its channels are closed. */
   @Override
-  public void close() {
-    for (AutoCloseable channel : List.copyOf(open)) {
-      try {
-        channel.close();
-      } catch (Exception e) {
-        // channels never throw; keep closing the rest
-      }
-    }
+  protected void doClose() {
     sender.shutdown();
     scheduler.shutdownNow();
   }

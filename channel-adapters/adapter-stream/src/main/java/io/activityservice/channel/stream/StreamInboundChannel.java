@@ -1,10 +1,11 @@
 package io.activityservice.channel.stream;
 
-import io.activityservice.channel.Acknowledgement;
+import io.activityservice.channel.Backoff;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundHandler;
 import io.activityservice.channel.InboundSettings;
+import io.activityservice.channel.OnceOnlyAcknowledgement;
 import io.cloudevents.CloudEvent;
 import java.time.Duration;
 import java.util.Map;
@@ -13,7 +14,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,8 +32,9 @@ import org.springframework.messaging.MessageHeaders;
  * handler settles them later from any thread. Per partition, {@link ContiguousAcks} releases a
  * commit (the container's {@link Acknowledgment} of the last record of the acknowledged prefix)
  * only when every earlier record was acknowledged. A nacked event stays uncommitted and is handed
- * to the handler again after the redelivery delay (the container's own {@code nack} re-seek works
- * only on the consumer thread). At most {@code maxUnacknowledged} events are unsettled at a time;
+ * to the handler again after the redelivery backoff, growing with each nack of that record (the
+ * container's own {@code nack} re-seek works only on the consumer thread, and would re-fetch every
+ * later record of the partition too). At most {@code maxUnacknowledged} events are unsettled at a time;
  * beyond that the consumer thread waits.
  */
 final class StreamInboundChannel implements InboundChannel {
@@ -44,7 +45,7 @@ final class StreamInboundChannel implements InboundChannel {
   private final InboundSettings settings;
   private final InboundHandler handler;
   private final ScheduledExecutorService scheduler;
-  private final Duration redeliveryDelay;
+  private final Backoff redelivery;
   private final Semaphore permits;
   private final Runnable onClose;
   private final Map<Integer, ContiguousAcks<Acknowledgment>> partitions = new ConcurrentHashMap<>();
@@ -53,13 +54,13 @@ final class StreamInboundChannel implements InboundChannel {
   private volatile boolean closed;
 
   StreamInboundChannel(ChannelUri uri, InboundSettings settings, InboundHandler handler,
-      ScheduledExecutorService scheduler, Duration redeliveryDelay, int maxUnacknowledged,
+      ScheduledExecutorService scheduler, Backoff redelivery, int maxUnacknowledged,
       Runnable onClose) {
     this.uri = uri;
     this.settings = settings;
     this.handler = handler;
     this.scheduler = scheduler;
-    this.redeliveryDelay = redeliveryDelay;
+    this.redelivery = redelivery;
     this.permits = new Semaphore(maxUnacknowledged);
     this.onClose = onClose;
     input.setBeanName("activity-kafka-in:" + uri.address());
@@ -146,26 +147,36 @@ final class StreamInboundChannel implements InboundChannel {
     if (closed) {
       return;
     }
-    log.debug("{}: event {} nacked, redelivering in {}", uri, event.getId(), redeliveryDelay, cause);
+    int attempt = ++delivery.nacks;
+    Duration delay = redelivery.delay(attempt);
+    log.debug("{}: event {} nacked ({} time(s)), redelivering in {}", uri, event.getId(), attempt, delay, cause);
     try {
       scheduler.schedule(() -> {
         if (!closed) {
           dispatch(delivery, event);
         }
-      }, redeliveryDelay.toMillis(), TimeUnit.MILLISECONDS);
+      }, delay.toNanos(), TimeUnit.NANOSECONDS);
     } catch (RejectedExecutionException e) {
       log.debug("{}: adapter closing, event {} left uncommitted", uri, event.getId());
     }
   }
 
-  private record Delivery(ContiguousAcks<Acknowledgment> acks, long offset) {
+  /** One consumed record; {@code nacks} is only touched by its one current hand-out. */
+  private static final class Delivery {
+    final ContiguousAcks<Acknowledgment> acks;
+    final long offset;
+    int nacks;
+
+    Delivery(ContiguousAcks<Acknowledgment> acks, long offset) {
+      this.acks = acks;
+      this.offset = offset;
+    }
   }
 
   /** One hand-out of an event; exactly the first ack/nack counts. */
-  private final class Settlement implements Acknowledgement {
+  private final class Settlement extends OnceOnlyAcknowledgement {
     private final Delivery delivery;
     private final CloudEvent event;
-    private final AtomicBoolean settled = new AtomicBoolean();
 
     Settlement(Delivery delivery, CloudEvent event) {
       this.delivery = delivery;
@@ -173,17 +184,13 @@ final class StreamInboundChannel implements InboundChannel {
     }
 
     @Override
-    public void ack() {
-      if (settled.compareAndSet(false, true)) {
-        settle(delivery);
-      }
+    protected void onAck() {
+      settle(delivery);
     }
 
     @Override
-    public void nack(Throwable cause) {
-      if (settled.compareAndSet(false, true)) {
-        redeliver(delivery, event, cause);
-      }
+    protected void onNack(Throwable cause) {
+      redeliver(delivery, event, cause);
     }
   }
 

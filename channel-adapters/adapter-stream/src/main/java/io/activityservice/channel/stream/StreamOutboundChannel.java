@@ -2,7 +2,8 @@ package io.activityservice.channel.stream;
 
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.OutboundChannel;
-import io.cloudevents.CloudEvent;
+import io.activityservice.channel.OutboundEvent;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -27,6 +28,9 @@ import org.springframework.messaging.support.MessageBuilder;
  * binder with {@code sync=true}, so the binder's handler returns only once Kafka acknowledged the
  * record (or throws). That wait happens on the adapter's bounded send executor, never on the
  * caller's thread. The binding is created on the first send, also on that executor.
+ *
+ * <p>The record is the event's shared {@link KafkaCloudEventCodec#BINARY} encoding, keyed by the
+ * send's partition key (no key: the producer's partitioner spreads the records).
  */
 final class StreamOutboundChannel implements OutboundChannel {
 
@@ -58,13 +62,13 @@ final class StreamOutboundChannel implements OutboundChannel {
   }
 
   @Override
-  public CompletableFuture<Void> send(CloudEvent event) {
+  public CompletableFuture<Void> send(OutboundEvent event) {
     if (closed) {
       return CompletableFuture.failedFuture(new IllegalStateException("channel " + uri + " is closed"));
     }
     CompletableFuture<Void> result = new CompletableFuture<>();
     try {
-      Message<byte[]> message = toMessage(KafkaCloudEventCodec.encode(event));
+      Message<byte[]> message = toMessage(event.encoded(KafkaCloudEventCodec.BINARY), event.partitionKey());
       inFlight.add(result);
       result.whenComplete((ok, error) -> inFlight.remove(result));
       executor.execute(() -> deliver(message, result));
@@ -97,11 +101,11 @@ final class StreamOutboundChannel implements OutboundChannel {
     }
   }
 
-  private static Message<byte[]> toMessage(KafkaCloudEventCodec.Encoded record) {
+  private static Message<byte[]> toMessage(KafkaCloudEventCodec.Encoded record, String key) {
     MessageBuilder<byte[]> builder = MessageBuilder.withPayload(record.value());
     record.headers().forEach(builder::setHeader);
-    if (record.key() != null) {
-      builder.setHeader(KafkaHeaders.KEY, record.key());
+    if (key != null) {
+      builder.setHeader(KafkaHeaders.KEY, key.getBytes(StandardCharsets.UTF_8));
     }
     return builder.build();
   }

@@ -19,7 +19,10 @@ import org.springframework.kafka.test.context.EmbeddedKafka;
 @SpringBootTest(classes = EmbeddedKafkaStreamTest.App.class, properties = {
     "spring.cloud.stream.kafka.binder.brokers=${spring.embedded.kafka.brokers}",
     "spring.cloud.stream.kafka.binder.min-partition-count=3",
-    "activity.channels.kafka.redelivery-delay=200ms",
+    // ChannelAdapterContract.CONTRACT_REDELIVERY: exact delays the contract's redelivery tests check
+    "activity.channels.kafka.redelivery.initial=1s",
+    "activity.channels.kafka.redelivery.max=8s",
+    "activity.channels.kafka.redelivery.jitter=false",
 })
 @EmbeddedKafka(partitions = 3)
 @interface EmbeddedKafkaStreamTest {

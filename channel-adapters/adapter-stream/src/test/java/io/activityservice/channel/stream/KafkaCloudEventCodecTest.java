@@ -37,7 +37,7 @@ class KafkaCloudEventCodecTest {
   }
 
   @Test
-  void encodesBinaryModeHeadersKeyAndValue() {
+  void encodesBinaryModeHeadersAndValue() {
     KafkaCloudEventCodec.Encoded record = KafkaCloudEventCodec.encode(event().build());
 
     Map<String, byte[]> h = record.headers();
@@ -52,16 +52,12 @@ class KafkaCloudEventCodecTest {
     assertThat(text(h.get("content-type"))).isEqualTo("application/json");
     assertThat(h).doesNotContainKey("ce_datacontenttype");
     assertThat(text(record.value())).isEqualTo("{\"n\":1}");
-    assertThat(text(record.key())).isEqualTo("order-42");
   }
 
   @Test
-  void keyIsPartitionKeyElseSubjectElseNull() {
-    CloudEvent withPartitionKey = event().withExtension("partitionkey", "customer-9").build();
-    assertThat(text(KafkaCloudEventCodec.encode(withPartitionKey).key())).isEqualTo("customer-9");
+  void eventWithoutDataHasAnEmptyValueAndNoContentType() {
     CloudEvent bare = CloudEventBuilder.v1().withId("1").withSource(URI.create("/s")).withType("t").build();
     KafkaCloudEventCodec.Encoded record = KafkaCloudEventCodec.encode(bare);
-    assertThat(record.key()).isNull();
     assertThat(record.value()).isEmpty();
     assertThat(record.headers()).doesNotContainKey("content-type");
   }
@@ -143,7 +139,7 @@ class KafkaCloudEventCodecTest {
   void rejectsPlainRecordsWithoutDefaultsAndInvalidEvents() {
     assertThatThrownBy(() -> KafkaCloudEventCodec.decode(Map.of(), "x".getBytes(StandardCharsets.UTF_8),
         "t-0-1", "t", null, InboundSettings.strict()))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("default type");
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("defaultType");
 
     Map<String, Object> missingId = Map.of("ce_specversion", "1.0", "ce_source", "/s", "ce_type", "t");
     assertThatThrownBy(() -> KafkaCloudEventCodec.decode(missingId, new byte[0], "t-0-1", "t", null,

@@ -8,6 +8,7 @@ import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.OutboundChannel;
+import io.activityservice.channel.OutboundEvent;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import java.net.URI;
@@ -99,7 +100,7 @@ class KafkaStreamBindingTest {
           .containsEntry("content-type", "application/json");
       assertThat(headers.keySet()).allMatch(k -> k.startsWith("ce_") || k.equals("content-type"),
           "only CloudEvents headers");
-      assertThat(text(record.key())).isEqualTo("pk-1");
+      assertThat(text(record.key())).as("the partitionkey extension is the default key").isEqualTo("pk-1");
       assertThat(text(record.value())).isEqualTo("{\"a\":1}");
     }
   }
@@ -178,7 +179,7 @@ class KafkaStreamBindingTest {
         new InboundSettings(null, null, Map.of(StreamChannelAdapter.GROUP_SETTING, group)),
         (event, ack) -> pending.put(event.getId(), ack)));
     OutboundChannel out = track(adapter.openOutbound(ChannelUri.parse("kafka:" + topic)));
-    for (int i = 0; i < 3; i++) { // same subject -> same key -> same partition, offsets 0,1,2
+    for (int i = 0; i < 3; i++) { // same partition key -> same partition, offsets 0,1,2
       out.send(event("e" + i)).get(30, TimeUnit.SECONDS);
     }
     await().atMost(Duration.ofSeconds(60)).until(() -> pending.size() == 3);
@@ -201,9 +202,9 @@ class KafkaStreamBindingTest {
     await().atMost(Duration.ofSeconds(60)).until(() -> Long.valueOf(5).equals(committed(group, partition)));
   }
 
-  private static CloudEvent event(String id) {
-    return CloudEventBuilder.v1().withId(id).withSource(URI.create("/o")).withType("t")
-        .withSubject("same-key").build();
+  private static OutboundEvent event(String id) {
+    return OutboundEvent.of(CloudEventBuilder.v1().withId(id).withSource(URI.create("/o")).withType("t").build())
+        .withPartitionKey("same-key");
   }
 
   @Test
@@ -236,9 +237,9 @@ class KafkaStreamBindingTest {
     List<CompletableFuture<Void>> sends = new ArrayList<>();
     for (int i = 0; i < 90; i++) {
       CloudEvent e = CloudEventBuilder.v1().withId("id-" + i).withSource(URI.create("/shared")).withType("t")
-          .withSubject("key-" + i).build();
+          .build();
       sent.add(e.getId());
-      sends.add(out.send(e));
+      sends.add(out.send(OutboundEvent.of(e).withPartitionKey("key-" + i)));
     }
     CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
 

@@ -1,0 +1,98 @@
+package io.activityservice.channel;
+
+import io.cloudevents.CloudEvent;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * One event to send, with its per-event send options and a cache of its encodings. The router
+ * builds one per routed event and hands it to every matching channel.
+ *
+ * <p><b>Partition key</b> ({@link #partitionKey()}): events with the same key are kept in order and
+ * go to one consumer among the competing consumers of one queue or partition, as far as the
+ * transport gives it:
+ * <ul>
+ *   <li>JMS: {@code JMSXGroupID} = key: ActiveMQ message groups deliver all messages of a group, in
+ *       order, to one consumer of the queue, and move the group when that consumer closes;</li>
+ *   <li>SQS: on FIFO queues ({@code .fifo}) {@code MessageGroupId} = key (a fixed group for events
+ *       without key): order per group, and one receiver at a time per group (not always the same
+ *       one); ignored on standard queues;</li>
+ *   <li>Kafka: the record key: one partition per key, so order per key and one member of a
+ *       consumer group per key (until a rebalance moves the partition);</li>
+ *   <li>webhooks: ignored.</li>
+ * </ul>
+ * By default ({@link #of(CloudEvent)}) the key is the event's {@code partitionkey} extension (the
+ * CloudEvents Partitioning extension), if it has one; {@link #withPartitionKey(String)} sets another.
+ *
+ * <p><b>Encodings</b> ({@link #encoded(WireFormat)}): each wire format encodes the event once,
+ * however many channels of that format send it and from however many threads; copies made with
+ * {@link #withPartitionKey(String)} share the cache. Immutable apart from that cache; thread-safe.
+ */
+public final class OutboundEvent {
+
+  /** The CloudEvents Partitioning extension. */
+  public static final String PARTITION_KEY_EXTENSION = "partitionkey";
+
+  private final CloudEvent event;
+  private final String partitionKey;
+  private final ConcurrentHashMap<WireFormat<?>, Object> encodings;
+
+  private OutboundEvent(CloudEvent event, String partitionKey, ConcurrentHashMap<WireFormat<?>, Object> encodings) {
+    this.event = event;
+    this.partitionKey = partitionKey;
+    this.encodings = encodings;
+  }
+
+  /**
+   * An event to send, partitioned by its {@code partitionkey} extension if it has one.
+   *
+   * @throws NullPointerException if {@code event} is null
+   */
+  public static OutboundEvent of(CloudEvent event) {
+    Objects.requireNonNull(event, "event");
+    Object key = event.getExtension(PARTITION_KEY_EXTENSION);
+    return new OutboundEvent(event, key == null ? null : emptyToNull(key.toString()), new ConcurrentHashMap<>(4));
+  }
+
+  /** The event. */
+  public CloudEvent event() {
+    return event;
+  }
+
+  /** The partition key, or {@code null} for none. */
+  public String partitionKey() {
+    return partitionKey;
+  }
+
+  /**
+   * The same event with another partition key, sharing this one's encodings.
+   *
+   * @param key the key; {@code null} or empty for none
+   */
+  public OutboundEvent withPartitionKey(String key) {
+    return new OutboundEvent(event, emptyToNull(key), encodings);
+  }
+
+  /**
+   * The event in {@code format}, encoded on the first call for that format and cached: later calls,
+   * from any thread and any copy of this event, return the same object. Concurrent first calls
+   * encode once (the others wait for it). A failed encoding is not cached.
+   *
+   * @throws RuntimeException what the format threw
+   */
+  @SuppressWarnings("unchecked")
+  public <T> T encoded(WireFormat<T> format) {
+    Objects.requireNonNull(format, "format");
+    return (T) encodings.computeIfAbsent(format,
+        f -> Objects.requireNonNull(f.encode(event), "a wire format returned no encoding"));
+  }
+
+  private static String emptyToNull(String key) {
+    return key == null || key.isEmpty() ? null : key;
+  }
+
+  @Override
+  public String toString() {
+    return "OutboundEvent[" + event.getId() + (partitionKey == null ? "" : ", key=" + partitionKey) + "]";
+  }
+}
