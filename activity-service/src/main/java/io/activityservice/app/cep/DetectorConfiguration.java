@@ -42,7 +42,7 @@ public class DetectorConfiguration {
                                 DetectorProperties props, EventRouter router) {
     EsperDetectorEngine engine = new EsperDetectorEngine(type -> registry.find(type).map(EventType::schema),
         derived, metrics, clock,
-        new EsperDetectorEngine.Settings(props.threads(), props.queueCapacity(), props.tick()));
+        props.toSettings());
     router.addTap(new DetectorTap(engine));
     return engine;
   }

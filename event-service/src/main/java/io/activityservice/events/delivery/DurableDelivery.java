@@ -2,6 +2,7 @@ package io.activityservice.events.delivery;
 
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
+import io.activityservice.channel.OutboundEvent;
 import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
@@ -134,7 +135,7 @@ public final class DurableDelivery implements AutoCloseable {
   }
 
   /** Sends through the target's channel, counting the outcome; never throws. */
-  CompletableFuture<Void> send(ChannelUri target, CloudEvent event) {
+  CompletableFuture<Void> send(ChannelUri target, OutboundEvent event) {
     CompletableFuture<Void> send;
     try {
       send = channels.outbound(target).send(event);
@@ -175,7 +176,7 @@ public final class DurableDelivery implements AutoCloseable {
       return writer.park(new DeliveryStore.Park(row, null, null)).thenApply(v -> Result.DEAD_LETTERED);
     }
     return writer.deadLetter(new DeadLetterRecord(UUID.randomUUID().toString(), subscription, Settler.origin(entry),
-        e.getId(), e.getSource().toString(), e.getType(), json(e), 1, reason, received, now))
+        e.getId(), e.getSource().toString(), e.getType(), json(event), 1, reason, received, now))
         .thenApply(v -> Result.DEAD_LETTERED);
   }
 
@@ -202,7 +203,7 @@ public final class DurableDelivery implements AutoCloseable {
                              long now) {
     CloudEvent e = event.event();
     return new ParkedDelivery(UUID.randomUUID().toString(), entry.subscription().id(), phase, e.getId(),
-        e.getSource().toString(), e.getType(), json(e), 1, receivedAt, nextAttemptAt, lastError, reason, lockToken,
+        e.getSource().toString(), e.getType(), json(event), 1, receivedAt, nextAttemptAt, lastError, reason, lockToken,
         now);
   }
 
@@ -213,6 +214,11 @@ public final class DurableDelivery implements AutoCloseable {
 
   private static String json(CloudEvent e) {
     return new String(CloudEventJson.encode(e), StandardCharsets.UTF_8);
+  }
+
+  /** The structured JSON the channels of that format already encoded, or encodes it once for them. */
+  private static String json(RoutableEvent e) {
+    return new String(e.outbound().encoded(CloudEventJson.STRUCTURED), StandardCharsets.UTF_8);
   }
 
   // ------------------------------------------------------------------ retry.maxPending

@@ -2,6 +2,7 @@ package io.activityservice.events.delivery;
 
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
+import io.activityservice.channel.OutboundEvent;
 import io.activityservice.events.subscription.SubscriptionIndex;
 import io.cloudevents.CloudEvent;
 import java.nio.charset.StandardCharsets;
@@ -131,7 +132,7 @@ final class RetryWorker implements AutoCloseable {
     }
     long timeout = settings.lease().toMillis();
     if (row.phase() == ParkedDelivery.Phase.RETRY) {
-      return owner.send(entry.target(), event).orTimeout(timeout, TimeUnit.MILLISECONDS)
+      return owner.send(entry.target(), OutboundEvent.of(event)).orTimeout(timeout, TimeUnit.MILLISECONDS)
           .handle((ok, error) -> settler.afterAttempt(row, entry, error));
     }
     ChannelUri to = deadLetters.channelFor(entry.deadLetter());

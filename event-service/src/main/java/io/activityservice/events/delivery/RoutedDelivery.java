@@ -52,7 +52,7 @@ final class RoutedDelivery {
 
   /** Sends; the timer calls {@link #parkAfterElapsed()} if it is still pending then. */
   void start() {
-    owner.send(entry.target(), event.event()).whenComplete((ok, error) -> attemptDone(error));
+    owner.send(entry.target(), event.outbound()).whenComplete((ok, error) -> attemptDone(error));
   }
 
   private void attemptDone(Throwable error) {

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.activityservice.events.json.Json;
 import io.activityservice.events.problem.InvalidInputException;
+import io.activityservice.channel.OutboundEvent;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.CloudEventData;
 import io.cloudevents.jackson.JsonCloudEventData;
@@ -23,9 +24,11 @@ import java.nio.charset.StandardCharsets;
  * @param data       the parsed JSON data, or {@code null}
  * @param dataIsJson whether {@code data} was JSON (or absent)
  * @param receivedAt {@link System#nanoTime()} when the service received it
+ * @param outbound   the event as handed to channels: one per routed event, shared by every matching target, so
+ *                   each wire format encodes it once (and the parked copy reuses the structured JSON)
  */
 public record RoutableEvent(CloudEvent event, ObjectNode json, JsonNode data, boolean dataIsJson,
-                            long receivedAt) {
+                            long receivedAt, OutboundEvent outbound) {
 
   /**
    * Builds the JSON view.
@@ -66,7 +69,8 @@ public record RoutableEvent(CloudEvent event, ObjectNode json, JsonNode data, bo
     if (data != null) {
       json.set("data", data);
     }
-    return new RoutableEvent(event, json, dataIsJson ? data : null, dataIsJson, System.nanoTime());
+    return new RoutableEvent(event, json, dataIsJson ? data : null, dataIsJson, System.nanoTime(),
+        OutboundEvent.of(event));
   }
 
   /** True for {@code application/json}, {@code text/json} and {@code +json} types, and for none. */

@@ -1,8 +1,8 @@
 package io.activityservice.events.subscription;
 
+import io.activityservice.channel.Backoff;
 import io.activityservice.events.problem.InvalidInputException;
 import java.time.Duration;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * How often and how long delivery to a subscription's target is retried before the event is
@@ -58,10 +58,7 @@ public record RetryPolicy(int maxAttempts, Duration initialBackoff, Duration max
 
   /** The wait before attempt {@code attempt + 1} (attempt counts from 1), with full jitter. */
   public Duration backoff(int attempt) {
-    long base = initialBackoff.toMillis();
-    long capped = Math.min(maxBackoff.toMillis(), base << Math.min(attempt - 1, 20));
-    long half = capped / 2;
-    return Duration.ofMillis(half + ThreadLocalRandom.current().nextLong(half + 1));
+    return new Backoff(initialBackoff, maxBackoff).delay(Math.max(1, attempt));
   }
 
   /**
