@@ -58,6 +58,13 @@ class ClusterController {
     this.starter = starter;
   }
 
+  /** This replica only, from memory: cheap enough to poll. */
+  @GetMapping("/self")
+  Self self() {
+    ProcessorRouting r = routing.getIfAvailable();
+    return new Self(props.replicaId(), propagator.appliedVersion(), r != null, r == null ? List.of() : r.ownership());
+  }
+
   @GetMapping
   ClusterView cluster() {
     ProcessorRouting r = routing.getIfAvailable();
