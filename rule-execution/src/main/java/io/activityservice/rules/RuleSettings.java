@@ -18,9 +18,9 @@ import java.time.Duration;
  * @param webhookMaxAttempts     webhook attempts before the action fails
  * @param webhookInitialBackoff  delay before the second attempt; doubles each attempt
  * @param webhookMaxBackoff      longest delay between attempts
- * @param evaluationBudget       time one event's evaluation (insert and fire) may take: no rule fires after it, the
- *                               remaining matches of that event are dropped and the breach is counted
- *                               ({@code activity.rules.budget.exceeded{bound=time}})
+ * @param evaluationBudget       time one event's evaluation (insert and fire) may take: no further rule fires after it
+ *                               (the first firing always runs), the remaining matches of that event are dropped and
+ *                               the breach is counted ({@code activity.rules.budget.exceeded{bound=time}})
  * @param maxActivationsPerEvent rule firings one event may cause in a rule set; beyond it the remaining matches are
  *                               dropped and the breach is counted ({@code activity.rules.budget.exceeded{bound=activations}})
  */

@@ -6,10 +6,14 @@ import org.kie.api.runtime.rule.Match;
 
 /**
  * Bounds one event's evaluation in a session, as the agenda filter of {@code fireAllRules}: at most
- * {@code maxActivations} rule firings, and none once the time budget is spent. A match the filter
- * refuses is cancelled by Drools, so the rest of that event's matches are dropped rather than left
- * for the next event. Drools asks the filter before each firing; condition evaluation (joins,
- * accumulates) between two firings cannot be interrupted and is only measured.
+ * {@code maxActivations} rule firings, and no further firing once the time budget is spent. A match
+ * the filter refuses is cancelled by Drools, so the rest of that event's matches are dropped rather
+ * than left for the next event. Drools asks the filter before each firing; condition evaluation
+ * (joins, accumulates) between two firings cannot be interrupted and is only measured.
+ *
+ * <p>The first firing of an evaluation always runs: its cost is bounded (the guard allows no loops),
+ * and a slow condition or a garbage-collection pause must not lose an event's only action. The time
+ * budget stops the firings after it.
  */
 final class EvaluationBudget implements AgendaFilter {
 
@@ -50,7 +54,7 @@ final class EvaluationBudget implements AgendaFilter {
     if (exceeded == null) {
       if (fired >= maxActivations) {
         exceeded = Bound.ACTIVATIONS;
-      } else if (System.nanoTime() - started > budgetNanos) {
+      } else if (fired > 0 && System.nanoTime() - started > budgetNanos) {
         exceeded = Bound.TIME;
       }
     }
