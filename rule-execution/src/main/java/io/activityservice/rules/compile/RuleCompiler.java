@@ -58,8 +58,9 @@ public final class RuleCompiler {
   /**
    * Compiles one rule set.
    *
-   * @throws InvalidInputException with field {@code drl}, one error per Drools message, e.g.
-   *                               {@code line 3:12: mismatched input ...}
+   * @throws InvalidInputException with field {@code drl}: one error per construct {@link DrlGuard} refuses, e.g.
+   *                               {@code line 5: 'System.exit(..)': access to the JVM ... is not allowed}, or per
+   *                               Drools message, e.g. {@code line 3: ... mismatched input ...}
    */
   public CompiledRule compile(String name, String drl) {
     if (drl == null || drl.isBlank()) {

@@ -114,6 +114,7 @@ class DrlGuardTest {
       accumulate import    | import accumulate com.example.Evil evil; rule "o" when Event( type == "a" ) then end       | 1 | custom accumulate functions
       static import        | import static java.lang.Math.abs; rule "o" when Event( type == "a" ) then end              | 1 | function and static imports
       identifier escape    | rule "o" when $e : Event( type == "a" ) then \\u0053ystem.exit(0); end                     | 1 | 'unicode escape
+      method breakout      | rule "o" when $e : Event( type == "a" ) then return; } { Math.abs(1); end                   | 1 | not plain Java
       """)
   void refuses(String what, String drl, int line, String expected) {
     InvalidInputException e = refused(drl);
