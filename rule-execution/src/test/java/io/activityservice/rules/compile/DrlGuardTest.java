@@ -115,6 +115,7 @@ class DrlGuardTest {
       static import        | import static java.lang.Math.abs; rule "o" when Event( type == "a" ) then end              | 1 | function and static imports
       identifier escape    | rule "o" when $e : Event( type == "a" ) then \\u0053ystem.exit(0); end                     | 1 | 'unicode escape
       method breakout      | rule "o" when $e : Event( type == "a" ) then return; } { Math.abs(1); end                   | 1 | not plain Java
+      huge length window   | rule "o" when Number() from accumulate( $f : Event() over window:length( 200000000 ), count( $f ) ) then end | 1 | at most 100000 events
       """)
   void refuses(String what, String drl, int line, String expected) {
     InvalidInputException e = refused(drl);

@@ -110,6 +110,12 @@ public final class AllowList {
   public static final int MAX_FORMAT_WIDTH = 100;
 
   /**
+   * Longest {@code window:length(n)}: Drools allocates the window's buffer when the rule first runs, and a
+   * session never holds more than {@code max-events-per-rule} events anyway (50,000 by default).
+   */
+  public static final int MAX_WINDOW_LENGTH = 100_000;
+
+  /**
    * Names that have no business in a rule, with the reason given when one is refused. The guard refuses
    * them wherever they appear in code (outside strings and comments), even where the parsers see
    * something harmless: a second line of defence against a parser reading the text differently from

@@ -383,10 +383,13 @@ public final class DescrCheck {
     }
     annotations(p, "patterns");
     for (BehaviorDescr b : p.getBehaviors()) {
-      boolean window = "window".equals(b.getSubType()) || "window".equals(b.getType());
+      String construct = "over " + b.getType() + ":" + b.getSubType() + "(" + String.join(", ", b.getParameters()) + ")";
+      boolean window = "window".equals(b.getType()) && ("time".equals(b.getSubType()) || "length".equals(b.getSubType()));
       if (!window || b.getParameters().stream().anyMatch(x -> !PARAMETER.matcher(x).matches())) {
-        refuse(p, "over " + b.getType() + ":" + b.getSubType() + b.getParameters(),
-            "only over window:time(..) and window:length(..) with literal values are allowed");
+        refuse(p, construct, "only over window:time(..) and window:length(..) with literal values are allowed");
+      } else if ("length".equals(b.getSubType()) && !shortWindow(b.getParameters())) {
+        // Drools allocates a length window's buffer up front: window:length(200000000) is an OutOfMemoryError.
+        refuse(p, construct, "a length window may hold at most " + AllowList.MAX_WINDOW_LENGTH + " events");
       }
     }
     for (BaseDescr c : p.getDescrs()) {
@@ -408,6 +411,13 @@ public final class DescrCheck {
     } else if (source != null && !(source instanceof EntryPointDescr) && !(source instanceof WindowReferenceDescr)) {
       refuse(p, "from " + source, "this kind of pattern source is not allowed");
     }
+  }
+
+  private static boolean shortWindow(List<String> parameters) {
+    if (parameters.size() != 1 || !parameters.get(0).trim().matches("\\d{1,9}")) {
+      return false;
+    }
+    return Integer.parseInt(parameters.get(0).trim()) <= AllowList.MAX_WINDOW_LENGTH;
   }
 
   private void accumulate(AccumulateDescr acc, Set<String> bindings) {
