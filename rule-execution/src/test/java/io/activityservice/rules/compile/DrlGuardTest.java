@@ -115,6 +115,7 @@ class DrlGuardTest {
       static import        | import static java.lang.Math.abs; rule "o" when Event( type == "a" ) then end              | 1 | function and static imports
       identifier escape    | rule "o" when $e : Event( type == "a" ) then \\u0053ystem.exit(0); end                     | 1 | 'unicode escape
       method breakout      | rule "o" when $e : Event( type == "a" ) then return; } { Math.abs(1); end                   | 1 | not plain Java
+      getter-like field    | declare Foo classLoader : String end                                                       | 1 | 'field classLoader': a field may not be named
       huge length window   | rule "o" when Number() from accumulate( $f : Event() over window:length( 200000000 ), count( $f ) ) then end | 1 | at most 100000 events
       """)
   void refuses(String what, String drl, int line, String expected) {
@@ -150,12 +151,13 @@ class DrlGuardTest {
 
   @Test
   void theSecondLineOfDefenceRefusesDeniedNamesWhereNoCodeIsExpected() {
-    // A rule name and a declared field name are not code, so the structural checks let them pass; the
+    // A rule name and a query parameter are names, not calls, so the structural checks let them pass; the
     // name scan still refuses them, as it would any text a parser might read differently from Drools.
     assertThat(refused("rule exit when Event( type == \"a\" ) then end").errors())
         .extracting(FieldError::reason).containsExactly("line 1: 'exit': access to the JVM and to processes is not allowed");
-    assertThat(refused("declare Foo\n  getenv : String\nend").errors())
-        .extracting(FieldError::reason).containsExactly("line 2: 'getenv': access to the JVM and to processes is not allowed");
+    assertThat(refused("query \"q\" (String exec)\n  Event( type == exec )\nend").errors())
+        .extracting(FieldError::reason).containsExactly("line 1: 'exec': access to the JVM and to processes is not allowed",
+            "line 2: 'exec': access to the JVM and to processes is not allowed");
   }
 
   @Test

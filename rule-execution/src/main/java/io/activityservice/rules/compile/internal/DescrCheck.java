@@ -163,6 +163,14 @@ public final class DescrCheck {
     annotations(t, "declare " + name);
     for (TypeFieldDescr f : t.getFields().values()) {
       int line = f.getLine() > 0 ? f.getLine() : t.getLine();
+      // Field names become property names in conditions, on any value: no field may read like a refused
+      // getter (a field 'classLoader' would make $x.classLoader a property).
+      String n = f.getFieldName();
+      String getter = n.isEmpty() ? n : "get" + Character.toUpperCase(n.charAt(0)) + n.substring(1);
+      String denied = AllowList.denied(n) != null ? AllowList.denied(n) : AllowList.denied(getter);
+      if (denied != null) {
+        refuse(f, "field " + n, "a field may not be named like something refused: " + denied);
+      }
       code.typeName(f.getPattern().getObjectType(), line);
       if (f.getInitExpr() != null) {
         refuse(f, "field " + f.getFieldName() + " = " + f.getInitExpr(), "field initialisers are not allowed");
