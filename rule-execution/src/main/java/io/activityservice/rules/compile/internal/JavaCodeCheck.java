@@ -86,6 +86,8 @@ public final class JavaCodeCheck {
   private final Set<String> declaredFields;
   private final List<Refusal> refusals;
   private final Map<String, Set<String>> calls = new HashMap<>();
+  // One parser per check of a rule set (JavaParser is not thread-safe; a check runs on one thread).
+  private final JavaParser parser = newParser();
 
   /**
    * @param functions      names of the functions the DRL declares
@@ -113,7 +115,7 @@ public final class JavaCodeCheck {
    * @param variables the names in scope: bindings of the rule, or the function's parameters
    */
   public void statements(String code, int firstLine, Set<String> variables, String function) {
-    ParseResult<BlockStmt> parsed = parser().parseBlock("{" + code + "\n}");
+    ParseResult<BlockStmt> parsed = parser.parseBlock("{" + code + "\n}");
     if (!parsed.isSuccessful() || parsed.getResult().isEmpty()) {
       unparsable(code, firstLine, parsed.getProblems());
       return;
@@ -125,7 +127,7 @@ public final class JavaCodeCheck {
   /** Checks one expression. */
   public void expression(String code, int firstLine, Set<String> variables, Dialect dialect) {
     String text = dialect == Dialect.MVEL ? DrlScanner.singleQuotesToDouble(code) : code;
-    ParseResult<Expression> parsed = parser().parseExpression(text);
+    ParseResult<Expression> parsed = parser.parseExpression(text);
     if (!parsed.isSuccessful() || parsed.getResult().isEmpty()) {
       unparsable(code, firstLine, parsed.getProblems());
       return;
@@ -135,7 +137,7 @@ public final class JavaCodeCheck {
 
   /** Checks a type written in DRL outside code: a function's parameter or return type, a declared field. */
   public void typeName(String typeName, int line) {
-    ParseResult<Type> parsed = parser().parseType(typeName);
+    ParseResult<Type> parsed = parser.parseType(typeName);
     if (!parsed.isSuccessful() || parsed.getResult().isEmpty()) {
       refusals.add(new Refusal(line, typeName, "not a type name"));
       return;
@@ -143,7 +145,7 @@ public final class JavaCodeCheck {
     type(parsed.getResult().get(), new Scope(Dialect.JAVA, line, Set.of(), null));
   }
 
-  private static JavaParser parser() {
+  private static JavaParser newParser() {
     // Unicode escapes were refused before parsing; never let the parser decode them either.
     return new JavaParser(new ParserConfiguration()
         .setLanguageLevel(ParserConfiguration.LanguageLevel.JAVA_17)
