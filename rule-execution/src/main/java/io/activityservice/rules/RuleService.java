@@ -22,8 +22,9 @@ import org.slf4j.LoggerFactory;
 import org.springframework.dao.DuplicateKeyException;
 
 /**
- * Creates, replaces and deletes rule sets: compiles first (a rule set that does not compile is
- * refused and the deployed version keeps running), stores, then deploys without a restart.
+ * Creates, replaces and deletes rule sets: compiles first (a rule set that the DRL guard refuses or
+ * that does not compile is refused, nothing is stored, and the deployed version keeps running),
+ * stores, then deploys without a restart.
  * {@link #loadAll()} redeploys the stored rule sets at start-up.
  */
 public class RuleService {

@@ -58,8 +58,7 @@ public final class RuleEngine implements EventRouter.Tap, AutoCloseable {
     RuleState state = states.computeIfAbsent(rule.name(),
         name -> new RuleState(name, settings.executionHistorySize(), meters));
     RuleSession previous = state.session;
-    state.session = new RuleSession(rule, state, engine, dispatcher, settings.queueCapacity(),
-        settings.maxEventsPerRule());
+    state.session = new RuleSession(rule, state, engine, dispatcher, settings);
     reindex();
     if (previous != null) {
       previous.close();
@@ -95,6 +94,14 @@ public final class RuleEngine implements EventRouter.Tap, AutoCloseable {
   /** Metrics of a deployed rule set. */
   public Optional<RuleMetrics> metrics(String name) {
     return Optional.ofNullable(states.get(name)).map(s -> s.metrics);
+  }
+
+  /**
+   * The latest evaluation of a rule set that hit a bound ({@code evaluation-budget} or
+   * {@code max-activations-per-event}), if any since it was first deployed.
+   */
+  public Optional<BudgetBreach> lastBudgetBreach(String name) {
+    return Optional.ofNullable(states.get(name)).map(s -> s.lastBreach);
   }
 
   /** Facts currently held by a rule set's session (for tests and diagnostics). */
