@@ -58,6 +58,16 @@ class ClusterController {
     this.starter = starter;
   }
 
+  /** One change made elsewhere and how long after its commit it took effect here. */
+  record AppliedChange(long version, long lagMillis) {
+  }
+
+  /** The latest changes made by other replicas, with the time they took to take effect here. */
+  @GetMapping("/self/lags")
+  List<AppliedChange> lags() {
+    return propagator.recentLags().stream().map(l -> new AppliedChange(l[0], l[1])).toList();
+  }
+
   /** This replica only, from memory: cheap enough to poll. */
   @GetMapping("/self")
   Self self() {

@@ -35,6 +35,9 @@ public final class ConfigPropagator implements AutoCloseable {
   private final Object wake = new Object();
   private final Thread thread;
   private volatile long appliedVersion;
+  /** Recent changes made elsewhere: version and milliseconds from their commit to applied here. */
+  private final java.util.Deque<long[]> recentLags = new java.util.ArrayDeque<>();
+  private static final int LAGS_KEPT = 1000;
   private volatile boolean closed;
   private Connection listening;
 
@@ -69,6 +72,16 @@ public final class ConfigPropagator implements AutoCloseable {
   /** The configuration version this replica runs: every change up to it is applied here. */
   public long appliedVersion() {
     return appliedVersion;
+  }
+
+  /**
+   * How long the latest changes made by other replicas took to take effect here, from their commit (the replicas'
+   * clocks are assumed in sync): pairs of version and milliseconds, oldest first.
+   */
+  public List<long[]> recentLags() {
+    synchronized (recentLags) {
+      return List.copyOf(recentLags);
+    }
   }
 
   void nudge() {
@@ -118,6 +131,17 @@ public final class ConfigPropagator implements AutoCloseable {
     }
     try {
       applier.accept(c.key());
+      long lag = Math.max(0, System.currentTimeMillis() - c.changedAt());
+      synchronized (recentLags) {
+        recentLags.addLast(new long[] {c.version(), lag});
+        if (recentLags.size() > LAGS_KEPT) {
+          recentLags.removeFirst();
+        }
+      }
+      if (lag > 1000) {
+        log.info("configuration change {} ({} {}) applied {} ms after its commit", c.version(), c.kind(), c.key(),
+            lag);
+      }
       log.debug("applied configuration change {} ({} {}) from {}", c.version(), c.kind(), c.key(), c.replica());
     } catch (RuntimeException e) {
       log.error("configuration change {} ({} {}) could not be applied on this replica: {}", c.version(), c.kind(),
