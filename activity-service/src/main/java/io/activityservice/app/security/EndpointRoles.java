@@ -64,6 +64,7 @@ public final class EndpointRoles {
       rule(null, roles(ADMIN, AUTHOR), "/api/v1/event-types/**"),
       rule(null, roles(ADMIN, SUBSCRIBER), "/api/v1/subscriptions/**", "/api/v1/dead-letters/**"),
       rule(null, roles(ADMIN, AUTHOR), "/api/v1/detectors/**", "/api/v1/rules/**"),
+      rule(HttpMethod.GET, roles(ADMIN, METRICS), "/api/v1/cluster/**"),
       rule(null, roles(ADMIN), "/api/v1/channels/**", "/api/v1/api-keys/**", "/api/v1/audit/**"));
 
   /** What applies to paths no rule names. */
