@@ -26,19 +26,22 @@ import java.util.List;
  * @param pacedSeconds duration of each paced run
  * @param jfr          record JFR in the started service
  * @param gitCommit    commit (from run.sh) for the environment record
- * @param args         the arguments as given
+ * @param apiKey       bearer token for the service's API: with {@code --service-url}, an admin key of that service
+ *                     ({@code --api-key}, else the environment variable {@code ACTIVITY_KEY}); for a started service
+ *                     its bootstrap admin key (generated per run unless given)
+ * @param args         the arguments as given, the API key's value redacted
  */
 public record Options(boolean quick, String serviceUrl, Path serviceJar, String activemqUrl, String sqsEndpoint,
     boolean sqsAws, String kafka, boolean noKafka, Path reportDir, Path workDir, int reps, List<Integer> largeN,
     List<Integer> largeReps, double jmsP99Ms, double sqsP99Ms, double kafkaP99Ms, double pacedSeconds, boolean jfr,
-    String gitCommit, List<String> args) {
+    String gitCommit, String apiKey, List<String> args) {
 
   static final String USAGE = """
       usage: perf-tests/run.sh [--quick] [--no-build] [--service-url URL] [--activemq-url URL]
                                [--sqs-endpoint URL | --sqs=aws] [--kafka BROKERS | --no-kafka]
                                [--reps N] [--large-n 10000,100000] [--large-reps 3,1] [--paced-seconds S]
                                [--jms-p99-ms 50] [--sqs-p99-ms 1000] [--kafka-p99-ms 100] [--no-jfr]
-                               [--report-dir DIR] [--service-jar JAR]
+                               [--report-dir DIR] [--service-jar JAR] [--api-key KEY]
       """;
 
   /** Parses {@code args}; throws IllegalArgumentException with the usage on bad input. */
@@ -62,7 +65,9 @@ public record Options(boolean quick, String serviceUrl, Path serviceJar, String 
     Double paced = null;
     boolean jfr = true;
     String commit = System.getenv().getOrDefault("PERF_GIT_COMMIT", "unknown");
+    String apiKey = System.getenv("ACTIVITY_KEY");
     List<String> rest = new ArrayList<>(List.of(args));
+    List<String> shown = new ArrayList<>(List.of(args));
     for (int i = 0; i < rest.size(); i++) {
       String a = rest.get(i);
       String value = null;
@@ -89,6 +94,15 @@ public record Options(boolean quick, String serviceUrl, Path serviceJar, String 
           sqs = null;
         }
         case "--kafka" -> kafka = value != null ? value : next(rest, ++i, a);
+        case "--api-key" -> {
+          if (value != null) {
+            apiKey = value;
+            shown.set(i, "--api-key=(redacted)");
+          } else {
+            apiKey = next(rest, ++i, a);
+            shown.set(i, "(redacted)");
+          }
+        }
         case "--report-dir" -> report = Path.of(value != null ? value : next(rest, ++i, a));
         case "--reps" -> reps = Integer.parseInt(value != null ? value : next(rest, ++i, a));
         case "--large-n" -> largeN = ints(value != null ? value : next(rest, ++i, a));
@@ -112,7 +126,13 @@ public record Options(boolean quick, String serviceUrl, Path serviceJar, String 
     }
     return new Options(quick, serviceUrl, jar, amq, sqs, aws, kafka, noKafka, report, work,
         reps != null ? reps : quick ? 2 : 10, largeN, largeReps, jmsP99, sqsP99, kafkaP99,
-        paced != null ? paced : quick ? 1.5 : 5, jfr, commit, List.of(args));
+        paced != null ? paced : quick ? 1.5 : 5, jfr, commit,
+        apiKey == null || apiKey.isBlank() ? null : apiKey.trim(), List.copyOf(shown));
+  }
+
+  @Override
+  public String toString() {
+    return "Options" + args;
   }
 
   /** Sizes of the paper's bursts. */

@@ -38,6 +38,7 @@ public final class Testbed implements AutoCloseable {
   private HttpClient http;
   private ServiceProcess service;
   private ServiceApi api;
+  private String apiKey;
   private Legs legs;
 
   /** Starts what {@code o} asks for; on failure everything started so far is stopped. */
@@ -99,8 +100,10 @@ public final class Testbed implements AutoCloseable {
       args.add("--activity.inbound[0].default-type=com.example.plain");
       args.add("--activity.inbound[0].default-source=/perf");
       List<String> jvm = List.of("-Xms512m", "-Xmx2g");
-      service = ServiceProcess.start(o.serviceJar(), o.workDir(), port, o.jfr(), jvm, args,
-          url -> new ServiceApi(http, url));
+      apiKey = o.apiKey() != null ? o.apiKey() : generatedKey();
+      String key = apiKey;
+      service = ServiceProcess.start(o.serviceJar(), o.workDir(), port, o.jfr(), jvm, args, key,
+          url -> new ServiceApi(http, url, key));
       closeables.add(service);
       serviceUrl = service.url();
       settings.put("service", "started: java " + String.join(" ", jvm) + " -jar " + o.serviceJar() + " "
@@ -113,13 +116,22 @@ public final class Testbed implements AutoCloseable {
         amqUrl = "tcp://127.0.0.1:61616";
       }
       versions.put("service", "external");
+      apiKey = o.apiKey();
+      if (apiKey == null) {
+        throw new IOException("--service-url needs an admin key of that service: --api-key KEY or the environment"
+            + " variable ACTIVITY_KEY (e.g. ACTIVITY_KEY=$(cat data/admin.key))");
+      }
     }
-    api = new ServiceApi(http, serviceUrl);
+    api = new ServiceApi(http, serviceUrl, apiKey);
     if (service == null) {
       closeables.add(api::cleanUp);
     }
     if (!api.healthy()) {
       throw new IOException("the service at " + serviceUrl + " is not healthy (/actuator/health)");
+    }
+    if (!api.authorized()) {
+      throw new IOException("the service at " + serviceUrl + " refuses the API key (GET /api/v1/api-keys is not 200):"
+          + " pass an admin key with --api-key or ACTIVITY_KEY");
     }
     // Clients
     JmsChannelProperties jmsProps = new JmsChannelProperties(null, amqUrl, null, null, "perf", null, null, null,
@@ -144,10 +156,17 @@ public final class Testbed implements AutoCloseable {
       closeables.add(kafka);
     }
     legs = new Legs(new AdapterTransport(jms, Map.of(JmsChannelAdapter.SUBSCRIPTION_NAME, "perf")),
-        sqs == null ? null : new AdapterTransport(sqs, Map.of()), kafka, http, serviceUrl);
+        sqs == null ? null : new AdapterTransport(sqs, Map.of()), kafka, http, serviceUrl, apiKey);
     closeables.add(legs);
     versions.put("activemq-client", org.apache.activemq.ActiveMQConnectionMetaData.PROVIDER_VERSION);
     versions.put("kafka-clients", org.apache.kafka.common.utils.AppInfoParser.getVersion());
+  }
+
+  /** A random bootstrap admin key for a service this run starts (256 bits, hex). */
+  static String generatedKey() {
+    byte[] bytes = new byte[32];
+    new java.security.SecureRandom().nextBytes(bytes);
+    return "perf-" + java.util.HexFormat.of().formatHex(bytes);
   }
 
   /** Client drivers for every transport. */

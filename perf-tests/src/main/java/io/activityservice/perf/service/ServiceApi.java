@@ -16,7 +16,8 @@ import java.util.Map;
 
 /**
  * The service's REST API as the suite uses it: inbound channels, subscriptions, detectors and rules, and
- * health. Everything created is remembered and removed again by {@link #cleanUp()} (at most 30 s).
+ * health. Everything created is remembered and removed again by {@link #cleanUp()} (at most 30 s). Every request
+ * carries the admin key as a bearer token ({@code Authorization: Bearer <key>}).
  */
 public final class ServiceApi {
 
@@ -33,12 +34,18 @@ public final class ServiceApi {
 
   private final HttpClient http;
   private final String base;
+  private final String apiKey;
   private final List<String> cleanUps = new ArrayList<>();
 
-  /** The API of the service at {@code baseUrl} (e.g. {@code http://127.0.0.1:8080}). */
-  public ServiceApi(HttpClient http, String baseUrl) {
+  /**
+   * The API of the service at {@code baseUrl} (e.g. {@code http://127.0.0.1:8080}).
+   *
+   * @param apiKey an admin key of that service, or null for a service without authentication
+   */
+  public ServiceApi(HttpClient http, String baseUrl, String apiKey) {
     this.http = http;
     this.base = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+    this.apiKey = apiKey;
   }
 
   /** The base URL, without a trailing slash. */
@@ -121,27 +128,35 @@ public final class ServiceApi {
     }
   }
 
+  /** Whether the key is accepted (an admin-only endpoint answers 200). */
+  public boolean authorized() throws IOException {
+    return get("/api/v1/api-keys").ok();
+  }
+
   private void delete(String path) {
     try {
-      send(HttpRequest.newBuilder(URI.create(base + path)).timeout(TIMEOUT).DELETE().build());
+      send(HttpRequest.newBuilder(URI.create(base + path)).timeout(TIMEOUT).DELETE());
     } catch (IOException e) {
       // best effort
     }
   }
 
   private Answer get(String path) throws IOException {
-    return send(HttpRequest.newBuilder(URI.create(base + path)).timeout(TIMEOUT).GET().build());
+    return send(HttpRequest.newBuilder(URI.create(base + path)).timeout(TIMEOUT).GET());
   }
 
   private Answer post(String path, String body) throws IOException {
     return send(HttpRequest.newBuilder(URI.create(base + path)).timeout(TIMEOUT)
         .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body)).build());
+        .POST(HttpRequest.BodyPublishers.ofString(body)));
   }
 
-  private Answer send(HttpRequest request) throws IOException {
+  private Answer send(HttpRequest.Builder request) throws IOException {
+    if (apiKey != null) {
+      request.header("Authorization", "Bearer " + apiKey);
+    }
     try {
-      HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
       return new Answer(r.statusCode(), r.body());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

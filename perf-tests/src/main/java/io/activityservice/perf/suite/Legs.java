@@ -25,6 +25,7 @@ public final class Legs implements AutoCloseable {
   private final KafkaTransport kafka;
   private final HttpClient http;
   private final String serviceUrl;
+  private final String apiKey;
   private final List<String> queues = new ArrayList<>();
 
   /**
@@ -33,13 +34,16 @@ public final class Legs implements AutoCloseable {
    * @param kafka      Kafka client, or null when Kafka is not available
    * @param http       HTTP client for REST
    * @param serviceUrl the service's base URL
+   * @param apiKey     the bearer token REST publishers send (null: none)
    */
-  public Legs(AdapterTransport jms, AdapterTransport sqs, KafkaTransport kafka, HttpClient http, String serviceUrl) {
+  public Legs(AdapterTransport jms, AdapterTransport sqs, KafkaTransport kafka, HttpClient http, String serviceUrl,
+              String apiKey) {
     this.jms = jms;
     this.sqs = sqs;
     this.kafka = kafka;
     this.http = http;
     this.serviceUrl = serviceUrl;
+    this.apiKey = apiKey;
   }
 
   /** Whether a transport can be used in this run. */
@@ -72,7 +76,7 @@ public final class Legs implements AutoCloseable {
   /** A producer driver for {@code uri} (or REST for {@code "rest"}). */
   public EventSender sender(String uri) {
     if (uri.equals("rest")) {
-      return new RestSender(http, serviceUrl, 32);
+      return new RestSender(http, serviceUrl, apiKey, 32);
     }
     if (uri.startsWith("kafka:")) {
       return kafka.sender(uri.substring("kafka:".length()));

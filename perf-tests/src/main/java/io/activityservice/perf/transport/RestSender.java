@@ -22,12 +22,14 @@ public final class RestSender implements EventSender {
 
   private final HttpClient http;
   private final URI events;
+  private final String authorization;
   private final Semaphore slots;
 
-  /** Posts to {@code serviceUrl}/api/v1/events. */
-  public RestSender(HttpClient http, String serviceUrl, int concurrency) {
+  /** Posts to {@code serviceUrl}/api/v1/events with {@code apiKey} as bearer token (null: none). */
+  public RestSender(HttpClient http, String serviceUrl, String apiKey, int concurrency) {
     this.http = http;
     this.events = URI.create(serviceUrl + "/api/v1/events");
+    this.authorization = apiKey == null ? null : "Bearer " + apiKey;
     this.slots = new Semaphore(concurrency);
   }
 
@@ -48,9 +50,13 @@ public final class RestSender implements EventSender {
   }
 
   private void attempt(byte[] body, int n, CompletableFuture<Void> done) {
-    HttpRequest request = HttpRequest.newBuilder(events).timeout(Duration.ofSeconds(30))
+    HttpRequest.Builder builder = HttpRequest.newBuilder(events).timeout(Duration.ofSeconds(30))
         .header("Content-Type", CloudEventJson.CONTENT_TYPE)
-        .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body));
+    if (authorization != null) {
+      builder.header("Authorization", authorization);
+    }
+    HttpRequest request = builder.build();
     http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((response, error) -> {
       if (error != null) {
         done.completeExceptionally(error);
