@@ -39,7 +39,8 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequest;
  * its intended send time) for the run's window, and measures per event the latency from the intended
  * send time to SQS's acceptance (the send future), the accepted throughput within the window, and the
  * SendMessageBatch requests made. Runs are interleaved per repetition (every configuration at one rate,
- * then the next rate) so that load drifting on a shared machine hits all configurations alike. Writes
+ * then the next rate; the order of the configurations rotates) so that load drifting on a shared machine
+ * hits all configurations alike. Writes
  * {@code index.html} (SVG charts and tables), {@code report.md} and {@code results.csv} to the report
  * directory (default {@code perf-tests/target/report/batching}).
  *
@@ -151,7 +152,10 @@ public final class BatchingSweep {
     int done = 0;
     for (int rep = 1; rep <= reps; rep++) {
       for (int l = 0; l < LOADS.size(); l++) {
-        for (String config : CONFIGS) {
+        // Rotated per repetition and rate, so no configuration always runs first or last.
+        List<String> order = new ArrayList<>(CONFIGS);
+        java.util.Collections.rotate(order, (rep - 1) + l);
+        for (String config : order) {
           System.err.printf(Locale.ROOT, "[batching sweep %d/%d] rep %d, %s load (%.0f ev/s), %s%n",
               ++done, total, rep, LOADS.get(l), rates[l], config);
           results.add(runOne(config, LOADS.get(l), rates[l], rep));

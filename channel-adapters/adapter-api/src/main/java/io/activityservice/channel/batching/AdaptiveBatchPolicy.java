@@ -124,6 +124,12 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
     return targetSize(ratePerNano(nowNanos));
   }
 
+  /** {@code n*}: that many queued entries go at once. */
+  @Override
+  public int sendsAt(long nowNanos) {
+    return targetSize(nowNanos);
+  }
+
   /** The linger {@code L*} (nanos) the rule gives at {@code nowNanos}. */
   public long lingerNanos(long nowNanos) {
     double rate = ratePerNano(nowNanos);

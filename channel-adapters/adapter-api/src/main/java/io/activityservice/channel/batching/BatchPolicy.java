@@ -56,4 +56,12 @@ public interface BatchPolicy {
    * @return send {@code n} (at most {@code min(queued, maxBatch())}) now, or wait
    */
   Decision decide(long nowNanos, int queued, long oldestWaitNanos);
+
+  /**
+   * How many queued entries make {@link #decide} send at once, as of {@code nowNanos}: a sender that
+   * waits may use it to wake up early when that many have arrived. By default {@link #maxBatch()}.
+   */
+  default int sendsAt(long nowNanos) {
+    return maxBatch();
+  }
 }

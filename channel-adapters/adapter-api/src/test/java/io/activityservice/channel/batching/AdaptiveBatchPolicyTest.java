@@ -50,6 +50,7 @@ class AdaptiveBatchPolicyTest {
     long[] now = new long[1];
     AdaptiveBatchPolicy p = observed(50_000, 20, now); // 20,000 events/s, 20 ms per request
     assertThat(p.targetSize(now[0])).isEqualTo(10);
+    assertThat(p.sendsAt(now[0])).isEqualTo(10);
     assertThat(p.lingerNanos(now[0])).isLessThanOrEqualTo(5 * MS).isPositive();
     Decision wait = p.decide(now[0], 3, 0);
     assertThat(wait.send()).isZero();

@@ -47,6 +47,8 @@ final class SendLane implements AutoCloseable {
   private final ArrayDeque<Queued> queue = new ArrayDeque<>();
   private final Thread thread;
   private boolean closed;
+  /** While the lane waits for a batch to fill: the queue length at which it should go at once. */
+  private int wakeAt = 1;
 
   SendLane(String name, BatchPolicy policy) {
     this.name = name;
@@ -70,7 +72,7 @@ final class SendLane implements AutoCloseable {
       long now = System.nanoTime();
       queue.addLast(new Queued(task, now));
       policy.arrived(now);
-      if (queue.size() == 1 || queue.size() >= policy.maxBatch()) {
+      if (queue.size() == 1 || queue.size() >= wakeAt) {
         changed.signal();
       }
       return true;
@@ -109,8 +111,10 @@ final class SendLane implements AutoCloseable {
             for (int i = 0; i < decision.send() && !queue.isEmpty(); i++) {
               batch.add(queue.pollFirst().task());
             }
+            wakeAt = 1;
             break;
           }
+          wakeAt = Math.max(1, policy.sendsAt(now));
           changed.awaitNanos(decision.waitNanos());
         }
       } catch (InterruptedException e) {
