@@ -31,6 +31,17 @@ newer_sources() {
            -newer "$target" -print -quit 2>/dev/null)" ]]
 }
 
+# --batching-sweep: SQS send batching, fixed sizes vs adaptive (io.activityservice.perf.batching.BatchingSweep)
+# instead of the suite; no service is started. Options and output: the package io.activityservice.perf.batching.
+if [[ " $* " == *" --batching-sweep "* ]]; then
+  if [[ "$NO_BUILD" == false ]] && newer_sources "$RUNNER" perf-tests/src/main perf-tests/pom.xml channel-adapters; then
+    echo "perf-tests: building the runner with this tree's adapters" >&2
+    ./mvnw -q -B -pl perf-tests -am package -DskipTests
+  fi
+  if [[ "$SQS_DEFAULT" == true ]]; then infra/localstack/start.sh >&2; fi
+  exec java -Xms256m -Xmx1g -cp "$RUNNER" io.activityservice.perf.batching.BatchingSweep "$@"
+fi
+
 if [[ "$NO_BUILD" == false ]]; then
   if [[ -z "$SERVICE_URL" ]]; then
     SERVICE_SOURCES=(pom.xml activity-service event-service channel-adapters)
