@@ -215,16 +215,17 @@ public final class Testbed implements AutoCloseable {
   /**
    * A JVM process's CPU sources: {@code <name>-own} (without its JIT compiler and JFR threads: what remains in a
    * warmed-up process without the suite's recording), {@code <name>} (the whole process), {@code <name>-jit},
-   * {@code <name>-jfr}.
+   * {@code <name>-jfr}, {@code <name>-gc} (part of {@code -own}, shown for information).
    */
   private static List<CpuSource> jvmSources(String name, long pid, String what) {
     ProcessThreads threads = new ProcessThreads(pid, ProcessThreads::hotspotGroup);
     CpuSource total = CpuSource.process(name, pid, what);
     CpuSource jit = threads.source(name + "-jit", ProcessThreads.JIT, "JIT compiler threads of " + what);
     CpuSource jfr = threads.source(name + "-jfr", ProcessThreads.JFR, "JFR threads of " + what);
+    CpuSource gc = threads.source(name + "-gc", ProcessThreads.GC, "GC and VM threads of " + what);
     CpuSource own = CpuSource.minus(name + "-own", what + " without its JIT compiler and JFR threads", total,
         List.of(jit, jfr));
-    return List.of(own, total, jit, jfr);
+    return List.of(own, total, jit, jfr, gc);
   }
 
   /** Reads the CPU time of the service, a broker process, LocalStack and the Kafka broker threads (those known). */

@@ -38,7 +38,7 @@ public final class BrokerProcess implements AutoCloseable {
     Files.createDirectories(workDir);
     int port = ServiceProcess.freePort();
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xms256m", "-Xmx1g", "-XX:+UseParallelGC", "-cp", System.getProperty("java.class.path"),
+        "-Xms256m", "-Xmx1g", "-XX:+UseParallelGC", "-cp", absoluteClassPath(),
         ActiveMqBrokerMain.class.getName(), Integer.toString(port), workDir.toAbsolutePath().toString()));
     Process p = new ProcessBuilder(command).directory(workDir.toFile())
         .redirectError(workDir.resolve("broker.log").toFile()).start();
@@ -64,10 +64,17 @@ public final class BrokerProcess implements AutoCloseable {
     }
     if (url == null) {
       p.destroyForcibly();
-      throw new IOException("the ActiveMQ broker process did not start within " + START_TIMEOUT + "; see "
+      throw new IOException("the ActiveMQ broker process exited or did not start within " + START_TIMEOUT + "; see "
           + workDir.resolve("broker.log"));
     }
     return new BrokerProcess(p, url, command);
+  }
+
+  /** This JVM's class path with absolute entries (the broker runs in another working directory). */
+  private static String absoluteClassPath() {
+    return String.join(java.io.File.pathSeparator, java.util.Arrays.stream(
+        System.getProperty("java.class.path").split(java.util.regex.Pattern.quote(java.io.File.pathSeparator)))
+        .map(e -> Path.of(e).toAbsolutePath().toString()).toList());
   }
 
   /** The broker's URL, e.g. {@code tcp://127.0.0.1:43127}. */

@@ -23,12 +23,14 @@ public final class ProcessThreads {
   public static final String JIT = "jit";
   /** The JVM's Flight Recorder threads. */
   public static final String JFR = "jfr";
+  /** The JVM's garbage collector and VM operation threads. */
+  public static final String GC = "gc";
 
   private final long pid;
   private final Function<String, String> group;
   private final Map<String, Long> last = new HashMap<>();
   private final Map<String, Long> totals = new LinkedHashMap<>();
-  private long readAt = Long.MIN_VALUE;
+  private long readAt;
   private boolean readable = true;
   private boolean scanned;
 
@@ -41,7 +43,10 @@ public final class ProcessThreads {
     this.group = group;
   }
 
-  /** Groups of a HotSpot JVM's threads: {@value #JIT} (C1/C2 compiler threads) and {@value #JFR}. */
+  /**
+   * Groups of a HotSpot JVM's threads by name: {@value #JIT} (C1/C2 compiler threads), {@value #JFR} and
+   * {@value #GC} (GC workers, G1's concurrent threads, the VM thread that runs safepoint operations).
+   */
   public static String hotspotGroup(String comm) {
     if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) {
       return JIT;
@@ -49,13 +54,16 @@ public final class ProcessThreads {
     if (comm.startsWith("JFR ")) {
       return JFR;
     }
+    if (comm.startsWith("GC Thread") || comm.startsWith("G1 ") || comm.equals("VM Thread")) {
+      return GC;
+    }
     return null;
   }
 
   /** The CPU nanoseconds of {@code groupName} so far (from the first reading on), or empty if unreadable. */
   public synchronized OptionalLong nanos(String groupName) {
     // One scan serves every group read at about the same moment.
-    if (System.nanoTime() - readAt > 5_000_000L) {
+    if (!scanned || System.nanoTime() - readAt > 5_000_000L) {
       scan();
     }
     return readable ? OptionalLong.of(totals.getOrDefault(groupName, 0L)) : OptionalLong.empty();
@@ -84,6 +92,14 @@ public final class ProcessThreads {
       readable = false;
       return;
     }
+    add(now, groups);
+  }
+
+  /**
+   * Adds one reading: thread id → its CPU nanoseconds so far, and its group. The first reading only sets the
+   * starting point; later a known thread adds what it used since the last reading, a new thread all it used.
+   */
+  synchronized void add(Map<String, Long> now, Map<String, String> groups) {
     boolean first = !scanned;
     scanned = true;
     now.forEach((tid, ns) -> {
@@ -93,6 +109,11 @@ public final class ProcessThreads {
     });
     last.clear();
     last.putAll(now);
+  }
+
+  /** Totals per group so far (for tests). */
+  synchronized Map<String, Long> totals() {
+    return Map.copyOf(totals);
   }
 
   /** A source for one group of this process's threads. */

@@ -324,7 +324,8 @@ public final class Report {
         + "source's idle rate over the same windows (timers, the retry store's poller), i.e. the cost that grows with "
         + "the event rate. \"-own\" = the process without its JIT compiler threads and JFR threads (read per thread "
         + "from /proc/<pid>/task/*/schedstat): what a warmed-up replica without the suite's recording spends; GC stays "
-        + "in. Process CPU time comes in 10 ms clock ticks, so each burst's reading is within ±10 ms; in quick mode, and "
+        + "in (\"-gc\" shows its part: GC workers, G1's concurrent threads, the VM thread). The whole process's figures "
+        + "and the JFR threads' are in cpu.csv. Process CPU time comes in 10 ms clock ticks, so each burst's reading is within ±10 ms; in quick mode, and "
         + "for small N, read the figures as rough (the code is not fully compiled yet: interpreted code costs more even "
         + "without the compiler threads). CPU time is far less affected by other load on the machine than wall-clock "
         + "times. "
@@ -336,7 +337,9 @@ public final class Report {
     c.sources().forEach((name, what) -> src.row(name, what, f2(c.idleRates().getOrDefault(name, Double.NaN)),
         String.join(" / ", c.idleMeasurements().stream().map(m -> f2(m.getOrDefault(name, Double.NaN))).toList())));
     table(src);
-    List<String> sources = new ArrayList<>(c.sources().keySet());
+    // The tables leave out JFR threads and a process's total where its "-own" figure is shown (both in cpu.csv).
+    List<String> sources = c.sources().keySet().stream().filter(s -> !s.endsWith("-jfr")
+        && !c.sources().containsKey(s + "-own")).toList();
     para("Bursts of each scenario's largest N (the warmest runs), µs per relayed event, net of idle (gross for the "
         + "service's own figure):");
     table(cpuTable(a.cpuCostsLargestN(), sources, a.serviceSource()));
