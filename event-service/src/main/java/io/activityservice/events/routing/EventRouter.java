@@ -35,6 +35,7 @@ public class EventRouter {
   private final Semaphore inFlight;
   private final int maxInFlight;
   private final List<Tap> taps = new CopyOnWriteArrayList<>();
+  private final List<Forwarder> forwarders = new CopyOnWriteArrayList<>();
 
   public EventRouter(SubscriptionIndex index, DurableDelivery delivery, DuplicateFilter duplicates,
                      RoutingMetrics metrics, int maxInFlight) {
@@ -44,6 +45,36 @@ public class EventRouter {
     this.metrics = metrics;
     this.maxInFlight = maxInFlight;
     this.inFlight = new Semaphore(maxInFlight);
+  }
+
+  /**
+   * Hands every routed event on to something that must not miss it, e.g. the internal channels of detectors on other
+   * replicas. Unlike a tap, the route waits for the returned future: if it fails the event is refused (nack / 503).
+   * Must not block.
+   */
+  @FunctionalInterface
+  public interface Forwarder {
+    CompletableFuture<Void> forward(RoutableEvent event);
+  }
+
+  /** Registers a forwarder that sees every routed (non-duplicate) event. */
+  public void addForwarder(Forwarder forwarder) {
+    forwarders.add(forwarder);
+  }
+
+  private CompletableFuture<Void> forward(RoutableEvent event) {
+    if (forwarders.isEmpty()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    List<CompletableFuture<Void>> all = new java.util.ArrayList<>(forwarders.size());
+    for (Forwarder f : forwarders) {
+      try {
+        all.add(f.forward(event));
+      } catch (RuntimeException e) {
+        all.add(CompletableFuture.failedFuture(e));
+      }
+    }
+    return all.size() == 1 ? all.get(0) : CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
   }
 
   /** Registers a tap that sees every routed (non-duplicate) event. */
@@ -106,11 +137,18 @@ public class EventRouter {
         log.warn("tap {} failed on event {}", tap, event.event().getId(), e);
       }
     }
+    CompletableFuture<Void> forwarded = forward(event);
     List<SubscriptionIndex.Entry> matches = index.match(event.event(), event.json());
     String id = event.event().getId();
     if (matches.isEmpty()) {
-      metrics.routed(event.receivedAt());
-      outcome.complete(new RoutingOutcome(id, 0, 0, 0, 0, false));
+      forwarded.whenComplete((ok, error) -> {
+        metrics.routed(event.receivedAt());
+        if (error != null) {
+          outcome.completeExceptionally(error);
+        } else {
+          outcome.complete(new RoutingOutcome(id, 0, 0, 0, 0, false));
+        }
+      });
       return;
     }
     @SuppressWarnings("unchecked")
@@ -118,7 +156,7 @@ public class EventRouter {
     for (int i = 0; i < deliveries.length; i++) {
       deliveries[i] = delivery.deliver(matches.get(i), event);
     }
-    CompletableFuture.allOf(deliveries).whenComplete((ok, error) -> {
+    CompletableFuture.allOf(CompletableFuture.allOf(deliveries), forwarded).whenComplete((ok, error) -> {
       metrics.routed(event.receivedAt());
       if (error != null) {
         outcome.completeExceptionally(error);

@@ -54,7 +54,7 @@ public final class TestDatabases {
   /** Empties every table of the schema. */
   public static void clean(DataSource ds) {
     JdbcClient jdbc = JdbcClient.create(ds);
-    for (String table : new String[] {"parked_delivery", "dead_letter", "event_type", "subscription", "inbound_channel"}) {
+    for (String table : new String[] {"parked_delivery", "dead_letter", "config_change", "event_type", "subscription", "inbound_channel"}) {
       jdbc.sql("delete from " + table).update();
     }
   }

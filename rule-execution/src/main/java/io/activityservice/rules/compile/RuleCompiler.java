@@ -4,10 +4,10 @@ import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.InvalidInputException.FieldError;
 import io.activityservice.rules.Actions;
 import io.activityservice.rules.Event;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.drools.compiler.builder.InternalKnowledgeBuilder;
 import org.drools.compiler.compiler.DescrBuildError;
 import org.drools.drl.ast.descr.PackageDescr;
 import org.drools.drl.ast.descr.RuleDescr;
@@ -20,16 +20,15 @@ import org.drools.kiesession.rulebase.KnowledgeBaseFactory;
 import org.kie.api.KieBaseConfiguration;
 import org.kie.api.KieServices;
 import org.kie.api.conf.EventProcessingOption;
-import org.kie.api.io.ResourceType;
 import org.kie.internal.builder.KnowledgeBuilder;
 import org.kie.internal.builder.KnowledgeBuilderConfiguration;
 import org.kie.internal.builder.KnowledgeBuilderError;
 import org.kie.internal.builder.KnowledgeBuilderFactory;
 import org.kie.internal.builder.conf.LanguageLevelOption;
-import org.kie.internal.io.ResourceFactory;
 
 /**
- * Compiles a user's DRL into a stream-mode knowledge base. The user writes only rules: a header
+ * Compiles a user's DRL into a stream-mode knowledge base, after {@link DrlGuard} accepted it (so
+ * Drools never compiles code outside the allow-list). The user writes only rules: a header
  * (package, {@code import Event}, {@code import java.util.Map}, {@code global Actions actions}) is
  * prepended, and unless the DRL declares {@code Event} itself a footer declares it
  * {@code @role(event) @timestamp(time) @expires(<activity.rules.event-expiry>)}. Errors are
@@ -43,7 +42,11 @@ public final class RuleCompiler {
       + "global " + Actions.class.getName() + " actions;\n";
   static final int HEADER_LINES = 4;
 
+  /** The DRL language level used to parse, check and build. */
+  static final LanguageLevelOption LANGUAGE_LEVEL = LanguageLevelOption.DRL6;
+
   private final String footer;
+  private final DrlGuard guard = new DrlGuard(LANGUAGE_LEVEL);
   private final ClassLoader classLoader = Event.class.getClassLoader();
 
   /** @param eventExpiry how long after its time an event may be dropped from a session (Drools {@code @expires}) */
@@ -55,24 +58,32 @@ public final class RuleCompiler {
   /**
    * Compiles one rule set.
    *
-   * @throws InvalidInputException with field {@code drl}, one error per Drools message, e.g.
-   *                               {@code line 3:12: mismatched input ...}
+   * @throws InvalidInputException with field {@code drl}: one error per construct {@link DrlGuard} refuses, e.g.
+   *                               {@code line 5: 'System.exit(..)': access to the JVM ... is not allowed}, or per
+   *                               Drools message, e.g. {@code line 3: ... mismatched input ...}
    */
   public CompiledRule compile(String name, String drl) {
     if (drl == null || drl.isBlank()) {
       throw new InvalidInputException("drl", "is required: the rules' DRL, e.g. rule \"r\" when Event(type == \"t\") "
           + "then actions.run(\"log\", Map.of()); end");
     }
+    guard.checkText(drl);
     LineMap lines = new LineMap(HEADER_LINES, drl);
     PackageDescr pkg = parse(HEADER + drl, lines);
     boolean declaresEvent = pkg.getTypeDeclarations().stream()
         .map(TypeDeclarationDescr::getTypeName).anyMatch(t -> t.equals("Event") || t.equals(Event.class.getName()));
     String source = HEADER + drl + (declaresEvent ? "\n" : footer);
+    if (!declaresEvent) {
+      pkg = parse(source, lines);
+    }
+    // The guard checks the parsed rule set, and exactly that rule set is compiled: Drools does not parse
+    // the text a second time, so what was checked is what runs.
+    guard.checkParsed(pkg, source, drl, lines);
 
     KnowledgeBuilderConfiguration conf = KnowledgeBuilderFactory.newKnowledgeBuilderConfiguration(classLoader);
+    conf.setOption(LANGUAGE_LEVEL);
     KnowledgeBuilder builder = KnowledgeBuilderFactory.newKnowledgeBuilder(conf);
-    builder.add(ResourceFactory.newByteArrayResource(source.getBytes(StandardCharsets.UTF_8))
-        .setSourcePath("rules/" + safe(name) + ".drl"), ResourceType.DRL);
+    ((InternalKnowledgeBuilder) builder).addPackage(pkg);
     if (builder.hasErrors()) {
       List<FieldError> errors = new ArrayList<>();
       for (KnowledgeBuilderError e : builder.getErrors()) {
@@ -93,7 +104,7 @@ public final class RuleCompiler {
   }
 
   private static PackageDescr parse(String source, LineMap lines) {
-    DrlParser parser = new DrlParser(LanguageLevelOption.DRL6);
+    DrlParser parser = new DrlParser(LANGUAGE_LEVEL);
     PackageDescr pkg;
     try {
       pkg = parser.parse(false, source);
@@ -120,9 +131,5 @@ public final class RuleCompiler {
       return new int[] {rule.getConsequenceLine()};
     }
     return e.getLines();
-  }
-
-  private static String safe(String name) {
-    return name == null ? "rule" : name.replaceAll("[^A-Za-z0-9._-]", "_");
   }
 }

@@ -1,5 +1,6 @@
 package io.activityservice.rules.compile;
 
+import io.activityservice.rules.compile.internal.DrlScanner;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -105,57 +106,24 @@ public final class TypeExtractor {
   }
 
   private static boolean balanced(String s) {
-    return scan(s, (i, depth) -> { }) == 0;
+    return DrlScanner.scan(s, new DrlScanner.Listener() { }) == 0;
   }
 
-  /** Splits on a separator outside quotes and parentheses. */
+  /** Splits on a separator outside quotes, comments and parentheses. */
   private static List<String> split(String s, String separator) {
     List<String> parts = new ArrayList<>();
     int[] from = {0};
-    scan(s, (i, depth) -> {
-      if (depth == 0 && i >= from[0] && s.startsWith(separator, i)) {
-        parts.add(s.substring(from[0], i));
-        from[0] = i + separator.length();
+    DrlScanner.scan(s, new DrlScanner.Listener() {
+      @Override
+      public void code(int i, int depth) {
+        if (depth == 0 && i >= from[0] && s.startsWith(separator, i)) {
+          parts.add(s.substring(from[0], i));
+          from[0] = i + separator.length();
+        }
       }
     });
     parts.add(s.substring(from[0]));
     return parts;
-  }
-
-  /** Sees each character outside quotes that is not a parenthesis, with the parenthesis depth there. */
-  @FunctionalInterface
-  private interface Visitor {
-    void visit(int index, int depth);
-  }
-
-  /**
-   * Walks an expression the way DRL reads it: quoted strings (with backslash escapes) are skipped and
-   * parentheses nest. Returns the final depth, or -1 as soon as a ')' closes more than was opened.
-   */
-  private static int scan(String s, Visitor visitor) {
-    int depth = 0;
-    char quote = 0;
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      if (quote != 0) {
-        if (c == '\\') {
-          i++;
-        } else if (c == quote) {
-          quote = 0;
-        }
-      } else if (c == '"' || c == '\'') {
-        quote = c;
-      } else if (c == '(') {
-        depth++;
-      } else if (c == ')') {
-        if (--depth < 0) {
-          return -1;
-        }
-      } else {
-        visitor.visit(i, depth);
-      }
-    }
-    return depth;
   }
 
   /** Accumulates what the patterns say. */

@@ -58,8 +58,7 @@ public final class RuleEngine implements EventRouter.Tap, AutoCloseable {
     RuleState state = states.computeIfAbsent(rule.name(),
         name -> new RuleState(name, settings.executionHistorySize(), meters));
     RuleSession previous = state.session;
-    state.session = new RuleSession(rule, state, engine, dispatcher, settings.queueCapacity(),
-        settings.maxEventsPerRule());
+    state.session = new RuleSession(rule, state, engine, dispatcher, settings);
     reindex();
     if (previous != null) {
       previous.close();
@@ -97,6 +96,14 @@ public final class RuleEngine implements EventRouter.Tap, AutoCloseable {
     return Optional.ofNullable(states.get(name)).map(s -> s.metrics);
   }
 
+  /**
+   * The latest evaluation of a rule set that hit a bound ({@code evaluation-budget} or
+   * {@code max-activations-per-event}), if any since it was first deployed.
+   */
+  public Optional<BudgetBreach> lastBudgetBreach(String name) {
+    return Optional.ofNullable(states.get(name)).map(s -> s.lastBreach);
+  }
+
   /** Facts currently held by a rule set's session (for tests and diagnostics). */
   public long facts(String name) {
     RuleState state = states.get(name);
@@ -126,6 +133,18 @@ public final class RuleEngine implements EventRouter.Tap, AutoCloseable {
     for (RuleSession s : i.everyType) {
       s.offer(event);
     }
+  }
+
+  /**
+   * Offers an event to one rule set only (with several replicas, events reach a rule set through its internal
+   * channel). Never blocks.
+   *
+   * @return false if the rule set is not deployed here or its queue is full (the caller redelivers later)
+   */
+  public boolean submitTo(String ruleSet, RoutableEvent routable) {
+    RuleState state = states.get(ruleSet);
+    RuleSession session = state == null ? null : state.session;
+    return session != null && session.offer(Event.of(routable));
   }
 
   /** Offers an event directly (tests and benchmarks); same path as {@link #onEvent}. */

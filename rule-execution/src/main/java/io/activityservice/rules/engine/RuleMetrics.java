@@ -15,7 +15,9 @@ import java.util.function.Supplier;
 /**
  * Micrometer meters of one rule set, tagged {@code rule=<name>}: {@code activity.rules.matches}
  * (rule firings), {@code activity.rules.evaluation} (time to insert an event and fire),
- * {@code activity.rules.dropped} (events refused by a full queue), {@code activity.rules.actions}
+ * {@code activity.rules.dropped} (events refused by a full queue), {@code activity.rules.budget.exceeded}
+ * (evaluations stopped or slowed past a bound, per {@code bound}: {@code time} or {@code activations}),
+ * {@code activity.rules.actions}
  * and {@code activity.rules.action.failures} (per {@code handler}), gauges
  * {@code activity.rules.queue.size} and {@code activity.rules.facts}. Removed when the rule set is deleted.
  */
@@ -26,6 +28,7 @@ public final class RuleMetrics {
   private final List<Meter> meters = new CopyOnWriteArrayList<>();
   private final ConcurrentHashMap<String, Counter> actions = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, Counter> failures = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<String, Counter> budget = new ConcurrentHashMap<>();
   private final Counter matches;
   private final Counter dropped;
   private final Timer evaluation;
@@ -51,6 +54,18 @@ public final class RuleMetrics {
 
   void dropped() {
     dropped.increment();
+  }
+
+  void budgetExceeded(String bound) {
+    budget.computeIfAbsent(bound, b -> keep(Counter.builder("activity.rules.budget.exceeded")
+        .description("Evaluations of one event that hit a bound (evaluation budget or activations per event)")
+        .tag("rule", rule).tag("bound", b).register(registry))).increment();
+  }
+
+  /** Evaluations that hit a bound: {@code time} or {@code activations}. */
+  public double budgetExceededCount(String bound) {
+    Counter c = budget.get(bound);
+    return c == null ? 0 : c.count();
   }
 
   void evaluated(long nanos) {

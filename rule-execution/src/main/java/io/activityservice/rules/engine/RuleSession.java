@@ -2,10 +2,12 @@ package io.activityservice.rules.engine;
 
 import io.activityservice.rules.Actions;
 import io.activityservice.rules.Event;
+import io.activityservice.rules.RuleSettings;
 import io.activityservice.rules.action.ActionContext;
 import io.activityservice.rules.action.ActionDispatcher;
 import io.activityservice.rules.action.ActionRequest;
 import io.activityservice.rules.compile.CompiledRule;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.Collections;
@@ -36,6 +38,11 @@ import org.slf4j.LoggerFactory;
  * the event's {@code time} (never backwards), so windows and temporal operators are deterministic.
  * Events leave the session by Drools expiration ({@code @expires}, or longer when a window needs
  * it) and, as a hard bound, by retraction of the oldest beyond {@code maxEvents}.
+ *
+ * <p>Each event's evaluation is bounded by an {@link EvaluationBudget}: {@code fireAllRules} with an
+ * agenda filter that lets at most {@code maxActivationsPerEvent} matches fire and none after
+ * {@code evaluationBudget}; the remaining matches of that event are dropped, and the breach is counted
+ * and kept as the rule set's {@link BudgetBreach}. The engine thread moves on to the next event.
  */
 final class RuleSession {
 
@@ -50,6 +57,7 @@ final class RuleSession {
   private final Executor engine;
   private final ActionDispatcher dispatcher;
   private final int maxEvents;
+  private final EvaluationBudget budget;
   private final ArrayDeque<FactHandle> handles = new ArrayDeque<>();
   private final AtomicBoolean scheduled = new AtomicBoolean();
   private volatile boolean closed;
@@ -58,15 +66,17 @@ final class RuleSession {
   // Only touched by the thread currently draining (scheduled guarantees one at a time).
   private Event current;
   private String firedRule;
+  private Instant lastBreachLogged;
 
-  RuleSession(CompiledRule rule, RuleState state, Executor engine, ActionDispatcher dispatcher, int queueCapacity,
-              int maxEvents) {
+  RuleSession(CompiledRule rule, RuleState state, Executor engine, ActionDispatcher dispatcher,
+              RuleSettings settings) {
     this.rule = rule;
     this.state = state;
     this.engine = engine;
     this.dispatcher = dispatcher;
-    this.maxEvents = maxEvents;
-    this.queue = new ArrayBlockingQueue<>(queueCapacity);
+    this.maxEvents = settings.maxEventsPerRule();
+    this.budget = new EvaluationBudget(settings.evaluationBudget(), settings.maxActivationsPerEvent());
+    this.queue = new ArrayBlockingQueue<>(settings.queueCapacity());
     KieSessionConfiguration conf = KieServices.get().newKieSessionConfiguration();
     conf.setOption(ClockTypeOption.PSEUDO);
     this.session = rule.kieBase().newKieSession(conf, null);
@@ -161,6 +171,7 @@ final class RuleSession {
       return;
     }
     long start = System.nanoTime();
+    budget.start(start);
     current = event;
     try {
       long gap = event.getTime() - clock.getCurrentTime();
@@ -169,14 +180,34 @@ final class RuleSession {
       }
       handles.addLast(session.insert(event));
       trim();
-      session.fireAllRules();
+      session.fireAllRules(budget);
     } catch (RuntimeException e) {
       log.warn("rule set {} failed on event {}: {}", rule.name(), event.getId(), e.toString());
     } finally {
       current = null;
       firedRule = null;
       facts = session.getFactCount();
-      state.metrics.evaluated(System.nanoTime() - start);
+      long end = System.nanoTime();
+      EvaluationBudget.Bound bound = budget.finish(end);
+      if (bound != null) {
+        breach(event, bound, end - start);
+      }
+      state.metrics.evaluated(end - start);
+    }
+  }
+
+  private void breach(Event event, EvaluationBudget.Bound bound, long nanos) {
+    long count = state.breaches.incrementAndGet();
+    BudgetBreach breach = new BudgetBreach(Instant.now(), event.getId(), bound.tag(), budget.fired(),
+        budget.dropped(), Duration.ofNanos(nanos), count);
+    state.lastBreach = breach;
+    state.metrics.budgetExceeded(bound.tag());
+    // One line per minute and session at most: a rule set that breaches on every event must not flood the log.
+    if (lastBreachLogged == null || Duration.between(lastBreachLogged, breach.time()).toMinutes() >= 1) {
+      lastBreachLogged = breach.time();
+      log.warn("rule set {} hit its {} bound on event {}: {} rule firings, {} matches dropped, {} ms "
+              + "({} breaches so far; see activity.rules.evaluation-budget and max-activations-per-event)",
+          rule.name(), bound.tag(), event.getId(), breach.fired(), breach.dropped(), nanos / 1_000_000, count);
     }
   }
 

@@ -65,6 +65,7 @@ class RuleCompilerTest {
 
   @Test
   void consequenceErrorNamesTheConsequencesLine() {
+    // Passes the guard (allowed calls only) but not the Java compiler: Drools reports the line of 'then'.
     InvalidInputException e = refused("""
         // a comment
 
@@ -72,10 +73,10 @@ class RuleCompilerTest {
         when
           $e : Event( type == "a" )
         then
-          undefinedMethod();
+          int n = $e.getType();
         end
         """);
-    assertThat(e.errors().get(0).reason()).startsWith("line 6: in the consequence").contains("undefinedMethod");
+    assertThat(e.errors().get(0).reason()).startsWith("line 6: in the consequence").contains("String");
   }
 
   @Test

@@ -1,0 +1,98 @@
+package io.activityservice.rules.compile;
+
+import static io.activityservice.rules.TestEvents.event;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.activityservice.rules.Actions;
+import io.activityservice.rules.Event;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import org.drools.kiesession.rulebase.InternalKnowledgeBase;
+import org.drools.kiesession.rulebase.KnowledgeBaseFactory;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.kie.api.io.ResourceType;
+import org.kie.api.runtime.KieSession;
+import org.kie.internal.builder.KnowledgeBuilder;
+import org.kie.internal.builder.KnowledgeBuilderFactory;
+import org.kie.internal.io.ResourceFactory;
+
+/**
+ * The control for {@link EscapeCorpusTest}: attempts of the corpus compiled by Drools directly, the way
+ * {@link RuleCompiler} did before the guard (same header and footer, no {@link DrlGuard}), and fed one
+ * trigger event. They do write the canary file or set the system property, so the corpus attempts are
+ * real escapes, not texts that would fail anyway. Only attempts with harmless effects are run here: never
+ * {@code System.exit}, {@code halt}, process start, threads, loops or memory bombs.
+ */
+class UnguardedControlTest {
+
+  @TempDir
+  Path dir;
+  String property;
+
+  @AfterEach
+  void clearProperty() {
+    if (property != null) {
+      System.clearProperty(property);
+    }
+  }
+
+  @ParameterizedTest(name = "{0} runs without the guard")
+  @ValueSource(strings = {"03-files-write-fqn", "04-file-writer", "27-import-file"})
+  void writesTheCanaryFile(String id) {
+    Path canary = dir.resolve(id + ".canary");
+    runUnguarded(EscapeAttempt.named(id), canary, "unused." + id);
+    assertThat(canary).exists();
+  }
+
+  @ParameterizedTest(name = "{0} runs without the guard")
+  @ValueSource(strings = {"14-system-setproperty", "16-fully-qualified-system", "17-unicode-escape",
+      "18-unicode-newline-in-comment", "19-dialect-mvel", "20-mvel-property-navigation",
+      "21-declare-field-initialiser", "22-static-initialiser-breakout", "23-function-body", "24-eval",
+      "25-from-expression", "26-accumulate-inline-code", "30-kcontext-runtime", "32-lambda",
+      "39-rule-annotation", "41-mvel-with-block", "44-local-class"})
+  void setsTheSystemProperty(String id) {
+    property = "unguarded.canary." + id;
+    runUnguarded(EscapeAttempt.named(id), dir.resolve("unused"), property);
+    assertThat(System.getProperty(property)).isEqualTo("escaped");
+  }
+
+  /** Why the guard must run before Drools compiles anything: rule metadata is evaluated while building. */
+  @Test
+  void anAnnotationRunsWhileDroolsCompilesBeforeAnyEvent() {
+    property = "unguarded.canary.compile-time";
+    EscapeAttempt attempt = EscapeAttempt.named("39-rule-annotation");
+    build(attempt.drl(dir.resolve("unused"), property, "unused", 1));
+    assertThat(System.getProperty(property)).isEqualTo("escaped");
+  }
+
+  private static void runUnguarded(EscapeAttempt attempt, Path canary, String property) {
+    KnowledgeBuilder builder = build(attempt.drl(canary, property, "unguarded-" + attempt.id(), 1));
+    InternalKnowledgeBase kieBase = KnowledgeBaseFactory.newKnowledgeBase();
+    kieBase.addPackages(builder.getKnowledgePackages());
+    KieSession session = kieBase.newKieSession();
+    try {
+      session.setGlobal("actions", (Actions) (handler, params) -> { });
+      session.insert(event("trigger", EscapeAttempt.TRIGGER, System.currentTimeMillis(), "{}"));
+      try {
+        session.fireAllRules();
+      } catch (RuntimeException e) {
+        // Some attempts fail after their effect (e.g. a null salience); the effect is what counts.
+      }
+    } finally {
+      session.dispose();
+    }
+  }
+
+  private static KnowledgeBuilder build(String drl) {
+    String source = RuleCompiler.HEADER + drl + "\ndeclare Event @role(event) @timestamp(time) end\n";
+    KnowledgeBuilder builder = KnowledgeBuilderFactory.newKnowledgeBuilder(
+        KnowledgeBuilderFactory.newKnowledgeBuilderConfiguration(Event.class.getClassLoader()));
+    builder.add(ResourceFactory.newByteArrayResource(source.getBytes(StandardCharsets.UTF_8)), ResourceType.DRL);
+    assertThat(builder.getErrors()).as("Drools compiles it").isEmpty();
+    return builder;
+  }
+}
