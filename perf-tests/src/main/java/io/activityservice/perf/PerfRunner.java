@@ -89,7 +89,7 @@ public final class PerfRunner {
         sources.put(s.name(), s.description());
       }
       CpuFacts cpu = new CpuFacts(suite.cpuUses(), suite.idleRates(), suite.idleMeasurements(), sources,
-          bed.brokerInService());
+          bed.brokerInService(), bed.sharedCpuSources());
       analysis = new Analysis(suite.results(), suite.sustainable(), suite.cepStatus(), suite.steps(), cpu,
           suite.isolationStatus(), suite.parked());
       for (Analysis.Target t : analysis.targets()) {

@@ -45,6 +45,7 @@ public final class Testbed implements AutoCloseable {
   private final List<AutoCloseable> closeables = new ArrayList<>();
   private final List<CpuSource> cpuSources = new ArrayList<>();
   private final List<String> cpuWatched = new ArrayList<>();
+  private final List<String> cpuShared = new ArrayList<>();
   private boolean brokerInService;
   private HttpClient http;
   private ServiceProcess service;
@@ -175,8 +176,11 @@ public final class Testbed implements AutoCloseable {
             ? Processes.find(Path.of("infra/localstack/data/localstack.pid"), endpoint.getPort())
             : java.util.Optional.empty();
         // Not watched for idleness: a shared LocalStack also serves other users.
-        pid.ifPresent(p -> cpuSources.add(CpuSource.process("localstack", p,
-            "LocalStack process on " + endpoint.getHost() + ":" + endpoint.getPort() + " (shared: other users' requests count too)")));
+        pid.ifPresent(p -> {
+          cpuSources.add(CpuSource.process("localstack", p, "LocalStack process on " + endpoint.getHost() + ":"
+              + endpoint.getPort() + " (shared: other users' requests count too)"));
+          cpuShared.add("localstack");
+        });
       }
     }
     if (!kafkaThreads.isEmpty()) {
@@ -231,6 +235,11 @@ public final class Testbed implements AutoCloseable {
   /** Reads the CPU time of the service, a broker process, LocalStack and the Kafka broker threads (those known). */
   public CpuMeter cpuMeter() {
     return new CpuMeter(cpuSources, cpuWatched);
+  }
+
+  /** CPU sources that also serve others (a shared LocalStack), whose idle rate is no baseline. */
+  public List<String> sharedCpuSources() {
+    return cpuShared;
   }
 
   /** Whether the service's CPU time includes an ActiveMQ broker (its embedded one). */

@@ -13,9 +13,12 @@ import java.util.OptionalLong;
 public final class CpuMeter {
 
   /** Length of one idle probe. */
-  static final Duration PROBE = Duration.ofMillis(200);
-  /** CPU a watched process may use in one probe and still count as idle: 20 ms in 200 ms, 10 % of a core. */
-  static final long IDLE_NANOS_PER_PROBE = 20_000_000L;
+  static final Duration PROBE = Duration.ofMillis(100);
+  /**
+   * CPU a watched process may use in one probe and still count as idle: one 10 ms clock tick in 100 ms, 10 % of a
+   * core (process CPU time is read in ticks).
+   */
+  static final long IDLE_NANOS_PER_PROBE = 10_000_000L;
 
   /**
    * CPU times read at one moment.
@@ -63,8 +66,8 @@ public final class CpuMeter {
   }
 
   /**
-   * Waits until the watched sources used at most 10 % of a core over {@value #IDLE_NANOS_PER_PROBE} ns per
-   * 200 ms probe, at most {@code max}, and returns the reading at the end of the first idle probe (or the last
+   * Waits until the watched sources used at most {@value #IDLE_NANOS_PER_PROBE} ns (10 % of a core) in one
+   * 100 ms probe, at most {@code max}, and returns the reading at the end of the first idle probe (or the last
    * reading, marked not idle, when the time ran out).
    */
   public Snapshot idleSnapshot(Duration max) throws InterruptedException {

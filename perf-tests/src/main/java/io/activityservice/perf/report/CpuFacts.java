@@ -13,12 +13,15 @@ import java.util.Map;
  * @param idleMeasurements each idle measurement, in order
  * @param sources         source name → what it is and how it is read
  * @param brokerInService whether the service ran its embedded ActiveMQ (then its CPU includes the broker's)
+ * @param shared          sources that also serve others (a shared LocalStack): their idle rate is no baseline, so
+ *                        the report shows their gross figures
  */
 public record CpuFacts(List<CpuUse> uses, Map<String, Double> idleRates,
-    List<Map<String, Double>> idleMeasurements, Map<String, String> sources, boolean brokerInService) {
+    List<Map<String, Double>> idleMeasurements, Map<String, String> sources, boolean brokerInService,
+    List<String> shared) {
 
   /** No CPU readings (an external service, or a run that did not read them). */
   public static CpuFacts none() {
-    return new CpuFacts(List.of(), Map.of(), List.of(), Map.of(), false);
+    return new CpuFacts(List.of(), Map.of(), List.of(), Map.of(), false, List.of());
   }
 }

@@ -320,7 +320,7 @@ public final class Report {
       return;
     }
     para("CPU time (user + system) of each process, read right before and after every burst with the service idle "
-        + "(≤ 10 % of a core over 200 ms, at most 3 s of waiting), divided by the events relayed. Net = minus the "
+        + "(≤ 10 % of a core over 100 ms, at most 3 s of waiting), divided by the events relayed. Net = minus the "
         + "source's idle rate over the same windows (timers, the retry store's poller), i.e. the cost that grows with "
         + "the event rate. \"-own\" = the process without its JIT compiler threads and JFR threads (read per thread "
         + "from /proc/<pid>/task/*/schedstat): what a warmed-up replica without the suite's recording spends; GC stays "
@@ -340,11 +340,11 @@ public final class Report {
     // The tables leave out JFR threads and a process's total where its "-own" figure is shown (both in cpu.csv).
     List<String> sources = c.sources().keySet().stream().filter(s -> !s.endsWith("-jfr")
         && !c.sources().containsKey(s + "-own")).toList();
-    para("Bursts of each scenario's largest N (the warmest runs), µs per relayed event, net of idle (gross for the "
-        + "service's own figure):");
-    table(cpuTable(a.cpuCostsLargestN(), sources, a.serviceSource()));
+    para("Bursts of each scenario's largest N (the warmest runs), µs per relayed event, net of idle (also gross for the "
+        + "service's own figure; a shared LocalStack only gross, as its idle rate is no baseline):");
+    table(cpuTable(a.cpuCostsLargestN(), sources, a.serviceSource(), c.shared()));
     para("All bursts of each scenario (every N, every repetition, including the first, coldest ones):");
-    table(cpuTable(a.cpuCosts(), sources, a.serviceSource()));
+    table(cpuTable(a.cpuCosts(), sources, a.serviceSource(), c.shared()));
     para("Direct rows (T1, T3, K1) show what the broker costs per event where its process is measured: the ActiveMQ "
         + "process (--activemq-process), LocalStack's process (shared with other users of it, so other traffic counts "
         + "too), the embedded Kafka broker's threads in the runner (its share of the runner's GC and JIT is missing). "
@@ -352,10 +352,10 @@ public final class Report {
         + "the failing subscription's deliveries (its later retries are not in the window). Per-burst readings: cpu.csv.");
   }
 
-  private static Table cpuTable(List<CpuCost.Cost> costs, List<String> sources, String own) {
+  private static Table cpuTable(List<CpuCost.Cost> costs, List<String> sources, String own, List<String> shared) {
     List<String> headers = new ArrayList<>(List.of("scenario", "mode", "bursts", "events"));
     for (String s : sources) {
-      headers.add(s + " µs/ev");
+      headers.add(s + (shared.contains(s) ? " µs/ev gross (shared)" : " µs/ev"));
       if (s.equals(own)) {
         headers.add(s + " gross");
       }
@@ -373,7 +373,8 @@ public final class Report {
       row.add(any.map(x -> String.format(Locale.ROOT, "%,d", x.events())).orElse("-"));
       for (String s : sources) {
         Optional<CpuCost.Cost> x = CpuCost.find(costs, k[0], k[1], s);
-        row.add(x.map(v -> f1(Double.isFinite(v.netMicros()) ? v.netMicros() : v.grossMicros())).orElse("-"));
+        row.add(x.map(v -> f1(Double.isFinite(v.netMicros()) && !shared.contains(s) ? v.netMicros() : v.grossMicros()))
+            .orElse("-"));
         if (s.equals(own)) {
           row.add(x.map(v -> f1(v.grossMicros())).orElse("-"));
         }

@@ -93,7 +93,10 @@ public final class Suite {
       for (int i = 0; i < o.largeN().size(); i++) {
         bursts(sessions, List.of(o.largeN().get(i)), o.largeReps().get(i));
       }
-      measureIdle();
+      if (!o.quick()) {
+        // Again after the bursts (the quick mode saves the time): the idle rate used is the mean of both.
+        measureIdle();
+      }
       try {
         paced(sessions);
       } catch (Exception e) {
@@ -448,7 +451,10 @@ public final class Suite {
     return cpuUses;
   }
 
-  /** Idle CPU rate (ms per s) of each source, averaged over the idle measurements (after warm-up, after bursts). */
+  /**
+   * Idle CPU rate (ms per s) of each source, averaged over the idle measurements (after the warm-ups and, except
+   * in quick mode, after the bursts).
+   */
   public Map<String, Double> idleRates() {
     Map<String, Double> sum = new LinkedHashMap<>();
     Map<String, Integer> count = new LinkedHashMap<>();

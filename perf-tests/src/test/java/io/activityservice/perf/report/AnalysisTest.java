@@ -38,7 +38,7 @@ class AnalysisTest {
         new CpuUse("T2", "burst", 500, 2, 500, 1.0, Map.of("service-own", 16.0, "service", 30.0), true),
         new CpuUse("K2", "burst", 500, 1, 500, 1.0, Map.of("service-own", 42.0, "service", 60.0), true));
     Map<String, Double> idle = Map.of("service-own", 2.0, "service", 5.0);  // ms CPU per s
-    Analysis a = analysis(List.of(), new CpuFacts(uses, idle, List.of(), Map.of(), false));
+    Analysis a = analysis(List.of(), new CpuFacts(uses, idle, List.of(), Map.of(), false, List.of()));
     assertEquals("service-own", a.serviceSource());
     Analysis.Target jms = target(a, "≤ 50 µs for JMS→JMS");
     assertEquals("met", jms.status(), jms.measured());
@@ -50,7 +50,7 @@ class AnalysisTest {
     assertEquals("K2", kafka.scenario(), "a miss is profiled on the K2 bursts");
     assertTrue(target(a, "≤ 100 µs for SQS→SQS").status().startsWith("not measured"));
 
-    Analysis b = analysis(List.of(), new CpuFacts(uses, idle, List.of(), Map.of(), true));
+    Analysis b = analysis(List.of(), new CpuFacts(uses, idle, List.of(), Map.of(), true, List.of()));
     assertTrue(target(b, "≤ 50 µs for JMS→JMS").status().startsWith("not measured: the embedded ActiveMQ"));
     assertEquals("missed", target(b, "≤ 50 µs for Kafka→Kafka").status(), "Kafka's path has no JMS broker in it");
   }
