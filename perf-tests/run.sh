@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Channel-to-channel performance suite of the Activity Service: see perf-tests/README.md.
-#   perf-tests/run.sh [--quick] [--no-build] [--service-url URL] [--activemq-url URL]
-#                     [--sqs-endpoint URL | --sqs=aws] [--kafka BROKERS | --no-kafka] [more: --help]
+#   perf-tests/run.sh [--quick] [--no-build] [--service-url URL] [--activemq-url URL | --activemq-process]
+#                     [--sqs-endpoint URL | --sqs=aws] [--kafka BROKERS | --no-kafka] [--compare-jar OLD.jar] [more: --help]
 # Builds what is missing or stale (service jar, runner), starts LocalStack on the host if the default
 # endpoint is used, runs the suite (progress on stderr) and writes perf-tests/target/report/.
 set -euo pipefail

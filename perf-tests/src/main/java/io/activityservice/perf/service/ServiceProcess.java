@@ -19,7 +19,7 @@ import java.util.stream.Stream;
  */
 public final class ServiceProcess implements AutoCloseable {
 
-  private static final Duration START_TIMEOUT = Duration.ofSeconds(180);
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(300);
 
   private final Process process;
   private final Path workDir;
@@ -34,7 +34,7 @@ public final class ServiceProcess implements AutoCloseable {
   }
 
   /**
-   * Starts the jar and waits (at most 3 minutes) until {@code /actuator/health} is UP.
+   * Starts the jar and waits (at most 5 minutes: a loaded 2-core machine has needed over 3) until {@code /actuator/health} is UP.
    *
    * @param jar     the service jar
    * @param workDir its working directory (deleted and recreated)
@@ -145,7 +145,8 @@ public final class ServiceProcess implements AutoCloseable {
     }
   }
 
-  private static void deleteTree(Path dir) throws IOException {
+  /** Deletes {@code dir} and everything under it, if it exists. */
+  public static void deleteTree(Path dir) throws IOException {
     if (!Files.exists(dir)) {
       return;
     }

@@ -1,9 +1,8 @@
 package io.activityservice.perf.transport;
 
 import io.activityservice.channel.CloudEventJson;
+import io.activityservice.perf.service.ServiceApi;
 import io.cloudevents.CloudEvent;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -20,16 +19,12 @@ public final class RestSender implements EventSender {
 
   private static final int MAX_ATTEMPTS = 50;
 
-  private final HttpClient http;
-  private final URI events;
-  private final String authorization;
+  private final ServiceApi api;
   private final Semaphore slots;
 
-  /** Posts to {@code serviceUrl}/api/v1/events with {@code apiKey} as bearer token (null: none). */
-  public RestSender(HttpClient http, String serviceUrl, String apiKey, int concurrency) {
-    this.http = http;
-    this.events = URI.create(serviceUrl + "/api/v1/events");
-    this.authorization = apiKey == null ? null : "Bearer " + apiKey;
+  /** Posts to the service's {@code /api/v1/events}. */
+  public RestSender(ServiceApi api, int concurrency) {
+    this.api = api;
     this.slots = new Semaphore(concurrency);
   }
 
@@ -50,14 +45,10 @@ public final class RestSender implements EventSender {
   }
 
   private void attempt(byte[] body, int n, CompletableFuture<Void> done) {
-    HttpRequest.Builder builder = HttpRequest.newBuilder(events).timeout(Duration.ofSeconds(30))
+    HttpRequest request = api.request("/api/v1/events").timeout(Duration.ofSeconds(30))
         .header("Content-Type", CloudEventJson.CONTENT_TYPE)
-        .POST(HttpRequest.BodyPublishers.ofByteArray(body));
-    if (authorization != null) {
-      builder.header("Authorization", authorization);
-    }
-    HttpRequest request = builder.build();
-    http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((response, error) -> {
+        .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+    api.http().sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((response, error) -> {
       if (error != null) {
         done.completeExceptionally(error);
       } else if (response.statusCode() == 202 || response.statusCode() == 200) {
