@@ -133,6 +133,17 @@ abstract class AbstractArchiveApiTest {
     problem(api.get("/api/v1/archives/a-" + leg + "/events?limit=0"), 400, "limit");
     problem(api.get("/api/v1/archives/a-" + leg + "/events?cursor=x"), 400, "cursor");
     problem(api.get("/api/v1/replays/none-" + leg), 404, null);
+    // Archives hold events of every type and replays re-deliver them: only an admin reaches them.
+    Api author = api.withKey(api.createKey("author-" + leg, java.util.List.of("author"), java.util.List.of()));
+    problem(author.get("/api/v1/archives/a-" + leg), 403, null);
+    problem(author.postJson("/api/v1/replays", "{\"name\": \"r-" + leg + "\", \"archive\": \"a-" + leg + "\","
+        + " \"from\": \"2026-01-01T00:00:00Z\", \"to\": \"2026-01-02T00:00:00Z\"}"), 403, null);
+    problem(api.anonymous().get("/api/v1/archives"), 401, null);
+    assertThat(api.get("/api/v1/audit?limit=100").json().get("items")).anySatisfy(e -> {
+      assertThat(e.get("resourceKind").asText()).isEqualTo("archive");
+      assertThat(e.get("resourceId").asText()).isEqualTo("a-" + leg);
+      assertThat(e.get("action").asText()).isEqualTo("create");
+    });
     assertThat(api.delete("/api/v1/archives/a-" + leg).status()).isEqualTo(204);
     problem(api.get("/api/v1/archives/a-" + leg), 404, null);
   }
