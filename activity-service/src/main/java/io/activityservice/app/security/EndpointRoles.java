@@ -65,7 +65,9 @@ public final class EndpointRoles {
       rule(null, roles(ADMIN, SUBSCRIBER), "/api/v1/subscriptions/**", "/api/v1/dead-letters/**"),
       rule(null, roles(ADMIN, AUTHOR), "/api/v1/detectors/**", "/api/v1/rules/**"),
       rule(HttpMethod.GET, roles(ADMIN, METRICS), "/api/v1/cluster/**"),
-      rule(null, roles(ADMIN), "/api/v1/channels/**", "/api/v1/api-keys/**", "/api/v1/audit/**"));
+      // Archives hold every matching event whatever its type, and a replay re-delivers them: admin only.
+      rule(null, roles(ADMIN), "/api/v1/channels/**", "/api/v1/api-keys/**", "/api/v1/audit/**",
+          "/api/v1/archives/**", "/api/v1/replays/**"));
 
   /** What applies to paths no rule names. */
   public static final Rule OTHERWISE = new Rule(null, List.of("/**"), false, roles(ADMIN));

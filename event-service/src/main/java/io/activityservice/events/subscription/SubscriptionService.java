@@ -149,7 +149,12 @@ public class SubscriptionService {
     return new SubscriptionIndex.Entry(s, filter, target, deadLetter);
   }
 
-  private static void checkPattern(JsonNode pattern) {
+  /**
+   * Checks an event pattern (the subscription pattern language, also used by archives).
+   *
+   * @throws InvalidInputException naming {@code pattern}
+   */
+  public static void checkPattern(JsonNode pattern) {
     if (pattern == null || pattern.isNull()) {
       return;
     }

@@ -29,7 +29,8 @@ public class AuditFilter extends OncePerRequestFilter {
   /** Collections of the API whose changes are audited, and the resource kind each holds. */
   private static final Map<String, String> KINDS = Map.of(
       "event-types", "event-type", "subscriptions", "subscription", "channels", "channel", "detectors", "detector",
-      "rules", "rule", "api-keys", "api-key", "dead-letters", "dead-letter");
+      "rules", "rule", "api-keys", "api-key", "dead-letters", "dead-letter",
+      "archives", "archive", "replays", "replay");
 
   private final AuditLog audit;
 
