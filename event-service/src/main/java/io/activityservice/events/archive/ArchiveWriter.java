@@ -24,12 +24,14 @@ import org.slf4j.LoggerFactory;
  * a queue offer), a writer thread inserts what queued up in batches, one transaction per batch. When the bounded
  * queue is full the event is refused (the route fails: inbound redelivery or 503), so the archive never silently
  * misses events under load; what is queued but not yet written when the process dies is lost (at most one batch,
- * written every few milliseconds). Replayed events ({@code replayname}) are never archived again.
+ * written every 50 ms). Replayed events ({@code replayname}) are never archived again.
  */
 final class ArchiveWriter implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(ArchiveWriter.class);
   private static final int BATCH = 1000;
+  /** How long the writer waits for a fuller batch; bounds what a crash can lose from archives. */
+  private static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
   private final ArchiveIndex index;
   private final ArchivedEventStore store;
@@ -100,7 +102,19 @@ final class ArchiveWriter implements AutoCloseable {
           continue;
         }
         batch.add(first);
-        queue.drainTo(batch, BATCH - 1);
+        // Linger a little for a fuller batch: one transaction per ~LINGER instead of one per few events, which
+        // costs the routing threads far less CPU (and the database far fewer commits) at moderate rates.
+        long lingerEnd = System.nanoTime() + LINGER_NANOS;
+        queue.drainTo(batch, BATCH - batch.size());
+        while (batch.size() < BATCH && !closed) {
+          long left = lingerEnd - System.nanoTime();
+          ArchivedEvent next = left > 0 ? queue.poll(left, TimeUnit.NANOSECONDS) : null;
+          if (next == null) {
+            break;
+          }
+          batch.add(next);
+          queue.drainTo(batch, BATCH - batch.size());
+        }
         write(batch);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
