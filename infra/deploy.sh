@@ -462,7 +462,7 @@ aws_service() {
     "AssignPublicIp=${ASSIGN_PUBLIC_IP:-DISABLED}"
     "LoadBalancerSubnetIds=${LB_SUBNET_IDS:-}" "LoadBalancerScheme=${LB_SCHEME:-internal}"
     "AllowedCidr=${ALLOWED_CIDR:-10.0.0.0/8}"
-    "TaskCpu=${TASK_CPU:-512}" "TaskMemory=${TASK_MEMORY:-1024}" "DesiredCount=${DESIRED_COUNT:-1}"
+    "TaskCpu=${TASK_CPU:-512}" "TaskMemory=${TASK_MEMORY:-1024}" "DesiredCount=${DESIRED_COUNT:-2}"
     "MqInstanceType=${MQ_INSTANCE_TYPE:-mq.t3.micro}" "MqEngineVersion=${MQ_ENGINE_VERSION:-5.18}"
     "DbInstanceClass=${DB_INSTANCE_CLASS:-db.t4g.micro}" "DbEngineVersion=${DB_ENGINE_VERSION:-16}"
     "DbMultiAz=${DB_MULTI_AZ:-false}" "DbDeletionProtection=${DB_DELETION_PROTECTION:-false}")
