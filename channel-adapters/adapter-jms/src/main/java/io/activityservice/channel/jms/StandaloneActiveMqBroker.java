@@ -1,6 +1,8 @@
 package io.activityservice.channel.jms;
 
 import java.io.File;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -13,18 +15,26 @@ import java.util.concurrent.CountDownLatch;
  * </pre>
  * ({@code infra/deploy.sh localstack} with {@code REPLICAS} &gt; 1 does). The host defaults to {@code 127.0.0.1}.
  * Prints {@code READY <url>} on stdout once it accepts connections and runs until it is terminated (SIGTERM stops
- * the broker cleanly). Unlike the perf suite's broker process it does not watch its standard input: it runs as a
- * daemon with stdin closed.
+ * the broker cleanly); it runs as a daemon with stdin closed. With {@value #EXIT_WITH_STDIN} it also stops when its
+ * standard input closes, so that a broker started by a measurement run (perf-tests' {@code BrokerProcess}) never
+ * outlives its parent.
  */
 public final class StandaloneActiveMqBroker {
+
+  /** Option: stop when standard input closes (the parent process ended). */
+  public static final String EXIT_WITH_STDIN = "--exit-with-stdin";
 
   private StandaloneActiveMqBroker() {
   }
 
   /** Starts the broker; see the class comment. Exits with status 2 on bad arguments, 1 if the broker cannot start. */
-  public static void main(String[] args) throws InterruptedException {
+  public static void main(String[] given) throws InterruptedException {
+    List<String> list = new ArrayList<>(List.of(given));
+    boolean exitWithStdin = list.remove(EXIT_WITH_STDIN);
+    String[] args = list.toArray(String[]::new);
     if (args.length < 2 || args.length > 3 || !args[0].matches("[0-9]{1,5}")) {
-      System.err.println("usage: StandaloneActiveMqBroker <port> <data dir> [host, default 127.0.0.1]");
+      System.err.println("usage: StandaloneActiveMqBroker <port> <data dir> [host, default 127.0.0.1]"
+          + " [" + EXIT_WITH_STDIN + "]");
       System.exit(2);
     }
     EmbeddedActiveMqBroker broker;
@@ -43,6 +53,20 @@ public final class StandaloneActiveMqBroker {
     }, "broker-shutdown"));
     System.out.println("READY " + broker.connectUri());
     System.out.flush();
+    if (exitWithStdin) {
+      Thread watcher = new Thread(() -> {
+        try {
+          while (System.in.read() >= 0) {
+            // input is ignored; only its end matters
+          }
+        } catch (java.io.IOException e) {
+          // the parent is gone
+        }
+        System.exit(0);
+      }, "stdin-watcher");
+      watcher.setDaemon(true);
+      watcher.start();
+    }
     stopped.await();
   }
 }

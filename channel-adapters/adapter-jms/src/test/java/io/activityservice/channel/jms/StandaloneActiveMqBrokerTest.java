@@ -60,6 +60,27 @@ class StandaloneActiveMqBrokerTest {
   }
 
   @Test
+  void withExitWithStdinItStopsWhenItsParentClosesStdin() throws Exception {
+    Process p = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx256m", "-cp", System.getProperty("java.class.path"), StandaloneActiveMqBroker.class.getName(),
+        "0", dir.resolve("broker").toString(), StandaloneActiveMqBroker.EXIT_WITH_STDIN))
+        .redirectError(dir.resolve("broker.log").toFile()).start();
+    try {
+      BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+      String line;
+      do {
+        line = out.readLine();
+      } while (line != null && !line.startsWith("READY "));
+      assertThat(line).as("READY line").isNotNull();
+      assertThat(p.isAlive()).isTrue();
+      p.getOutputStream().close();
+      assertThat(p.waitFor(30, TimeUnit.SECONDS)).as("exited once stdin closed").isTrue();
+    } finally {
+      p.destroyForcibly();
+    }
+  }
+
+  @Test
   void badArgumentsExitWithUsage() throws Exception {
     Process p = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-cp", System.getProperty("java.class.path"), StandaloneActiveMqBroker.class.getName(), "not-a-port"))
