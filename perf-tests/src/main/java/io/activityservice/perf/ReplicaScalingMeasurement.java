@@ -43,14 +43,14 @@ public final class ReplicaScalingMeasurement {
   }
 
   public static void main(String[] args) throws Exception {
-    Path jar = Path.of(option(args, "--service-jar", "activity-service/target/activity-service-0.1.0-SNAPSHOT.jar"));
-    int events = Integer.parseInt(option(args, "--events", "20000"));
-    int rounds = Integer.parseInt(option(args, "--rounds", "2"));
+    Path jar = Path.of(ByHandArgs.option(args, "--service-jar", "activity-service/target/activity-service-0.1.0-SNAPSHOT.jar"));
+    int events = Integer.parseInt(ByHandArgs.option(args, "--events", "20000"));
+    int rounds = Integer.parseInt(ByHandArgs.option(args, "--rounds", "2"));
     List<Integer> counts = new ArrayList<>();
-    for (String c : option(args, "--replicas", "1,2,3").split(",")) {
+    for (String c : ByHandArgs.option(args, "--replicas", "1,2,3").split(",")) {
       counts.add(Integer.parseInt(c.trim()));
     }
-    Path work = Path.of(option(args, "--work-dir", "perf-tests/target/replica-scaling"));
+    Path work = Path.of(ByHandArgs.option(args, "--work-dir", "perf-tests/target/replica-scaling"));
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(5)).build();
     Map<Integer, List<JmsBursts.Result>> results = new LinkedHashMap<>();
@@ -149,12 +149,4 @@ public final class ReplicaScalingMeasurement {
     }
   }
 
-  private static String option(String[] args, String name, String fallback) {
-    for (int i = 0; i < args.length - 1; i++) {
-      if (args[i].equals(name)) {
-        return args[i + 1];
-      }
-    }
-    return fallback;
-  }
 }

@@ -1,5 +1,6 @@
 package io.activityservice.perf.rules;
 
+import io.activityservice.perf.ByHandArgs;
 import static io.activityservice.perf.rules.RuleMeasurements.event;
 
 import io.activityservice.rules.RuleSettings;
@@ -47,10 +48,10 @@ public final class EvaluationCostMeasurement {
   }
 
   public static void main(String[] args) throws IOException {
-    int[] sizes = RuleMeasurements.ints(args, "--sizes", "1000,5000,10000,20000");
-    int[] pairSizes = RuleMeasurements.ints(args, "--pair-sizes", "1000,2000,3000");
-    String only = RuleMeasurements.option(args, "--only", "");
-    Path examples = Path.of(RuleMeasurements.option(args, "--examples", "rule-execution/examples"));
+    int[] sizes = ByHandArgs.ints(args, "--sizes", "1000,5000,10000,20000");
+    int[] pairSizes = ByHandArgs.ints(args, "--pair-sizes", "1000,2000,3000");
+    String only = ByHandArgs.option(args, "--only", "");
+    Path examples = Path.of(ByHandArgs.option(args, "--examples", "rule-execution/examples"));
     String failedLogins = Files.readString(examples.resolve("failed-logins.drl"));
     System.out.println("| rule set | facts in session | mean ms/event (next 500 events) | max ms | bound hits "
         + "(time / activations) | heap used MB |");

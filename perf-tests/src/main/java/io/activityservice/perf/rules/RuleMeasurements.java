@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.LockSupport;
@@ -49,19 +48,5 @@ final class RuleMeasurements {
       }
       LockSupport.parkNanos(100_000);
     }
-  }
-
-  static String option(String[] args, String name, String fallback) {
-    for (int i = 0; i < args.length - 1; i++) {
-      if (args[i].equals(name)) {
-        return args[i + 1];
-      }
-    }
-    return fallback;
-  }
-
-  static int[] ints(String[] args, String name, String fallback) {
-    return Arrays.stream(option(args, name, fallback).split(",")).map(String::trim).mapToInt(Integer::parseInt)
-        .toArray();
   }
 }

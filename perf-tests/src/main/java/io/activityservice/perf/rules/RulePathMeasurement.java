@@ -1,5 +1,6 @@
 package io.activityservice.perf.rules;
 
+import io.activityservice.perf.ByHandArgs;
 import static io.activityservice.perf.rules.RuleMeasurements.event;
 
 import io.activityservice.rules.Event;
@@ -37,9 +38,9 @@ public final class RulePathMeasurement {
   }
 
   public static void main(String[] args) {
-    int[] ruleCounts = RuleMeasurements.ints(args, "--rules", "1,10,100");
-    int events = Integer.parseInt(RuleMeasurements.option(args, "--events", "200000"));
-    List<String> layouts = List.of(RuleMeasurements.option(args, "--layouts", "same-type,own-type").split(","));
+    int[] ruleCounts = ByHandArgs.ints(args, "--rules", "1,10,100");
+    int events = Integer.parseInt(ByHandArgs.option(args, "--events", "200000"));
+    List<String> layouts = List.of(ByHandArgs.option(args, "--layouts", "same-type,own-type").split(","));
     System.out.printf("%8s %-10s %10s %12s %16s %11s %8s%n", "rules", "layout", "events", "events/s",
         "evaluations/s", "compile ms", "dropped");
     for (int rules : ruleCounts) {
