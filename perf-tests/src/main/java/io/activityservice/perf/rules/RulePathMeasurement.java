@@ -1,8 +1,8 @@
 package io.activityservice.perf.rules;
 
-import io.activityservice.perf.ByHandArgs;
 import static io.activityservice.perf.rules.RuleMeasurements.event;
 
+import io.activityservice.perf.ByHandArgs;
 import io.activityservice.rules.Event;
 import io.activityservice.rules.RuleSettings;
 import io.activityservice.rules.action.ActionDispatcher;
