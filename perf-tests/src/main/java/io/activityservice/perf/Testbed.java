@@ -162,7 +162,7 @@ public final class Testbed implements AutoCloseable {
       throw new IOException("the service at " + serviceUrl + " is not healthy (/actuator/health)");
     }
     if (!api.authorized()) {
-      throw new IOException("the service at " + serviceUrl + " refuses the API key (GET /api/v1/api-keys is not 200):"
+      throw new IOException("the service at " + serviceUrl + " refuses the API key (GET /api/v1/channels, admin only, is not 200):"
           + " pass an admin key with --api-key or ACTIVITY_KEY");
     }
     // Clients
