@@ -139,7 +139,12 @@ public class SubscriptionService {
     return new SubscriptionIndex.Entry(s, filter, target, deadLetter);
   }
 
-  private static void checkPattern(JsonNode pattern) {
+  /**
+   * Checks a pattern as subscriptions are checked (also used by {@link PatternTester}).
+   *
+   * @throws InvalidInputException naming {@code pattern}
+   */
+  static void checkPattern(JsonNode pattern) {
     if (pattern == null || pattern.isNull()) {
       return;
     }
