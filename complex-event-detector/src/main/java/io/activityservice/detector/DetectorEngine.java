@@ -38,6 +38,9 @@ public interface DetectorEngine extends AutoCloseable {
    */
   boolean submitTo(String detector, RoutableEvent event);
 
+  /** Names of the deployed detectors that consume events of this type. */
+  java.util.List<String> consumersOf(String type);
+
   /** Counters of one detector, or null if it is not deployed. */
   DetectorStats stats(String name);
 

@@ -14,6 +14,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ApplicationContext;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
@@ -26,11 +27,13 @@ import org.springframework.context.event.EventListener;
 @Configuration(proxyBeanMethods = false)
 public class ClusterConfiguration {
 
+  @DependsOnDatabaseInitialization
   @Bean
   ConfigChangeLog configChangeLog(DataSource dataSource, ClusterProperties props, Clock clock) {
     return new ConfigChangeLog(dataSource, props.replicaId(), clock);
   }
 
+  @DependsOnDatabaseInitialization
   @Bean(destroyMethod = "close")
   ConfigPropagator configPropagator(ConfigChangeLog changes, DataSource dataSource, ClusterProperties props) {
     return new ConfigPropagator(changes, dataSource, props.configPollInterval());

@@ -29,6 +29,7 @@ import java.time.Clock;
 import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
@@ -66,6 +67,7 @@ public class EventServiceConfiguration {
    * Durable delivery: first attempts, parking in the database after {@code activity.routing.park-after}, retries
    * claimed from there by the retry worker. Started once subscriptions are loaded, so claimed deliveries find them.
    */
+  @DependsOnDatabaseInitialization
   @Bean(destroyMethod = "close")
   DurableDelivery durableDelivery(DataSource dataSource, ChannelRegistry channels, SubscriptionIndex index,
                                   MeterRegistry meters, Clock clock, ActivityProperties props,

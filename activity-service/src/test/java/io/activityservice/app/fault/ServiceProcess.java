@@ -1,5 +1,6 @@
 package io.activityservice.app.fault;
 
+import io.activityservice.app.support.Api;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,7 +11,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The packaged service jar running as its own OS process, so a test can kill it like a crash would. */
+/**
+ * The packaged service jar running as its own OS process, so a test can kill it like a crash would. It starts
+ * with {@link Api#ADMIN_KEY} as its bootstrap admin key, so {@code new Api(port)} can use it.
+ */
 public final class ServiceProcess implements AutoCloseable {
 
   private final List<String> command;
@@ -20,7 +24,8 @@ public final class ServiceProcess implements AutoCloseable {
 
   public ServiceProcess(Path jar, int port, Path logFile, List<String> args) {
     String java = ProcessHandle.current().info().command().orElse("java");
-    this.command = new ArrayList<>(List.of(java, "-Xmx512m", "-jar", jar.toString(), "--server.port=" + port));
+    this.command = new ArrayList<>(List.of(java, "-Xmx512m", "-jar", jar.toString(), "--server.port=" + port,
+        Api.BOOTSTRAP_ARGUMENT));
     this.command.addAll(args);
     this.log = logFile.toFile();
     this.port = port;

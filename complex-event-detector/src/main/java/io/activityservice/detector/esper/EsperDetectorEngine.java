@@ -211,6 +211,12 @@ public class EsperDetectorEngine implements DetectorEngine {
   }
 
   @Override
+  public java.util.List<String> consumersOf(String type) {
+    return detectors.values().stream().filter(d -> d.definition().inputs().containsValue(type))
+        .map(d -> d.definition().name()).toList();
+  }
+
+  @Override
   public boolean submitTo(String detector, RoutableEvent event) {
     EsperDetector d = detectors.get(detector);
     return d != null && worker(detector).offer(event, d);

@@ -168,6 +168,20 @@ public final class ProcessorRouting implements AutoCloseable {
     return sends.size() == 1 ? sends.get(0) : CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new));
   }
 
+  /**
+   * Sends an event to the internal channel of the processors consuming its type that {@code only} accepts (a
+   * replay's destinations). Never throws.
+   */
+  public CompletableFuture<Void> forward(RoutableEvent event, Predicate<Processor> only) {
+    List<CompletableFuture<Void>> sends = new ArrayList<>(2);
+    List<Running> typed = byType.get(event.event().getType());
+    if (typed != null) {
+      typed.stream().filter(r -> only.test(r.processor())).forEach(r -> sends.add(send(r, event)));
+    }
+    everyType.stream().filter(r -> only.test(r.processor())).forEach(r -> sends.add(send(r, event)));
+    return CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new));
+  }
+
   private CompletableFuture<Void> send(Running r, RoutableEvent event) {
     PartitionKey key = r.processor().partitionBy();
     // One key for an unpartitioned processor too: one sender session, so its events stay in order.

@@ -123,6 +123,47 @@ public class EventRouter {
     return outcome;
   }
 
+  /**
+   * Routes a replayed event to the matching subscriptions among {@code subscriptionIds} ({@code null}: all),
+   * through the same delivery path as live events (first attempt, parking, retries, dead letters). Replays bypass
+   * the duplicate filter (a replayed event has the id of the live one), the taps and the forwarders (the replay
+   * decides which detectors and rule sets see it), and the in-flight bound (the replay runner has its own).
+   */
+  public CompletableFuture<RoutingOutcome> replay(RoutableEvent event, java.util.Set<String> subscriptionIds) {
+    try {
+      List<SubscriptionIndex.Entry> matches = index.match(event.event(), event.json());
+      if (subscriptionIds != null) {
+        matches = matches.stream().filter(m -> subscriptionIds.contains(m.subscription().id())).toList();
+      }
+      String id = event.event().getId();
+      if (matches.isEmpty()) {
+        return CompletableFuture.completedFuture(new RoutingOutcome(id, 0, 0, 0, 0, false));
+      }
+      @SuppressWarnings("unchecked")
+      CompletableFuture<DurableDelivery.Result>[] deliveries = new CompletableFuture[matches.size()];
+      for (int i = 0; i < deliveries.length; i++) {
+        deliveries[i] = delivery.deliver(matches.get(i), event);
+      }
+      return CompletableFuture.allOf(deliveries).thenApply(v -> outcomeOf(id, deliveries));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  private static RoutingOutcome outcomeOf(String id, CompletableFuture<DurableDelivery.Result>[] deliveries) {
+    int delivered = 0;
+    int parked = 0;
+    for (CompletableFuture<DurableDelivery.Result> d : deliveries) {
+      DurableDelivery.Result r = d.join();
+      if (r == DurableDelivery.Result.DELIVERED) {
+        delivered++;
+      } else if (r == DurableDelivery.Result.PARKED) {
+        parked++;
+      }
+    }
+    return new RoutingOutcome(id, deliveries.length, delivered, parked, deliveries.length - delivered - parked, false);
+  }
+
   /** Events currently being routed. */
   public int inFlight() {
     return maxInFlight - inFlight.availablePermits();
@@ -162,18 +203,7 @@ public class EventRouter {
         outcome.completeExceptionally(error);
         return;
       }
-      int delivered = 0;
-      int parked = 0;
-      for (CompletableFuture<DurableDelivery.Result> d : deliveries) {
-        DurableDelivery.Result r = d.join();
-        if (r == DurableDelivery.Result.DELIVERED) {
-          delivered++;
-        } else if (r == DurableDelivery.Result.PARKED) {
-          parked++;
-        }
-      }
-      outcome.complete(new RoutingOutcome(id, deliveries.length, delivered, parked,
-          deliveries.length - delivered - parked, false));
+      outcome.complete(outcomeOf(id, deliveries));
     });
   }
 }

@@ -96,6 +96,16 @@ public class SubscriptionService {
    */
   public Subscription create(String name, JsonNode pattern, String filter, String target,
                              RetryPolicy retry, String deadLetter) {
+    return create(name, pattern, filter, target, retry, deadLetter, null);
+  }
+
+  /**
+   * Validates and stores a subscription owned by {@code owner} (the identity that created it; may be null).
+   *
+   * @throws InvalidInputException naming the first offending field
+   */
+  public Subscription create(String name, JsonNode pattern, String filter, String target,
+                             RetryPolicy retry, String deadLetter, String owner) {
     if (name == null || name.isBlank() || name.length() > 255) {
       throw new InvalidInputException("name", "is required (1-255 characters)");
     }
@@ -103,7 +113,7 @@ public class SubscriptionService {
     String cleanDeadLetter = deadLetter == null || deadLetter.isBlank() ? null : deadLetter.trim();
     Subscription s = new Subscription(UUID.randomUUID().toString(), name.trim(), pattern, cleanFilter,
         target, retry == null ? RetryPolicy.DEFAULT : retry, cleanDeadLetter,
-        OffsetDateTime.now(clock));
+        OffsetDateTime.now(clock), owner);
     SubscriptionIndex.Entry entry = compile(s);
     changes.record(CHANGE_KIND, s.id(), () -> repository.insert(s));
     index.add(entry);
@@ -140,11 +150,11 @@ public class SubscriptionService {
   }
 
   /**
-   * Checks a pattern as subscriptions are checked (also used by {@link PatternTester}).
+   * Checks an event pattern (the subscription pattern language, also used by archives and {@link PatternTester}).
    *
    * @throws InvalidInputException naming {@code pattern}
    */
-  static void checkPattern(JsonNode pattern) {
+  public static void checkPattern(JsonNode pattern) {
     if (pattern == null || pattern.isNull()) {
       return;
     }

@@ -147,6 +147,22 @@ public final class RuleEngine implements EventRouter.Tap, AutoCloseable {
     return session != null && session.offer(Event.of(routable));
   }
 
+  /** Names of the deployed rule sets that receive events of this type. */
+  public List<String> ruleSetsFor(String type) {
+    Index i = index;
+    List<String> names = new ArrayList<>();
+    RuleSession[] typed = i.byType.get(type);
+    if (typed != null) {
+      for (RuleSession s : typed) {
+        names.add(s.rule().name());
+      }
+    }
+    for (RuleSession s : i.everyType) {
+      names.add(s.rule().name());
+    }
+    return names;
+  }
+
   /** Offers an event directly (tests and benchmarks); same path as {@link #onEvent}. */
   public void accept(Event event) {
     onEvent(event.routable());
