@@ -15,7 +15,7 @@ import * as cluster from './pages/cluster.js';
 
 /** Route name -> page module and the capability it needs. */
 const PAGES = {
-  live: {module: live, cap: 'stats', title: 'Live'},
+  live: {module: live, cap: ['stats', 'stream'], title: 'Live'},
   types: {module: types, cap: 'types', title: 'Event types'},
   subscriptions: {module: subscriptions, cap: 'subscriptions', title: 'Subscriptions'},
   'dead-letters': {module: deadLetters, cap: 'deadLetters', title: 'Dead letters'},
@@ -26,8 +26,10 @@ const PAGES = {
   cluster: {module: cluster, cap: 'cluster', title: 'Cluster'},
 };
 
-const ctx = {identity: null, can: name => !!(ctx.identity && ctx.identity.can[name]),
-  unavailable: name => !!(ctx.identity && ctx.identity.unavailable[name])};
+const ctx = {identity: null, can: name => !!(ctx.identity && ctx.identity.can[name])};
+
+/** Whether the identity may use a page: it needs one of the page's capabilities. */
+const allowed = caps => [].concat(caps).some(c => ctx.can(c));
 let current = null;
 
 const el = id => document.getElementById(id);
@@ -56,14 +58,15 @@ async function signIn(key) {
   el('sign-in').hidden = true;
   el('sign-in-key').value = '';
   el('sign-out').hidden = false;
-  el('identity').textContent = ctx.identity.roles ? 'Roles: ' + ctx.identity.roles.join(', ') : ctx.identity.who;
-  for (const li of el('nav').querySelectorAll('li[data-cap]')) li.hidden = !ctx.can(li.dataset.cap);
+  el('identity').textContent = ctx.identity.who + ' · ' + (ctx.identity.roles.join(', ') || 'no role');
+  el('identity').title = 'Event types: ' + (ctx.identity.eventTypes.join(', ') || 'none');
+  for (const li of el('nav').querySelectorAll('li[data-cap]')) li.hidden = !allowed(li.dataset.cap.split(' '));
   el('nav').hidden = false;
   route();
 }
 
 function firstAllowed() {
-  return Object.keys(PAGES).find(name => ctx.can(PAGES[name].cap));
+  return Object.keys(PAGES).find(name => allowed(PAGES[name].cap));
 }
 
 function disposeCurrent() {
@@ -97,7 +100,7 @@ function route() {
   const container = el('page');
   mount(container);
   document.title = page.title + ' · Activity Service console';
-  if (!ctx.can(page.cap)) {
+  if (!allowed(page.cap)) {
     mount(container, h('h1', {tabindex: -1}, page.title),
       h('p', {class: 'notice', role: 'alert'}, 'Not allowed for your role.'));
     return;

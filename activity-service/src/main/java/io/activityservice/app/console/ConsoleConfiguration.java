@@ -1,6 +1,7 @@
 package io.activityservice.app.console;
 
 import io.activityservice.app.cluster.ClusterProperties;
+import io.activityservice.app.security.Callers;
 import io.activityservice.app.stats.StatsSampler;
 import io.activityservice.app.stream.EventStreamHub;
 import io.activityservice.app.stream.StreamAccess;
@@ -12,7 +13,6 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Clock;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.ApplicationListener;
@@ -43,12 +43,12 @@ public class ConsoleConfiguration implements WebMvcConfigurer {
   }
 
   /**
-   * Authorisation hook of event streams: every type until authentication provides its own {@link StreamAccess}.
+   * Authorisation of event streams: the event types of the caller's scope (every type for admins, and for everybody
+   * when {@code activity.security.enabled=false}).
    */
   @Bean
-  @ConditionalOnMissingBean
   StreamAccess streamAccess() {
-    return StreamAccess.ALL;
+    return () -> Callers.current().scope()::allows;
   }
 
   /** Samples the meters once the application is ready. */

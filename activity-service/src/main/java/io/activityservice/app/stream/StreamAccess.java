@@ -8,15 +8,10 @@ import java.util.function.Predicate;
  * caller's identity is known); the predicate it returns then runs on the router's threads for every event that
  * matches the stream's pattern, so it must be cheap and must not block.
  *
- * <p>The default bean ({@link #ALL}) lets every type through, as every other endpoint does while the service has no
- * authentication. With authentication, replace it by a bean that narrows to the caller's scope, e.g.
- * {@code () -> Callers.current().scope()::allows}.
+ * <p>The bean is {@code () -> Callers.current().scope()::allows} (ConsoleConfiguration): the caller's event-type scope.
  */
 @FunctionalInterface
 public interface StreamAccess {
-
-  /** Every event type (no authorisation). */
-  StreamAccess ALL = () -> type -> true;
 
   /** The event types the current caller may see. */
   Predicate<String> typesVisibleToCaller();

@@ -16,7 +16,8 @@ export function render(container, ctx) {
   const pause = h('button', {type: 'button', id: 'live-pause', 'aria-pressed': 'false'}, 'Pause');
   const error = h('p', {class: 'error', role: 'alert'});
 
-  const charts = {
+  // Charts for callers with the metrics (or admin) role, the tail for those who may stream events.
+  const charts = !ctx.can('stats') ? {} : {
     in: timeChart({id: 'chart-in', title: 'Events in per second, by type', unit: '/s'}),
     out: timeChart({id: 'chart-out', title: 'Deliveries out per second, by channel', unit: '/s'}),
     latency: timeChart({id: 'chart-latency', title: 'Routing latency p50 / p99', unit: 'ms'}),
@@ -27,10 +28,12 @@ export function render(container, ctx) {
 
   mount(container,
     h('h1', {}, 'Live'),
-    h('div', {class: 'toolbar'},
-      h('label', {for: 'live-window'}, 'Window'), windowSelect, pause, h('span', {class: 'spacer'}), replica, updated),
+    ctx.can('stats') ? h('div', {class: 'toolbar'},
+      h('label', {for: 'live-window'}, 'Window'), windowSelect, pause, h('span', {class: 'spacer'}), replica, updated)
+      : null,
     error,
-    h('div', {class: 'charts'}, charts.in.el, charts.out.el, charts.latency.el, charts.failures.el),
+    ctx.can('stats') ? h('div', {class: 'charts'}, charts.in.el, charts.out.el, charts.latency.el, charts.failures.el)
+      : null,
     tail ? tail.el : null);
 
   let timer = null;
@@ -38,7 +41,7 @@ export function render(container, ctx) {
   let disposed = false;
 
   async function refresh() {
-    if (disposed || paused || document.hidden) return;
+    if (disposed || paused || document.hidden || !ctx.can('stats')) return;
     try {
       const s = await get('/stats' + query({window: windowSelect.value}));
       error.textContent = '';

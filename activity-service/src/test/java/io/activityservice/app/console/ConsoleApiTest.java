@@ -83,10 +83,18 @@ class ConsoleApiTest {
     assertThat(mismatch.get("expected").get(0).get("numeric").get(1).asInt()).isEqualTo(100);
 
     Response filtered = api.postJson("/api/v1/patterns/test", """
-        {"pattern": %s, "filter": "subject = 'x'", "event": %s}""".formatted(pattern, Events.reading("p-3", "m1", 150)));
+        {"pattern": %s, "filter": "source = '/nowhere'", "event": %s}"""
+        .formatted(pattern, Events.reading("p-3", "m1", 150)));
     assertThat(filtered.json().get("matches").asBoolean()).isFalse();
     assertThat(filtered.json().get("patternMatches").asBoolean()).isTrue();
+    assertThat(filtered.json().get("filterMatches").asBoolean()).isFalse();
     assertThat(filtered.json().get("reason").asText()).contains("the filter evaluates to false");
+
+    // A filter on an attribute the event lacks cannot be evaluated: said so, with CESQL's own words.
+    Response missing = api.postJson("/api/v1/patterns/test", """
+        {"pattern": %s, "filter": "subject = 'x'", "event": %s}""".formatted(pattern, Events.reading("p-4", "m1", 150)));
+    assertThat(missing.json().get("matches").asBoolean()).isFalse();
+    assertThat(missing.json().get("reason").asText()).contains("could not be evaluated").contains("subject");
   }
 
   @Test
@@ -242,6 +250,77 @@ class ConsoleApiTest {
     }
   }
 
+  // ---- authorisation
+
+  @Test
+  void streamSendsOnlyTheEventTypesOfTheCallersScope() throws Exception {
+    String prefix = unique("com.example.scoped") + ".";
+    String mine = prefix + "reading";
+    String other = unique("com.example.foreign");
+    String subscriber = api.createKey(unique("tail"), List.of("subscriber"), List.of(prefix + "*"));
+    // No pattern: every event the caller may see, which for this key is its scope only.
+    try (SseClient sse = openWhenFree(subscriber).start()) {
+      assertThat(sse.next("open", WAIT)).isNotNull();
+      String hidden = unique("hidden");
+      String seen = unique("seen");
+      assertThat(api.publish(event(hidden, other, null, "{}")).status()).isEqualTo(202);
+      assertThat(api.publish(event(seen, mine, null, "{}")).status()).isEqualTo(202);
+      // Tapped in publishing order: a wrongly streamed foreign event would come first.
+      SseClient.Event e = sse.next("cloudevent", WAIT);
+      assertThat(e).isNotNull();
+      assertThat(json(e.data()).get("id").asText()).isEqualTo(seen);
+    }
+  }
+
+  /** Opens a stream with every event the key may see, once a slot is free (other tests' streams end soon). */
+  private SseClient openWhenFree(String key) {
+    SseClient[] opened = new SseClient[1];
+    await().atMost(WAIT).until(() -> {
+      SseClient c = SseClient.open(port, key, null, null);
+      if (c.status() == 200) {
+        opened[0] = c;
+        return true;
+      }
+      assertThat(c.status()).as(c.body()).isEqualTo(503);
+      c.close();
+      return false;
+    });
+    return opened[0];
+  }
+
+  @Test
+  void consoleEndpointsNeedTheirRoles() throws Exception {
+    String publisher = api.createKey(unique("pub"), List.of("publisher"), List.of("com.example.*"));
+    String metrics = api.createKey(unique("metrics"), List.of("metrics"), List.of());
+    String author = api.createKey(unique("author"), List.of("author"), List.of());
+
+    try (SseClient none = SseClient.open(port, null, null, null)) {
+      assertThat(none.status()).isEqualTo(401);
+    }
+    try (SseClient pub = SseClient.open(port, publisher, null, null)) {
+      assertThat(pub.status()).isEqualTo(403);
+      assertThat(pub.body()).contains("subscriber");
+    }
+    assertThat(api.anonymous().get("/api/v1/stats").status()).isEqualTo(401);
+    assertThat(api.withKey(publisher).get("/api/v1/stats").status()).isEqualTo(403);
+    assertThat(api.withKey(metrics).get("/api/v1/stats").status()).isEqualTo(200);
+
+    String test = "{\"pattern\": {\"type\": [\"t\"]}, \"event\": " + event("w-1", "t", null, "{}") + "}";
+    assertThat(api.anonymous().postJson("/api/v1/patterns/test", test).status()).isEqualTo(401);
+    assertThat(api.withKey(metrics).postJson("/api/v1/patterns/test", test).status()).isEqualTo(403);
+    assertThat(api.withKey(author).postJson("/api/v1/patterns/test", test).status()).isEqualTo(200);
+
+    // whoami: what the console shows; any valid key may ask, nobody else.
+    assertThat(api.anonymous().get("/api/v1/whoami").status()).isEqualTo(401);
+    Response me = api.withKey(publisher).get("/api/v1/whoami");
+    assertThat(me.status()).isEqualTo(200);
+    assertThat(me.json().get("id").asText()).startsWith("key:");
+    assertThat(me.json().get("kind").asText()).isEqualTo("key");
+    assertThat(me.json().get("roles")).extracting(JsonNode::asText).containsExactly("publisher");
+    assertThat(me.json().get("eventTypes")).extracting(JsonNode::asText).containsExactly("com.example.*");
+    assertThat(api.get("/api/v1/whoami").json().get("roles")).extracting(JsonNode::asText).contains("admin");
+  }
+
   // ---- GET /api/v1/stats
 
   @Test
@@ -278,6 +357,8 @@ class ConsoleApiTest {
 
   @Test
   void consoleIsServedWithItsChartLibraryAndStrictHeaders() throws Exception {
+    // The files are public (they hold no data); the pages then call the API with the operator's token.
+    Api api = this.api.anonymous();
     Response index = api.get("/console/");
     assertThat(index.status()).isEqualTo(200);
     assertThat(index.body()).contains("<title>Activity Service console</title>").contains("js/main.js");
@@ -291,7 +372,7 @@ class ConsoleApiTest {
         java.net.http.HttpResponse.BodyHandlers.ofString());
     assertThat(raw.headers().firstValue("Content-Security-Policy")).get().asString()
         .contains("script-src 'self'").contains("frame-ancestors 'none'");
-    Response docs = api.get("/v3/api-docs");
+    Response docs = this.api.get("/v3/api-docs");
     assertThat(docs.body()).contains("/api/v1/patterns/test").contains("/api/v1/events/stream")
         .contains("/api/v1/stats");
   }

@@ -28,8 +28,8 @@ public final class SseClient implements AutoCloseable {
   public record Event(String name, String data) {
   }
 
-  /** The key every test service knows (the security work's bootstrap admin key; ignored without authentication). */
-  public static final String TEST_KEY = "test-bootstrap-admin-key-0123456789abcdef";
+  /** The bootstrap admin key every test service knows. */
+  public static final String TEST_KEY = Api.ADMIN_KEY;
 
   private final HttpResponse<InputStream> response;
   private final BufferedReader reader;
@@ -41,8 +41,13 @@ public final class SseClient implements AutoCloseable {
     this.reader = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8));
   }
 
-  /** Opens a stream; the answer may be an error (see {@link #status()}). */
+  /** Opens a stream as the admin; the answer may be an error (see {@link #status()}). */
   public static SseClient open(int port, String pattern, String filter) {
+    return open(port, TEST_KEY, pattern, filter);
+  }
+
+  /** Opens a stream with {@code key} as bearer token (null: none); the answer may be an error. */
+  public static SseClient open(int port, String key, String pattern, String filter) {
     StringBuilder q = new StringBuilder();
     if (pattern != null) {
       q.append("pattern=").append(URLEncoder.encode(pattern, StandardCharsets.UTF_8));
@@ -50,9 +55,12 @@ public final class SseClient implements AutoCloseable {
     if (filter != null) {
       q.append(q.isEmpty() ? "" : "&").append("filter=").append(URLEncoder.encode(filter, StandardCharsets.UTF_8));
     }
-    HttpRequest request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/api/v1/events/stream"
-            + (q.isEmpty() ? "" : "?" + q)))
-        .header("Accept", "text/event-stream").header("Authorization", "Bearer " + TEST_KEY).GET().build();
+    URI uri = URI.create("http://127.0.0.1:" + port + "/api/v1/events/stream" + (q.isEmpty() ? "" : "?" + q));
+    HttpRequest.Builder builder = HttpRequest.newBuilder(uri).header("Accept", "text/event-stream").GET();
+    if (key != null) {
+      builder.header("Authorization", "Bearer " + key);
+    }
+    HttpRequest request = builder.build();
     try {
       return new SseClient(HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()
           .send(request, HttpResponse.BodyHandlers.ofInputStream()));
