@@ -103,7 +103,8 @@ function editor(container, ctx, from) {
     } catch (err2) {
       const errors = err2.errors && err2.errors.length ? err2.errors : [{field: err2.field, reason: err2.message}];
       if (errors.some(x => x.field === 'epl')) {
-        const eplErrors = compilerErrors({errors: errors.filter(x => x.field === 'epl')}, 'epl');
+        const eplErrors = compilerErrors({errors: errors.filter(x => x.field === 'epl')}, 'epl')
+          .map(x => x.line ? x : {...x, line: lineOfToken(epl.value, x.message)});
         epl.setErrors(eplErrors);
         const first = eplErrors.find(x => x.line);
         if (first) epl.focusLine(first.line); else epl.textarea.focus();
@@ -182,4 +183,16 @@ function detail(container, ctx, name) {
     }
   }
   return {ready: load(), dispose: () => disposers.forEach(x => x())};
+}
+
+/**
+ * The line of the token an Esper syntax error names without a position ("Incorrect syntax near 'frm'"): the first
+ * line holding it as a word, or null.
+ */
+function lineOfToken(text, message) {
+  const near = /near '([^']+)'/.exec(message || '');
+  if (!near) return null;
+  const word = new RegExp('(^|[^\\w])' + near[1].replace(/[.*+?^${}()|[\]\\]/g, '\\$&') + '($|[^\\w])');
+  const index = text.split('\n').findIndex(line => word.test(line));
+  return index < 0 ? null : index + 1;
 }
