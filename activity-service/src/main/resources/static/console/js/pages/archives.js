@@ -43,7 +43,8 @@ export function render(container, ctx) {
             try { await del('/archives/' + encodeURIComponent(a.name)); toast('Deleted ' + a.name); load(); }
             catch (err) { toast(err.message, {bad: true}); }
           }}, 'Delete')},
-        ], list, {caption: 'Archives', empty: 'No archives yet.'}),
+        ], list, {caption: 'Archives', empty: 'No archives yet.', rowAttrs: a => ({'data-archive': a.name,
+          'data-events': String(a.eventCount)})}),
         archiveForm(load)),
       events,
       h('section', {class: 'panel', 'aria-labelledby': 'rp-title'}, h('h2', {id: 'rp-title'}, 'Replays'),
@@ -102,7 +103,7 @@ async function browse(name, target) {
     h('label', {for: 'ae-from'}, 'From'), h('input', {type: 'text', id: 'ae-from', name: 'from', placeholder: 'ISO time'}),
     h('label', {for: 'ae-to'}, 'To'), h('input', {type: 'text', id: 'ae-to', name: 'to', placeholder: 'ISO time'}),
     h('button', {type: 'submit'}, 'Show'));
-  const out = h('div');
+  const out = h('div', {id: 'archive-events-list'});
   async function show() {
     const v = n => form.elements[n].value.trim();
     try {
@@ -114,7 +115,8 @@ async function browse(name, target) {
         {label: 'Id', value: e => (e.event || e).id},
         {label: 'Time', value: e => time((e.event || e).time)},
         {label: 'Event', value: e => h('details', {}, h('summary', {}, 'JSON'), h('pre', {}, pretty(e.event || e)))},
-      ], items, {caption: 'Archived events', empty: 'No events.'}));
+      ], items, {caption: 'Archived events', empty: 'No events.',
+        rowAttrs: e => ({'data-event-id': (e.event || e).id})}));
     } catch (e) {
       mount(out, h('p', {class: 'error'}, e.message));
     }
