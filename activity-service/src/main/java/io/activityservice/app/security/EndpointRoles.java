@@ -56,10 +56,18 @@ public final class EndpointRoles {
   /** The table. */
   public static final List<Rule> RULES = List.of(
       open(HttpMethod.GET, "/actuator/health", "/actuator/health/liveness", "/actuator/health/readiness"),
+      // The console's static files hold no data: every page asks the API below with the operator's token.
+      open(HttpMethod.GET, "/console", "/console/**"),
+      rule(HttpMethod.GET, Set.of(), "/api/v1/whoami"),
       rule(HttpMethod.GET, roles(ADMIN, METRICS), "/actuator/prometheus", "/actuator/metrics/**"),
       rule(null, roles(ADMIN), "/actuator/**"),
       rule(HttpMethod.GET, Set.of(), "/v3/api-docs/**", "/v3/api-docs.yaml", "/swagger-ui.html", "/swagger-ui/**"),
       rule(HttpMethod.POST, roles(ADMIN, PUBLISHER), "/api/v1/events"),
+      // The live tail sends only events of the types the caller may read (its event-type scope).
+      rule(HttpMethod.GET, roles(ADMIN, SUBSCRIBER), "/api/v1/events/stream"),
+      rule(HttpMethod.GET, roles(ADMIN, METRICS), "/api/v1/stats"),
+      // Tests a pattern against an event the caller gives: nothing stored is read, but the schema check is.
+      rule(HttpMethod.POST, roles(ADMIN, AUTHOR, SUBSCRIBER, PUBLISHER), "/api/v1/patterns/test"),
       rule(HttpMethod.GET, roles(ADMIN, AUTHOR, SUBSCRIBER, PUBLISHER), "/api/v1/event-types/**"),
       rule(null, roles(ADMIN, AUTHOR), "/api/v1/event-types/**"),
       rule(null, roles(ADMIN, SUBSCRIBER), "/api/v1/subscriptions/**", "/api/v1/dead-letters/**"),

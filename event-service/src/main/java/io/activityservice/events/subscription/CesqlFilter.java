@@ -41,6 +41,19 @@ public final class CesqlFilter {
     return !result.isFailed() && Boolean.TRUE.equals(result.value());
   }
 
+  /**
+   * Why {@code event} does not pass, for people testing a filter: {@code null} when it passes (exactly when
+   * {@link #test} is true), else the evaluation errors or the value the expression gave.
+   */
+  public String whyNot(CloudEvent event) {
+    Result result = expression.evaluate(RUNTIME, event);
+    if (result.isFailed()) {
+      return "the filter could not be evaluated on this event: " + result.causes().stream()
+          .map(Throwable::getMessage).reduce((a, b) -> a + "; " + b).orElse("evaluation failed");
+    }
+    return Boolean.TRUE.equals(result.value()) ? null : "the filter evaluates to " + result.value();
+  }
+
   public String text() {
     return text;
   }

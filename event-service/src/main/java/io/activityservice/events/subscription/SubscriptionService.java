@@ -150,7 +150,7 @@ public class SubscriptionService {
   }
 
   /**
-   * Checks an event pattern (the subscription pattern language, also used by archives).
+   * Checks an event pattern (the subscription pattern language, also used by archives and {@link PatternTester}).
    *
    * @throws InvalidInputException naming {@code pattern}
    */

@@ -1,0 +1,268 @@
+package io.activityservice.app.stats;
+
+import io.activityservice.app.console.ConsoleProperties;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.distribution.CountAtBucket;
+import io.micrometer.core.instrument.distribution.HistogramSnapshot;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Samples the service's own Micrometer meters every {@code interval} into a bounded ring buffer of counts per
+ * interval (answered as per-second rates), for {@code GET /api/v1/stats} and the console's live charts. Cheap: one
+ * pass over a few meter families per interval, off every hot path; memory is bounded by
+ * {@code retention / interval} samples of at most {@code max-series} series per family.
+ *
+ * <p>Routing latency percentiles per interval come from the difference of two snapshots of the
+ * {@code activity.routing.latency} histogram (cumulative in the Prometheus registry): the events routed in that
+ * interval only, not a decaying average.
+ */
+public final class StatsSampler implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(StatsSampler.class);
+
+  /** Series families: name in the answer, meter, tag. */
+  public enum Family {
+    /** Events received, by type. */
+    IN("in", "activity.events.in", "type"),
+    /** Deliveries accepted, by target channel. */
+    OUT("out", "activity.events.out", "channel"),
+    /** Failed delivery attempts, by target channel. */
+    FAILED("failed", "activity.events.failed", "channel"),
+    /** Deliveries given up, by target channel. */
+    DEAD_LETTERED("deadLettered", "activity.events.deadlettered", "channel"),
+    /** Events sent into detectors, by detector. */
+    DETECTOR_IN("detectorIn", "activity.detectors.events.in", "detector"),
+    /** Detector output rows (derived events), by detector. */
+    DETECTOR_OUT("detectorOut", "activity.detectors.rows.out", "detector"),
+    /** Rule firings, by rule set. */
+    RULE_MATCHES("ruleMatches", "activity.rules.matches", "rule"),
+    /** Failed rule actions, by rule set. */
+    RULE_FAILURES("ruleActionFailures", "activity.rules.action.failures", "rule");
+
+    final String key;
+    final String meter;
+    final String tag;
+
+    Family(String key, String meter, String tag) {
+      this.key = key;
+      this.meter = meter;
+      this.tag = tag;
+    }
+
+    /** The name in the answer, e.g. {@code deadLettered}. */
+    public String key() {
+      return key;
+    }
+  }
+
+  static final String OTHER = "other";
+  static final String LATENCY_METER = "activity.routing.latency";
+
+  /**
+   * One interval.
+   *
+   * @param epochMillis  end of the interval
+   * @param counts       per family: series to events counted in the interval (series with none are left out)
+   * @param latencyCount events whose routing completed in the interval
+   * @param p50          their median routing latency in milliseconds, or null (none, or not measurable)
+   * @param p99          their 99th percentile, or null
+   */
+  record Sample(long epochMillis, Map<Family, Map<String, Double>> counts, long latencyCount, Double p50, Double p99) {
+  }
+
+  private final MeterRegistry registry;
+  private final Clock clock;
+  private final ConsoleProperties.Stats settings;
+  private final int capacity;
+  private final ArrayDeque<Sample> samples = new ArrayDeque<>();
+  private final Map<Family, Map<String, Double>> lastCounts = new HashMap<>();
+  private long[] lastBuckets;
+  private long lastLatencyCount = -1;
+  private boolean started;
+  private ScheduledExecutorService scheduler;
+
+  public StatsSampler(MeterRegistry registry, Clock clock, ConsoleProperties.Stats settings) {
+    this.registry = registry;
+    this.clock = clock;
+    this.settings = settings;
+    this.capacity = (int) settings.retention().dividedBy(settings.interval());
+  }
+
+  /** Starts sampling on its own daemon thread. */
+  public synchronized void start() {
+    if (scheduler != null) {
+      return;
+    }
+    scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "console-stats");
+      t.setDaemon(true);
+      return t;
+    });
+    sample(); // baseline: the first interval starts now
+    long every = settings.interval().toMillis();
+    scheduler.scheduleAtFixedRate(() -> {
+      try {
+        sample();
+      } catch (RuntimeException e) {
+        log.warn("sampling statistics failed", e);
+      }
+    }, every, every, TimeUnit.MILLISECONDS);
+  }
+
+  @Override
+  public synchronized void close() {
+    if (scheduler != null) {
+      scheduler.shutdownNow();
+    }
+  }
+
+  /** Takes one sample now (the scheduler calls it every interval). */
+  synchronized void sample() {
+    boolean baseline = !started;
+    started = true;
+    Map<Family, Map<String, Double>> deltas = new EnumMap<>(Family.class);
+    for (Family f : Family.values()) {
+      Map<String, Double> counts = counts(f);
+      Map<String, Double> before = lastCounts.getOrDefault(f, Map.of());
+      Map<String, Double> interval = new HashMap<>();
+      counts.forEach((series, count) -> {
+        double prev = before.getOrDefault(series, 0.0);
+        double delta = count >= prev ? count - prev : count; // a meter removed and registered again starts at 0
+        if (delta > 0) {
+          interval.merge(interval.size() < settings.maxSeries() || interval.containsKey(series) ? series : OTHER,
+              delta, Double::sum);
+        }
+      });
+      lastCounts.put(f, counts);
+      if (!interval.isEmpty()) {
+        deltas.put(f, interval);
+      }
+    }
+    Latency latency = latency();
+    if (!baseline) {
+      samples.addLast(new Sample(clock.millis(), deltas, latency.count, latency.p50, latency.p99));
+      while (samples.size() > capacity) {
+        samples.removeFirst();
+      }
+    }
+  }
+
+  private Map<String, Double> counts(Family f) {
+    Map<String, Double> counts = new HashMap<>();
+    for (Counter c : registry.find(f.meter).counters()) {
+      String series = c.getId().getTag(f.tag);
+      counts.merge(series == null ? OTHER : series, c.count(), Double::sum);
+    }
+    return counts;
+  }
+
+  private record Latency(long count, Double p50, Double p99) {
+  }
+
+  private Latency latency() {
+    Timer timer = registry.find(LATENCY_METER).timer();
+    if (timer == null) {
+      return new Latency(0, null, null);
+    }
+    HistogramSnapshot snapshot = timer.takeSnapshot();
+    CountAtBucket[] buckets = snapshot.histogramCounts();
+    long[] cumulative = new long[buckets.length];
+    for (int i = 0; i < buckets.length; i++) {
+      cumulative[i] = (long) buckets[i].count();
+    }
+    long count = snapshot.count();
+    long[] before = lastBuckets;
+    long countBefore = lastLatencyCount;
+    lastBuckets = cumulative;
+    lastLatencyCount = count;
+    if (before == null || before.length != cumulative.length || countBefore < 0 || count < countBefore) {
+      return new Latency(Math.max(0, count - Math.max(0, countBefore)), null, null);
+    }
+    long n = count - countBefore;
+    if (n == 0 || buckets.length == 0) {
+      return new Latency(n, null, null);
+    }
+    long[] interval = new long[cumulative.length];
+    for (int i = 0; i < cumulative.length; i++) {
+      interval[i] = cumulative[i] - before[i];
+      if (interval[i] < 0) {
+        return new Latency(n, null, null); // a decaying histogram (not Prometheus): no per-interval percentiles
+      }
+    }
+    double[] boundsMs = new double[buckets.length];
+    for (int i = 0; i < buckets.length; i++) {
+      boundsMs[i] = buckets[i].bucket(TimeUnit.MILLISECONDS);
+    }
+    return new Latency(n, Percentiles.of(boundsMs, interval, n, 0.50), Percentiles.of(boundsMs, interval, n, 0.99));
+  }
+
+  /**
+   * The samples of the last {@code window}, as columns.
+   *
+   * @param families the families to include (all when empty)
+   */
+  public synchronized Window window(Duration window, List<Family> families) {
+    long from = clock.millis() - window.toMillis();
+    List<Sample> in = new ArrayList<>();
+    for (Sample s : samples) {
+      if (s.epochMillis() > from) {
+        in.add(s);
+      }
+    }
+    List<Long> times = in.stream().map(Sample::epochMillis).toList();
+    Map<String, Map<String, List<Double>>> series = new LinkedHashMap<>();
+    Map<String, Map<String, Double>> totals = new LinkedHashMap<>();
+    double seconds = settings.interval().toMillis() / 1000.0;
+    for (Family f : families.isEmpty() ? List.of(Family.values()) : families) {
+      Map<String, List<Double>> columns = new LinkedHashMap<>();
+      Map<String, Double> total = new LinkedHashMap<>();
+      for (int i = 0; i < in.size(); i++) {
+        Map<String, Double> counts = in.get(i).counts().getOrDefault(f, Map.of());
+        for (Map.Entry<String, Double> e : counts.entrySet()) {
+          List<Double> column = columns.computeIfAbsent(e.getKey(), k -> new ArrayList<>(Collections.nCopies(
+              in.size(), 0.0)));
+          column.set(i, e.getValue() / seconds);
+          total.merge(e.getKey(), e.getValue(), Double::sum);
+        }
+      }
+      series.put(f.key, columns);
+      totals.put(f.key, total);
+    }
+    List<Double> p50 = in.stream().map(Sample::p50).toList();
+    List<Double> p99 = in.stream().map(Sample::p99).toList();
+    List<Long> routed = in.stream().map(Sample::latencyCount).toList();
+    return new Window(times, series, totals, new LatencyColumns(p50, p99, routed));
+  }
+
+  /** Latency columns: milliseconds (null where no event completed) and the events counted. */
+  public record LatencyColumns(List<Double> p50, List<Double> p99, List<Long> count) {
+  }
+
+  /**
+   * Samples as columns.
+   *
+   * @param times   end of each interval, epoch milliseconds
+   * @param series  per family: series to events per second, one value per time
+   * @param totals  per family: series to events in the window
+   * @param latency routing latency per interval
+   */
+  public record Window(List<Long> times, Map<String, Map<String, List<Double>>> series,
+                       Map<String, Map<String, Double>> totals, LatencyColumns latency) {
+  }
+}

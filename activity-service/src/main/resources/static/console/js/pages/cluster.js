@@ -1,0 +1,39 @@
+// Cluster view: replicas, the configuration version each runs, what each owns. Refreshes every five seconds.
+
+import {get} from '../api.js';
+import {h, mount, pretty, table, time} from '../dom.js';
+
+export function render(container) {
+  const body = h('div', {id: 'cluster-view'});
+  mount(container, h('h1', {}, 'Cluster'), body);
+  let timer = null;
+
+  async function load() {
+    try {
+      const c = await get('/cluster');
+      mount(body,
+        h('section', {class: 'panel', 'aria-labelledby': 'cl-self'},
+          h('h2', {id: 'cl-self'}, 'This replica'),
+          h('dl', {},
+            h('dt', {}, 'Replica'), h('dd', {}, h('code', {}, c.self.replicaId)),
+            h('dt', {}, 'Configuration version'), h('dd', {}, c.self.configVersion + ' of ' + c.configVersion),
+            h('dt', {}, 'Mode'), h('dd', {}, c.self.clustered ? 'cluster (internal channels)' : 'single node')),
+          c.self.owns && c.self.owns.length ? h('details', {}, h('summary', {}, 'Owns'), h('pre', {}, pretty(c.self.owns)))
+            : null),
+        h('section', {class: 'panel', 'aria-labelledby': 'cl-replicas'},
+          h('h2', {id: 'cl-replicas'}, 'Replicas seen in the last hour'),
+          table([
+            {label: 'Replica', value: r => h('code', {}, r.replicaId)},
+            {label: 'State', value: r => h('span', {class: r.live ? 'badge ok' : 'badge bad'}, r.live ? 'live' : 'gone')},
+            {label: 'Address', value: r => r.address || '–'},
+            {label: 'Config version', num: true, value: r => String(r.configVersion)},
+            {label: 'Started', value: r => time(r.startedAt)},
+            {label: 'Last seen', value: r => time(r.lastSeen)},
+          ], c.replicas, {caption: 'Replicas', empty: 'No heartbeats recorded (single node without cluster mode).'})));
+    } catch (e) {
+      mount(body, h('p', {class: 'error', role: 'alert'}, e.message));
+    }
+  }
+  timer = setInterval(load, 5000);
+  return {ready: load(), dispose: () => clearInterval(timer)};
+}

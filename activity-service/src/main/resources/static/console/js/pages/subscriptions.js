@@ -1,0 +1,273 @@
+// Subscriptions: list, create (and "edit as new": subscriptions cannot be changed in place), and the pattern tester:
+// paste or pick an event and see whether the pattern and filter match it, and why not.
+
+import {del, get, post, linesIn} from '../api.js';
+import {clearErrors, confirmAction, field, h, mount, pretty, showFieldErrors, table, time, toast} from '../dom.js';
+import {codeEditor, jsonError} from '../editor.js';
+import {sampleEvent} from '../sample.js';
+import {handoff} from '../state.js';
+import {recentEvents} from '../tail.js';
+
+export function render(container, ctx, args) {
+  if (args[0] === 'new') return editor(container, ctx, handoff.take('subscription'));
+  if (args[0]) return detail(container, ctx, args[0]);
+  return list(container, ctx);
+}
+
+/** The types a pattern pins, for the list. */
+function typesOf(pattern) {
+  const t = pattern && pattern.type;
+  if (!Array.isArray(t)) return pattern ? 'pattern' : 'every event';
+  return t.map(x => typeof x === 'string' ? x : JSON.stringify(x)).join(', ');
+}
+
+function list(container, ctx) {
+  const body = h('div', {id: 'subscriptions-list'});
+  mount(container,
+    h('h1', {}, 'Subscriptions'),
+    h('div', {class: 'toolbar'}, h('a', {class: 'button primary', href: '#/subscriptions/new', id: 'new-subscription'},
+      'New subscription')),
+    body);
+
+  async function load() {
+    try {
+      const subs = await get('/subscriptions');
+      const deliveries = {};
+      await Promise.all(subs.slice(0, 100).map(async s => {
+        try { deliveries[s.id] = await get('/subscriptions/' + encodeURIComponent(s.id) + '/deliveries'); }
+        catch { /* shown as unknown */ }
+      }));
+      mount(body, table([
+        {label: 'Name', value: s => h('a', {href: '#/subscriptions/' + encodeURIComponent(s.id)}, s.name)},
+        {label: 'Types', value: s => h('code', {}, typesOf(s.pattern))},
+        {label: 'Target', value: s => h('code', {}, s.target)},
+        {label: 'Pending', num: true, value: s => deliveries[s.id] ? String(deliveries[s.id].pending) : '–'},
+        {label: 'Dead letters', num: true, value: s => deliveries[s.id] && deliveries[s.id].deadLetters
+          ? h('a', {href: '#/dead-letters/' + encodeURIComponent(s.id)}, String(deliveries[s.id].deadLetters))
+          : (deliveries[s.id] ? '0' : '–')},
+        {label: 'Created', value: s => time(s.createdAt)},
+      ], subs, {caption: 'Subscriptions', empty: 'No subscriptions yet.',
+        rowAttrs: s => ({'data-subscription': s.name})}));
+    } catch (e) {
+      mount(body, h('p', {class: 'error', role: 'alert'}, e.message));
+    }
+  }
+  return {ready: load()};
+}
+
+function detail(container, ctx, id) {
+  const body = h('div');
+  mount(container, h('p', {}, h('a', {href: '#/subscriptions'}, '← Subscriptions')), h('h1', {}, 'Subscription'), body);
+
+  async function load() {
+    let s;
+    let d = null;
+    try {
+      s = await get('/subscriptions/' + encodeURIComponent(id));
+      d = await get('/subscriptions/' + encodeURIComponent(id) + '/deliveries').catch(() => null);
+    } catch (e) {
+      mount(body, h('p', {class: 'error', role: 'alert'}, e.message));
+      return;
+    }
+    container.querySelector('h1').textContent = 'Subscription ' + s.name;
+    const tester = patternTester(() => ({pattern: s.pattern ? pretty(s.pattern) : '', filter: s.filter || ''}), null);
+    mount(body,
+      h('div', {class: 'grid2'},
+        h('section', {class: 'panel', 'aria-labelledby': 'sub-def'},
+          h('h2', {id: 'sub-def'}, 'Definition'),
+          h('pre', {tabindex: 0}, pretty(s)),
+          h('div', {class: 'actions'},
+            h('button', {type: 'button', onclick: () => { handoff.subscription = s; location.hash = '#/subscriptions/new'; }},
+              'Edit as new subscription'),
+            ctx.can('deadLetters') ? h('a', {class: 'button', href: '#/dead-letters/' + encodeURIComponent(s.id)},
+              'Dead letters') : null,
+            h('button', {type: 'button', class: 'danger', onclick: async () => {
+              if (!confirmAction('Delete subscription "' + s.name + '"? Its pending deliveries are dropped.')) return;
+              try {
+                await del('/subscriptions/' + encodeURIComponent(s.id));
+                toast('Deleted ' + s.name);
+                location.hash = '#/subscriptions';
+              } catch (e) { toast(e.message, {bad: true}); }
+            }}, 'Delete')),
+          h('h2', {}, 'Deliveries'),
+          d ? h('dl', {},
+            h('dt', {}, 'Pending'), h('dd', {}, String(d.pending)),
+            h('dt', {}, 'Oldest pending since'), h('dd', {}, time(d.oldestPendingSince) || '–'),
+            h('dt', {}, 'Last error'), h('dd', {}, d.lastError || '–'),
+            h('dt', {}, 'Dead letters'), h('dd', {}, String(d.deadLetters)))
+            : h('p', {class: 'muted'}, 'Not available.')),
+        tester.el));
+  }
+  return {ready: load()};
+}
+
+/**
+ * The pattern tester panel. `source()` gives {pattern, filter} text to test; `onResult` is told each verdict.
+ */
+function patternTester(source, onResult, {patternEditor} = {}) {
+  const eventEditor = codeEditor({label: 'Event', name: 'event', rows: 14,
+    help: 'A structured-mode CloudEvent (JSON). Paste one, or pick one below.'});
+  const handed = handoff.take('event');
+  if (handed) eventEditor.value = pretty(handed);
+  const typeSelect = h('select', {id: 'tester-type'}, h('option', {value: ''}, '(choose a type)'));
+  const recentSelect = h('select', {id: 'tester-recent'}, h('option', {value: ''}, '(choose an event)'));
+  const verdict = h('div', {id: 'pattern-verdict', role: 'status', 'aria-live': 'polite'});
+  const button = h('button', {type: 'button', class: 'primary', id: 'test-pattern'}, 'Test pattern');
+
+  get('/event-types').then(types => {
+    for (const t of types) {
+      const o = h('option', {value: t.type}, t.type);
+      o.typeDef = t;
+      typeSelect.append(o);
+    }
+  }).catch(() => { typeSelect.disabled = true; });
+  recentEvents.forEach((e, i) => recentSelect.append(h('option', {value: String(i)}, e.type + ' · ' + e.id)));
+  if (!recentEvents.length) recentSelect.disabled = true;
+
+  typeSelect.addEventListener('change', () => {
+    const o = typeSelect.selectedOptions[0];
+    if (o && o.typeDef) eventEditor.value = pretty(sampleEvent(o.typeDef));
+  });
+  recentSelect.addEventListener('change', () => {
+    const e = recentEvents[Number(recentSelect.value)];
+    if (e) eventEditor.value = pretty(e);
+  });
+
+  async function test() {
+    const {pattern, filter} = source();
+    eventEditor.setErrors([]);
+    const eventErr = jsonError(eventEditor.value);
+    if (!eventEditor.value.trim()) {
+      eventEditor.setErrors([{line: null, message: 'Paste an event or pick one first.'}]);
+      return;
+    }
+    if (eventErr) { eventEditor.setErrors([eventErr]); return; }
+    let patternValue = null;
+    if (pattern.trim()) {
+      const err = jsonError(pattern);
+      if (err) {
+        if (patternEditor) patternEditor.setErrors([err]);
+        mount(verdict, h('div', {class: 'verdict nomatch'}, h('strong', {}, 'The pattern is not valid JSON.')));
+        return;
+      }
+      patternValue = JSON.parse(pattern);
+    }
+    try {
+      const r = await post('/patterns/test', {pattern: patternValue, filter: filter || null,
+        event: JSON.parse(eventEditor.value)});
+      mount(verdict, h('div', {class: 'verdict ' + (r.matches ? 'match' : 'nomatch'), 'data-matches': String(r.matches)},
+        h('strong', {}, r.matches ? '✓ Matches' : '✗ Does not match'),
+        h('span', {class: 'reason'}, r.reason),
+        r.mismatches.length ? table([
+          {label: 'Field', value: m => h('code', {}, m.field)},
+          {label: 'Pattern wants', value: m => h('code', {}, JSON.stringify(m.expected))},
+          {label: 'Event has', value: m => m.actual === null ? h('em', {}, 'nothing') : h('code', {}, JSON.stringify(m.actual))},
+        ], r.mismatches, {caption: 'Fields that do not match'}) : null));
+      onResult && onResult(r);
+    } catch (e) {
+      const where = e.field || '';
+      if (where.startsWith('event')) {
+        eventEditor.setErrors([{line: null, message: (where ? where + ': ' : '') + e.message}]);
+      } else if (where === 'pattern' && patternEditor) {
+        patternEditor.setErrors([{line: null, message: e.message}]);
+      }
+      mount(verdict, h('div', {class: 'verdict nomatch', 'data-matches': 'error'}, h('strong', {}, 'Cannot test'),
+        h('span', {class: 'reason'}, e.message)));
+    }
+  }
+  button.addEventListener('click', test);
+
+  const el = h('section', {class: 'panel', 'aria-labelledby': 'tester-title', id: 'pattern-tester'},
+    h('h2', {id: 'tester-title'}, 'Pattern tester'),
+    h('div', {class: 'row form'},
+      h('div', {}, h('label', {for: 'tester-type'}, 'Sample of a registered type'), typeSelect),
+      h('div', {}, h('label', {for: 'tester-recent'}, 'Recent event from a live tail'), recentSelect)),
+    eventEditor.el,
+    h('div', {class: 'actions'}, button),
+    verdict);
+  return {el, test, eventEditor};
+}
+
+function editor(container, ctx, from) {
+  const patternEditor = codeEditor({label: 'Pattern', name: 'pattern', rows: 8,
+    value: from && from.pattern ? pretty(from.pattern) : '{\n  "type": [""]\n}',
+    help: 'An Event Ruler (EventBridge) pattern over the structured CloudEvent; empty for every event.'});
+  const input = (name, value, attrs = {}) => h('input', {type: 'text', name, value: value ?? '', spellcheck: 'false',
+    ...attrs});
+  const retry = from && from.retry ? from.retry : {};
+  const form = h('form', {class: 'form', id: 'subscription-form', novalidate: true},
+    field('Name', input('name', from ? from.name + ' (copy)' : '', {id: 'sub-name', required: true})),
+    patternEditor.el,
+    field('CESQL filter (optional)', input('filter', from ? from.filter : '', {id: 'sub-filter'}),
+      'e.g. source LIKE \'/meters/%\''),
+    field('Target', input('target', from ? from.target : '', {id: 'sub-target', required: true}),
+      'A channel URI: https://host/hook, jms:queue:name, sqs:queue, kafka:topic'),
+    field('Dead-letter channel (optional)', input('deadLetter', from ? from.deadLetter : '', {id: 'sub-dead-letter'})),
+    h('fieldset', {},
+      h('legend', {}, 'Retries (empty: defaults)'),
+      h('div', {class: 'row'},
+        field('Max attempts', input('retry.maxAttempts', retry.maxAttempts, {inputmode: 'numeric', id: 'sub-attempts'})),
+        field('Initial backoff', input('retry.initialBackoff', retry.initialBackoff, {id: 'sub-initial'})),
+        field('Max backoff', input('retry.maxBackoff', retry.maxBackoff, {id: 'sub-max-backoff'})),
+        field('Max age', input('retry.maxAge', retry.maxAge, {id: 'sub-max-age'})),
+        field('Max pending', input('retry.maxPending', retry.maxPending, {inputmode: 'numeric', id: 'sub-pending'})))),
+    from ? h('label', {class: 'checkbox'}, h('input', {type: 'checkbox', name: 'replace', id: 'sub-replace'}),
+      'Delete the original "' + from.name + '" after saving (its pending deliveries and dead letters are dropped)')
+      : null,
+    h('p', {class: 'error', role: 'alert', id: 'sub-form-error'}),
+    h('div', {class: 'actions'}, h('button', {type: 'submit', class: 'primary', id: 'save-subscription'}, 'Save subscription'),
+      h('a', {class: 'button', href: '#/subscriptions'}, 'Cancel')));
+
+  const tester = patternTester(() => ({pattern: patternEditor.value, filter: form.elements.filter.value.trim()}), null,
+    {patternEditor});
+
+  form.addEventListener('submit', async e => {
+    e.preventDefault();
+    clearErrors(form);
+    patternEditor.setErrors([]);
+    const v = name => form.elements[name].value.trim();
+    let pattern = null;
+    if (patternEditor.value.trim()) {
+      const err = jsonError(patternEditor.value);
+      if (err) { patternEditor.setErrors([err]); patternEditor.textarea.focus(); return; }
+      pattern = JSON.parse(patternEditor.value);
+    }
+    const retryBody = {};
+    for (const k of ['maxAttempts', 'initialBackoff', 'maxBackoff', 'maxAge', 'maxPending']) {
+      const value = v('retry.' + k);
+      if (value) retryBody[k] = /^\d+$/.test(value) ? Number(value) : value;
+    }
+    const body = {name: v('name'), pattern, filter: v('filter') || null, target: v('target'),
+      deadLetter: v('deadLetter') || null, retry: Object.keys(retryBody).length ? retryBody : null};
+    try {
+      const created = await post('/subscriptions', body);
+      if (from && form.elements.replace && form.elements.replace.checked) {
+        await del('/subscriptions/' + encodeURIComponent(from.id));
+      }
+      toast('Saved subscription ' + created.name);
+      location.hash = '#/subscriptions/' + encodeURIComponent(created.id);
+    } catch (err) {
+      const problem = err.problem && (err.problem.errors || err.problem.field) ? err.problem
+        : {detail: err.message, field: err.field};
+      const errors = problem.errors && problem.errors.length ? problem.errors
+        : [{field: problem.field, reason: problem.detail || err.message}];
+      const patternErrors = errors.filter(x => x.field === 'pattern');
+      if (patternErrors.length) {
+        patternEditor.setErrors(patternErrors.map(x => ({line: (linesIn(x.reason)[0] || {}).line || null,
+          message: x.reason})));
+      }
+      const left = showFieldErrors(form, {errors: errors.filter(x => x.field !== 'pattern')});
+      form.querySelector('#sub-form-error').textContent = left.length
+        ? left.map(x => (x.field ? x.field + ': ' : '') + x.reason).join(' ') : (patternErrors.length ? '' : '');
+      if (patternErrors.length) patternEditor.textarea.focus();
+    }
+  });
+
+  mount(container,
+    h('p', {}, h('a', {href: '#/subscriptions'}, '← Subscriptions')),
+    h('h1', {}, from ? 'Edit as new subscription' : 'New subscription'),
+    from ? h('p', {class: 'notice'}, 'Subscriptions cannot be changed in place: saving creates a new subscription ' +
+      '(a new id); the original stays unless you tick the box below.') : null,
+    h('div', {class: 'grid2'}, h('section', {class: 'panel', 'aria-label': 'Subscription'}, form), tester.el));
+  return {};
+}
