@@ -4,7 +4,7 @@ import io.activityservice.channel.Acknowledgement;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundHandler;
 import io.activityservice.events.problem.InvalidInputException;
-import io.activityservice.events.channel.Redaction;
+import io.activityservice.channel.Redaction;
 import io.activityservice.events.delivery.DeadLetters;
 import io.cloudevents.CloudEvent;
 import org.slf4j.Logger;

@@ -92,7 +92,7 @@ class WebhookPerHostLimitTest {
     slow = new Receiver(releaseSlow);
     fast = new Receiver(new CountDownLatch(0));
     adapter = new HttpChannelAdapter(new HttpChannelProperties(Duration.ofSeconds(2), Duration.ofSeconds(30),
-        SLOTS, QUEUE));
+        SLOTS, QUEUE), OutboundPolicy.allowing("127.0.0.0/8"));
   }
 
   @AfterEach
