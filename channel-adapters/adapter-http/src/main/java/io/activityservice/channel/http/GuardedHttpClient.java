@@ -343,6 +343,13 @@ final class GuardedHttpClient implements WebhookClient, AutoCloseable {
 
   @Override
   public void close() {
+    // Let the I/O threads wind their sessions down themselves first (closing under them races their loops).
+    http.initiateShutdown();
+    try {
+      http.awaitShutdown(TimeValue.ofSeconds(1));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     http.close(CloseMode.IMMEDIATE);
     resolvers.shutdownNow();
     timer.shutdownNow();

@@ -61,7 +61,7 @@ public final class OutboundPolicy {
       try {
         networks.add(Cidr.parse(n));
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(ALLOWED_NETWORKS + ": " + e.getMessage(), e);
+        throw new IllegalArgumentException(ALLOWED_NETWORKS + ": " + e.getMessage());
       }
     }
     this.allowedNetworks = List.copyOf(networks);
