@@ -1,5 +1,6 @@
 package io.activityservice.app.rules;
 
+import io.activityservice.channel.http.HttpChannelAdapter;
 import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.ingest.EventIngest;
 import io.activityservice.events.delivery.DeadLetters;
@@ -16,9 +17,9 @@ import io.activityservice.rules.engine.RuleEngine;
 import io.activityservice.rules.store.RuleRepository;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.net.http.HttpClient;
 import java.time.Clock;
 import java.util.List;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -31,12 +32,16 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 @Configuration(proxyBeanMethods = false)
 public class RulesConfiguration {
 
+  /**
+   * Posts through the http channel adapter's client, so that rule webhooks pass the same outbound policy
+   * ({@code activity.outbound.*}) and per-host limits as webhook subscriptions, and follow no redirects.
+   */
   @Bean
-  WebhookAction webhookAction(RulesProperties props) {
+  WebhookAction webhookAction(RulesProperties props, ObjectProvider<HttpChannelAdapter> http) {
     RulesProperties.Webhook w = props.webhook();
-    HttpClient client = HttpClient.newBuilder().connectTimeout(w.timeout())
-        .followRedirects(HttpClient.Redirect.NORMAL).build();
-    return new WebhookAction(client, w.timeout(), w.maxAttempts(), w.initialBackoff(), w.maxBackoff());
+    HttpChannelAdapter adapter = http.getIfAvailable();
+    return new WebhookAction(adapter == null ? null : adapter.webhookClient(), w.timeout(), w.maxAttempts(),
+        w.initialBackoff(), w.maxBackoff());
   }
 
   @Bean
