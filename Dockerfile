@@ -7,7 +7,9 @@
 #
 # Run: docker run -p 8080:8080 activity-service   (embedded defaults; see docker-compose.yml for LocalStack +
 # ActiveMQ, infra/aws/service.yaml for ECS). Configuration by environment variables (SPRING_PROFILES_ACTIVE,
-# SPRING_DATASOURCE_URL, ACTIVITY_CHANNELS_JMS_BROKER_URL, ...), see README "Configuration".
+# SPRING_DATASOURCE_URL, ACTIVITY_CHANNELS_JMS_BROKER_URL, ...), see README "Configuration". The API needs a key:
+# -e ACTIVITY_SECURITY_BOOTSTRAP_ADMIN_KEY=..., else one is generated into /app/data/admin.key at first start;
+# the health probe below needs none.
 
 ARG JAVA_VERSION=17
 # "source" (default): build with ./mvnw in Docker; "prebuilt": take activity-service/target/*.jar from the context.

@@ -144,6 +144,10 @@ ls_init() {
   STATE="$RUN_DIR/state.env"
   PIDFILE="$RUN_DIR/service.pid"
   SERVICE_LOG="$RUN_DIR/service.log"
+  # The service's bootstrap admin key (ACTIVITY_SECURITY_BOOTSTRAP_ADMIN_KEY, else generated once into admin.key)
+  # and a curl header file with it (curl -H @file: the key never appears on a command line).
+  KEY_FILE="$RUN_DIR/admin.key"
+  AUTH_HEADER="$RUN_DIR/auth.header"
   # Environment first, then what the last "up" recorded in the state file, then the defaults.
   # The default prefix is not "activity": the test suite's services create sqs:activity-events-in
   # on the same LocalStack (without a redrive policy), which would clash with the stack's queue.
@@ -193,6 +197,20 @@ service_pid() { # prints the pid of the service this script started, if it still
 }
 
 service_ready() { curl -fsS -m 2 -o /dev/null "http://127.0.0.1:$1/actuator/health/readiness" 2>/dev/null; }
+
+# ensure_admin_key: writes $KEY_FILE (unless it exists) and $AUTH_HEADER, both owner-only.
+ensure_admin_key() {
+  (
+    umask 077
+    if [[ -n "${ACTIVITY_SECURITY_BOOTSTRAP_ADMIN_KEY:-}" ]]; then
+      printf '%s\n' "$ACTIVITY_SECURITY_BOOTSTRAP_ADMIN_KEY" >"$KEY_FILE"
+    elif [[ ! -s "$KEY_FILE" ]]; then
+      printf 'local-%s\n' "$(od -An -tx1 -N32 /dev/urandom | tr -d ' \n')" >"$KEY_FILE.tmp"
+      mv "$KEY_FILE.tmp" "$KEY_FILE"
+    fi
+    printf 'Authorization: Bearer %s\n' "$(head -n1 "$KEY_FILE")" >"$AUTH_HEADER"
+  )
+}
 
 jar_ok() { # exists and contains the localstack profile (a jar built before it was added would not)
   [[ -f "$JAR" ]] && "$PY" -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).getinfo(sys.argv[2])' \
@@ -266,12 +284,16 @@ ls_up() {
     log "service already running (pid $pid, http://127.0.0.1:$PORT); reusing it"
   else
     mkdir -p "$RUN_DIR/data"
+    ensure_admin_key
     log "starting the service on http://127.0.0.1:$PORT (profile localstack, inbound sqs:$INBOUND_QUEUE," \
-        "embedded JMS broker tcp://127.0.0.1:$JMS_PORT, data ${RUN_DIR#"$ROOT"/}/data, log ${SERVICE_LOG#"$ROOT"/})"
+        "embedded JMS broker tcp://127.0.0.1:$JMS_PORT, data ${RUN_DIR#"$ROOT"/}/data, log ${SERVICE_LOG#"$ROOT"/}," \
+        "admin key in ${KEY_FILE#"$ROOT"/})"
     echo "==== $(date -Is) infra/deploy.sh: starting the service ====" >>"$SERVICE_LOG"
     # The inner shell writes its own pid and exec's java (so the pid file holds the service itself).
+    # The admin key goes in the environment, not on the command line.
     # shellcheck disable=SC2086,SC2016  # JAVA_OPTS is a list of options; $$ expands in the inner shell
     ACTIVITY_INBOUND_QUEUE="$INBOUND_QUEUE" ACTIVITY_DATA_DIR="$RUN_DIR/data" ACTIVITY_JMS_PORT="$JMS_PORT" \
+    ACTIVITY_SECURITY_BOOTSTRAP_ADMIN_KEY="$(head -n1 "$KEY_FILE")" \
     LOCALSTACK_ENDPOINT="$ENDPOINT" SVC_PIDFILE="$PIDFILE" \
       nohup setsid bash -c 'echo $$ >"$SVC_PIDFILE"; unset SVC_PIDFILE; exec "$@"' activity-service \
         "$JAVA" $JAVA_OPTS -jar "$JAR" --spring.profiles.active=localstack --server.port="$PORT" \
@@ -300,7 +322,8 @@ ls_up() {
     ls_smoke
   fi
   log "deployed. Inbound: sqs:$INBOUND_QUEUE; example subscriber queues: sqs:$SUBSCRIBER_QUEUE," \
-      "sqs:$(stack_output "$STACK" SubscriberBQueueName). Tear down: infra/deploy.sh localstack down"
+      "sqs:$(stack_output "$STACK" SubscriberBQueueName). API: curl -H @${AUTH_HEADER#"$ROOT"/} (admin key in" \
+      "${KEY_FILE#"$ROOT"/}). Tear down: infra/deploy.sh localstack down"
 }
 
 # Publish one CloudEvent with the AWS CLI on the stack's inbound queue; expect it on the subscriber
@@ -308,6 +331,9 @@ ls_up() {
 ls_smoke() {
   ls_healthy || die "LocalStack does not answer at $ENDPOINT"
   service_ready "$PORT" || die "no service answers on http://127.0.0.1:$PORT (run 'infra/deploy.sh localstack' first)"
+  [[ -s "$KEY_FILE" || -n "${ACTIVITY_SECURITY_BOOTSTRAP_ADMIN_KEY:-}" ]] \
+    || die "no admin key at $KEY_FILE (written when 'infra/deploy.sh localstack' starts the service)"
+  ensure_admin_key
   INBOUND_QUEUE="${INBOUND_QUEUE:-$(stack_output "$STACK" InboundQueueName)}"
   SUBSCRIBER_QUEUE="${SUBSCRIBER_QUEUE:-$(stack_output "$STACK" SubscriberAQueueName)}"
   local run type id api="http://127.0.0.1:$PORT/api/v1"
@@ -317,7 +343,7 @@ ls_smoke() {
   local t0=$SECONDS
   log "smoke: subscribing type $type -> sqs:$SUBSCRIBER_QUEUE"
   local sub sub_id
-  sub="$(curl -fsS -m 10 -XPOST "$api/subscriptions" -H 'Content-Type: application/json' -d "{
+  sub="$(curl -fsS -m 10 -XPOST "$api/subscriptions" -H @"$AUTH_HEADER" -H 'Content-Type: application/json' -d "{
       \"name\": \"deploy.sh smoke $run\", \"pattern\": {\"type\": [\"$type\"]},
       \"target\": \"sqs:$SUBSCRIBER_QUEUE\"}")" || die "smoke: creating the subscription failed"
   sub_id="$("$PY" -c 'import json,sys; print(json.load(sys.stdin)["id"])' <<<"$sub")"
@@ -344,7 +370,7 @@ for m in json.loads(os.environ.get("MSGS") or "{}").get("Messages", []):
       --wait-time-seconds 5 --output json)"
     got="$(MSGS="$msgs" "$PY" -c "$find" "$id" "$run")"
   done
-  curl -fsS -m 10 -o /dev/null -XDELETE "$api/subscriptions/$sub_id" || log "smoke: could not delete subscription $sub_id"
+  curl -fsS -m 10 -o /dev/null -XDELETE -H @"$AUTH_HEADER" "$api/subscriptions/$sub_id" || log "smoke: could not delete subscription $sub_id"
   if [[ -z "$got" ]]; then
     die "smoke: FAIL: event $id did not arrive on $SUBSCRIBER_QUEUE within 60 s (see $SERVICE_LOG)"
   elif [[ "$got" == MISMATCH* ]]; then
@@ -387,6 +413,7 @@ ls_down() {
   fi
   rm -f "$STATE"
   rm -rf "$RUN_DIR/data"   # H2 and KahaDB of this deployment (subscriptions to the deleted queues)
+  rm -f "$KEY_FILE" "$AUTH_HEADER"
   log "down (service log kept: $SERVICE_LOG)"
 }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Channel-to-channel performance suite of the Activity Service: see perf-tests/README.md.
-#   perf-tests/run.sh [--quick] [--no-build] [--service-url URL] [--activemq-url URL]
-#                     [--sqs-endpoint URL | --sqs=aws] [--kafka BROKERS | --no-kafka] [more: --help]
+#   perf-tests/run.sh [--quick] [--no-build] [--service-url URL] [--activemq-url URL | --activemq-process]
+#                     [--sqs-endpoint URL | --sqs=aws] [--kafka BROKERS | --no-kafka] [--compare-jar OLD.jar] [more: --help]
 # Builds what is missing or stale (service jar, runner), starts LocalStack on the host if the default
 # endpoint is used, runs the suite (progress on stderr) and writes perf-tests/target/report/.
 set -euo pipefail
@@ -30,6 +30,17 @@ newer_sources() {
   [[ -n "$(find "$@" -type f \( -name '*.java' -o -name 'pom.xml' -o -name '*.yml' -o -name '*.sql' -o -name '*.properties' \) \
            -newer "$target" -print -quit 2>/dev/null)" ]]
 }
+
+# --batching-sweep: SQS send batching, fixed sizes vs adaptive (io.activityservice.perf.batching.BatchingSweep)
+# instead of the suite; no service is started. Options and output: the package io.activityservice.perf.batching.
+if [[ " $* " == *" --batching-sweep "* ]]; then
+  if [[ "$NO_BUILD" == false ]] && newer_sources "$RUNNER" perf-tests/src/main perf-tests/pom.xml channel-adapters; then
+    echo "perf-tests: building the runner with this tree's adapters" >&2
+    ./mvnw -q -B -pl perf-tests -am package -DskipTests
+  fi
+  if [[ "$SQS_DEFAULT" == true ]]; then infra/localstack/start.sh >&2; fi
+  exec java -Xms256m -Xmx1g -cp "$RUNNER" io.activityservice.perf.batching.BatchingSweep "$@"
+fi
 
 if [[ "$NO_BUILD" == false ]]; then
   if [[ -z "$SERVICE_URL" ]]; then

@@ -2,8 +2,9 @@
 # End-to-end test of "infra/deploy.sh localstack" on this host, isolated from any other deployment:
 # its own stack/queue prefix, run directory and free ports. Up (LocalStack via infra/localstack/start.sh,
 # messaging.yaml through CloudFormation, the service jar, smoke test SQS -> service -> SQS), up again
-# (idempotent: reuses the stack and the service), then down; checks that the service is stopped and the
-# stack and its queues are gone. Needs the jar (built if missing) and Python 3.11 for LocalStack.
+# (idempotent: reuses the stack and the service), then down; checks that the API needs the deployment's admin key
+# (infra/.run/…/admin.key, owner-only) while health stays open, that the service is stopped and the stack and its
+# queues are gone. Needs the jar (built if missing) and Python 3.11 for LocalStack.
 set -euo pipefail
 
 INFRA="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
@@ -39,6 +40,16 @@ t0=$SECONDS
 echo "== infra/deploy.sh localstack (prefix $ACTIVITY_NAME_PREFIX, port $ACTIVITY_PORT, JMS port $ACTIVITY_JMS_PORT)"
 "$DEPLOY" localstack </dev/null 2>&1 | tee "$out"
 grep -q '^PASS: ' "$out" || fail "first deploy printed no PASS"
+
+echo "== the API needs the admin key (health stays open)"
+api="http://127.0.0.1:$ACTIVITY_PORT"
+key_file="$ACTIVITY_RUN_DIR/admin.key"
+[[ "$(stat -c %a "$key_file")" == 600 ]] || fail "$key_file is not owner-only"
+code() { curl -s -m 10 -o /dev/null -w '%{http_code}' "$@"; }
+[[ "$(code "$api/api/v1/subscriptions")" == 401 ]] || fail "GET /api/v1/subscriptions without a key is not 401"
+[[ "$(code -H @"$ACTIVITY_RUN_DIR/auth.header" "$api/api/v1/subscriptions")" == 200 ]] \
+  || fail "GET /api/v1/subscriptions with the admin key is not 200"
+[[ "$(code "$api/actuator/health")" == 200 ]] || fail "GET /actuator/health without a key is not 200"
 
 echo "== again (idempotent)"
 "$DEPLOY" localstack </dev/null 2>&1 | tee "$out"

@@ -274,6 +274,34 @@ abstract class AbstractApiTest {
     assertThat(docs.body()).contains("/api/v1/subscriptions").contains("/api/v1/events");
   }
 
+  /** The security tables (V6) on this database: keys, subscription owners and the audit log. */
+  @Test
+  void apiKeysSubscriptionOwnersAndTheAuditLogAreStored() {
+    String type = unique("com.example.owned");
+    Api subscriber = api.withKey(api.createKey(unique("subscriber"), List.of("subscriber"), List.of(type)));
+    Response sub = subscriber.postJson("/api/v1/subscriptions", """
+        {"name": "owned", "pattern": {"type": ["%s"]}, "target": "%s"}""".formatted(type, webhook.url("/owned")));
+    assertThat(sub.status()).as(sub.body()).isEqualTo(201);
+    String id = sub.json().get("id").asText();
+    String owner = sub.json().get("owner").asText();
+    assertThat(api.get("/api/v1/subscriptions/" + id).json().get("owner").asText()).isEqualTo(owner);
+    Api other = api.withKey(api.createKey(unique("other"), List.of("subscriber"), List.of("*")));
+    assertProblem(other.get("/api/v1/subscriptions/" + id), 404, null);
+
+    Response audit = api.get("/api/v1/audit?limit=20");
+    assertThat(audit.status()).isEqualTo(200);
+    assertThat(audit.json().get("items")).anySatisfy(e -> {
+      assertThat(e.get("actor").asText()).isEqualTo(owner);
+      assertThat(e.get("action").asText()).isEqualTo("create");
+      assertThat(e.get("resourceKind").asText()).isEqualTo("subscription");
+      assertThat(e.get("resourceId").asText()).isEqualTo(id);
+      assertThat(e.get("outcome").asText()).isEqualTo("success");
+    });
+    String keyId = owner.substring("key:".length());
+    assertThat(api.delete("/api/v1/api-keys/" + keyId).status()).isEqualTo(204);
+    assertProblem(subscriber.get("/api/v1/subscriptions"), 401, null);
+  }
+
   static void assertProblem(Response r, int status, String field) {
     assertThat(r.status()).as(r.body()).isEqualTo(status);
     assertThat(r.contentType()).startsWith("application/problem+json");

@@ -1,10 +1,7 @@
 package io.activityservice.detector;
 
+import io.activityservice.events.derive.DerivedEventEmitter;
 import io.activityservice.events.routing.HopCount;
-import io.activityservice.events.ingest.EventIngest;
-import io.activityservice.events.problem.InvalidInputException;
-import io.activityservice.events.delivery.DeadLetters;
-import io.activityservice.events.routing.RoutableEvent;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import io.cloudevents.jackson.JsonCloudEventData;
@@ -20,10 +17,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Turns detector rows into CloudEvents and feeds them back into ingest ({@link EventIngest#prepare} then
- * {@link EventIngest#route}) on its own thread, never inside the engine's listener. A derived event whose
- * hop count exceeds {@code maxHopCount} is dead-lettered instead, so detectors that feed each other in a
- * cycle stop after a bounded number of hops. Extensions: {@code hopcount} (int) and {@code causedby}
+ * Turns detector rows into CloudEvents and emits them through the {@link DerivedEventEmitter} (hop-count guard,
+ * ingest, routing) on its own thread, never inside the engine's listener. A derived event whose hop count exceeds
+ * {@code maxHopCount} is dead-lettered instead, so detectors that feed each other in a cycle stop after a bounded
+ * number of hops. Extensions: {@code hopcount} (int) and {@code causedby}
  * (comma-separated ids of contributing events, when known).
  */
 public class DerivedEvents implements DetectorOutput, AutoCloseable {
@@ -32,16 +29,13 @@ public class DerivedEvents implements DetectorOutput, AutoCloseable {
   /** Bound on the {@code causedby} extension; longer lists are cut at an id boundary and end with ",...". */
   static final int MAX_CAUSEDBY = 4000;
 
-  private final EventIngest ingest;
-  private final DeadLetters deadLetters;
+  private final DerivedEventEmitter emitter;
   private final DetectorMetrics metrics;
   private final int maxHopCount;
   private final ThreadPoolExecutor executor;
 
-  public DerivedEvents(EventIngest ingest, DeadLetters deadLetters, DetectorMetrics metrics, int maxHopCount,
-                       int queueCapacity) {
-    this.ingest = ingest;
-    this.deadLetters = deadLetters;
+  public DerivedEvents(DerivedEventEmitter emitter, DetectorMetrics metrics, int maxHopCount, int queueCapacity) {
+    this.emitter = emitter;
     this.metrics = metrics;
     this.maxHopCount = maxHopCount;
     this.executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(queueCapacity),
@@ -82,40 +76,21 @@ public class DerivedEvents implements DetectorOutput, AutoCloseable {
     String name = row.detector().name();
     try {
       CloudEvent event = toCloudEvent(row);
-      if (row.hopCount() > maxHopCount) {
-        deadLetter(event, name, "hop count " + row.hopCount() + " exceeds activity.detectors.max-hop-count="
-            + maxHopCount + ": detector '" + name + "' consumes, directly or through other detectors, events it "
-            + "derived itself (a loop); change its inputs or EPL, or raise max-hop-count if the chain is intended");
-        return;
-      }
-      RoutableEvent routable;
-      try {
-        routable = ingest.prepare(event);
-      } catch (InvalidInputException e) {
-        deadLetter(event, name, "derived event of detector '" + name + "' is invalid for type '"
-            + row.detector().emits() + "': " + e.getMessage());
-        return;
-      }
-      ingest.route(routable).whenComplete((outcome, error) -> {
-        if (error != null) {
-          metrics.derivedFailed();
-          log.warn("derived event {} of detector '{}' was not routed: {}", event.getId(), name, error.toString());
-        }
-      });
+      emitter.emit(event, new DerivedEventEmitter.Producer("detector:" + name, maxHopCount,
+          "activity.detectors.max-hop-count")).whenComplete((outcome, error) -> {
+            Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                ? error.getCause() : error;
+            if (cause instanceof DerivedEventEmitter.NotEmitted) {
+              metrics.deadLettered();
+            } else if (cause != null) {
+              metrics.derivedFailed();
+              log.warn("derived event {} of detector '{}' was not routed: {}", event.getId(), name, cause.toString());
+            }
+          });
     } catch (RuntimeException e) {
       metrics.derivedFailed();
       log.error("derived event of detector '{}' failed", name, e);
     }
-  }
-
-  private void deadLetter(CloudEvent event, String detector, String reason) {
-    metrics.deadLettered();
-    log.warn("dead-lettering derived event {} of detector '{}': {}", event.getId(), detector, reason);
-    deadLetters.send(new DeadLetters.DeadLetter(event, null, "detector:" + detector, 0, reason), null).whenComplete((ok, error) -> {
-      if (error != null) {
-        log.error("dead letter of derived event {} failed: {}", event.getId(), error.toString());
-      }
-    });
   }
 
   static String join(java.util.List<String> ids) {

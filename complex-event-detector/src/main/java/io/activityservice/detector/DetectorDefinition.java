@@ -1,5 +1,6 @@
 package io.activityservice.detector;
 
+import io.activityservice.events.cluster.PartitionKey;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.InvalidInputException.FieldError;
 import java.time.OffsetDateTime;
@@ -19,9 +20,11 @@ import java.util.regex.Pattern;
  * @param emits     CloudEvents type of the derived events
  * @param clock     processing time or event time
  * @param createdAt when it was created
+ * @param partitionBy with several replicas, the key its input events are partitioned by (e.g. {@code data.meter}):
+ *                    each key is processed by one replica; {@code null}: one replica processes all its events
  */
 public record DetectorDefinition(String name, Map<String, String> inputs, String epl, String emits, ClockMode clock,
-                                 OffsetDateTime createdAt) {
+                                 OffsetDateTime createdAt, String partitionBy) {
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
   private static final Pattern ALIAS = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
@@ -31,6 +34,13 @@ public record DetectorDefinition(String name, Map<String, String> inputs, String
   public DetectorDefinition {
     inputs = inputs == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(inputs));
     clock = clock == null ? ClockMode.PROCESSING_TIME : clock;
+    partitionBy = partitionBy == null || partitionBy.isBlank() ? null : partitionBy.trim();
+  }
+
+  /** A detector that is not partitioned. */
+  public DetectorDefinition(String name, Map<String, String> inputs, String epl, String emits, ClockMode clock,
+                            OffsetDateTime createdAt) {
+    this(name, inputs, epl, emits, clock, createdAt, null);
   }
 
   /**
@@ -63,6 +73,11 @@ public record DetectorDefinition(String name, Map<String, String> inputs, String
     }
     if (emits == null || !TYPE.matcher(emits).matches()) {
       errors.add(new FieldError("emits", "is required: the event type of derived events, e.g. com.example.meter.overload"));
+    }
+    try {
+      PartitionKey.parse(partitionBy);
+    } catch (InvalidInputException e) {
+      errors.addAll(e.errors());
     }
     if (!errors.isEmpty()) {
       throw new InvalidInputException(errors);

@@ -30,6 +30,17 @@ public interface DetectorEngine extends AutoCloseable {
    */
   void submit(RoutableEvent event);
 
+  /**
+   * Hands an event to one detector only (with several replicas, events reach a detector through its internal
+   * channel). Never blocks and never throws.
+   *
+   * @return false if the detector is not deployed here or its queue is full (the caller redelivers later)
+   */
+  boolean submitTo(String detector, RoutableEvent event);
+
+  /** Names of the deployed detectors that consume events of this type. */
+  java.util.List<String> consumersOf(String type);
+
   /** Counters of one detector, or null if it is not deployed. */
   DetectorStats stats(String name);
 

@@ -22,14 +22,15 @@ public class DetectorRepository {
   /** Inserts; false if a detector of that name exists. */
   public boolean insert(DetectorDefinition d) {
     try {
-      jdbc.sql("insert into detector (name, inputs_json, epl, emits, clock, created_at) "
-              + "values (:name, :inputs, :epl, :emits, :clock, :createdAt)")
+      jdbc.sql("insert into detector (name, inputs_json, epl, emits, clock, created_at, partition_by) "
+              + "values (:name, :inputs, :epl, :emits, :clock, :createdAt, :partitionBy)")
           .param("name", d.name())
           .param("inputs", Json.write(Json.tree(d.inputs())))
           .param("epl", d.epl())
           .param("emits", d.emits())
           .param("clock", d.clock().text())
           .param("createdAt", d.createdAt())
+          .param("partitionBy", d.partitionBy())
           .update();
       return true;
     } catch (DuplicateKeyException e) {
@@ -55,6 +56,7 @@ public class DetectorRepository {
     Map<String, String> aliases = new LinkedHashMap<>();
     inputs.properties().forEach(e -> aliases.put(e.getKey(), e.getValue().asText()));
     return new DetectorDefinition(rs.getString("name"), aliases, rs.getString("epl"), rs.getString("emits"),
-        ClockMode.parse(rs.getString("clock")), rs.getObject("created_at", OffsetDateTime.class));
+        ClockMode.parse(rs.getString("clock")), rs.getObject("created_at", OffsetDateTime.class),
+        rs.getString("partition_by"));
   }
 }

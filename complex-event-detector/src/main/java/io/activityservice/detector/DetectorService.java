@@ -1,5 +1,6 @@
 package io.activityservice.detector;
 
+import io.activityservice.events.cluster.ConfigChanges;
 import io.activityservice.events.problem.ConflictException;
 import io.activityservice.events.problem.NotFoundException;
 import java.time.Clock;
@@ -28,22 +29,80 @@ public class DetectorService {
   private final DetectorEngine engine;
   private final Clock clock;
   private final Map<String, String> failures = new ConcurrentHashMap<>();
+  private final ConfigChanges changes;
+  private final Placement placement;
+
+  /** Kind of the detector changes in the configuration log, and of detectors as processors. */
+  public static final String KIND = "detector";
+
+  /**
+   * Where a deployed detector gets its events from: with several replicas, its internal channel
+   * ({@link io.activityservice.events.cluster.ProcessorRouting}); on one node, nothing to do (the router's tap).
+   */
+  public interface Placement {
+    void deployed(DetectorDefinition detector);
+
+    void undeployed(String name);
+
+    /** One node: the router's tap feeds every deployed detector. */
+    Placement LOCAL = new Placement() {
+      @Override
+      public void deployed(DetectorDefinition detector) {
+      }
+
+      @Override
+      public void undeployed(String name) {
+      }
+    };
+  }
 
   public DetectorService(DetectorRepository repository, DetectorEngine engine, Clock clock) {
+    this(repository, engine, clock, ConfigChanges.unrecorded(), Placement.LOCAL);
+  }
+
+  /**
+   * @param changes   records each change so that every replica applies it ({@link #reload})
+   * @param placement where deployed detectors get their events from
+   */
+  public DetectorService(DetectorRepository repository, DetectorEngine engine, Clock clock, ConfigChanges changes,
+                         Placement placement) {
     this.repository = repository;
     this.engine = engine;
     this.clock = clock;
+    this.changes = changes;
+    this.placement = placement;
   }
 
   /** Deploys every stored detector; failures are logged and reported by {@link #get(String)}. */
   public void loadAll() {
     for (DetectorDefinition d : repository.findAll()) {
-      try {
-        engine.deploy(d);
-      } catch (RuntimeException e) {
-        failures.put(d.name(), e.getMessage());
-        log.error("stored detector '{}' could not be redeployed and stays stopped: {}", d.name(), e.getMessage());
-      }
+      deployStored(d);
+    }
+  }
+
+  /**
+   * Applies a change another replica made: deploys a stored detector that is not deployed here, or undeploys one
+   * that was deleted. Detectors are immutable, so one already deployed stays as it is (and keeps its state).
+   */
+  public synchronized void reload(String name) {
+    java.util.Optional<DetectorDefinition> stored = repository.find(name);
+    if (stored.isEmpty()) {
+      failures.remove(name);
+      placement.undeployed(name);
+      engine.undeploy(name);
+    } else if (engine.stats(name) == null) {
+      failures.remove(name);
+      deployStored(stored.get());
+    }
+  }
+
+  private void deployStored(DetectorDefinition d) {
+    try {
+      engine.deploy(d);
+      placement.deployed(d);
+    } catch (RuntimeException e) {
+      failures.put(d.name(), e.getMessage());
+      log.error("stored detector '{}' could not be deployed and stays stopped: {}", d.name(), e.getMessage());
     }
   }
 
@@ -55,23 +114,37 @@ public class DetectorService {
    */
   public synchronized DetectorDefinition create(String name, Map<String, String> inputs, String epl, String emits,
                                                 ClockMode clockMode) {
-    DetectorDefinition d = new DetectorDefinition(name, inputs, epl, emits, clockMode, OffsetDateTime.now(clock))
-        .validate();
+    return create(name, inputs, epl, emits, clockMode, null);
+  }
+
+  /**
+   * Creates and deploys a detector partitioned by a key (see {@link DetectorDefinition#partitionBy()}).
+   *
+   * @throws io.activityservice.events.problem.InvalidInputException for invalid fields or EPL that does not compile
+   * @throws ConflictException                                      if the name is taken
+   */
+  public synchronized DetectorDefinition create(String name, Map<String, String> inputs, String epl, String emits,
+                                                ClockMode clockMode, String partitionBy) {
+    DetectorDefinition d = new DetectorDefinition(name, inputs, epl, emits, clockMode, OffsetDateTime.now(clock),
+        partitionBy).validate();
     if (repository.find(name).isPresent()) {
       throw conflict(name);
     }
     engine.deploy(d);
     boolean stored = false;
     try {
-      stored = repository.insert(d);
+      changes.record(KIND, name, () -> {
+        if (!repository.insert(d)) {
+          throw conflict(name);
+        }
+      });
+      stored = true;
     } finally {
       if (!stored) {
         engine.undeploy(name);
       }
     }
-    if (!stored) {
-      throw conflict(name);
-    }
+    placement.deployed(d);
     return d;
   }
 
@@ -85,10 +158,13 @@ public class DetectorService {
 
   /** Undeploys and deletes. */
   public synchronized void delete(String name) {
-    if (!repository.delete(name)) {
-      throw new NotFoundException("detector", name);
-    }
+    changes.record(KIND, name, () -> {
+      if (!repository.delete(name)) {
+        throw new NotFoundException("detector", name);
+      }
+    });
     failures.remove(name);
+    placement.undeployed(name);
     engine.undeploy(name);
   }
 

@@ -15,6 +15,7 @@ import io.activityservice.events.registry.EventRegistry;
 import io.activityservice.events.registry.EventTypeRepository;
 import io.activityservice.events.registry.UnregisteredTypePolicy;
 import io.activityservice.events.delivery.DeadLetters;
+import io.activityservice.events.derive.DerivedEventEmitter;
 import io.activityservice.events.delivery.DeliveryMetrics;
 import io.activityservice.events.delivery.DeliverySettings;
 import io.activityservice.events.delivery.DeliveryStore;
@@ -142,7 +143,7 @@ final class Harness implements AutoCloseable {
     router = new EventRouter(index, delivery, new DuplicateFilter(Duration.ofMinutes(10), 100_000),
         new RoutingMetrics(meters, type -> true), 100_000);
     ingest = new EventIngest(registry, router, clock);
-    derived = new DerivedEvents(ingest, deadLetters, metrics, maxHopCount, queueCapacity);
+    derived = new DerivedEvents(new DerivedEventEmitter(ingest, deadLetters), metrics, maxHopCount, queueCapacity);
     engine = new EsperDetectorEngine(type -> registry.find(type).map(t -> t.schema()), derived, metrics, clock,
         settings);
     router.addTap(new DetectorTap(engine));

@@ -26,19 +26,27 @@ import java.util.List;
  * @param pacedSeconds duration of each paced run
  * @param jfr          record JFR in the started service
  * @param gitCommit    commit (from run.sh) for the environment record
- * @param args         the arguments as given
+ * @param apiKey       bearer token for the service's API: with {@code --service-url}, an admin key of that service
+ *                     ({@code --api-key}, else the environment variable {@code ACTIVITY_KEY}); for a started service
+ *                     its bootstrap admin key (generated per run unless given)
+ * @param args         the arguments as given, the API key's value redacted
+ * @param activemqProcess start an ActiveMQ broker in a JVM of its own and use it as an external broker
+ * @param baseline     an earlier run's results.csv to compare with ("before/after" table), or null
+ * @param compareJar   an older service jar: run the suite with it first, then with {@code serviceJar} against
+ *                     that run's results as the baseline; or null
  */
 public record Options(boolean quick, String serviceUrl, Path serviceJar, String activemqUrl, String sqsEndpoint,
     boolean sqsAws, String kafka, boolean noKafka, Path reportDir, Path workDir, int reps, List<Integer> largeN,
     List<Integer> largeReps, double jmsP99Ms, double sqsP99Ms, double kafkaP99Ms, double pacedSeconds, boolean jfr,
-    String gitCommit, List<String> args) {
+    String gitCommit, String apiKey, List<String> args, boolean activemqProcess, Path baseline, Path compareJar) {
 
   static final String USAGE = """
       usage: perf-tests/run.sh [--quick] [--no-build] [--service-url URL] [--activemq-url URL]
                                [--sqs-endpoint URL | --sqs=aws] [--kafka BROKERS | --no-kafka]
                                [--reps N] [--large-n 10000,100000] [--large-reps 3,1] [--paced-seconds S]
                                [--jms-p99-ms 50] [--sqs-p99-ms 1000] [--kafka-p99-ms 100] [--no-jfr]
-                               [--report-dir DIR] [--service-jar JAR]
+                               [--report-dir DIR] [--service-jar JAR] [--api-key KEY] [--activemq-process]
+                               [--baseline RESULTS.csv] [--compare-jar OLD-SERVICE.jar]
       """;
 
   /** Parses {@code args}; throws IllegalArgumentException with the usage on bad input. */
@@ -61,8 +69,13 @@ public record Options(boolean quick, String serviceUrl, Path serviceJar, String 
     double kafkaP99 = 100;
     Double paced = null;
     boolean jfr = true;
+    boolean amqProcess = false;
+    Path baseline = null;
+    Path compareJar = null;
     String commit = System.getenv().getOrDefault("PERF_GIT_COMMIT", "unknown");
+    String apiKey = System.getenv("ACTIVITY_KEY");
     List<String> rest = new ArrayList<>(List.of(args));
+    List<String> shown = new ArrayList<>(List.of(args));
     for (int i = 0; i < rest.size(); i++) {
       String a = rest.get(i);
       String value = null;
@@ -76,6 +89,9 @@ public record Options(boolean quick, String serviceUrl, Path serviceJar, String 
         case "--no-build" -> { }
         case "--no-kafka" -> noKafka = true;
         case "--no-jfr" -> jfr = false;
+        case "--activemq-process" -> amqProcess = true;
+        case "--baseline" -> baseline = Path.of(value != null ? value : next(rest, ++i, a));
+        case "--compare-jar" -> compareJar = Path.of(value != null ? value : next(rest, ++i, a));
         case "--service-url" -> serviceUrl = value != null ? value : next(rest, ++i, a);
         case "--service-jar" -> jar = Path.of(value != null ? value : next(rest, ++i, a));
         case "--activemq-url" -> amq = value != null ? value : next(rest, ++i, a);
@@ -89,6 +105,15 @@ public record Options(boolean quick, String serviceUrl, Path serviceJar, String 
           sqs = null;
         }
         case "--kafka" -> kafka = value != null ? value : next(rest, ++i, a);
+        case "--api-key" -> {
+          if (value != null) {
+            apiKey = value;
+            shown.set(i, "--api-key=(redacted)");
+          } else {
+            apiKey = next(rest, ++i, a);
+            shown.set(i, "(redacted)");
+          }
+        }
         case "--report-dir" -> report = Path.of(value != null ? value : next(rest, ++i, a));
         case "--reps" -> reps = Integer.parseInt(value != null ? value : next(rest, ++i, a));
         case "--large-n" -> largeN = ints(value != null ? value : next(rest, ++i, a));
@@ -110,9 +135,43 @@ public record Options(boolean quick, String serviceUrl, Path serviceJar, String 
     if (largeReps.size() != largeN.size()) {
       throw new IllegalArgumentException("--large-reps needs one count per --large-n value\n" + USAGE);
     }
+    if (amqProcess && (amq != null || serviceUrl != null)) {
+      throw new IllegalArgumentException("--activemq-process starts a broker for a service the suite starts; it does"
+          + " not go with --activemq-url or --service-url\n" + USAGE);
+    }
+    if (compareJar != null && serviceUrl != null) {
+      throw new IllegalArgumentException("--compare-jar starts both jars; it does not go with --service-url\n" + USAGE);
+    }
+    if (compareJar != null && baseline != null) {
+      throw new IllegalArgumentException("--compare-jar makes its own baseline; leave out --baseline\n" + USAGE);
+    }
     return new Options(quick, serviceUrl, jar, amq, sqs, aws, kafka, noKafka, report, work,
         reps != null ? reps : quick ? 2 : 10, largeN, largeReps, jmsP99, sqsP99, kafkaP99,
-        paced != null ? paced : quick ? 1.5 : 5, jfr, commit, List.of(args));
+        paced != null ? paced : quick ? 1 : 5, jfr, commit,
+        apiKey == null || apiKey.isBlank() ? null : apiKey.trim(), List.copyOf(shown), amqProcess, baseline,
+        compareJar);
+  }
+
+  /**
+   * The options of the baseline run of {@code --compare-jar}: the old jar, its report in {@code <report
+   * dir>/baseline}, no comparison of its own.
+   */
+  public Options forBaselineRun() {
+    return new Options(quick, serviceUrl, compareJar, activemqUrl, sqsEndpoint, sqsAws, kafka, noKafka,
+        reportDir.resolve("baseline"), workDir, reps, largeN, largeReps, jmsP99Ms, sqsP99Ms, kafkaP99Ms, pacedSeconds,
+        jfr, "(baseline run of --compare-jar; commit of the old jar unknown)", apiKey, args, activemqProcess, null, null);
+  }
+
+  /** The options of the second run of {@code --compare-jar}: this jar, compared with {@code baselineCsv}. */
+  public Options againstBaseline(Path baselineCsv) {
+    return new Options(quick, serviceUrl, serviceJar, activemqUrl, sqsEndpoint, sqsAws, kafka, noKafka, reportDir,
+        workDir, reps, largeN, largeReps, jmsP99Ms, sqsP99Ms, kafkaP99Ms, pacedSeconds, jfr, gitCommit, apiKey, args,
+        activemqProcess, baselineCsv, null);
+  }
+
+  @Override
+  public String toString() {
+    return "Options" + args;
   }
 
   /** Sizes of the paper's bursts. */

@@ -1,6 +1,9 @@
 package io.activityservice.perf;
 
+import io.activityservice.perf.cpu.CpuSource;
 import io.activityservice.perf.report.Analysis;
+import io.activityservice.perf.report.Baseline;
+import io.activityservice.perf.report.CpuFacts;
 import io.activityservice.perf.report.EnvironmentInfo;
 import io.activityservice.perf.report.RawData;
 import io.activityservice.perf.report.Report;
@@ -21,7 +24,8 @@ import java.util.Map;
  * Entry point of the channel-to-channel performance suite (see perf-tests/README.md, run by
  * {@code perf-tests/run.sh}): sets up brokers and the service, runs the suite with a progress bar on
  * stderr, writes the report and exits non-zero if any burst lost or duplicated an event or the report is
- * incomplete.
+ * incomplete. With {@code --compare-jar OLD.jar} it runs the suite twice, first with the old jar (report in
+ * {@code <report dir>/baseline}), then with the current one compared against it.
  */
 public final class PerfRunner {
 
@@ -40,7 +44,15 @@ public final class PerfRunner {
     }
     int code;
     try {
-      code = run(o);
+      if (o.compareJar() != null) {
+        System.err.println("perf-tests: --compare-jar: first run with " + o.compareJar());
+        Options before = o.forBaselineRun();
+        int first = run(before);
+        System.err.println("perf-tests: --compare-jar: second run with " + o.serviceJar());
+        code = Math.max(first, run(o.againstBaseline(before.reportDir().resolve("results.csv"))));
+      } else {
+        code = run(o);
+      }
     } catch (Exception e) {
       System.err.println("perf-tests failed: " + e);
       e.printStackTrace();
@@ -57,9 +69,14 @@ public final class PerfRunner {
     Map<String, String> env = new LinkedHashMap<>();
     Map<String, Object> profiles = new LinkedHashMap<>();
     Analysis analysis;
+    List<Baseline.Row> baseline = null;
+    if (o.baseline() != null) {
+      // Read it first: a bad file should fail before a long run, not after.
+      baseline = Baseline.read(o.baseline());
+    }
     try (Testbed bed = Testbed.start(o)) {
       System.err.println("perf-tests: service at " + bed.api().baseUrl() + " is up; " + bed.settings().get("activemq"));
-      suite = new Suite(o, bed.legs(), bed.api(), runId);
+      suite = new Suite(o, bed.legs(), bed.api(), runId, bed.cpuMeter());
       try {
         suite.run();
       } finally {
@@ -67,7 +84,14 @@ public final class PerfRunner {
       }
       bed.versions().forEach((k, v) -> env.put("version: " + k, v));
       bed.settings().forEach((k, v) -> env.put("setting: " + k, v));
-      analysis = new Analysis(suite.results(), suite.sustainable(), suite.cepStatus());
+      Map<String, String> sources = new LinkedHashMap<>();
+      for (CpuSource s : bed.cpuMeter().sources()) {
+        sources.put(s.name(), s.description());
+      }
+      CpuFacts cpu = new CpuFacts(suite.cpuUses(), suite.idleRates(), suite.idleMeasurements(), sources,
+          bed.brokerInService(), bed.sharedCpuSources());
+      analysis = new Analysis(suite.results(), suite.sustainable(), suite.cepStatus(), suite.steps(), cpu,
+          suite.isolationStatus(), suite.parked());
       for (Analysis.Target t : analysis.targets()) {
         if (t.status().equals("missed")) {
           profiles.put(t.name(), profile(bed, analysis, t));
@@ -77,14 +101,19 @@ public final class PerfRunner {
     env.put("git commit", o.gitCommit());
     env.put("options", String.join(" ", o.args()).isEmpty() ? "(none)" : String.join(" ", o.args()));
     env.put("mode", (o.quick() ? "quick" : "full") + ": reps " + o.reps() + ", N " + o.smallN() + ", larger N " + o.largeN()
-        + " × " + o.largeReps() + ", paced " + o.pacedSeconds() + " s per rate, p99 bounds JMS " + o.jmsP99Ms()
+        + " × " + o.largeReps() + ", paced " + o.pacedSeconds() + " s per run, 3 runs per rate (2 of 3 must meet the bound"
+        + (o.quick() ? "; third run skipped once two agree" : "") + "), p99 bounds JMS " + o.jmsP99Ms()
         + " ms / SQS " + o.sqsP99Ms() + " ms / Kafka " + o.kafkaP99Ms() + " ms, 1 KiB data, persistent JMS");
     env.put("run id", runId);
     env.put("duration", Duration.between(started, Instant.now()).toSeconds() + " s");
     env.put("load average at end", EnvironmentInfo.loadAverage());
     Map<String, String> environment = EnvironmentInfo.collect(env);
     RawData.write(o.reportDir(), suite.results());
-    new Report(analysis, environment, suite.notes(), profiles).write(o.reportDir());
+    RawData.writeCpu(o.reportDir(), suite.cpuUses());
+    List<Baseline.Comparison> comparison = baseline == null ? List.of()
+        : Baseline.compare(baseline, Baseline.rows(suite.results()));
+    new Report(analysis, environment, suite.notes(), profiles, comparison,
+        o.baseline() == null ? null : o.baseline().toString()).write(o.reportDir());
     return verdict(o, suite.results(), analysis);
   }
 
@@ -121,7 +150,7 @@ public final class PerfRunner {
     if (results.stream().noneMatch(r -> r.mode().equals("burst"))) {
       problems.add("no burst results");
     }
-    for (String f : List.of("index.html", "report.md", "results.csv")) {
+    for (String f : List.of("index.html", "report.md", "results.csv", "cpu.csv")) {
       if (!Files.exists(o.reportDir().resolve(f))) {
         problems.add("missing " + f);
       }

@@ -6,6 +6,11 @@ import io.activityservice.channel.jms.JmsChannelAdapter;
 import io.activityservice.channel.jms.JmsChannelProperties;
 import io.activityservice.channel.sqs.SqsChannelAdapter;
 import io.activityservice.channel.sqs.SqsChannelProperties;
+import io.activityservice.perf.broker.BrokerProcess;
+import io.activityservice.perf.cpu.CpuMeter;
+import io.activityservice.perf.cpu.CpuSource;
+import io.activityservice.perf.cpu.ProcessThreads;
+import io.activityservice.perf.cpu.Processes;
 import io.activityservice.perf.service.ServiceApi;
 import io.activityservice.perf.service.ServiceProcess;
 import io.activityservice.perf.suite.Legs;
@@ -22,22 +27,30 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.jar.JarFile;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
  * Everything a run needs, started in order and stopped in reverse: an embedded Kafka broker (unless
- * external brokers are given), the service (started from its jar unless a URL is given) with its embedded
- * ActiveMQ on a free port, and the client adapters. Records the settings and versions for the report.
+ * external brokers are given), an ActiveMQ broker in its own JVM ({@code --activemq-process}), the service
+ * (started from its jar unless a URL is given) with its embedded ActiveMQ on a free port unless a broker is
+ * given, and the client adapters. Records the settings and versions for the report, and the processes (and
+ * Kafka broker threads) whose CPU time the suite reads.
  */
 public final class Testbed implements AutoCloseable {
 
   private final Map<String, String> settings = new LinkedHashMap<>();
   private final Map<String, String> versions = new LinkedHashMap<>();
   private final List<AutoCloseable> closeables = new ArrayList<>();
+  private final List<CpuSource> cpuSources = new ArrayList<>();
+  private final List<String> cpuWatched = new ArrayList<>();
+  private final List<String> cpuShared = new ArrayList<>();
+  private boolean brokerInService;
   private HttpClient http;
   private ServiceProcess service;
   private ServiceApi api;
+  private String apiKey;
   private Legs legs;
 
   /** Starts what {@code o} asks for; on failure everything started so far is stopped. */
@@ -56,10 +69,14 @@ public final class Testbed implements AutoCloseable {
     http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).version(HttpClient.Version.HTTP_1_1).build();
     // Kafka
     String kafkaBrokers = o.kafka();
+    Set<Long> kafkaThreads = Set.of();
     if (!o.noKafka() && kafkaBrokers == null && o.serviceUrl() == null) {
+      Set<Long> before = CpuSource.liveThreadIds();
       EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(1, 1);
       broker.afterPropertiesSet();
       closeables.add(broker::destroy);
+      kafkaThreads = new java.util.HashSet<>(CpuSource.liveThreadIds());
+      kafkaThreads.removeAll(before);
       kafkaBrokers = broker.getBrokersAsString();
       settings.put("kafka", "embedded KRaft broker in the runner JVM (spring-kafka-test), " + kafkaBrokers);
     } else if (kafkaBrokers != null) {
@@ -70,6 +87,14 @@ public final class Testbed implements AutoCloseable {
     // ActiveMQ + service
     String amqUrl = o.activemqUrl();
     String serviceUrl = o.serviceUrl();
+    BrokerProcess amqProcess = null;
+    if (o.activemqProcess() && amqUrl == null) {
+      amqProcess = BrokerProcess.start(o.workDir().resolveSibling("perf-activemq"));
+      closeables.add(amqProcess);
+      amqUrl = amqProcess.url();
+      cpuSources.addAll(jvmSources("activemq", amqProcess.pid(), "the ActiveMQ broker process started by the suite"));
+      cpuWatched.add("activemq");
+    }
     if (serviceUrl == null) {
       int port = ServiceProcess.freePort();
       List<String> args = new ArrayList<>();
@@ -78,6 +103,11 @@ public final class Testbed implements AutoCloseable {
         amqUrl = "tcp://127.0.0.1:" + amqPort;
         args.add("--activity.channels.jms.embedded-broker.port=" + amqPort);
         settings.put("activemq", "the service's embedded broker (persistent, KahaDB) at " + amqUrl);
+        brokerInService = true;
+      } else if (amqProcess != null) {
+        args.add("--activity.channels.jms.broker-url=" + amqUrl);
+        settings.put("activemq", "a broker process of its own started by the suite (EmbeddedActiveMqBroker, persistent,"
+            + " KahaDB in " + o.workDir().resolveSibling("perf-activemq") + ") at " + amqUrl + ", pid " + amqProcess.pid());
       } else {
         args.add("--activity.channels.jms.broker-url=" + amqUrl);
         settings.put("activemq", "external " + amqUrl);
@@ -99,10 +129,15 @@ public final class Testbed implements AutoCloseable {
       args.add("--activity.inbound[0].default-type=com.example.plain");
       args.add("--activity.inbound[0].default-source=/perf");
       List<String> jvm = List.of("-Xms512m", "-Xmx2g");
-      service = ServiceProcess.start(o.serviceJar(), o.workDir(), port, o.jfr(), jvm, args,
-          url -> new ServiceApi(http, url));
+      apiKey = o.apiKey() != null ? o.apiKey() : generatedKey();
+      String key = apiKey;
+      service = ServiceProcess.start(o.serviceJar(), o.workDir(), port, o.jfr(), jvm, args, key,
+          url -> new ServiceApi(http, url, key));
       closeables.add(service);
       serviceUrl = service.url();
+      cpuSources.addAll(0, jvmSources("service", service.pid(), "the service process"
+          + (brokerInService ? " (includes its embedded ActiveMQ broker)" : "")));
+      cpuWatched.add(0, "service");
       settings.put("service", "started: java " + String.join(" ", jvm) + " -jar " + o.serviceJar() + " "
           + String.join(" ", args) + " (pid " + service.pid() + ", work dir " + o.workDir() + ")");
       versions.put("service", jarVersion(o.serviceJar()));
@@ -113,13 +148,22 @@ public final class Testbed implements AutoCloseable {
         amqUrl = "tcp://127.0.0.1:61616";
       }
       versions.put("service", "external");
+      apiKey = o.apiKey();
+      if (apiKey == null) {
+        throw new IOException("--service-url needs an admin key of that service: --api-key KEY or the environment"
+            + " variable ACTIVITY_KEY (e.g. ACTIVITY_KEY=$(cat data/admin.key))");
+      }
     }
-    api = new ServiceApi(http, serviceUrl);
+    api = new ServiceApi(http, serviceUrl, apiKey);
     if (service == null) {
       closeables.add(api::cleanUp);
     }
     if (!api.healthy()) {
       throw new IOException("the service at " + serviceUrl + " is not healthy (/actuator/health)");
+    }
+    if (!api.authorized()) {
+      throw new IOException("the service at " + serviceUrl + " refuses the API key (GET /api/v1/api-keys is not 200):"
+          + " pass an admin key with --api-key or ACTIVITY_KEY");
     }
     // Clients
     JmsChannelProperties jmsProps = new JmsChannelProperties(null, amqUrl, null, null, "perf", null, null, null,
@@ -137,6 +181,24 @@ public final class Testbed implements AutoCloseable {
       closeables.add(sqs);
       settings.put("sqs", o.sqsAws() ? "AWS (default region/credential chains)" : "endpoint " + o.sqsEndpoint());
       versions.put("localstack", o.sqsAws() ? "n/a (AWS)" : localStackVersion(o.sqsEndpoint()));
+      if (!o.sqsAws()) {
+        URI endpoint = URI.create(o.sqsEndpoint());
+        boolean local = "127.0.0.1".equals(endpoint.getHost()) || "localhost".equals(endpoint.getHost());
+        java.util.Optional<Long> pid = local
+            ? Processes.find(Path.of("infra/localstack/data/localstack.pid"), endpoint.getPort())
+            : java.util.Optional.empty();
+        // Not watched for idleness: a shared LocalStack also serves other users.
+        pid.ifPresent(p -> {
+          cpuSources.add(CpuSource.process("localstack", p, "LocalStack process on " + endpoint.getHost() + ":"
+              + endpoint.getPort() + " (shared: other users' requests count too)"));
+          cpuShared.add("localstack");
+        });
+      }
+    }
+    if (!kafkaThreads.isEmpty()) {
+      cpuSources.add(CpuSource.threads("kafka", "embedded Kafka broker's threads in the runner JVM (ThreadMXBean:"
+          + " threads started with the broker or named like its threads; its share of GC and JIT not included)",
+          kafkaThreads, Testbed::kafkaBrokerThread));
     }
     KafkaTransport kafka = null;
     if (kafkaBrokers != null) {
@@ -144,10 +206,64 @@ public final class Testbed implements AutoCloseable {
       closeables.add(kafka);
     }
     legs = new Legs(new AdapterTransport(jms, Map.of(JmsChannelAdapter.SUBSCRIPTION_NAME, "perf")),
-        sqs == null ? null : new AdapterTransport(sqs, Map.of()), kafka, http, serviceUrl);
+        sqs == null ? null : new AdapterTransport(sqs, Map.of()), kafka, api);
     closeables.add(legs);
     versions.put("activemq-client", org.apache.activemq.ActiveMQConnectionMetaData.PROVIDER_VERSION);
     versions.put("kafka-clients", org.apache.kafka.common.utils.AppInfoParser.getVersion());
+  }
+
+  /** A random bootstrap admin key for a service this run starts (256 bits, hex). */
+  static String generatedKey() {
+    byte[] bytes = new byte[32];
+    new java.security.SecureRandom().nextBytes(bytes);
+    return "perf-" + java.util.HexFormat.of().formatHex(bytes);
+  }
+
+  /**
+   * Whether a thread of this JVM started after the Kafka broker belongs to it: named like the broker's threads
+   * and not like the client threads (producer, consumer heartbeat, admin client, the suite's consumers).
+   */
+  static boolean kafkaBrokerThread(String name) {
+    if (name.startsWith("kafka-producer-network-thread") || name.startsWith("kafka-coordinator-heartbeat-thread")
+        || name.startsWith("kafka-admin-client-thread") || name.startsWith("perf-")) {
+      return false;
+    }
+    return name.startsWith("data-plane-kafka") || name.startsWith("kafka-") || name.startsWith("broker-")
+        || name.startsWith("controller-") || name.startsWith("quorum-controller") || name.startsWith("ExpirationReaper")
+        || name.startsWith("group-coordinator") || name.startsWith("share-") || name.startsWith("executor-")
+        || name.startsWith("TxnMarkerSenderThread") || name.startsWith("transaction-log-manager")
+        || name.startsWith("raft-") || name.startsWith("LogDirFailureHandler") || name.startsWith("ReplicaFetcherThread");
+  }
+
+  /**
+   * A JVM process's CPU sources: {@code <name>-own} (without its JIT compiler and JFR threads: what remains in a
+   * warmed-up process without the suite's recording), {@code <name>} (the whole process), {@code <name>-jit},
+   * {@code <name>-jfr}, {@code <name>-gc} (part of {@code -own}, shown for information).
+   */
+  private static List<CpuSource> jvmSources(String name, long pid, String what) {
+    ProcessThreads threads = new ProcessThreads(pid, ProcessThreads::hotspotGroup);
+    CpuSource total = CpuSource.process(name, pid, what);
+    CpuSource jit = threads.source(name + "-jit", ProcessThreads.JIT, "JIT compiler threads of " + what);
+    CpuSource jfr = threads.source(name + "-jfr", ProcessThreads.JFR, "JFR threads of " + what);
+    CpuSource gc = threads.source(name + "-gc", ProcessThreads.GC, "GC and VM threads of " + what);
+    CpuSource own = CpuSource.minus(name + "-own", what + " without its JIT compiler and JFR threads", total,
+        List.of(jit, jfr));
+    return List.of(own, total, jit, jfr, gc);
+  }
+
+  /** Reads the CPU time of the service, a broker process, LocalStack and the Kafka broker threads (those known). */
+  public CpuMeter cpuMeter() {
+    return new CpuMeter(cpuSources, cpuWatched);
+  }
+
+  /** CPU sources that also serve others (a shared LocalStack), whose idle rate is no baseline. */
+  public List<String> sharedCpuSources() {
+    return cpuShared;
+  }
+
+  /** Whether the service's CPU time includes an ActiveMQ broker (its embedded one). */
+  public boolean brokerInService() {
+    return brokerInService;
   }
 
   /** Client drivers for every transport. */

@@ -1,5 +1,7 @@
 package io.activityservice.rules;
 
+import io.activityservice.events.cluster.ConfigChanges;
+import io.activityservice.events.cluster.PartitionKey;
 import io.activityservice.events.problem.ConflictException;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
@@ -38,24 +40,87 @@ public class RuleService {
   private final RuleCompiler compiler;
   private final RuleEngine engine;
   private final Clock clock;
+  private final ConfigChanges changes;
+  private final Placement placement;
+  private final java.util.Map<String, Long> deployedVersions = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** Kind of the rule changes in the configuration log, and of rule sets as processors. */
+  public static final String KIND = "rules";
+
+  /**
+   * Where a deployed rule set gets its events from: with several replicas, its internal channel
+   * ({@link io.activityservice.events.cluster.ProcessorRouting}); on one node, nothing to do (the router's tap).
+   */
+  public interface Placement {
+    void deployed(RuleDefinition definition, CompiledRule compiled);
+
+    void undeployed(String name);
+
+    /** One node: the router's tap feeds every deployed rule set. */
+    Placement LOCAL = new Placement() {
+      @Override
+      public void deployed(RuleDefinition definition, CompiledRule compiled) {
+      }
+
+      @Override
+      public void undeployed(String name) {
+      }
+    };
+  }
 
   public RuleService(RuleRepository repository, RuleCompiler compiler, RuleEngine engine, Clock clock) {
+    this(repository, compiler, engine, clock, ConfigChanges.unrecorded(), Placement.LOCAL);
+  }
+
+  /**
+   * @param changes   records each change so that every replica applies it ({@link #reload})
+   * @param placement where deployed rule sets get their events from
+   */
+  public RuleService(RuleRepository repository, RuleCompiler compiler, RuleEngine engine, Clock clock,
+                     ConfigChanges changes, Placement placement) {
     this.repository = repository;
     this.compiler = compiler;
     this.engine = engine;
     this.clock = clock;
+    this.changes = changes;
+    this.placement = placement;
   }
 
   /** Deploys every stored rule set; one that no longer compiles is logged and left undeployed. */
   public synchronized void loadAll() {
     for (RuleDefinition r : repository.findAll()) {
-      try {
-        engine.deploy(compiler.compile(r.name(), r.drl()));
-      } catch (InvalidInputException e) {
-        log.error("stored rule set '{}' no longer compiles and is not deployed; fix it with PUT /api/v1/rules/{}: {}",
-            r.name(), r.name(), e.getMessage());
-      }
+      deployStored(r);
     }
+  }
+
+  /**
+   * Applies a change another replica made: deploys the stored version of a rule set if this replica runs another
+   * one (or none), or undeploys a deleted one.
+   */
+  public synchronized void reload(String name) {
+    Optional<RuleDefinition> stored = repository.find(name);
+    if (stored.isEmpty()) {
+      deployedVersions.remove(name);
+      placement.undeployed(name);
+      engine.undeploy(name);
+    } else if (!Long.valueOf(stored.get().version()).equals(deployedVersions.get(name))) {
+      deployStored(stored.get());
+    }
+  }
+
+  private void deployStored(RuleDefinition r) {
+    try {
+      deploy(r, compiler.compile(r.name(), r.drl()));
+    } catch (InvalidInputException e) {
+      log.error("stored rule set '{}' no longer compiles and is not deployed; fix it with PUT /api/v1/rules/{}: {}",
+          r.name(), r.name(), e.getMessage());
+    }
+  }
+
+  private void deploy(RuleDefinition def, CompiledRule compiled) {
+    engine.deploy(compiled);
+    deployedVersions.put(def.name(), def.version());
+    placement.deployed(def, compiled);
   }
 
   /**
@@ -65,37 +130,56 @@ public class RuleService {
    * @throws ConflictException     if the name is taken
    */
   public synchronized RuleInfo create(String name, String drl) {
+    return create(name, drl, null);
+  }
+
+  /**
+   * Creates a rule set partitioned by a key (see {@link RuleDefinition#partitionBy()}).
+   *
+   * @throws InvalidInputException for a bad name, partitionBy, or DRL that does not compile
+   * @throws ConflictException     if the name is taken
+   */
+  public synchronized RuleInfo create(String name, String drl, String partitionBy) {
     checkName(name);
+    PartitionKey.parse(partitionBy);
     if (repository.find(name).isPresent()) {
       throw new ConflictException("name", "rule '" + name + "' already exists; use PUT /api/v1/rules/" + name
           + " to replace it");
     }
     CompiledRule compiled = compiler.compile(name, drl);
     OffsetDateTime now = now();
-    RuleDefinition def = new RuleDefinition(name, drl, 1, now, now);
+    RuleDefinition def = new RuleDefinition(name, drl, 1, now, now, partitionBy);
     try {
-      repository.insert(def);
+      changes.record(KIND, name, () -> repository.insert(def));
     } catch (DuplicateKeyException e) {
       throw new ConflictException("name", "rule '" + name + "' already exists");
     }
-    engine.deploy(compiled);
+    deploy(def, compiled);
     return info(def);
   }
 
   /** Replaces a rule set's DRL, or creates it. The previous version runs until the new one compiled. */
   public synchronized Put put(String name, String drl) {
+    return put(name, drl, null);
+  }
+
+  /** Replaces a rule set's DRL and partition key, or creates it. */
+  public synchronized Put put(String name, String drl, String partitionBy) {
     checkName(name);
+    PartitionKey.parse(partitionBy);
     Optional<RuleDefinition> existing = repository.find(name);
     if (existing.isEmpty()) {
-      return new Put(create(name, drl), true);
+      return new Put(create(name, drl, partitionBy), true);
     }
     RuleDefinition old = existing.get();
     CompiledRule compiled = compiler.compile(name, drl);
-    RuleDefinition def = new RuleDefinition(name, drl, old.version() + 1, old.createdAt(), now());
-    if (!repository.update(def, old.version())) {
-      throw new ConflictException("name", "rule '" + name + "' changed concurrently; retry");
-    }
-    engine.deploy(compiled);
+    RuleDefinition def = new RuleDefinition(name, drl, old.version() + 1, old.createdAt(), now(), partitionBy);
+    changes.record(KIND, name, () -> {
+      if (!repository.update(def, old.version())) {
+        throw new ConflictException("name", "rule '" + name + "' changed concurrently; retry");
+      }
+    });
+    deploy(def, compiled);
     return new Put(info(def), false);
   }
 
@@ -110,9 +194,13 @@ public class RuleService {
 
   /** @throws NotFoundException if there is no such rule set */
   public synchronized void delete(String name) {
-    if (!repository.delete(name)) {
-      throw new NotFoundException("rule", name);
-    }
+    changes.record(KIND, name, () -> {
+      if (!repository.delete(name)) {
+        throw new NotFoundException("rule", name);
+      }
+    });
+    deployedVersions.remove(name);
+    placement.undeployed(name);
     engine.undeploy(name);
   }
 

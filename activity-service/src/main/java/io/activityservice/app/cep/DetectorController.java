@@ -24,16 +24,21 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/detectors")
 class DetectorController {
 
-  /** What a client posts. {@code clock}: {@code processing-time} (default) or {@code event-time}. */
-  record DetectorRequest(String name, Map<String, String> inputs, String epl, String emits, String clock) {
+  /**
+   * What a client posts. {@code clock}: {@code processing-time} (default) or {@code event-time}; {@code partitionBy}:
+   * with several replicas, the key input events are partitioned by (e.g. {@code data.meter}), else one replica owns it.
+   */
+  record DetectorRequest(String name, Map<String, String> inputs, String epl, String emits, String clock,
+                         String partitionBy) {
   }
 
   /** A detector with its state ({@code deployed}, {@code failed} + error) and counters. */
   record DetectorView(String name, Map<String, String> inputs, String epl, String emits, String clock,
-                      OffsetDateTime createdAt, String state, String error, DetectorStats stats) {
+                      String partitionBy, OffsetDateTime createdAt, String state, String error, DetectorStats stats) {
     static DetectorView of(DetectorService.Status s) {
       DetectorDefinition d = s.definition();
-      return new DetectorView(d.name(), d.inputs(), d.epl(), d.emits(), d.clock().text(), d.createdAt(), s.state(),
+      return new DetectorView(d.name(), d.inputs(), d.epl(), d.emits(), d.clock().text(), d.partitionBy(),
+          d.createdAt(), s.state(),
           s.error(), s.stats());
     }
   }
@@ -47,7 +52,7 @@ class DetectorController {
   @PostMapping
   ResponseEntity<DetectorView> create(@RequestBody DetectorRequest body) {
     DetectorDefinition d = detectors.create(body.name(), body.inputs(), body.epl(), body.emits(),
-        ClockMode.parse(body.clock()));
+        ClockMode.parse(body.clock()), body.partitionBy());
     return ResponseEntity.created(URI.create("/api/v1/detectors/" + d.name()))
         .body(DetectorView.of(detectors.get(d.name())));
   }

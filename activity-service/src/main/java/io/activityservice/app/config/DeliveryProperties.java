@@ -1,9 +1,7 @@
 package io.activityservice.app.config;
 
 import io.activityservice.events.delivery.DeliverySettings;
-import java.net.InetAddress;
 import java.time.Duration;
-import java.util.UUID;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -19,13 +17,11 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *                                   (default 100000)
  * @param deadLetterRetention        how long dead letters are kept for browsing and redrive (default 14d)
  * @param maxSubscriptionTags        distinct subscription tag values per delivery metric before {@code other} (default 500)
- * @param replicaId                  this replica's name in the store's lock columns (default host-pid-random)
  */
 @ConfigurationProperties("activity.delivery")
 public record DeliveryProperties(Duration lease, Duration pollInterval, Integer claimBatch,
                                  Integer maxConcurrentAttempts, Integer maxAttemptsPerSubscription,
-                                 Integer maxQueuedParks, Duration deadLetterRetention, Integer maxSubscriptionTags,
-                                 String replicaId) {
+                                 Integer maxQueuedParks, Duration deadLetterRetention, Integer maxSubscriptionTags) {
 
   public DeliveryProperties {
     lease = lease == null ? Duration.ofSeconds(60) : lease;
@@ -36,25 +32,19 @@ public record DeliveryProperties(Duration lease, Duration pollInterval, Integer 
     maxQueuedParks = maxQueuedParks == null ? 100_000 : maxQueuedParks;
     deadLetterRetention = deadLetterRetention == null ? Duration.ofDays(14) : deadLetterRetention;
     maxSubscriptionTags = maxSubscriptionTags == null ? 500 : maxSubscriptionTags;
-    replicaId = replicaId == null || replicaId.isBlank() ? defaultReplicaId() : replicaId.trim();
     if (maxSubscriptionTags < 1) {
       throw new IllegalArgumentException("activity.delivery.max-subscription-tags must be at least 1, e.g. 500");
     }
   }
 
-  /** The settings, validated (a bad value fails start-up with a message saying which property to fix). */
-  public DeliverySettings toSettings(Duration parkAfter) {
+  /**
+   * The settings, validated (a bad value fails start-up with a message saying which property to fix).
+   *
+   * @param replicaId this replica's name in the store's lock columns ({@code activity.cluster.replica-id})
+   */
+  public DeliverySettings toSettings(Duration parkAfter, String replicaId) {
     return new DeliverySettings(parkAfter, lease, pollInterval, claimBatch, maxConcurrentAttempts,
         maxAttemptsPerSubscription, maxQueuedParks, deadLetterRetention, replicaId);
   }
 
-  private static String defaultReplicaId() {
-    String host;
-    try {
-      host = InetAddress.getLocalHost().getHostName();
-    } catch (java.io.IOException e) {
-      host = "replica";
-    }
-    return host + "-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
-  }
 }

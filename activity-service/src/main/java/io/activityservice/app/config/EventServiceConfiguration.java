@@ -1,7 +1,11 @@
 package io.activityservice.app.config;
 
 import io.activityservice.channel.ChannelAdapter;
+import io.activityservice.app.cluster.ClusterProperties;
 import io.activityservice.channel.ChannelUri;
+import io.activityservice.events.cluster.ConfigChangeLog;
+import io.activityservice.events.cluster.ConfigPropagator;
+import io.activityservice.events.derive.DerivedEventEmitter;
 import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.ingest.EventIngest;
 import io.activityservice.events.ingest.InboundChannelDefinition;
@@ -25,6 +29,7 @@ import java.time.Clock;
 import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.event.EventListener;
@@ -40,8 +45,12 @@ public class EventServiceConfiguration {
   }
 
   @Bean
-  EventRegistry eventRegistry(JdbcClient jdbc, ActivityProperties props, Clock clock) {
-    return new EventRegistry(new EventTypeRepository(jdbc), props.unregisteredTypes(), clock);
+  EventRegistry eventRegistry(JdbcClient jdbc, ActivityProperties props, Clock clock, ConfigChangeLog changes,
+                              ConfigPropagator propagator) {
+    EventRegistry registry = new EventRegistry(new EventTypeRepository(jdbc), props.unregisteredTypes(), clock,
+        changes);
+    propagator.register(EventRegistry.CHANGE_KIND, registry::reload);
+    return registry;
   }
 
   @Bean(destroyMethod = "close")
@@ -58,15 +67,16 @@ public class EventServiceConfiguration {
    * Durable delivery: first attempts, parking in the database after {@code activity.routing.park-after}, retries
    * claimed from there by the retry worker. Started once subscriptions are loaded, so claimed deliveries find them.
    */
+  @DependsOnDatabaseInitialization
   @Bean(destroyMethod = "close")
   DurableDelivery durableDelivery(DataSource dataSource, ChannelRegistry channels, SubscriptionIndex index,
                                   MeterRegistry meters, Clock clock, ActivityProperties props,
-                                  DeliveryProperties delivery) {
+                                  DeliveryProperties delivery, ClusterProperties cluster) {
     String dl = props.routing().deadLetter();
     ChannelUri fallback = dl == null || dl.isBlank() ? null : channels.parse("activity.routing.dead-letter", dl);
     return new DurableDelivery(new DeliveryStore(dataSource), channels, fallback, index::get,
         new DeliveryMetrics(meters, delivery.maxSubscriptionTags()), clock,
-        delivery.toSettings(props.routing().parkAfter()));
+        delivery.toSettings(props.routing().parkAfter(), cluster.replicaId()));
   }
 
   @Bean
@@ -76,10 +86,12 @@ public class EventServiceConfiguration {
 
   @Bean
   SubscriptionService subscriptionService(JdbcClient jdbc, SubscriptionIndex index, ChannelRegistry channels,
-                                          Clock clock, DurableDelivery delivery) {
+                                          Clock clock, DurableDelivery delivery, ConfigChangeLog changes,
+                                          ConfigPropagator propagator) {
     SubscriptionService service = new SubscriptionService(new SubscriptionRepository(jdbc), index, channels, clock,
-        delivery::subscriptionDeleted);
+        delivery::subscriptionDeleted, changes);
     service.loadAll();
+    propagator.register(SubscriptionService.CHANGE_KIND, service::reload);
     delivery.start();
     return service;
   }
@@ -98,11 +110,20 @@ public class EventServiceConfiguration {
     return new EventIngest(registry, router, clock);
   }
 
+  /** Derived events (detector rows, rule actions) leave their producer through this one emitter. */
+  @Bean
+  DerivedEventEmitter derivedEventEmitter(EventIngest ingest, DeadLetters deadLetters) {
+    return new DerivedEventEmitter(ingest, deadLetters);
+  }
+
   @Bean(destroyMethod = "close")
   InboundChannels inboundChannels(ChannelRegistry channels, JdbcClient jdbc, EventIngest ingest,
-                                  DeadLetters deadLetters, Clock clock) {
-    return new InboundChannels(channels, new InboundChannelRepository(jdbc), ingest,
-        deadLetters, clock);
+                                  DeadLetters deadLetters, Clock clock, ConfigChangeLog changes,
+                                  ConfigPropagator propagator) {
+    InboundChannels inbound = new InboundChannels(channels, new InboundChannelRepository(jdbc), ingest,
+        deadLetters, clock, changes);
+    propagator.register(InboundChannels.CHANGE_KIND, inbound::reload);
+    return inbound;
   }
 
   /** Inbound channels start only when everything else is ready, so no message arrives half-wired. */

@@ -24,7 +24,8 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/rules")
 class RuleController {
 
-  record RuleRequest(String name, String drl) {
+  /** {@code partitionBy}: with several replicas, the key events are partitioned by (e.g. {@code data.meter}). */
+  record RuleRequest(String name, String drl, String partitionBy) {
   }
 
   /**
@@ -33,12 +34,12 @@ class RuleController {
    * @param types the event types it receives; {@code ["*"]} for every type, empty when not deployed
    */
   record RuleView(String name, String drl, long version, boolean deployed, List<String> types,
-                  OffsetDateTime createdAt, OffsetDateTime updatedAt) {
+                  OffsetDateTime createdAt, OffsetDateTime updatedAt, String partitionBy) {
     static RuleView of(RuleInfo r) {
       List<String> types = r.types() == null ? List.of() : r.types().all() ? List.of("*")
           : r.types().types().stream().sorted().toList();
       return new RuleView(r.definition().name(), r.definition().drl(), r.definition().version(), r.deployed(), types,
-          r.definition().createdAt(), r.definition().updatedAt());
+          r.definition().createdAt(), r.definition().updatedAt(), r.definition().partitionBy());
     }
   }
 
@@ -50,7 +51,7 @@ class RuleController {
 
   @PostMapping
   ResponseEntity<RuleView> create(@RequestBody RuleRequest body) {
-    RuleInfo r = rules.create(body.name(), body.drl());
+    RuleInfo r = rules.create(body.name(), body.drl(), body.partitionBy());
     return ResponseEntity.created(URI.create("/api/v1/rules/" + r.definition().name())).body(RuleView.of(r));
   }
 
@@ -70,7 +71,7 @@ class RuleController {
     if (body.name() != null && !body.name().equals(name)) {
       throw new InvalidInputException("name", "must equal the name in the path ('" + name + "') or be omitted");
     }
-    RuleService.Put put = rules.put(name, body.drl());
+    RuleService.Put put = rules.put(name, body.drl(), body.partitionBy());
     return ResponseEntity.status(put.created() ? HttpStatus.CREATED : HttpStatus.OK).body(RuleView.of(put.rule()));
   }
 

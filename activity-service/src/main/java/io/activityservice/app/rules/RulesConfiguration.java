@@ -2,8 +2,11 @@ package io.activityservice.app.rules;
 
 import io.activityservice.channel.http.HttpChannelAdapter;
 import io.activityservice.events.channel.ChannelRegistry;
-import io.activityservice.events.ingest.EventIngest;
-import io.activityservice.events.delivery.DeadLetters;
+import io.activityservice.events.cluster.ConfigChangeLog;
+import io.activityservice.events.cluster.ConfigPropagator;
+import io.activityservice.events.cluster.PartitionKey;
+import io.activityservice.events.cluster.ProcessorRouting;
+import io.activityservice.events.derive.DerivedEventEmitter;
 import io.activityservice.events.routing.EventRouter;
 import io.activityservice.rules.RuleService;
 import io.activityservice.rules.action.ActionDispatcher;
@@ -12,13 +15,16 @@ import io.activityservice.rules.action.LogAction;
 import io.activityservice.rules.action.PublishAction;
 import io.activityservice.rules.action.SendAction;
 import io.activityservice.rules.action.WebhookAction;
+import io.activityservice.rules.compile.CompiledRule;
 import io.activityservice.rules.compile.RuleCompiler;
+import io.activityservice.rules.store.RuleDefinition;
 import io.activityservice.rules.engine.RuleEngine;
 import io.activityservice.rules.store.RuleRepository;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.List;
+import java.util.Set;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -45,13 +51,13 @@ public class RulesConfiguration {
   }
 
   @Bean
-  PublishAction publishAction(EventIngest ingest, DeadLetters deadLetters, RulesProperties props) {
-    return new PublishAction(ingest, deadLetters, props.maxHops());
+  PublishAction publishAction(DerivedEventEmitter emitter, RulesProperties props) {
+    return new PublishAction(emitter, props.maxHops());
   }
 
   @Bean
-  SendAction sendAction(ChannelRegistry channels, DeadLetters deadLetters, RulesProperties props) {
-    return new SendAction(channels, deadLetters, props.maxHops());
+  SendAction sendAction(ChannelRegistry channels, DerivedEventEmitter emitter, RulesProperties props) {
+    return new SendAction(channels, emitter, props.maxHops());
   }
 
   @Bean
@@ -68,17 +74,38 @@ public class RulesConfiguration {
   }
 
   @Bean(destroyMethod = "close")
-  RuleEngine ruleEngine(ActionDispatcher dispatcher, MeterRegistry meters, RulesProperties props, EventRouter router) {
+  RuleEngine ruleEngine(ActionDispatcher dispatcher, MeterRegistry meters, RulesProperties props, EventRouter router,
+                        ObjectProvider<ProcessorRouting> cluster) {
     RuleEngine engine = new RuleEngine(dispatcher, meters, props.toSettings());
-    router.addTap(engine);
+    if (cluster.getIfAvailable() == null) {
+      router.addTap(engine);
+    }
     return engine;
   }
 
   @Bean
-  RuleService ruleService(JdbcClient jdbc, RuleEngine engine, RulesProperties props, Clock clock) {
+  RuleService ruleService(JdbcClient jdbc, RuleEngine engine, RulesProperties props, Clock clock,
+                          ConfigChangeLog changes, ConfigPropagator propagator,
+                          ObjectProvider<ProcessorRouting> cluster) {
+    ProcessorRouting routing = cluster.getIfAvailable();
+    RuleService.Placement placement = routing == null ? RuleService.Placement.LOCAL : new RuleService.Placement() {
+      @Override
+      public void deployed(RuleDefinition def, CompiledRule compiled) {
+        routing.register(new ProcessorRouting.Processor(RuleService.KIND, def.name(),
+            PartitionKey.parse(def.partitionBy()),
+            compiled.types().all() ? Set.of() : Set.copyOf(compiled.types().types()),
+            event -> engine.submitTo(def.name(), event)));
+      }
+
+      @Override
+      public void undeployed(String name) {
+        routing.unregister(RuleService.KIND, name);
+      }
+    };
     RuleService service = new RuleService(new RuleRepository(jdbc), new RuleCompiler(props.eventExpiry()), engine,
-        clock);
+        clock, changes, placement);
     service.loadAll();
+    propagator.register(RuleService.KIND, service::reload);
     return service;
   }
 }

@@ -16,11 +16,15 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param executionHistorySize  executions kept per rule set for {@code /executions} (default 100)
  * @param maxHops               longest chain of rule-emitted events ({@code hopcount}) before dead-lettering (default 8)
  * @param webhook               webhook action settings
+ * @param evaluationBudget      time one event's evaluation in a rule set may take before its remaining matches are
+ *                              dropped and the breach is counted (default 1s)
+ * @param maxActivationsPerEvent rule firings one event may cause in a rule set (default 1000)
  */
 @ConfigurationProperties("activity.rules")
 public record RulesProperties(Integer queueCapacity, Integer engineThreads, Duration eventExpiry,
                               Integer maxEventsPerRule, Integer actionConcurrency, Integer actionQueueCapacity,
-                              Integer executionHistorySize, Integer maxHops, Webhook webhook) {
+                              Integer executionHistorySize, Integer maxHops, Webhook webhook,
+                              Duration evaluationBudget, Integer maxActivationsPerEvent) {
 
   public RulesProperties {
     queueCapacity = positive(queueCapacity, 10_000, "queue-capacity", "10000");
@@ -32,6 +36,12 @@ public record RulesProperties(Integer queueCapacity, Integer engineThreads, Dura
     executionHistorySize = positive(executionHistorySize, 100, "execution-history-size", "100");
     maxHops = positive(maxHops, 8, "max-hops", "8");
     webhook = webhook == null ? new Webhook(null, null, null, null) : webhook;
+    evaluationBudget = evaluationBudget == null ? RuleSettings.DEFAULT_EVALUATION_BUDGET : evaluationBudget;
+    maxActivationsPerEvent = positive(maxActivationsPerEvent, RuleSettings.DEFAULT_MAX_ACTIVATIONS_PER_EVENT,
+        "max-activations-per-event", "1000");
+    if (evaluationBudget.isNegative() || evaluationBudget.isZero()) {
+      throw new IllegalArgumentException("activity.rules.evaluation-budget must be positive, e.g. 1s");
+    }
     if (eventExpiry.isNegative() || eventExpiry.isZero()) {
       throw new IllegalArgumentException("activity.rules.event-expiry must be positive, e.g. 10m");
     }
@@ -63,7 +73,7 @@ public record RulesProperties(Integer queueCapacity, Integer engineThreads, Dura
   public RuleSettings toSettings() {
     return new RuleSettings(queueCapacity, engineThreads, eventExpiry, maxEventsPerRule, actionConcurrency,
         actionQueueCapacity, executionHistorySize, maxHops, webhook.timeout(), webhook.maxAttempts(),
-        webhook.initialBackoff(), webhook.maxBackoff());
+        webhook.initialBackoff(), webhook.maxBackoff(), evaluationBudget, maxActivationsPerEvent);
   }
 
   private static int positive(Integer value, int fallback, String name, String example) {

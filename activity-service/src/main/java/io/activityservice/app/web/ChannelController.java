@@ -1,9 +1,15 @@
 package io.activityservice.app.web;
 
+import io.activityservice.app.security.AuditLog;
 import io.activityservice.events.ingest.InboundChannelDefinition;
 import io.activityservice.events.ingest.InboundChannels;
+import java.net.URI;
+import java.time.OffsetDateTime;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -15,12 +21,30 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Inbound channels the service listens on: {@code /api/v1/channels}. */
+/**
+ * Inbound channels the service listens on: {@code /api/v1/channels} (admins only). Property values whose names
+ * look like credentials (password, secret, token, key, credential) are never returned.
+ */
 @RestController
 @RequestMapping("/api/v1/channels")
 class ChannelController {
 
+  /** The value shown instead of a credential. */
+  static final String REDACTED = "(redacted)";
+  private static final Pattern CREDENTIAL = Pattern.compile(".*(password|passwd|secret|token|key|credential).*");
+
   record ChannelRequest(String uri, String defaultType, String defaultSource, Map<String, String> properties) {
+  }
+
+  /** A channel as the API shows it: credentials in {@code properties} redacted. */
+  record ChannelView(String uri, String defaultType, URI defaultSource, Map<String, String> properties, String origin,
+                     OffsetDateTime createdAt) {
+    static ChannelView of(InboundChannelDefinition d) {
+      Map<String, String> shown = new LinkedHashMap<>();
+      d.properties().forEach((name, value) -> shown.put(name,
+          CREDENTIAL.matcher(name.toLowerCase(Locale.ROOT)).matches() ? REDACTED : value));
+      return new ChannelView(d.uri(), d.defaultType(), d.defaultSource(), shown, d.origin(), d.createdAt());
+    }
   }
 
   private final InboundChannels inbound;
@@ -30,14 +54,15 @@ class ChannelController {
   }
 
   @PostMapping
-  ResponseEntity<InboundChannelDefinition> add(@RequestBody ChannelRequest body) {
+  ResponseEntity<ChannelView> add(@RequestBody ChannelRequest body) {
+    AuditLog.resourceId(body.uri());
     return ResponseEntity.status(HttpStatus.CREATED)
-        .body(inbound.add(body.uri(), body.defaultType(), body.defaultSource(), body.properties()));
+        .body(ChannelView.of(inbound.add(body.uri(), body.defaultType(), body.defaultSource(), body.properties())));
   }
 
   @GetMapping
-  List<InboundChannelDefinition> list() {
-    return inbound.list();
+  List<ChannelView> list() {
+    return inbound.list().stream().map(ChannelView::of).toList();
   }
 
   /** {@code DELETE /api/v1/channels?uri=sqs:orders-in}: URIs contain ':' and '/', so they travel as a parameter. */

@@ -1,9 +1,13 @@
 package io.activityservice.app.web;
 
+import io.activityservice.app.security.AuditLog;
+import io.activityservice.app.security.Callers;
+import io.activityservice.app.security.ForbiddenException;
 import io.activityservice.events.delivery.DeadLetterRecord;
 import io.activityservice.events.delivery.DurableDelivery;
 import io.activityservice.events.json.Json;
 import io.activityservice.events.problem.InvalidInputException;
+import io.activityservice.events.subscription.SubscriptionService;
 import java.time.OffsetDateTime;
 import java.util.List;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -16,7 +20,7 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * Dead letters kept by the service: {@code GET /api/v1/dead-letters} (paged, oldest first) and
  * {@code POST /api/v1/dead-letters/redrive} (back into the subscription's retry cycle, like an SQS dead-letter
- * queue redrive).
+ * queue redrive). Admins see every dead letter; a subscriber those of its own subscriptions.
  */
 @RestController
 @RequestMapping("/api/v1/dead-letters")
@@ -55,15 +59,25 @@ class DeadLetterController {
   }
 
   private final DurableDelivery delivery;
+  private final SubscriptionService subscriptions;
 
-  DeadLetterController(DurableDelivery delivery) {
+  DeadLetterController(DurableDelivery delivery, SubscriptionService subscriptions) {
     this.delivery = delivery;
+    this.subscriptions = subscriptions;
   }
 
+  /** Admins list every dead letter; subscribers those of one of their subscriptions ({@code subscription}). */
   @GetMapping
   DeadLetterPageView list(@RequestParam(required = false) String subscription,
                           @RequestParam(required = false) String cursor,
                           @RequestParam(defaultValue = "100") int limit) {
+    if (!Callers.current().isAdmin()) {
+      if (blankToNull(subscription) == null) {
+        throw new ForbiddenException("subscription", "only admins list every dead letter: pass"
+            + " subscription=<id> of one of your subscriptions");
+      }
+      SubscriptionController.visible(subscriptions, subscription.trim());
+    }
     DurableDelivery.DeadLetterPage page = delivery.deadLetterPage(blankToNull(subscription), cursor, limit);
     return new DeadLetterPageView(page.items().stream().map(DeadLetterView::of).toList(), page.nextCursor());
   }
@@ -73,6 +87,10 @@ class DeadLetterController {
     if (body == null || body.subscription() == null || body.subscription().isBlank()) {
       throw new InvalidInputException("subscription", "is required: the id of the subscription whose dead letters"
           + " to redrive");
+    }
+    AuditLog.resourceId(body.subscription().trim());
+    if (!Callers.current().isAdmin()) {
+      SubscriptionController.visible(subscriptions, body.subscription().trim());
     }
     List<String> moved = delivery.redrive(body.subscription().trim(), body.ids());
     return new RedriveResponse(body.subscription().trim(), moved.size(), moved);

@@ -1,6 +1,9 @@
 package io.activityservice.app.web;
 
 import io.activityservice.app.config.ActivityProperties;
+import io.activityservice.app.security.Caller;
+import io.activityservice.app.security.Callers;
+import io.activityservice.app.security.ForbiddenException;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.events.ingest.CloudEventParser;
 import io.activityservice.events.ingest.EventIngest;
@@ -31,7 +34,7 @@ import org.springframework.web.bind.annotation.RestController;
  * <p>Answers 202 only once the service has taken responsibility for every event of the request: each matching
  * delivery was accepted by its target, or parked in the durable retry store (after at most
  * {@code activity.routing.park-after}). A SIGKILL right after the answer loses nothing. The request thread is
- * released meanwhile (asynchronous answer).
+ * released meanwhile (asynchronous answer). Publishers may publish only the event types of their scope.
  */
 @RestController
 @RequestMapping("/api/v1/events")
@@ -65,11 +68,19 @@ class EventController {
     String base = contentType == null ? "" : contentType.toLowerCase(Locale.ROOT);
     List<RoutableEvent> prepared;
     if (base.startsWith(CloudEventJson.BATCH_CONTENT_TYPE)) {
-      prepared = ingest.prepareAll(CloudEventParser.batch(body));
+      List<CloudEvent> batch = CloudEventParser.batch(body);
+      for (int i = 0; i < batch.size(); i++) {
+        requirePublishable(batch.get(i), "[" + i + "].type");
+      }
+      prepared = ingest.prepareAll(batch);
     } else if (base.startsWith(CloudEventJson.CONTENT_TYPE)) {
-      prepared = List.of(ingest.prepare(CloudEventParser.structured(body)));
+      CloudEvent event = CloudEventParser.structured(body);
+      requirePublishable(event, "type");
+      prepared = List.of(ingest.prepare(event));
     } else if (request.getHeader("ce-specversion") != null || request.getHeader("ce-id") != null) {
-      prepared = List.of(ingest.prepare(CloudEventParser.binary(ceHeaders(request), contentType, body)));
+      CloudEvent event = CloudEventParser.binary(ceHeaders(request), contentType, body);
+      requirePublishable(event, "ce-type");
+      prepared = List.of(ingest.prepare(event));
     } else {
       throw new InvalidInputException("Content-Type", "send application/cloudevents+json (structured), "
           + "application/cloudevents-batch+json (batch), or binary mode with ce-specversion, ce-id, ce-source "
@@ -107,6 +118,18 @@ class EventController {
       return ResponseEntity.status(HttpStatus.ACCEPTED)
           .body(new PublishResponse(accepted.size(), accepted, delivered, parked));
     });
+  }
+
+  /**
+   * Refuses (403) an event whose type is outside the caller's scope; checked for a whole batch before anything is
+   * validated or routed, so a batch with one forbidden type routes nothing.
+   */
+  private static void requirePublishable(CloudEvent event, String field) {
+    Caller caller = Callers.current();
+    if (!caller.scope().allows(event.getType())) {
+      throw new ForbiddenException(field, "your " + caller.credential() + " may publish only event types "
+          + caller.scope() + ", not " + event.getType() + "; nothing of this request was published");
+    }
   }
 
   /**

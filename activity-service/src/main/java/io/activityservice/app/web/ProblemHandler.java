@@ -1,5 +1,6 @@
 package io.activityservice.app.web;
 
+import io.activityservice.app.security.ForbiddenException;
 import io.activityservice.events.problem.ConflictException;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
@@ -38,6 +39,11 @@ class ProblemHandler {
         .map(fe -> Map.of("field", fe.field(), "reason", fe.reason())).toList();
     String field = e.errors().isEmpty() ? "body" : e.errors().get(0).field();
     return problem(HttpStatus.BAD_REQUEST, "Invalid input", e.getMessage(), field, errors);
+  }
+
+  @ExceptionHandler(ForbiddenException.class)
+  ResponseEntity<ProblemDetail> forbidden(ForbiddenException e) {
+    return problem(HttpStatus.FORBIDDEN, "Forbidden", e.getMessage(), e.field(), null);
   }
 
   @ExceptionHandler(NotFoundException.class)

@@ -1,7 +1,11 @@
 package io.activityservice.app.web;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.activityservice.app.security.Caller;
+import io.activityservice.app.security.Callers;
 import io.activityservice.events.delivery.DurableDelivery;
 import io.activityservice.events.json.Json;
+import io.activityservice.events.problem.NotFoundException;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.Subscription;
 import io.activityservice.events.subscription.SubscriptionService;
@@ -20,7 +24,10 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Subscriptions: {@code /api/v1/subscriptions}. */
+/**
+ * Subscriptions: {@code /api/v1/subscriptions}. Each has an owner (who created it); subscribers see and manage
+ * their own, admins all.
+ */
 @RestController
 @RequestMapping("/api/v1/subscriptions")
 class SubscriptionController {
@@ -64,11 +71,12 @@ class SubscriptionController {
                              String deadLetter) {
   }
 
+  /** A subscription; {@code owner} is the identity that created it ({@code key:<id>}, {@code jwt:<subject>}). */
   record SubscriptionView(String id, String name, Object pattern, String filter, String target, Retry retry,
-                          String deadLetter, OffsetDateTime createdAt) {
+                          String deadLetter, OffsetDateTime createdAt, String owner) {
     static SubscriptionView of(Subscription s) {
       return new SubscriptionView(s.id(), s.name(), JsonViews.plain(s.pattern()), s.filter(), s.target(),
-          Retry.of(s.retry()), s.deadLetter(), s.createdAt());
+          Retry.of(s.retry()), s.deadLetter(), s.createdAt(), s.owner());
     }
   }
 
@@ -80,26 +88,32 @@ class SubscriptionController {
     this.delivery = delivery;
   }
 
+  /** Creates a subscription owned by the caller; a scoped caller's pattern must pin {@code type} to its scope. */
   @PostMapping
   ResponseEntity<SubscriptionView> create(@RequestBody SubscriptionRequest body) {
-    Subscription s = subscriptions.create(body.name(), Json.tree(body.pattern()), body.filter(), body.target(),
-        body.retry() == null ? null : body.retry().toPolicy(), body.deadLetter());
+    Caller caller = Callers.current();
+    JsonNode pattern = Json.tree(body.pattern());
+    caller.scope().requireSubscribable(pattern);
+    Subscription s = subscriptions.create(body.name(), pattern, body.filter(), body.target(),
+        body.retry() == null ? null : body.retry().toPolicy(), body.deadLetter(), caller.id());
     return ResponseEntity.created(URI.create("/api/v1/subscriptions/" + s.id())).body(SubscriptionView.of(s));
   }
 
+  /** Every subscription for admins, one's own for others. */
   @GetMapping
   List<SubscriptionView> list() {
-    return subscriptions.list().stream().map(SubscriptionView::of).toList();
+    Caller caller = Callers.current();
+    return subscriptions.list().stream().filter(s -> caller.owns(s.owner())).map(SubscriptionView::of).toList();
   }
 
   @GetMapping("/{id}")
   SubscriptionView get(@PathVariable String id) {
-    return SubscriptionView.of(subscriptions.get(id));
+    return SubscriptionView.of(visible(subscriptions, id));
   }
 
   @GetMapping("/{id}/deliveries")
   DeliveriesView deliveries(@PathVariable String id) {
-    subscriptions.get(id);
+    visible(subscriptions, id);
     DurableDelivery.SubscriptionDeliveries d = delivery.deliveries(id);
     Long age = d.oldestPendingSince() == null ? null
         : Math.max(0, (System.currentTimeMillis() - d.oldestPendingSince()) / 1000);
@@ -110,6 +124,19 @@ class SubscriptionController {
   @DeleteMapping("/{id}")
   @ResponseStatus(HttpStatus.NO_CONTENT)
   void delete(@PathVariable String id) {
+    visible(subscriptions, id);
     subscriptions.delete(id);
+  }
+
+  /**
+   * The subscription if the caller may see it: admins every one, others their own. Another subscriber's
+   * subscription is answered like a missing one (404), so its existence does not leak.
+   */
+  static Subscription visible(SubscriptionService subscriptions, String id) {
+    Subscription s = subscriptions.get(id);
+    if (!Callers.current().owns(s.owner())) {
+      throw new NotFoundException("subscription", id);
+    }
+    return s;
   }
 }

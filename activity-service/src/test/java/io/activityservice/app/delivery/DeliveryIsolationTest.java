@@ -46,7 +46,10 @@ import org.springframework.test.context.DynamicPropertySource;
     // 2,000 retries of 5 s each: let them all run at once so the test ends in reasonable time.
     "activity.delivery.max-concurrent-attempts=4000",
     "activity.delivery.max-attempts-per-subscription=4000",
-    "activity.delivery.poll-interval=100ms"})
+    "activity.delivery.poll-interval=100ms",
+    // The default per-host bound (64 requests in flight) would stretch 6,000 attempts of 5 s to over 7 minutes;
+    // the isolation under test is between subscriptions, so let the one failing host take them all at once.
+    "activity.channels.http.max-concurrency-per-host=4000"})
 class DeliveryIsolationTest {
 
   static final int EVENTS = 2000;

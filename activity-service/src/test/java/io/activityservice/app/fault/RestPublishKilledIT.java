@@ -136,6 +136,7 @@ class RestPublishKilledIT {
         HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port
                 + "/api/v1/events")).timeout(Duration.ofSeconds(30))
             .header("Content-Type", "application/cloudevents+json")
+            .header("Authorization", "Bearer " + Api.ADMIN_KEY)
             .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.discarding());
         if (r.statusCode() / 100 == 2) {
           answered2xx.add(id);

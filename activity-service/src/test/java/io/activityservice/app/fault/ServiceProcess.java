@@ -1,5 +1,6 @@
 package io.activityservice.app.fault;
 
+import io.activityservice.app.support.Api;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,24 +11,28 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The packaged service jar running as its own OS process, so a test can kill it like a crash would. */
-final class ServiceProcess implements AutoCloseable {
+/**
+ * The packaged service jar running as its own OS process, so a test can kill it like a crash would. It starts
+ * with {@link Api#ADMIN_KEY} as its bootstrap admin key, so {@code new Api(port)} can use it.
+ */
+public final class ServiceProcess implements AutoCloseable {
 
   private final List<String> command;
   private final File log;
   private final int port;
   private Process process;
 
-  ServiceProcess(Path jar, int port, Path logFile, List<String> args) {
+  public ServiceProcess(Path jar, int port, Path logFile, List<String> args) {
     String java = ProcessHandle.current().info().command().orElse("java");
-    this.command = new ArrayList<>(List.of(java, "-Xmx512m", "-jar", jar.toString(), "--server.port=" + port));
+    this.command = new ArrayList<>(List.of(java, "-Xmx512m", "-jar", jar.toString(), "--server.port=" + port,
+        Api.BOOTSTRAP_ARGUMENT));
     this.command.addAll(args);
     this.log = logFile.toFile();
     this.port = port;
   }
 
   /** Starts the process and waits until its health endpoint answers UP. */
-  void start(Duration timeout) {
+  public void start(Duration timeout) {
     try {
       process = new ProcessBuilder(command).redirectErrorStream(true)
           .redirectOutput(ProcessBuilder.Redirect.appendTo(log)).start();
@@ -48,12 +53,12 @@ final class ServiceProcess implements AutoCloseable {
   }
 
   /** SIGKILL: no shutdown hooks, no graceful close — what a crash looks like to the brokers. */
-  void kill() throws InterruptedException {
+  public void kill() throws InterruptedException {
     process.destroyForcibly();
     process.waitFor();
   }
 
-  int port() {
+  public int port() {
     return port;
   }
 

@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import io.cloudevents.CloudEvent;
-import io.cloudevents.core.format.EventDeserializationException;
 import io.cloudevents.core.format.EventFormat;
 import io.cloudevents.jackson.JsonFormat;
 import java.io.IOException;
@@ -14,7 +13,18 @@ import java.util.List;
 
 /**
  * Structured-mode JSON encoding of CloudEvents (the {@code application/cloudevents+json} format),
- * shared by adapters whose transport carries one body per message (SQS, webhooks, Kafka).
+ * shared by adapters whose transport carries one body per message (SQS, webhooks, Kafka), and the
+ * one place bodies are read as JSON.
+ *
+ * <p>Encoding is the CloudEvents SDK's {@link JsonFormat} everywhere: {@code time} in RFC 3339
+ * with seconds ({@code 2026-01-02T03:04:00Z}), JSON data as a JSON value, other data as
+ * {@code data_base64}. Decoding reads numbers with a fraction as {@link java.math.BigDecimal}, so
+ * data is relayed exactly as it came (no rounding through {@code double}).
+ *
+ * <p>Parse once: {@link #readTree(byte[])} reads a body into a tree; {@link #isStructured(JsonNode)}
+ * tells from the tree whether it is a structured-mode event (no second parse), and
+ * {@link #fromTree(JsonNode)} turns the tree into the event, while a plain JSON body keeps its tree as
+ * the event's data ({@link JsonBytesData}).
  */
 public final class CloudEventJson {
 
@@ -31,14 +41,15 @@ public final class CloudEventJson {
    * bytes are shared: do not modify them.
    */
   public static final WireFormat<byte[]> STRUCTURED = CloudEventJson::encode;
-  private static final ObjectMapper MAPPER =
-      new ObjectMapper().registerModule(JsonFormat.getCloudEventJacksonModule());
+  private static final ObjectMapper MAPPER = new ObjectMapper()
+      .registerModule(JsonFormat.getCloudEventJacksonModule())
+      .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
   private static final ObjectReader STRICT_TREE = MAPPER.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
   private CloudEventJson() {
   }
 
-  /** Serializes an event in structured mode. */
+  /** Serializes an event in structured mode (the SDK's {@link JsonFormat}). */
   public static byte[] encode(CloudEvent event) {
     return FORMAT.serialize(event);
   }
@@ -50,8 +61,32 @@ public final class CloudEventJson {
    */
   public static CloudEvent decode(byte[] json) {
     try {
-      return FORMAT.deserialize(json);
-    } catch (EventDeserializationException | IllegalStateException e) {
+      return MAPPER.readValue(json, CloudEvent.class);
+    } catch (IOException | RuntimeException e) {
+      throw new IllegalArgumentException(rootMessage(e), e);
+    }
+  }
+
+  /**
+   * The event a structured-mode JSON tree describes, read by the SDK's deserializer from the tree
+   * (the bytes are not parsed again). The tree is not modified.
+   *
+   * @throws IllegalArgumentException if the tree is not a valid CloudEvent
+   */
+  public static CloudEvent fromTree(JsonNode tree) {
+    if (tree == null || !tree.isObject()) {
+      throw new IllegalArgumentException("a structured-mode CloudEvent must be a JSON object");
+    }
+    try {
+      CloudEvent event = MAPPER.treeToValue(tree, CloudEvent.class);
+      if (event == null) {
+        throw new IllegalArgumentException("a structured-mode CloudEvent must be a JSON object");
+      }
+      return event;
+    } catch (IOException | RuntimeException e) {
+      if (e instanceof IllegalArgumentException iae && iae.getCause() == null) {
+        throw iae;
+      }
       throw new IllegalArgumentException(rootMessage(e), e);
     }
   }
@@ -74,9 +109,9 @@ public final class CloudEventJson {
     List<CloudEvent> events = new ArrayList<>(root.size());
     for (int i = 0; i < root.size(); i++) {
       try {
-        events.add(MAPPER.treeToValue(root.get(i), CloudEvent.class));
-      } catch (IOException | RuntimeException e) {
-        throw new IllegalArgumentException("[" + i + "]: " + rootMessage(e), e);
+        events.add(fromTree(root.get(i)));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("[" + i + "]: " + e.getMessage(), e);
       }
     }
     return events;
@@ -84,16 +119,25 @@ public final class CloudEventJson {
 
   /**
    * Whether a body without a content type is a structured-mode event: a JSON object with a
-   * {@code specversion} member.
+   * {@code specversion} member. Adapters that go on to decode or wrap the body use
+   * {@link #readTree(byte[])} and {@link #isStructured(JsonNode)} instead, so the body is parsed once.
    */
   public static boolean looksStructured(byte[] body) {
-    JsonNode node = readTree(body);
-    return node != null && node.isObject() && node.has("specversion");
+    return isStructured(readTree(body));
   }
 
-  /** The body as one complete JSON value, or {@code null} if it is not one. */
-  static JsonNode readTree(byte[] body) {
-    if (body == null || body.length == 0) {
+  /** Whether a parsed body is a structured-mode event: a JSON object with a {@code specversion} member. */
+  public static boolean isStructured(JsonNode tree) {
+    return tree != null && tree.isObject() && tree.has("specversion");
+  }
+
+  /**
+   * The body as one complete JSON value, or {@code null} if it is not one (empty, not JSON, or
+   * followed by more text). Bodies that cannot start a JSON value (e.g. plain text) are refused by
+   * their first character, without running the parser.
+   */
+  public static JsonNode readTree(byte[] body) {
+    if (body == null || !mayStartJson(body)) {
       return null;
     }
     try {
@@ -104,6 +148,23 @@ public final class CloudEventJson {
     }
   }
 
+  /** Whether the first non-blank byte can start a JSON value: an object, array, string, number or literal. */
+  private static boolean mayStartJson(byte[] body) {
+    for (byte b : body) {
+      switch (b) {
+        case ' ', '\t', '\r', '\n' -> {
+          continue;
+        }
+        case '{', '[', '"', '-', 't', 'f', 'n' -> {
+          return true;
+        }
+        default -> {
+          return b >= '0' && b <= '9';
+        }
+      }
+    }
+    return false;
+  }
   private static String rootMessage(Throwable e) {
     Throwable t = e;
     while (t.getCause() != null && t.getCause() != t) {

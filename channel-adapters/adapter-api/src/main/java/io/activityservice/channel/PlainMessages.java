@@ -1,5 +1,6 @@
 package io.activityservice.channel;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import java.net.URI;
@@ -28,7 +29,8 @@ import java.util.UUID;
  *       UTF-8 text, else {@code application/octet-stream}. An empty body gives an event without
  *       data.</li>
  * </ul>
- * No extensions are added. Stateless.
+ * No extensions are added. A JSON body is parsed once: its tree travels with the data
+ * ({@link JsonBytesData}), so the router does not parse it again. Stateless.
  */
 public final class PlainMessages {
 
@@ -48,6 +50,20 @@ public final class PlainMessages {
    */
   public static CloudEvent wrap(ChannelUri channel, InboundSettings settings, String messageId, byte[] body,
       String contentType, OffsetDateTime time) {
+    boolean json = body != null && body.length > 0 && (contentType == null || isJsonType(contentType));
+    return wrap(channel, settings, messageId, body, contentType, time, json ? CloudEventJson.readTree(body) : null);
+  }
+
+  /**
+   * Wraps a plain message whose body the adapter has already parsed (to tell whether it is a
+   * structured-mode event), so that it is not parsed again.
+   *
+   * @param parsedBody {@link CloudEventJson#readTree(byte[]) the body's tree}, or {@code null} if the
+   *                   body is not JSON
+   * @see #wrap(ChannelUri, InboundSettings, String, byte[], String, OffsetDateTime)
+   */
+  public static CloudEvent wrap(ChannelUri channel, InboundSettings settings, String messageId, byte[] body,
+      String contentType, OffsetDateTime time, JsonNode parsedBody) {
     if (settings.defaultType() == null || settings.defaultType().isBlank()) {
       throw new IllegalArgumentException("message " + messageId + " on " + channel + " is not a CloudEvent and the"
           + " inbound channel has no defaultType to wrap it with; set defaultType (and optionally defaultSource)"
@@ -63,7 +79,13 @@ public final class PlainMessages {
       event.withTime(time);
     }
     if (body != null && body.length > 0) {
-      event.withData(contentType != null ? contentType : contentTypeOf(body), body);
+      String type = contentType != null ? contentType
+          : parsedBody != null ? "application/json" : isUtf8(body) ? "text/plain" : "application/octet-stream";
+      if (parsedBody != null && isJsonType(type)) {
+        event.withDataContentType(type).withData(JsonBytesData.of(parsedBody, body));
+      } else {
+        event.withData(type, body);
+      }
     } else if (contentType != null) {
       event.withDataContentType(contentType);
     }
@@ -81,6 +103,14 @@ public final class PlainMessages {
   /** Whether the body is one complete JSON value. */
   public static boolean isJson(byte[] body) {
     return CloudEventJson.readTree(body) != null;
+  }
+
+  /** Whether a content type is JSON: {@code application/json}, {@code text/json} or {@code +json}. */
+  static boolean isJsonType(String contentType) {
+    int semicolon = contentType.indexOf(';');
+    String media = (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).trim()
+        .toLowerCase(java.util.Locale.ROOT);
+    return media.equals("application/json") || media.equals("text/json") || media.endsWith("+json");
   }
 
   /** Whether the bytes are valid UTF-8. */

@@ -158,8 +158,8 @@ public abstract class ChannelAdapterContract {
         .hasMessageContaining(invalidChannel().scheme());
   }
 
-  @Test
-  void roundTripKeepsAttributesExtensionsAndData() throws Exception {
+  /** Sends one event through a fresh channel and returns what its receiver got. */
+  private CloudEvent sendAndReceive(CloudEvent sent) throws Exception {
     ChannelUri uri = freshChannel();
     CompletableFuture<CloudEvent> received = new CompletableFuture<>();
     track(openReceiver(uri, (event, ack) -> {
@@ -167,10 +167,14 @@ public abstract class ChannelAdapterContract {
       ack.ack();
     }));
     OutboundChannel out = track(adapter().openOutbound(uri));
-    CloudEvent sent = sampleEvent(7);
-
     out.send(sent).get(deliveryTimeout().toSeconds(), TimeUnit.SECONDS);
-    CloudEvent got = received.get(deliveryTimeout().toSeconds(), TimeUnit.SECONDS);
+    return received.get(deliveryTimeout().toSeconds(), TimeUnit.SECONDS);
+  }
+
+  @Test
+  void roundTripKeepsAttributesExtensionsAndData() throws Exception {
+    CloudEvent sent = sampleEvent(7);
+    CloudEvent got = sendAndReceive(sent);
 
     assertThat(got.getId()).isEqualTo(sent.getId());
     assertThat(got.getSource()).isEqualTo(sent.getSource());
@@ -181,6 +185,26 @@ public abstract class ChannelAdapterContract {
     assertThat(got.getData()).isNotNull();
     assertThat(new String(got.getData().toBytes(), StandardCharsets.UTF_8))
         .isEqualToIgnoringWhitespace("{\"n\":7,\"text\":\"héllo\"}");
+  }
+
+  /**
+   * Time with zero seconds ({@code 2026-01-02T03:04:00Z}) and binary data that is neither JSON nor text
+   * survive every wire format: structured JSON writes them as RFC 3339 and {@code data_base64}, binary
+   * modes as the {@code time} attribute and the raw body.
+   */
+  @Test
+  void timeWithZeroSecondsAndBinaryDataSurviveTheWireFormat() throws Exception {
+    byte[] data = {(byte) 0xff, 0, 1, (byte) 0xfe, 'x'};
+    CloudEvent sent = CloudEventBuilder.v1().withId(UUID.randomUUID().toString()).withSource(URI.create("/contract/t"))
+        .withType("com.example.contract.binary").withTime(OffsetDateTime.of(2026, 1, 2, 3, 4, 0, 0, ZoneOffset.UTC))
+        .withData("application/octet-stream", data).build();
+    CloudEvent got = sendAndReceive(sent);
+
+    assertThat(got.getId()).isEqualTo(sent.getId());
+    assertThat(got.getTime()).isEqualTo(sent.getTime());
+    assertThat(io.cloudevents.types.Time.writeTime(got.getTime())).isEqualTo("2026-01-02T03:04:00Z");
+    assertThat(got.getDataContentType()).isEqualTo("application/octet-stream");
+    assertThat(got.getData().toBytes()).isEqualTo(data);
   }
 
   @Test

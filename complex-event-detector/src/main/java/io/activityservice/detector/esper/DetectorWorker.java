@@ -25,7 +25,11 @@ final class DetectorWorker implements Runnable {
   record Binding(EsperDetector detector, String alias, InputType inputType) {
   }
 
-  private final BlockingQueue<RoutableEvent> queue;
+  /** An event for every detector of its type on this worker, or ({@code only} set) for one detector. */
+  private record Work(RoutableEvent event, EsperDetector only) {
+  }
+
+  private final BlockingQueue<Work> queue;
   private final Clock clock;
   private final long tickMillis;
   private final Thread thread;
@@ -51,7 +55,12 @@ final class DetectorWorker implements Runnable {
 
   /** Enqueues without blocking; false if the queue is full. */
   boolean offer(RoutableEvent event) {
-    return queue.offer(event);
+    return queue.offer(new Work(event, null));
+  }
+
+  /** Enqueues for one detector only, without blocking; false if the queue is full. */
+  boolean offer(RoutableEvent event, EsperDetector detector) {
+    return queue.offer(new Work(event, detector));
   }
 
   int queued() {
@@ -86,7 +95,7 @@ final class DetectorWorker implements Runnable {
   public void run() {
     long lastTick = clock.millis();
     while (running) {
-      RoutableEvent event;
+      Work event;
       try {
         event = queue.poll(tickMillis, TimeUnit.MILLISECONDS);
       } catch (InterruptedException e) {
@@ -96,7 +105,7 @@ final class DetectorWorker implements Runnable {
       long now = clock.millis();
       try {
         if (event != null) {
-          dispatch(event, now);
+          dispatch(event.event(), event.only(), now);
         }
         if (now - lastTick >= tickMillis) {
           lastTick = now;
@@ -110,7 +119,7 @@ final class DetectorWorker implements Runnable {
     }
   }
 
-  private void dispatch(RoutableEvent event, long now) {
+  private void dispatch(RoutableEvent event, EsperDetector only, long now) {
     List<Binding> bindings = routes.get(event.event().getType());
     if (bindings == null) {
       return;
@@ -118,6 +127,9 @@ final class DetectorWorker implements Runnable {
     InputType converted = null;
     InputEvent map = null;
     for (Binding b : bindings) {
+      if (only != null && b.detector() != only) {
+        continue;
+      }
       if (b.inputType() != converted) {
         converted = b.inputType();
         map = converted.convert(event);

@@ -211,6 +211,18 @@ public class EsperDetectorEngine implements DetectorEngine {
   }
 
   @Override
+  public java.util.List<String> consumersOf(String type) {
+    return detectors.values().stream().filter(d -> d.definition().inputs().containsValue(type))
+        .map(d -> d.definition().name()).toList();
+  }
+
+  @Override
+  public boolean submitTo(String detector, RoutableEvent event) {
+    EsperDetector d = detectors.get(detector);
+    return d != null && worker(detector).offer(event, d);
+  }
+
+  @Override
   public DetectorStats stats(String name) {
     EsperDetector d = detectors.get(name);
     return d == null ? null : new DetectorStats(d.eventsIn(), d.rowsOut(), metrics.dropped());

@@ -21,7 +21,9 @@ import java.util.regex.Pattern;
 
 /**
  * Parses CloudEvents from HTTP bodies in the three HTTP modes (structured, batch, binary) and says
- * precisely which attribute is wrong, e.g. {@code id: is required}.
+ * precisely which attribute is wrong, e.g. {@code id: is required}. A body is parsed once: the tree
+ * that is validated is turned into the event ({@link CloudEventJson#fromTree}), without writing and
+ * reading the JSON again, and JSON data keeps its tree, so routing does not parse it again.
  */
 public final class CloudEventParser {
 
@@ -128,8 +130,9 @@ public final class CloudEventParser {
       time(node.get("time").asText(), prefix + "time");
     }
     try {
-      return CloudEventJson.decode(Json.MAPPER.writeValueAsBytes(node));
-    } catch (IllegalArgumentException | IOException e) {
+      // The tree that was validated is the event: read by the SDK's deserializer from the tree, not parsed again.
+      return CloudEventJson.fromTree(node);
+    } catch (IllegalArgumentException e) {
       throw new InvalidInputException(prefix.isEmpty() ? "body" : prefix + "event", e.getMessage());
     }
   }

@@ -5,6 +5,7 @@ import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.Redaction;
 import io.activityservice.events.channel.ChannelRegistry;
+import io.activityservice.events.cluster.ConfigChanges;
 import io.activityservice.events.problem.ConflictException;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
@@ -37,14 +38,51 @@ public class InboundChannels implements AutoCloseable {
   private final DeadLetters deadLetters;
   private final Clock clock;
   private final Map<ChannelUri, Running> running = new ConcurrentHashMap<>();
+  private final ConfigChanges changes;
 
   public InboundChannels(ChannelRegistry channels, InboundChannelRepository repository, EventIngest ingest,
                          DeadLetters deadLetters, Clock clock) {
+    this(channels, repository, ingest, deadLetters, clock, ConfigChanges.unrecorded());
+  }
+
+  /** @param changes records each change so that every replica applies it ({@link #reload}) */
+  public InboundChannels(ChannelRegistry channels, InboundChannelRepository repository, EventIngest ingest,
+                         DeadLetters deadLetters, Clock clock, ConfigChanges changes) {
     this.channels = channels;
     this.repository = repository;
     this.ingest = ingest;
     this.deadLetters = deadLetters;
     this.clock = clock;
+    this.changes = changes;
+  }
+
+  /** Kind of the inbound-channel changes in the configuration log. */
+  public static final String CHANGE_KIND = "inbound-channel";
+
+  /**
+   * Applies a change another replica made: starts listening on a channel added through the API (as a competing
+   * consumer, like the configured ones), or stops one that was removed. Channels from configuration are left alone.
+   */
+  public synchronized void reload(String uri) {
+    ChannelUri parsed;
+    try {
+      parsed = ChannelUri.parse(uri);
+    } catch (IllegalArgumentException e) {
+      log.warn("ignoring a change of inbound channel '{}': {}", uri, e.getMessage());
+      return;
+    }
+    java.util.Optional<InboundChannelDefinition> stored = repository.findAll().stream()
+        .filter(d -> d.uri().equals(parsed.toString())).findFirst();
+    Running current = running.get(parsed);
+    if (stored.isPresent() && current == null) {
+      try {
+        open(stored.get());
+      } catch (RuntimeException e) {
+        log.error("inbound channel {} added on another replica could not start here: {}", uri, e.getMessage());
+      }
+    } else if (stored.isEmpty() && current != null && "api".equals(current.definition().origin())) {
+      close(parsed);
+    }
   }
 
   /** Starts the configured channels and the persisted ones; a failing channel is logged, not fatal. */
@@ -73,7 +111,7 @@ public class InboundChannels implements AutoCloseable {
     }
     open(d);
     try {
-      repository.insert(d);
+      changes.record(CHANGE_KIND, d.uri(), () -> repository.insert(d));
     } catch (RuntimeException e) {
       close(parsed);
       throw e;
@@ -87,8 +125,8 @@ public class InboundChannels implements AutoCloseable {
     if (!running.containsKey(parsed)) {
       throw new NotFoundException("inbound channel", uri);
     }
+    changes.record(CHANGE_KIND, parsed.toString(), () -> repository.delete(parsed.toString()));
     close(parsed);
-    repository.delete(parsed.toString());
   }
 
   public List<InboundChannelDefinition> list() {

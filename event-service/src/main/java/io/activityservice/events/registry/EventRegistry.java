@@ -1,5 +1,6 @@
 package io.activityservice.events.registry;
 
+import io.activityservice.events.cluster.ConfigChanges;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.networknt.schema.JsonSchema;
 import com.networknt.schema.JsonSchemaFactory;
@@ -37,6 +38,7 @@ public class EventRegistry {
   private final JsonSchemaFactory schemaFactory =
       JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
   private final Map<String, Compiled> cache = new ConcurrentHashMap<>();
+  private final ConfigChanges changes;
   /** The 2020-12 meta-schema, bundled with the validator: user schemas are checked against it. */
   private final JsonSchema metaSchema = schemaFactory.getSchema(SchemaLocation.of(SchemaId.V202012));
 
@@ -44,10 +46,30 @@ public class EventRegistry {
   }
 
   public EventRegistry(EventTypeRepository repository, UnregisteredTypePolicy policy, Clock clock) {
+    this(repository, policy, clock, ConfigChanges.unrecorded());
+  }
+
+  /** @param changes records each change so that every replica applies it ({@link #reload}) */
+  public EventRegistry(EventTypeRepository repository, UnregisteredTypePolicy policy, Clock clock,
+                       ConfigChanges changes) {
     this.repository = repository;
     this.policy = policy;
     this.clock = clock;
+    this.changes = changes;
     repository.findAll().forEach(t -> cache.put(t.type(), compile(t)));
+  }
+
+  /** Kind of the event-type changes in the configuration log. */
+  public static final String CHANGE_KIND = "event-type";
+
+  /** Applies a change another replica made: re-reads the type and recompiles its schema, or forgets it. */
+  public void reload(String type) {
+    Optional<EventType> stored = repository.find(type);
+    if (stored.isEmpty()) {
+      cache.remove(type);
+    } else {
+      cache.put(type, compile(stored.get()));
+    }
   }
 
   public List<EventType> list(String query) {
@@ -69,9 +91,11 @@ public class EventRegistry {
     OffsetDateTime now = OffsetDateTime.now(clock);
     EventType t = new EventType(type, description, owner, schema, 1, now, now);
     Compiled compiled = compile(t);
-    if (!repository.insert(t)) {
-      throw new ConflictException("type", "event type '" + type + "' is already registered; use PUT to change it");
-    }
+    changes.record(CHANGE_KIND, type, () -> {
+      if (!repository.insert(t)) {
+        throw new ConflictException("type", "event type '" + type + "' is already registered; use PUT to change it");
+      }
+    });
     cache.put(type, compiled);
     return t;
   }
@@ -82,17 +106,21 @@ public class EventRegistry {
     EventType t = new EventType(type, description, owner, schema, old.version() + 1, old.createdAt(),
         OffsetDateTime.now(clock));
     Compiled compiled = compile(t);
-    if (!repository.update(t, old.version())) {
-      throw new ConflictException("type", "event type '" + type + "' changed concurrently; retry");
-    }
+    changes.record(CHANGE_KIND, type, () -> {
+      if (!repository.update(t, old.version())) {
+        throw new ConflictException("type", "event type '" + type + "' changed concurrently; retry");
+      }
+    });
     cache.put(type, compiled);
     return t;
   }
 
   public void delete(String type) {
-    if (!repository.delete(type)) {
-      throw new NotFoundException("event type", type);
-    }
+    changes.record(CHANGE_KIND, type, () -> {
+      if (!repository.delete(type)) {
+        throw new NotFoundException("event type", type);
+      }
+    });
     cache.remove(type);
   }
 

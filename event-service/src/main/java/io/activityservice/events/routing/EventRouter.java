@@ -35,6 +35,7 @@ public class EventRouter {
   private final Semaphore inFlight;
   private final int maxInFlight;
   private final List<Tap> taps = new CopyOnWriteArrayList<>();
+  private final List<Forwarder> forwarders = new CopyOnWriteArrayList<>();
 
   public EventRouter(SubscriptionIndex index, DurableDelivery delivery, DuplicateFilter duplicates,
                      RoutingMetrics metrics, int maxInFlight) {
@@ -44,6 +45,36 @@ public class EventRouter {
     this.metrics = metrics;
     this.maxInFlight = maxInFlight;
     this.inFlight = new Semaphore(maxInFlight);
+  }
+
+  /**
+   * Hands every routed event on to something that must not miss it, e.g. the internal channels of detectors on other
+   * replicas. Unlike a tap, the route waits for the returned future: if it fails the event is refused (nack / 503).
+   * Must not block.
+   */
+  @FunctionalInterface
+  public interface Forwarder {
+    CompletableFuture<Void> forward(RoutableEvent event);
+  }
+
+  /** Registers a forwarder that sees every routed (non-duplicate) event. */
+  public void addForwarder(Forwarder forwarder) {
+    forwarders.add(forwarder);
+  }
+
+  private CompletableFuture<Void> forward(RoutableEvent event) {
+    if (forwarders.isEmpty()) {
+      return CompletableFuture.completedFuture(null);
+    }
+    List<CompletableFuture<Void>> all = new java.util.ArrayList<>(forwarders.size());
+    for (Forwarder f : forwarders) {
+      try {
+        all.add(f.forward(event));
+      } catch (RuntimeException e) {
+        all.add(CompletableFuture.failedFuture(e));
+      }
+    }
+    return all.size() == 1 ? all.get(0) : CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
   }
 
   /** Registers a tap that sees every routed (non-duplicate) event. */
@@ -92,6 +123,47 @@ public class EventRouter {
     return outcome;
   }
 
+  /**
+   * Routes a replayed event to the matching subscriptions among {@code subscriptionIds} ({@code null}: all),
+   * through the same delivery path as live events (first attempt, parking, retries, dead letters). Replays bypass
+   * the duplicate filter (a replayed event has the id of the live one), the taps and the forwarders (the replay
+   * decides which detectors and rule sets see it), and the in-flight bound (the replay runner has its own).
+   */
+  public CompletableFuture<RoutingOutcome> replay(RoutableEvent event, java.util.Set<String> subscriptionIds) {
+    try {
+      List<SubscriptionIndex.Entry> matches = index.match(event.event(), event.json());
+      if (subscriptionIds != null) {
+        matches = matches.stream().filter(m -> subscriptionIds.contains(m.subscription().id())).toList();
+      }
+      String id = event.event().getId();
+      if (matches.isEmpty()) {
+        return CompletableFuture.completedFuture(new RoutingOutcome(id, 0, 0, 0, 0, false));
+      }
+      @SuppressWarnings("unchecked")
+      CompletableFuture<DurableDelivery.Result>[] deliveries = new CompletableFuture[matches.size()];
+      for (int i = 0; i < deliveries.length; i++) {
+        deliveries[i] = delivery.deliver(matches.get(i), event);
+      }
+      return CompletableFuture.allOf(deliveries).thenApply(v -> outcomeOf(id, deliveries));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  private static RoutingOutcome outcomeOf(String id, CompletableFuture<DurableDelivery.Result>[] deliveries) {
+    int delivered = 0;
+    int parked = 0;
+    for (CompletableFuture<DurableDelivery.Result> d : deliveries) {
+      DurableDelivery.Result r = d.join();
+      if (r == DurableDelivery.Result.DELIVERED) {
+        delivered++;
+      } else if (r == DurableDelivery.Result.PARKED) {
+        parked++;
+      }
+    }
+    return new RoutingOutcome(id, deliveries.length, delivered, parked, deliveries.length - delivered - parked, false);
+  }
+
   /** Events currently being routed. */
   public int inFlight() {
     return maxInFlight - inFlight.availablePermits();
@@ -106,11 +178,18 @@ public class EventRouter {
         log.warn("tap {} failed on event {}", tap, event.event().getId(), e);
       }
     }
+    CompletableFuture<Void> forwarded = forward(event);
     List<SubscriptionIndex.Entry> matches = index.match(event.event(), event.json());
     String id = event.event().getId();
     if (matches.isEmpty()) {
-      metrics.routed(event.receivedAt());
-      outcome.complete(new RoutingOutcome(id, 0, 0, 0, 0, false));
+      forwarded.whenComplete((ok, error) -> {
+        metrics.routed(event.receivedAt());
+        if (error != null) {
+          outcome.completeExceptionally(error);
+        } else {
+          outcome.complete(new RoutingOutcome(id, 0, 0, 0, 0, false));
+        }
+      });
       return;
     }
     @SuppressWarnings("unchecked")
@@ -118,24 +197,13 @@ public class EventRouter {
     for (int i = 0; i < deliveries.length; i++) {
       deliveries[i] = delivery.deliver(matches.get(i), event);
     }
-    CompletableFuture.allOf(deliveries).whenComplete((ok, error) -> {
+    CompletableFuture.allOf(CompletableFuture.allOf(deliveries), forwarded).whenComplete((ok, error) -> {
       metrics.routed(event.receivedAt());
       if (error != null) {
         outcome.completeExceptionally(error);
         return;
       }
-      int delivered = 0;
-      int parked = 0;
-      for (CompletableFuture<DurableDelivery.Result> d : deliveries) {
-        DurableDelivery.Result r = d.join();
-        if (r == DurableDelivery.Result.DELIVERED) {
-          delivered++;
-        } else if (r == DurableDelivery.Result.PARKED) {
-          parked++;
-        }
-      }
-      outcome.complete(new RoutingOutcome(id, deliveries.length, delivered, parked,
-          deliveries.length - delivered - parked, false));
+      outcome.complete(outcomeOf(id, deliveries));
     });
   }
 }

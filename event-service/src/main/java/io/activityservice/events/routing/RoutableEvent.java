@@ -2,22 +2,32 @@ package io.activityservice.events.routing;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.BooleanNode;
-import com.fasterxml.jackson.databind.node.DecimalNode;
 import com.fasterxml.jackson.databind.node.IntNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import io.activityservice.events.json.Json;
 import io.activityservice.events.problem.InvalidInputException;
+import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.OutboundEvent;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.CloudEventData;
 import io.cloudevents.jackson.JsonCloudEventData;
+import io.cloudevents.types.Time;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
+import java.time.OffsetDateTime;
+import java.util.Base64;
 
 /**
  * An event ready for routing: the CloudEvent plus its structured-mode JSON view, built once, which
  * patterns are matched against and schemas validate.
+ *
+ * <p>The view is the event as the CloudEvents SDK's {@code JsonFormat} writes it (the encoding every
+ * channel uses, {@link CloudEventJson#encode}): {@code time} in RFC 3339 with seconds, JSON data as
+ * JSON, other data as {@code data_base64} (one difference: data of every JSON media type, e.g.
+ * {@code application/vnd.acme+json}, is a JSON value here, so patterns and schemas see it, where the
+ * SDK's encoder writes some of them as {@code data_base64}). It is built from the event's attributes without
+ * serializing it: JSON data that arrived parsed (structured mode, plain JSON bodies) is used as
+ * parsed, and JSON bytes (binary mode) are parsed here, once.
  *
  * @param event      the CloudEvent as received (with {@code time} filled in)
  * @param json       structured-mode JSON object of the event (attributes, extensions, data)
@@ -47,7 +57,7 @@ public record RoutableEvent(CloudEvent event, ObjectNode json, JsonNode data, bo
       json.put("dataschema", event.getDataSchema().toString());
     }
     if (event.getTime() != null) {
-      json.put("time", event.getTime().toString());
+      json.put("time", Time.writeTime(event.getTime())); // RFC 3339: keeps ":00" seconds, unlike toString()
     }
     for (String name : event.getExtensionNames()) {
       json.set(name, extensionNode(event.getExtension(name)));
@@ -57,17 +67,16 @@ public record RoutableEvent(CloudEvent event, ObjectNode json, JsonNode data, bo
     CloudEventData raw = event.getData();
     if (raw instanceof JsonCloudEventData jsonData) {
       data = jsonData.getNode();
+      json.set("data", data);
     } else if (raw != null) {
       byte[] bytes = raw.toBytes();
       if (isJson(event.getDataContentType())) {
         data = parseData(bytes);
+        json.set("data", data);
       } else {
         dataIsJson = false;
-        data = TextNode.valueOf(new String(bytes, StandardCharsets.UTF_8));
+        json.put("data_base64", Base64.getEncoder().encodeToString(bytes)); // as JsonFormat writes it
       }
-    }
-    if (data != null) {
-      json.set("data", data);
     }
     return new RoutableEvent(event, json, dataIsJson ? data : null, dataIsJson, System.nanoTime(),
         OutboundEvent.of(event));
@@ -91,19 +100,25 @@ public record RoutableEvent(CloudEvent event, ObjectNode json, JsonNode data, bo
     }
   }
 
-  /** CloudEvents extension values are strings, integers, booleans, URIs, timestamps or bytes. */
+  /**
+   * CloudEvents extension values are strings, integers, booleans, URIs, timestamps or bytes; written as
+   * the SDK's JSON format writes them.
+   */
   private static JsonNode extensionNode(Object value) {
     if (value instanceof Integer i) {
       return IntNode.valueOf(i);
     }
     if (value instanceof Number n) {
-      return DecimalNode.valueOf(new java.math.BigDecimal(n.toString()));
+      return TextNode.valueOf(n.toString());
     }
     if (value instanceof Boolean b) {
       return BooleanNode.valueOf(b);
     }
     if (value instanceof byte[] bytes) {
-      return TextNode.valueOf(java.util.Base64.getEncoder().encodeToString(bytes));
+      return TextNode.valueOf(Base64.getEncoder().encodeToString(bytes));
+    }
+    if (value instanceof OffsetDateTime time) {
+      return TextNode.valueOf(Time.writeTime(time));
     }
     return TextNode.valueOf(String.valueOf(value));
   }

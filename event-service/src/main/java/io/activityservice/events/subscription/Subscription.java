@@ -14,7 +14,14 @@ import java.time.OffsetDateTime;
  * @param retry      delivery retry policy
  * @param deadLetter channel URI for events whose delivery failed for good, or {@code null}
  * @param createdAt  creation time
+ * @param owner      identity that created it (e.g. {@code key:<id>} or {@code jwt:<subject>}), or {@code null}
  */
 public record Subscription(String id, String name, JsonNode pattern, String filter, String target,
-                           RetryPolicy retry, String deadLetter, OffsetDateTime createdAt) {
+                           RetryPolicy retry, String deadLetter, OffsetDateTime createdAt, String owner) {
+
+  /** A subscription without an owner. */
+  public Subscription(String id, String name, JsonNode pattern, String filter, String target, RetryPolicy retry,
+                      String deadLetter, OffsetDateTime createdAt) {
+    this(id, name, pattern, filter, target, retry, deadLetter, createdAt, null);
+  }
 }

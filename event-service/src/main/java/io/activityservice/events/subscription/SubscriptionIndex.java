@@ -77,7 +77,8 @@ public class SubscriptionIndex {
     return entries.get(id);
   }
 
-  static boolean hasPattern(JsonNode pattern) {
+  /** Whether a pattern constrains anything (null and {} match every event). */
+  public static boolean hasPattern(JsonNode pattern) {
     return pattern != null && pattern.isObject() && !pattern.isEmpty();
   }
 

@@ -29,11 +29,11 @@ public class SubscriptionRepository {
   public void insert(Subscription s) {
     jdbc.sql("""
             insert into subscription (id, name, pattern_json, filter_expr, target, max_attempts,
-              initial_backoff_ms, max_backoff_ms, max_age_ms, max_pending, dead_letter, created_at)
-            values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
+              initial_backoff_ms, max_backoff_ms, max_age_ms, max_pending, dead_letter, created_at, owner)
+            values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
         .params(s.id(), s.name(), Json.write(s.pattern()), s.filter(), s.target(), s.retry().maxAttempts(),
             s.retry().initialBackoff().toMillis(), s.retry().maxBackoff().toMillis(),
-            s.retry().maxAge().toMillis(), s.retry().maxPending(), s.deadLetter(), s.createdAt())
+            s.retry().maxAge().toMillis(), s.retry().maxPending(), s.deadLetter(), s.createdAt(), s.owner())
         .update();
   }
 
@@ -49,6 +49,6 @@ public class SubscriptionRepository {
     return new Subscription(rs.getString("id"), rs.getString("name"),
         pattern == null ? null : Json.parse(pattern, "pattern"), rs.getString("filter_expr"),
         rs.getString("target"), retry, rs.getString("dead_letter"),
-        rs.getObject("created_at", OffsetDateTime.class));
+        rs.getObject("created_at", OffsetDateTime.class), rs.getString("owner"));
   }
 }

@@ -3,6 +3,7 @@ package io.activityservice.events.subscription;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.events.channel.ChannelRegistry;
+import io.activityservice.events.cluster.ConfigChanges;
 import io.activityservice.events.json.Json;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
@@ -28,20 +29,49 @@ public class SubscriptionService {
   private final ChannelRegistry channels;
   private final Clock clock;
   private final Consumer<String> onDeleted;
+  private final ConfigChanges changes;
 
   public SubscriptionService(SubscriptionRepository repository, SubscriptionIndex index,
                              ChannelRegistry channels, Clock clock) {
-    this(repository, index, channels, clock, id -> { });
+    this(repository, index, channels, clock, id -> { }, ConfigChanges.unrecorded());
   }
 
-  /** @param onDeleted told the id of each deleted subscription (e.g. to drop its parked deliveries) */
+  /**
+   * @param onDeleted told the id of each deleted subscription (e.g. to drop its parked deliveries)
+   * @param changes   records each change so that every replica applies it ({@link #reload})
+   */
   public SubscriptionService(SubscriptionRepository repository, SubscriptionIndex index,
-                             ChannelRegistry channels, Clock clock, Consumer<String> onDeleted) {
+                             ChannelRegistry channels, Clock clock, Consumer<String> onDeleted,
+                             ConfigChanges changes) {
     this.repository = repository;
     this.index = index;
     this.channels = channels;
     this.clock = clock;
     this.onDeleted = onDeleted;
+    this.changes = changes;
+  }
+
+  /** Kind of the subscription changes in the configuration log. */
+  public static final String CHANGE_KIND = "subscription";
+
+  /**
+   * Applies a change another replica made: indexes the stored subscription, or drops it from the index if it is
+   * gone. Subscriptions are immutable, so one already indexed stays as it is.
+   */
+  public void reload(String id) {
+    java.util.Optional<Subscription> stored = repository.find(id);
+    if (stored.isEmpty()) {
+      index.remove(id);
+      return;
+    }
+    if (index.get(id) != null) {
+      return;
+    }
+    try {
+      index.add(compile(stored.get()));
+    } catch (InvalidInputException e) {
+      log.error("subscription {} ({}) is not active on this replica: {}", id, stored.get().name(), e.getMessage());
+    }
   }
 
   /** Indexes every stored subscription; called once at start-up. */
@@ -66,6 +96,16 @@ public class SubscriptionService {
    */
   public Subscription create(String name, JsonNode pattern, String filter, String target,
                              RetryPolicy retry, String deadLetter) {
+    return create(name, pattern, filter, target, retry, deadLetter, null);
+  }
+
+  /**
+   * Validates and stores a subscription owned by {@code owner} (the identity that created it; may be null).
+   *
+   * @throws InvalidInputException naming the first offending field
+   */
+  public Subscription create(String name, JsonNode pattern, String filter, String target,
+                             RetryPolicy retry, String deadLetter, String owner) {
     if (name == null || name.isBlank() || name.length() > 255) {
       throw new InvalidInputException("name", "is required (1-255 characters)");
     }
@@ -73,9 +113,9 @@ public class SubscriptionService {
     String cleanDeadLetter = deadLetter == null || deadLetter.isBlank() ? null : deadLetter.trim();
     Subscription s = new Subscription(UUID.randomUUID().toString(), name.trim(), pattern, cleanFilter,
         target, retry == null ? RetryPolicy.DEFAULT : retry, cleanDeadLetter,
-        OffsetDateTime.now(clock));
+        OffsetDateTime.now(clock), owner);
     SubscriptionIndex.Entry entry = compile(s);
-    repository.insert(s);
+    changes.record(CHANGE_KIND, s.id(), () -> repository.insert(s));
     index.add(entry);
     return s;
   }
@@ -89,9 +129,11 @@ public class SubscriptionService {
   }
 
   public void delete(String id) {
-    if (!repository.delete(id)) {
-      throw new NotFoundException("subscription", id);
-    }
+    changes.record(CHANGE_KIND, id, () -> {
+      if (!repository.delete(id)) {
+        throw new NotFoundException("subscription", id);
+      }
+    });
     index.remove(id);
     onDeleted.accept(id);
   }
@@ -107,7 +149,12 @@ public class SubscriptionService {
     return new SubscriptionIndex.Entry(s, filter, target, deadLetter);
   }
 
-  private static void checkPattern(JsonNode pattern) {
+  /**
+   * Checks an event pattern (the subscription pattern language, also used by archives).
+   *
+   * @throws InvalidInputException naming {@code pattern}
+   */
+  public static void checkPattern(JsonNode pattern) {
     if (pattern == null || pattern.isNull()) {
       return;
     }

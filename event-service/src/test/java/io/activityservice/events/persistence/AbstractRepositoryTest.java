@@ -196,7 +196,7 @@ public abstract class AbstractRepositoryTest {
         "pattern");
     RetryPolicy retry = new RetryPolicy(7, Duration.ofMillis(250), Duration.ofSeconds(30), Duration.ofHours(2));
     Subscription s = new Subscription("s-1", "gas readings", pattern, "subject = 'north'",
-        "jms:queue:readings", retry, "jms:queue:dlq", T0);
+        "jms:queue:readings", retry, "jms:queue:dlq", T0, "key:k1");
     subscriptions.insert(s);
 
     Subscription read = subscriptions.find("s-1").orElseThrow();
@@ -207,6 +207,7 @@ public abstract class AbstractRepositoryTest {
     assertThat(read.retry()).isEqualTo(retry);
     assertThat(read.deadLetter()).isEqualTo("jms:queue:dlq");
     assertThat(read.createdAt()).isCloseTo(T0, within(1, ChronoUnit.MILLIS));
+    assertThat(read.owner()).isEqualTo("key:k1");
     assertThat(subscriptions.find("s-2")).isEmpty();
   }
 
@@ -219,6 +220,7 @@ public abstract class AbstractRepositoryTest {
     assertThat(read.pattern()).isNull();
     assertThat(read.filter()).isNull();
     assertThat(read.deadLetter()).isNull();
+    assertThat(read.owner()).isNull();
     assertThat(read.retry()).isEqualTo(RetryPolicy.DEFAULT);
   }
 

@@ -54,12 +54,20 @@ public final class TestDatabases {
   /** Empties every table of the schema. */
   public static void clean(DataSource ds) {
     JdbcClient jdbc = JdbcClient.create(ds);
-    for (String table : new String[] {"parked_delivery", "dead_letter", "event_type", "subscription", "inbound_channel"}) {
+    for (String table : new String[] {"parked_delivery", "dead_letter", "config_change", "replay", "event_type", "subscription", "inbound_channel"}) {
       jdbc.sql("delete from " + table).update();
     }
   }
 
   private static void migrate(DataSource ds) {
-    Flyway.configure().dataSource(ds).locations("classpath:db/migration").load().migrate();
+    String vendor;
+    try (java.sql.Connection c = ds.getConnection()) {
+      vendor = c.getMetaData().getDatabaseProductName().toLowerCase(java.util.Locale.ROOT);
+    } catch (java.sql.SQLException e) {
+      throw new IllegalStateException(e);
+    }
+    Flyway.configure().dataSource(ds)
+        .locations("classpath:db/migration", "classpath:db/vendor/" + (vendor.contains("postgres") ? "postgresql" : "h2"))
+        .load().migrate();
   }
 }

@@ -1,5 +1,6 @@
 package io.activityservice.perf.report;
 
+import io.activityservice.perf.cpu.CpuUse;
 import io.activityservice.perf.suite.RunResult;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -14,9 +15,9 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 
 /**
- * The raw outputs: {@code results.csv} (one row per run) and one HdrHistogram log per scenario
- * ({@code <scenario>.hlog}, one interval histogram per run, tagged {@code <mode>-N<n>-r<rep>} or
- * {@code rate-<rate>}; latencies in microseconds).
+ * The raw outputs: {@code results.csv} (one row per run), {@code cpu.csv} (CPU time per source in each
+ * burst's window) and one HdrHistogram log per scenario ({@code <scenario>.hlog}, one interval histogram per
+ * run, tagged {@code <mode>-N<n>-r<rep>} or {@code rate-<rate>-r<run>}; latencies in microseconds).
  */
 public final class RawData {
 
@@ -24,7 +25,21 @@ public final class RawData {
   public static final String CSV_HEADER = "scenario,mode,n,rep,offered_rate,received,duplicates,send_failures,"
       + "seconds,send_seconds,throughput_ev_s,p50_ms,p90_ms,p99_ms,p999_ms,max_ms,start,end";
 
+  /** The header of cpu.csv. */
+  public static final String CPU_CSV_HEADER = "scenario,mode,n,rep,events,window_s,source,cpu_ms,idle_readings";
+
   private RawData() {
+  }
+
+  /** Writes cpu.csv into {@code dir}: one row per burst and CPU source. */
+  public static void writeCpu(Path dir, List<CpuUse> uses) throws IOException {
+    Files.createDirectories(dir);
+    StringBuilder csv = new StringBuilder(CPU_CSV_HEADER).append('\n');
+    for (CpuUse u : uses) {
+      u.cpuMs().forEach((source, ms) -> csv.append(String.format(Locale.ROOT, "%s,%s,%d,%d,%d,%.3f,%s,%.1f,%s%n",
+          u.scenario(), u.mode(), u.n(), u.rep(), u.events(), u.seconds(), source, ms, u.idle())));
+    }
+    Files.writeString(dir.resolve("cpu.csv"), csv);
   }
 
   /** Writes results.csv and the .hlog files into {@code dir}. */
@@ -60,7 +75,8 @@ public final class RawData {
 
   /** The tag of a run in its .hlog. */
   static String tag(RunResult r) {
-    return r.mode().equals("rate") ? "rate-" + Math.round(r.offeredRate()) : r.mode() + "-N" + r.n() + "-r" + r.rep();
+    return r.mode().equals("rate") ? "rate-" + Math.round(r.offeredRate()) + "-r" + r.rep()
+        : r.mode() + "-N" + r.n() + "-r" + r.rep();
   }
 
   /** One CSV row. */

@@ -1,7 +1,10 @@
 package io.activityservice.perf.report;
 
+import io.activityservice.perf.cpu.CpuCost;
 import io.activityservice.perf.service.JfrProfile;
 import io.activityservice.perf.stats.Stats;
+import io.activityservice.perf.suite.RateLadder;
+import io.activityservice.perf.suite.RateStep;
 import io.activityservice.perf.suite.RunResult;
 import io.activityservice.perf.suite.Scenario;
 import java.io.IOException;
@@ -29,6 +32,8 @@ public final class Report {
   private final Map<String, String> environment;
   private final List<String> notes;
   private final Map<String, Object> profiles;
+  private final List<Baseline.Comparison> baseline;
+  private final String baselineName;
   private final StringBuilder md = new StringBuilder();
   private final StringBuilder html = new StringBuilder();
 
@@ -36,10 +41,23 @@ public final class Report {
    * @param profiles target name → {@link JfrProfile} or a String saying why there is none
    */
   public Report(Analysis a, Map<String, String> environment, List<String> notes, Map<String, Object> profiles) {
+    this(a, environment, notes, profiles, List.of(), null);
+  }
+
+  /**
+   * A report with a "before/after" table.
+   *
+   * @param baseline     this run beside an earlier one (empty: no table)
+   * @param baselineName what the earlier run was (its results.csv path)
+   */
+  public Report(Analysis a, Map<String, String> environment, List<String> notes, Map<String, Object> profiles,
+      List<Baseline.Comparison> baseline, String baselineName) {
     this.a = a;
     this.environment = environment;
     this.notes = notes;
     this.profiles = profiles;
+    this.baseline = baseline;
+    this.baselineName = baselineName;
   }
 
   /** Writes both files into {@code dir}. */
@@ -61,7 +79,8 @@ public final class Report {
     para("Channel-to-channel measurements in the method of the original Activity Service evaluation (burst mode, "
         + "T1–T6, time from the first send to the last receive, N = 100/500/1000 with repetitions) plus Kafka and REST "
         + "rows, larger bursts for throughput, open-loop latency at fixed rates (per-event latency from the intended "
-        + "send time, HdrHistogram) and the service's overhead over each direct path. Raw data: results.csv and one "
+        + "send time, HdrHistogram), the service's overhead over each direct path, a healthy subscription beside a "
+        + "failing one (I1) and the CPU time per relayed event. Raw data: results.csv, cpu.csv and one "
         + "HdrHistogram log per scenario (*.hlog, microseconds).");
     environment();
     targets();
@@ -69,7 +88,10 @@ public final class Report {
     paperTables();
     overhead();
     paced();
+    isolation();
+    cpu();
     cep();
+    beforeAfter();
     hypotheses();
     profiles();
     if (!notes.isEmpty()) {
@@ -181,23 +203,34 @@ public final class Report {
     }
     table(t);
     Table p = new Table("via", "direct", "rate ev/s", "p50 via", "p50 direct", "added p50 ms", "p99 via", "p99 direct", "added p99 ms");
-    for (String[] pair : new String[][] {{"T2", "T1"}, {"T4", "T3"}, {"K2", "K1"}}) {
-      for (RunResult v : a.pacedRuns(pair[0])) {
-        a.paced(pair[1], v.offeredRate()).ifPresent(d -> p.row(pair[0], pair[1], f0(v.offeredRate()),
-            f2(v.percentileMillis(50)), f2(d.percentileMillis(50)), f2(v.percentileMillis(50) - d.percentileMillis(50)),
-            f2(v.percentileMillis(99)), f2(d.percentileMillis(99)), f2(v.percentileMillis(99) - d.percentileMillis(99))));
+    for (String[] pair : new String[][] {{"T2", "T1"}, {"R1", "T1"}, {"T4", "T3"}, {"K2", "K1"}}) {
+      for (double rate : a.pacedRates(pair[0])) {
+        if (a.pacedRuns(pair[1], rate).isEmpty()) {
+          continue;
+        }
+        double v50 = a.pacedMedian(pair[0], rate, 50);
+        double d50 = a.pacedMedian(pair[1], rate, 50);
+        double v99 = a.pacedMedian(pair[0], rate, 99);
+        double d99 = a.pacedMedian(pair[1], rate, 99);
+        p.row(pair[0], pair[1], f0(rate), f2(v50), f2(d50), f2(v50 - d50), f2(v99), f2(d99), f2(v99 - d99));
       }
     }
-    para("Open loop, same offered rate:");
+    para("Open loop, same offered rate (medians over each step's runs; R1 = REST POST /api/v1/events → JMS, "
+        + "against direct JMS):");
     table(p);
   }
 
   private void paced() {
     heading(2, "Latency mode (open loop, coordinated-omission-free)");
     para("A producer thread sends at a fixed rate; each event's latency is measured from its intended send time. "
-        + "A rate is sustained when every event arrived exactly once, the producer kept ≥ 90 % of the rate and p99 ≤ the bound.");
-    Table t = new Table("scenario", "offered ev/s", "achieved send ev/s", "events", "received", "p50 ms", "p90 ms", "p99 ms",
-        "p99.9 ms", "max ms", "sustained");
+        + "A run meets the bound when every event arrived exactly once, the producer kept ≥ 90 % of the rate and "
+        + "p99 ≤ the bound. Each rate is run " + RateLadder.RUNS + " times, the scenarios of a group (T1/T2/R1, "
+        + "T3/T4, K1/K2) interleaved run by run; a rate is sustained when at least " + RateLadder.NEEDED + " of its "
+        + RateLadder.RUNS + " runs meet the bound (the quick mode skips a third run once two agree). The ladder "
+        + "stops at the first rate not sustained, except that every scenario still runs at the reference rate (JMS "
+        + "and Kafka 1,000, SQS 200 ev/s) for its latency figures.");
+    Table t = new Table("scenario", "offered ev/s", "run", "achieved send ev/s", "events", "received", "p50 ms", "p90 ms",
+        "p99 ms", "p99.9 ms", "max ms", "meets bound");
     List<SvgChart.Line> p99 = new ArrayList<>();
     List<SvgChart.Line> achieved = new ArrayList<>();
     for (Scenario s : Scenario.all()) {
@@ -205,32 +238,167 @@ public final class Report {
       if (runs.isEmpty()) {
         continue;
       }
-      for (RunResult r : runs) {
-        t.row(s.id(), f0(r.offeredRate()), f0(r.n() / r.sendSeconds()), r.n(), r.received(), f2(r.percentileMillis(50)),
-            f2(r.percentileMillis(90)), f2(r.percentileMillis(99)), f2(r.percentileMillis(99.9)), f2(r.maxMillis()),
-            r.offeredRate() <= a.sustainable().getOrDefault(s.id(), 0.0) && r.exactlyOnce() ? "yes" : "no");
+      for (RateStep step : a.steps().stream().filter(x -> x.scenario().equals(s.id())).toList()) {
+        for (int i = 0; i < step.runs().size(); i++) {
+          RunResult r = step.runs().get(i);
+          t.row(s.id(), f0(r.offeredRate()), r.rep(), f0(r.n() / r.sendSeconds()), r.n(), r.received(),
+              f2(r.percentileMillis(50)), f2(r.percentileMillis(90)), f2(r.percentileMillis(99)),
+              f2(r.percentileMillis(99.9)), f2(r.maxMillis()), step.passes().get(i) ? "yes" : "no");
+        }
       }
-      double[] x = runs.stream().mapToDouble(RunResult::offeredRate).toArray();
-      p99.add(new SvgChart.Line(s.id() + " p99", x, runs.stream().mapToDouble(r -> r.percentileMillis(99)).toArray()));
-      achieved.add(new SvgChart.Line(s.id(), x, runs.stream().mapToDouble(r -> r.seconds() > 0 ? r.received() / r.seconds() : 0).toArray()));
+      List<Double> rates = a.pacedRates(s.id());
+      double[] x = rates.stream().mapToDouble(Double::doubleValue).toArray();
+      p99.add(new SvgChart.Line(s.id() + " p99", x, rates.stream().mapToDouble(r -> a.pacedMedian(s.id(), r, 99)).toArray()));
+      achieved.add(new SvgChart.Line(s.id(), x, rates.stream().mapToDouble(r -> Stats.quantile(a.pacedRuns(s.id(), r)
+          .stream().mapToDouble(run -> run.seconds() > 0 ? run.received() / run.seconds() : 0).toArray(), 0.5)).toArray()));
     }
     table(t);
-    Table sus = new Table("scenario", "highest sustained rate ev/s");
+    para("Per step: the p99 of each run (the spread), the runs meeting the bound, and the outcome.");
+    Table st = new Table("scenario", "offered ev/s", "p50 ms (median)", "p99 ms per run", "p99 ms (median)",
+        "runs meeting bound", "bound ms", "sustained");
+    for (RateStep step : a.steps()) {
+      String spread = String.join(" / ", step.runs().stream().map(r -> f2(r.percentileMillis(99))).toList());
+      long ok = step.passes().stream().filter(b -> b).count();
+      st.row(step.scenario(), f0(step.rate()), f2(a.pacedMedian(step.scenario(), step.rate(), 50)), spread,
+          f2(a.pacedMedian(step.scenario(), step.rate(), 99)), ok + " of " + step.runs().size(), f0(step.boundMs()),
+          !step.sustained() ? "no"
+              : step.rate() > a.sustainable().getOrDefault(step.scenario(), Double.MAX_VALUE)
+                  ? "yes, not counted (a lower rate failed)" : "yes");
+    }
+    table(st);
+    Table sus = new Table("scenario", "highest sustained rate ev/s (≥ 2 of 3 runs)");
     a.sustainable().forEach((k, v) -> sus.row(k, f0(v)));
     table(sus);
-    svg(SvgChart.lines("p99 latency vs offered rate", "offered events/s", "p99 ms", true, true, p99));
+    svg(SvgChart.lines("p99 latency vs offered rate (median of the runs)", "offered events/s", "p99 ms", true, true, p99));
     svg(SvgChart.lines("Throughput vs offered rate", "offered events/s", "received events/s", true, true, achieved));
-    for (String[] pair : new String[][] {{"T1", "T2", "1000"}, {"T3", "T4", "200"}, {"K1", "K2", "1000"}}) {
-      double rate = Double.parseDouble(pair[2]);
+    for (String[] group : new String[][] {{"T1", "T2", "R1", "1000"}, {"T3", "T4", "200"}, {"K1", "K2", "1000"}}) {
+      String rateText = group[group.length - 1];
+      double rate = Double.parseDouble(rateText);
+      List<String> ids = List.of(group).subList(0, group.length - 1);
       List<SvgChart.Line> curves = new ArrayList<>();
-      for (String id : List.of(pair[0], pair[1])) {
+      for (String id : ids) {
         a.paced(id, rate).ifPresent(r -> curves.add(percentileCurve(id, r)));
       }
       if (!curves.isEmpty()) {
-        svg(SvgChart.lines("Latency percentiles at " + pair[2] + " ev/s: " + pair[0] + " vs " + pair[1],
+        svg(SvgChart.lines("Latency percentiles at " + rateText + " ev/s (median run by p99): " + String.join(" vs ", ids),
             "percentile (1/(1−p): 10 = p90, 100 = p99, 1000 = p99.9)", "ms", true, true, curves));
       }
     }
+  }
+
+  private void isolation() {
+    heading(2, "Isolation: a healthy subscriber beside a failing one (I1)");
+    para("JMS topic → service → JMS topic (the healthy subscription), in bursts, alone and beside a second "
+        + "subscription on the same event type whose webhook (served by the runner) answers 503 after 5 s "
+        + "(retry: 5 attempts, backoff 1–30 s). Alone and beside alternate, their order swapped every repetition. "
+        + "The failing subscription is created before each \"beside\" burst and deleted once its deliveries were "
+        + "parked (deleting drops them, so its retries do not run on into the next burst). Time = first send to the "
+        + "last receipt on the healthy topic; ratio of means with a bootstrap 95 % CI. Status: " + a.isolationStatus());
+    Table t = new Table("N", "reps", "alone mean ms", "beside mean ms", "alone min–max ms", "beside min–max ms",
+        "beside / alone", "95 % CI");
+    for (Analysis.Isolation i : a.isolation()) {
+      t.row(i.n(), i.alone().length + "/" + i.beside().length, f0(Stats.mean(i.alone())), f0(Stats.mean(i.beside())),
+          f0(Stats.min(i.alone())) + "–" + f0(Stats.max(i.alone())), f0(Stats.min(i.beside())) + "–" + f0(Stats.max(i.beside())),
+          f2(i.ratio().estimate()), "[" + f2(i.ratio().low()) + ", " + f2(i.ratio().high()) + "]");
+    }
+    table(t);
+    Table r = new Table("mode", "N", "rep", "ms", "ev/s", "p50 ms", "p99 ms", "exactly once", "failing deliveries parked");
+    for (RunResult x : a.results().stream().filter(x -> x.scenario().equals("I1")).toList()) {
+      Long parked = a.parked().get(x.n() + "/" + x.rep());
+      r.row(x.mode(), x.n(), x.rep(), f0(x.millis()), f0(x.throughput()), f2(x.percentileMillis(50)),
+          f2(x.percentileMillis(99)), x.exactlyOnce(), x.mode().equals("beside")
+              ? (parked == null ? "-" : parked < 0 ? "n/a (no deliveries API)" : parked + " of " + x.n()) : "");
+    }
+    table(r);
+  }
+
+  private void cpu() {
+    heading(2, "CPU time per relayed event");
+    CpuFacts c = a.cpu();
+    if (c.uses().isEmpty()) {
+      para("Not measured: the suite reads CPU time only of a service it started itself.");
+      return;
+    }
+    para("CPU time (user + system) of each process, read right before and after every burst with the service idle "
+        + "(≤ 10 % of a core over 100 ms, at most 3 s of waiting), divided by the events relayed. Net = minus the "
+        + "source's idle rate over the same windows (timers, the retry store's poller), i.e. the cost that grows with "
+        + "the event rate. \"-own\" = the process without its JIT compiler threads and JFR threads (read per thread "
+        + "from /proc/<pid>/task/*/schedstat): what a warmed-up replica without the suite's recording spends; GC stays "
+        + "in (\"-gc\" shows its part: GC workers, G1's concurrent threads, the VM thread). The whole process's figures "
+        + "and the JFR threads' are in cpu.csv. Process CPU time comes in 10 ms clock ticks, so each burst's reading is within ±10 ms; in quick mode, and "
+        + "for small N, read the figures as rough (the code is not fully compiled yet: interpreted code costs more even "
+        + "without the compiler threads). CPU time is far less affected by other load on the machine than wall-clock "
+        + "times. "
+        + (c.brokerInService()
+            ? "ActiveMQ ran embedded in the service, so the service's figures for paths with JMS include the broker's "
+              + "work (run with --activemq-process to separate them)."
+            : "ActiveMQ ran outside the service process."));
+    Table src = new Table("source", "what", "idle ms CPU per s", "idle measurements");
+    c.sources().forEach((name, what) -> src.row(name, what, f2(c.idleRates().getOrDefault(name, Double.NaN)),
+        String.join(" / ", c.idleMeasurements().stream().map(m -> f2(m.getOrDefault(name, Double.NaN))).toList())));
+    table(src);
+    // The tables leave out JFR threads and a process's total where its "-own" figure is shown (both in cpu.csv).
+    List<String> sources = c.sources().keySet().stream().filter(s -> !s.endsWith("-jfr")
+        && !c.sources().containsKey(s + "-own")).toList();
+    para("Bursts of each scenario's largest N (the warmest runs), µs per relayed event, net of idle (also gross for the "
+        + "service's own figure; a shared LocalStack only gross, as its idle rate is no baseline):");
+    table(cpuTable(a.cpuCostsLargestN(), sources, a.serviceSource(), c.shared()));
+    para("All bursts of each scenario (every N, every repetition, including the first, coldest ones):");
+    table(cpuTable(a.cpuCosts(), sources, a.serviceSource(), c.shared()));
+    para("Direct rows (T1, T3, K1) show what the broker costs per event where its process is measured: the ActiveMQ "
+        + "process (--activemq-process), LocalStack's process (shared with other users of it, so other traffic counts "
+        + "too), the embedded Kafka broker's threads in the runner (its share of the runner's GC and JIT is missing). "
+        + "The service's own figure on direct rows is its idle noise and should be about 0. I1 beside includes parking "
+        + "the failing subscription's deliveries (its later retries are not in the window). Per-burst readings: cpu.csv.");
+  }
+
+  private static Table cpuTable(List<CpuCost.Cost> costs, List<String> sources, String own, List<String> shared) {
+    List<String> headers = new ArrayList<>(List.of("scenario", "mode", "bursts", "events"));
+    for (String s : sources) {
+      headers.add(s + (shared.contains(s) ? " µs/ev gross (shared)" : " µs/ev"));
+      if (s.equals(own)) {
+        headers.add(s + " gross");
+      }
+    }
+    Table t = new Table(headers.toArray(String[]::new));
+    java.util.LinkedHashSet<String> keys = new java.util.LinkedHashSet<>();
+    costs.forEach(x -> keys.add(x.scenario() + "|" + x.mode()));
+    for (String key : keys) {
+      String[] k = key.split("\\|");
+      List<Object> row = new ArrayList<>();
+      row.add(k[0]);
+      row.add(k[1]);
+      Optional<CpuCost.Cost> any = costs.stream().filter(x -> x.scenario().equals(k[0]) && x.mode().equals(k[1])).findFirst();
+      row.add(any.map(CpuCost.Cost::runs).orElse(0));
+      row.add(any.map(x -> String.format(Locale.ROOT, "%,d", x.events())).orElse("-"));
+      for (String s : sources) {
+        Optional<CpuCost.Cost> x = CpuCost.find(costs, k[0], k[1], s);
+        row.add(x.map(v -> f1(Double.isFinite(v.netMicros()) && !shared.contains(s) ? v.netMicros() : v.grossMicros()))
+            .orElse("-"));
+        if (s.equals(own)) {
+          row.add(x.map(v -> f1(v.grossMicros())).orElse("-"));
+        }
+      }
+      t.row(row.toArray());
+    }
+    return t;
+  }
+
+  private void beforeAfter() {
+    if (baseline.isEmpty()) {
+      return;
+    }
+    heading(2, "Before / after");
+    para("This run beside the baseline " + baselineName + " (an earlier run, e.g. with the previous service jar): "
+        + "median over the runs of each one's p50 and p99, mean burst time. The two runs were measured at different "
+        + "times on a shared machine: differences within the bursts' spread (see the tables above) are noise.");
+    Table t = new Table("scenario", "mode", "N / rate", "runs before/after", "p50 ms before", "p50 ms after",
+        "p99 ms before", "p99 ms after", "time ms before", "time ms after", "time after/before");
+    for (Baseline.Comparison x : baseline) {
+      t.row(x.scenario(), x.mode(), x.size(), x.runsBefore() + "/" + x.runsAfter(), f2(x.p50Before()), f2(x.p50After()),
+          f2(x.p99Before()), f2(x.p99After()), f0(x.msBefore()), f0(x.msAfter()), f2(x.timeRatio()));
+    }
+    table(t);
   }
 
   private static SvgChart.Line percentileCurve(String id, RunResult r) {

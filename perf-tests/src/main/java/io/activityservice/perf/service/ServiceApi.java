@@ -16,12 +16,15 @@ import java.util.Map;
 
 /**
  * The service's REST API as the suite uses it: inbound channels, subscriptions, detectors and rules, and
- * health. Everything created is remembered and removed again by {@link #cleanUp()} (at most 30 s).
+ * health. Everything created is remembered and removed again by {@link #cleanUp()} (at most 30 s). Every request
+ * to the service, including the events the REST producer posts ({@code RestSender}), is built by
+ * {@link #request(String)}: headers every request needs (e.g. an API key) go there, in one place.
  */
 public final class ServiceApi {
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final Duration TIMEOUT = Duration.ofSeconds(10);
+  // Generous: adding a Kafka inbound channel waits for its consumer group, which took over 10 s on a loaded machine.
+  private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
   /** An HTTP answer. */
   public record Answer(int status, String body) {
@@ -33,17 +36,37 @@ public final class ServiceApi {
 
   private final HttpClient http;
   private final String base;
+  private final String apiKey;
   private final List<String> cleanUps = new ArrayList<>();
 
-  /** The API of the service at {@code baseUrl} (e.g. {@code http://127.0.0.1:8080}). */
-  public ServiceApi(HttpClient http, String baseUrl) {
+  /**
+   * The API of the service at {@code baseUrl} (e.g. {@code http://127.0.0.1:8080}).
+   *
+   * @param apiKey an admin key of that service, or null for a service without authentication
+   */
+  public ServiceApi(HttpClient http, String baseUrl, String apiKey) {
     this.http = http;
     this.base = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+    this.apiKey = apiKey;
   }
 
   /** The base URL, without a trailing slash. */
   public String baseUrl() {
     return base;
+  }
+
+  /** The HTTP client shared by every request to the service. */
+  public HttpClient http() {
+    return http;
+  }
+
+  /**
+   * A request to {@code path} (e.g. {@code /api/v1/events}) on the service with the headers every request
+   * carries; the one place to add, say, {@code Authorization: Bearer <key>}.
+   */
+  public HttpRequest.Builder request(String path) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path));
+    return apiKey == null ? b : b.header("Authorization", "Bearer " + apiKey);
   }
 
   /** Whether {@code /actuator/health} answers UP. */
@@ -65,12 +88,30 @@ public final class ServiceApi {
 
   /** Subscribes {@code target} to events of {@code type}; returns the subscription id. */
   public String subscribe(String name, String type, String target) throws IOException {
-    Answer a = post("/api/v1/subscriptions",
-        json(Map.of("name", name, "pattern", Map.of("type", List.of(type)), "target", target)));
+    return subscribe(name, type, target, Map.of());
+  }
+
+  /**
+   * Subscribes {@code target} to events of {@code type} with further fields of the subscription (e.g.
+   * {@code retry}); returns the subscription id.
+   */
+  public String subscribe(String name, String type, String target, Map<String, Object> more) throws IOException {
+    Map<String, Object> body = new java.util.LinkedHashMap<>(more);
+    body.put("name", name);
+    body.put("pattern", Map.of("type", List.of(type)));
+    body.put("target", target);
+    Answer a = post("/api/v1/subscriptions", json(body));
     require(a, "POST /api/v1/subscriptions " + name);
     String id = JSON.readTree(a.body()).path("id").asText();
     cleanUps.add("/api/v1/subscriptions/" + id);
     return id;
+  }
+
+  /** Deletes a subscription created by {@link #subscribe} now (its parked deliveries are dropped with it). */
+  public void unsubscribe(String id) {
+    String path = "/api/v1/subscriptions/" + id;
+    delete(path);
+    cleanUps.remove(path);
   }
 
   /** Deploys an Esper detector; returns the raw answer (404 when the API is absent). */
@@ -121,20 +162,25 @@ public final class ServiceApi {
     }
   }
 
+  /** Whether the key is accepted (an admin-only endpoint answers 200). */
+  public boolean authorized() throws IOException {
+    return get("/api/v1/api-keys").ok();
+  }
+
   private void delete(String path) {
     try {
-      send(HttpRequest.newBuilder(URI.create(base + path)).timeout(TIMEOUT).DELETE().build());
+      send(request(path).timeout(TIMEOUT).DELETE().build());
     } catch (IOException e) {
       // best effort
     }
   }
 
   private Answer get(String path) throws IOException {
-    return send(HttpRequest.newBuilder(URI.create(base + path)).timeout(TIMEOUT).GET().build());
+    return send(request(path).timeout(TIMEOUT).GET().build());
   }
 
   private Answer post(String path, String body) throws IOException {
-    return send(HttpRequest.newBuilder(URI.create(base + path)).timeout(TIMEOUT)
+    return send(request(path).timeout(TIMEOUT)
         .header("Content-Type", "application/json")
         .POST(HttpRequest.BodyPublishers.ofString(body)).build());
   }

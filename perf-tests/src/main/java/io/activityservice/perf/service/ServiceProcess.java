@@ -19,7 +19,7 @@ import java.util.stream.Stream;
  */
 public final class ServiceProcess implements AutoCloseable {
 
-  private static final Duration START_TIMEOUT = Duration.ofSeconds(180);
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(300);
 
   private final Process process;
   private final Path workDir;
@@ -34,7 +34,7 @@ public final class ServiceProcess implements AutoCloseable {
   }
 
   /**
-   * Starts the jar and waits (at most 3 minutes) until {@code /actuator/health} is UP.
+   * Starts the jar and waits (at most 5 minutes: a loaded 2-core machine has needed over 3) until {@code /actuator/health} is UP.
    *
    * @param jar     the service jar
    * @param workDir its working directory (deleted and recreated)
@@ -42,9 +42,11 @@ public final class ServiceProcess implements AutoCloseable {
    * @param jfr     whether to record JFR
    * @param jvmArgs extra JVM options
    * @param args    Spring Boot arguments ({@code --name=value})
+   * @param adminKey the service's bootstrap admin key ({@code activity.security.bootstrap-admin-key}), or null to
+   *                start it with {@code activity.security.enabled=false}; never written to {@code command.txt}
    */
   public static ServiceProcess start(Path jar, Path workDir, int port, boolean jfr, List<String> jvmArgs,
-      List<String> args, ServiceApiFactory apis) throws IOException, InterruptedException {
+      List<String> args, String adminKey, ServiceApiFactory apis) throws IOException, InterruptedException {
     deleteTree(workDir);
     Files.createDirectories(workDir);
     Path jfrFile = workDir.resolve("service.jfr").toAbsolutePath();
@@ -62,9 +64,17 @@ public final class ServiceProcess implements AutoCloseable {
     command.add(copy.toString());
     command.add("--server.port=" + port);
     command.addAll(args);
+    if (adminKey == null) {
+      command.add("--activity.security.enabled=false");
+    }
     Files.writeString(workDir.resolve("command.txt"), String.join(" ", command) + "\n");
-    Process p = new ProcessBuilder(command).directory(workDir.toFile())
-        .redirectErrorStream(true).redirectOutput(workDir.resolve("service.log").toFile()).start();
+    ProcessBuilder builder = new ProcessBuilder(command).directory(workDir.toFile())
+        .redirectErrorStream(true).redirectOutput(workDir.resolve("service.log").toFile());
+    if (adminKey != null) {
+      // In the environment rather than on the command line: other users of the machine can list command lines.
+      builder.environment().put("ACTIVITY_SECURITY_BOOTSTRAP_ADMIN_KEY", adminKey);
+    }
+    Process p = builder.start();
     String url = "http://127.0.0.1:" + port;
     ServiceProcess service = new ServiceProcess(p, workDir, jfr ? jfrFile : null, url);
     ServiceApi api = apis.create(url);
@@ -135,7 +145,8 @@ public final class ServiceProcess implements AutoCloseable {
     }
   }
 
-  private static void deleteTree(Path dir) throws IOException {
+  /** Deletes {@code dir} and everything under it, if it exists. */
+  public static void deleteTree(Path dir) throws IOException {
     if (!Files.exists(dir)) {
       return;
     }

@@ -2,13 +2,13 @@ package io.activityservice.perf.suite;
 
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.sqs.SqsChannelAdapter;
+import io.activityservice.perf.service.ServiceApi;
 import io.activityservice.perf.transport.AdapterTransport;
 import io.activityservice.perf.transport.EventSender;
 import io.activityservice.perf.transport.KafkaTransport;
 import io.activityservice.perf.transport.Listener;
 import io.activityservice.perf.transport.ReceiveHandler;
 import io.activityservice.perf.transport.RestSender;
-import java.net.http.HttpClient;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -23,23 +23,20 @@ public final class Legs implements AutoCloseable {
   private final AdapterTransport jms;
   private final AdapterTransport sqs;
   private final KafkaTransport kafka;
-  private final HttpClient http;
-  private final String serviceUrl;
+  private final ServiceApi api;
   private final List<String> queues = new ArrayList<>();
 
   /**
    * @param jms        JMS client (never null)
    * @param sqs        SQS client, or null when SQS is not available
    * @param kafka      Kafka client, or null when Kafka is not available
-   * @param http       HTTP client for REST
-   * @param serviceUrl the service's base URL
+   * @param api        the service's API (REST producers post through it)
    */
-  public Legs(AdapterTransport jms, AdapterTransport sqs, KafkaTransport kafka, HttpClient http, String serviceUrl) {
+  public Legs(AdapterTransport jms, AdapterTransport sqs, KafkaTransport kafka, ServiceApi api) {
     this.jms = jms;
     this.sqs = sqs;
     this.kafka = kafka;
-    this.http = http;
-    this.serviceUrl = serviceUrl;
+    this.api = api;
   }
 
   /** Whether a transport can be used in this run. */
@@ -72,7 +69,7 @@ public final class Legs implements AutoCloseable {
   /** A producer driver for {@code uri} (or REST for {@code "rest"}). */
   public EventSender sender(String uri) {
     if (uri.equals("rest")) {
-      return new RestSender(http, serviceUrl, 32);
+      return new RestSender(api, 32);
     }
     if (uri.startsWith("kafka:")) {
       return kafka.sender(uri.substring("kafka:".length()));

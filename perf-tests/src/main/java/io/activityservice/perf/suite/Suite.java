@@ -1,45 +1,72 @@
 package io.activityservice.perf.suite;
 
 import io.activityservice.perf.Options;
+import io.activityservice.perf.cpu.CpuMeter;
+import io.activityservice.perf.cpu.CpuUse;
 import io.activityservice.perf.service.ServiceApi;
+import io.activityservice.perf.transport.FailingWebhook;
 import io.activityservice.perf.transport.PerfEvents;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Runs the measurements: bursts of the paper's T1–T6 plus Kafka and REST rows (repetitions interleaved
  * across scenarios so that load drifting on a shared machine hits direct and via-service runs alike),
- * larger bursts for throughput, open-loop latency ladders per direct/via pair, and relay-only versus
- * 10 detectors + 10 rules.
+ * larger bursts for throughput, open-loop latency ladders per group of direct and via-service scenarios
+ * (3 interleaved runs per rate, a rate sustained when 2 of 3 meet the bound), a healthy subscription alone
+ * versus beside a failing webhook (I1), and relay-only versus 10 detectors + 10 rules. Around every burst the
+ * CPU time of the service (and of external brokers) is read with the service idle, for CPU per relayed event.
  */
 public final class Suite {
 
-  /** Direct/via pairs measured in latency mode. */
-  static final List<List<String>> PACED_PAIRS = List.of(List.of("T1", "T2"), List.of("T3", "T4"), List.of("K1", "K2"));
+  /** Scenarios measured together in latency mode: direct first, then the via-service ones on its ladder. */
+  static final List<List<String>> PACED_GROUPS =
+      List.of(List.of("T1", "T2", "R1"), List.of("T3", "T4"), List.of("K1", "K2"));
   /** Number of detectors and of rules deployed for the CEP comparison. */
   static final int CEP_COUNT = 10;
+  /** The isolation scenario's failing webhook: 503 after this long (the scenario). */
+  static final Duration FAILING_DELAY = Duration.ofSeconds(5);
+  /** The failing subscription's retry policy (the scenario: 5 attempts, backoff 1–30 s). */
+  static final Map<String, Object> FAILING_RETRY =
+      Map.of("maxAttempts", 5, "initialBackoff", "PT1S", "maxBackoff", "PT30S");
+  /** Longest wait for the service to go idle before a CPU reading. */
+  static final Duration IDLE_MAX = Duration.ofSeconds(3);
 
   private final Options o;
   private final Legs legs;
   private final ServiceApi api;
   private final String runId;
+  private final CpuMeter cpu;
   private final PerfEvents events = new PerfEvents(1024);
   private final PerfEvents.Clock clock = new PerfEvents.Clock();
   private final List<RunResult> results = new ArrayList<>();
   private final List<String> notes = new ArrayList<>();
   private final Map<String, Double> sustainable = new LinkedHashMap<>();
+  private final List<RateStep> steps = new ArrayList<>();
+  private final List<CpuUse> cpuUses = new ArrayList<>();
+  private final List<Map<String, Double>> idleRates = new ArrayList<>();
+  private final Map<String, Long> parked = new LinkedHashMap<>();
   private String cepStatus = "not run";
+  private String isolationStatus = "not run";
   private Progress progress;
+  private CpuMeter.Snapshot lastIdle;
 
-  /** A suite over the given clients and API. */
+  /** A suite over the given clients and API, without CPU readings. */
   public Suite(Options o, Legs legs, ServiceApi api, String runId) {
+    this(o, legs, api, runId, new CpuMeter(List.of(), List.of()));
+  }
+
+  /** A suite over the given clients and API that reads {@code cpu} around every burst. */
+  public Suite(Options o, Legs legs, ServiceApi api, String runId, CpuMeter cpu) {
     this.o = o;
     this.legs = legs;
     this.api = api;
     this.runId = runId;
+    this.cpu = cpu;
   }
 
   /** Scenarios that can run with the transports available. */
@@ -61,9 +88,14 @@ public final class Suite {
         session.warmUp(warmUp());
         progress.advance(warmUp());
       }
+      measureIdle();
       bursts(sessions, o.smallN(), o.reps());
       for (int i = 0; i < o.largeN().size(); i++) {
         bursts(sessions, List.of(o.largeN().get(i)), o.largeReps().get(i));
+      }
+      if (!o.quick()) {
+        // Again after the bursts (the quick mode saves the time): the idle rate used is the mean of both.
+        measureIdle();
       }
       try {
         paced(sessions);
@@ -74,6 +106,11 @@ public final class Suite {
       sessions.values().forEach(ScenarioSession::close);
     }
     try {
+      isolation();
+    } catch (Exception e) {
+      isolationStatus = "not measured: " + e;
+    }
+    try {
       cep();
     } catch (Exception e) {
       cepStatus = "not measured: " + e;
@@ -82,62 +119,97 @@ public final class Suite {
     return results;
   }
 
+  private void measureIdle() throws InterruptedException {
+    if (cpu.enabled()) {
+      progress.step("idle CPU of the service" + (cpu.sources().size() > 1 ? " and brokers" : ""));
+      idleRates.add(cpu.idleRates(Duration.ofSeconds(o.quick() ? 2 : 5)));
+      lastIdle = null;
+    }
+  }
+
   private void bursts(Map<String, ScenarioSession> sessions, List<Integer> sizes, int reps) throws Exception {
     for (int n : sizes) {
       for (int rep = 1; rep <= reps; rep++) {
         for (ScenarioSession session : sessions.values()) {
           progress.step("burst " + session.scenario().id() + " N=" + n + " rep " + rep + "/" + reps);
-          RunResult r = session.burst("burst", n, rep, progress);
-          add(r);
-          Thread.sleep(100);
+          measuredBurst(session, "burst", n, rep);
         }
       }
     }
   }
 
+  /** A burst between two idle CPU readings (the previous burst's closing reading opens the next one). */
+  private RunResult measuredBurst(ScenarioSession session, String mode, int n, int rep) throws Exception {
+    if (!cpu.enabled()) {
+      RunResult r = session.burst(mode, n, rep, progress);
+      add(r);
+      Thread.sleep(100);
+      return r;
+    }
+    CpuMeter.Snapshot before = lastIdle != null ? lastIdle : cpu.idleSnapshot(IDLE_MAX);
+    RunResult r = session.burst(mode, n, rep, progress);
+    add(r);
+    CpuMeter.Snapshot after = cpu.idleSnapshot(IDLE_MAX);
+    lastIdle = after;
+    cpuUses.add(CpuUse.between(r.scenario(), mode, n, rep, r.received(), before, after));
+    return r;
+  }
+
   private void paced(Map<String, ScenarioSession> sessions) throws Exception {
     Duration duration = Duration.ofMillis(Math.round(o.pacedSeconds() * 1000));
-    for (List<String> pair : PACED_PAIRS) {
-      List<ScenarioSession> alive = new ArrayList<>(pair.stream().filter(sessions::containsKey).map(sessions::get).toList());
+    for (List<String> group : PACED_GROUPS) {
+      List<ScenarioSession> alive = new ArrayList<>(group.stream().filter(sessions::containsKey).map(sessions::get).toList());
       if (alive.isEmpty()) {
         continue;
       }
-      String transport = alive.get(0).scenario().from();
+      // The group's ladder and bound are those of its direct scenario's transport (R1 runs on the JMS ladder).
+      String transport = Scenario.all().stream().filter(s -> s.id().equals(group.get(0))).findFirst()
+          .map(Scenario::to).orElse(alive.get(0).scenario().to());
       double bound = o.p99BoundMs(transport);
       Duration drain = Duration.ofSeconds(transport.equals("sqs") ? 30 : 15);
       Map<String, Double> lastPass = new LinkedHashMap<>();
       Map<String, Double> firstFail = new LinkedHashMap<>();
+      List<ScenarioSession> failed = new ArrayList<>();
+      double reference = RateLadder.referenceRate(transport);
       for (double rate : RateLadder.rates(transport, o.quick())) {
-        for (ScenarioSession s : List.copyOf(alive)) {
-          progress.step("paced " + s.scenario().id() + " " + Math.round(rate) + " ev/s");
-          RunResult r = s.paced(rate, duration, drain, 1, progress);
-          add(r);
-          if (RateLadder.sustained(r, bound)) {
-            lastPass.put(s.scenario().id(), rate);
-          } else {
-            firstFail.put(s.scenario().id(), rate);
-            alive.remove(s);
+        // Scenarios that failed below the reference rate still run at it (for its latency figures).
+        List<ScenarioSession> running = new ArrayList<>(alive);
+        if (rate == reference) {
+          running.addAll(failed);
+        }
+        if (running.isEmpty()) {
+          if (rate > reference) {
+            break;
+          }
+          continue;
+        }
+        for (RateStep step : step(running, rate, duration, drain, bound)) {
+          if (!firstFail.containsKey(step.scenario()) && step.sustained()) {
+            lastPass.put(step.scenario(), rate);
+          } else if (!firstFail.containsKey(step.scenario())) {
+            firstFail.put(step.scenario(), rate);
+            alive.stream().filter(s -> s.scenario().id().equals(step.scenario())).findFirst().ifPresent(failed::add);
+            alive.removeIf(s -> s.scenario().id().equals(step.scenario()));
           }
         }
       }
       if (!o.quick()) {
         // One bisection step between the last sustained and the first failed rate.
-        for (String id : pair) {
+        for (String id : group) {
           Double pass = lastPass.get(id);
           Double fail = firstFail.get(id);
           if (pass != null && fail != null && sessions.containsKey(id)) {
             double mid = Math.round((pass + fail) / 2);
-            progress.extend(Math.round(mid * o.pacedSeconds()));
-            progress.step("paced " + id + " " + Math.round(mid) + " ev/s (bisection)");
-            RunResult r = sessions.get(id).paced(mid, duration, drain, 1, progress);
-            add(r);
-            if (RateLadder.sustained(r, bound)) {
-              lastPass.put(id, mid);
+            progress.extend(Math.round(mid * o.pacedSeconds() * RateLadder.RUNS));
+            for (RateStep step : step(List.of(sessions.get(id)), mid, duration, drain, bound)) {
+              if (step.sustained()) {
+                lastPass.put(id, mid);
+              }
             }
           }
         }
       }
-      for (String id : pair) {
+      for (String id : group) {
         if (sessions.containsKey(id)) {
           sustainable.put(id, lastPass.getOrDefault(id, 0.0));
           if (!firstFail.containsKey(id)) {
@@ -148,6 +220,118 @@ public final class Suite {
     }
   }
 
+  /**
+   * One step of a ladder: up to 3 runs of every session at {@code rate}, interleaved (run 1 of each, then run 2,
+   * …) so that drifting load hits all of them; in quick mode a session's third run is skipped once its first
+   * two decided the step.
+   */
+  private List<RateStep> step(List<ScenarioSession> sessions, double rate, Duration duration, Duration drain,
+      double bound) throws InterruptedException {
+    Map<String, List<RunResult>> runs = new LinkedHashMap<>();
+    Map<String, List<Boolean>> passes = new LinkedHashMap<>();
+    List<ScenarioSession> pending = new ArrayList<>(sessions);
+    for (int run = 1; run <= RateLadder.RUNS && !pending.isEmpty(); run++) {
+      for (ScenarioSession s : List.copyOf(pending)) {
+        String id = s.scenario().id();
+        progress.step("paced " + id + " " + Math.round(rate) + " ev/s run " + run + "/" + RateLadder.RUNS);
+        RunResult r = s.paced(rate, duration, drain, run, progress);
+        add(r);
+        runs.computeIfAbsent(id, k -> new ArrayList<>()).add(r);
+        passes.computeIfAbsent(id, k -> new ArrayList<>()).add(RateLadder.sustained(r, bound));
+        if (o.quick() && RateLadder.decided(passes.get(id)).isPresent()) {
+          pending.remove(s);
+        }
+      }
+    }
+    List<RateStep> out = new ArrayList<>();
+    for (ScenarioSession s : sessions) {
+      String id = s.scenario().id();
+      RateStep step = new RateStep(id, rate, runs.get(id), passes.get(id), RateLadder.stepSustained(passes.get(id)),
+          bound);
+      steps.add(step);
+      out.add(step);
+    }
+    return out;
+  }
+
+  /**
+   * I1: a healthy JMS → service → JMS subscription alone, and beside a second subscription on the same type
+   * whose webhook answers 503 after 5 s (5 attempts, backoff 1–30 s). Alone and beside alternate (and swap
+   * order every repetition) so that drifting load hits both. The failing subscription is created right before
+   * each "beside" burst and deleted once its deliveries were parked, which drops them: its retries must not
+   * run on into the next "alone" burst or the other scenarios.
+   */
+  private void isolation() throws Exception {
+    Scenario s = new Scenario("I1", "JMS topic → service → JMS topic, beside a webhook answering 503 after 5 s",
+        "jms", "jms", true, List.of("T1"));
+    List<Integer> sizes = o.quick() ? List.of(500) : o.smallN();
+    ScenarioSession session = ScenarioSession.open(s, "", runId, legs, api, events, clock);
+    try (FailingWebhook hook = new FailingWebhook(FAILING_DELAY)) {
+      progress.step("set-up + warm-up I1");
+      session.warmUp(warmUp());
+      lastIdle = null;
+      String name = "perf-" + runId + "-i1-failing";
+      for (int n : sizes) {
+        for (int rep = 1; rep <= o.reps(); rep++) {
+          List<String> order = rep % 2 == 1 ? List.of("alone", "beside") : List.of("beside", "alone");
+          for (String mode : order) {
+            progress.step("I1 " + mode + " N=" + n + " rep " + rep + "/" + o.reps());
+            String failing = null;
+            if (mode.equals("beside")) {
+              failing = api.subscribe(name, session.type(), hook.url("/hook"), Map.of("retry", FAILING_RETRY));
+              lastIdle = null;
+            }
+            if (!cpu.enabled()) {
+              add(session.burst(mode, n, rep, progress));
+            } else {
+              CpuMeter.Snapshot before = lastIdle != null ? lastIdle : cpu.idleSnapshot(IDLE_MAX);
+              RunResult r = session.burst(mode, n, rep, progress);
+              add(r);
+              if (failing != null) {
+                parked.put(n + "/" + rep, awaitParked(failing, n));
+                api.unsubscribe(failing);
+                failing = null;
+              }
+              CpuMeter.Snapshot after = cpu.idleSnapshot(IDLE_MAX);
+              lastIdle = after;
+              cpuUses.add(CpuUse.between("I1", mode, n, rep, r.received(), before, after));
+            }
+            if (failing != null) {
+              parked.put(n + "/" + rep, awaitParked(failing, n));
+              api.unsubscribe(failing);
+            }
+          }
+        }
+      }
+      isolationStatus = "measured (webhook: " + hook.requests() + " requests, up to " + hook.maxConcurrent()
+          + " waiting at once)";
+    } finally {
+      session.close();
+    }
+  }
+
+  /**
+   * Waits (at most 20 s) until the failing subscription's {@code n} deliveries are in the retry store (pending
+   * or dead-lettered); returns how many were, or -1 if the service has no deliveries API.
+   */
+  private long awaitParked(String subscription, int n) throws InterruptedException {
+    long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+    long seen = -1;
+    while (System.nanoTime() < deadline) {
+      Optional<Long> count = Optional.ofNullable(api.getJson("/api/v1/subscriptions/" + subscription + "/deliveries"))
+          .map(j -> j.path("pending").asLong() + j.path("deadLetters").asLong());
+      if (count.isEmpty()) {
+        return seen;
+      }
+      seen = count.get();
+      if (seen >= n) {
+        return seen;
+      }
+      Thread.sleep(200);
+    }
+    return seen;
+  }
+
   private void cep() throws Exception {
     Scenario relay = new Scenario("C1", "JMS topic → service (10 detectors + 10 rules) → JMS topic", "jms", "jms",
         true, List.of("T1"));
@@ -156,9 +340,10 @@ public final class Suite {
     ScenarioSession session = ScenarioSession.open(relay, "", runId, legs, api, events, clock);
     try {
       session.warmUp(warmUp());
+      lastIdle = null;
       for (int rep = 1; rep <= reps; rep++) {
         progress.step("relay-only C1 N=" + n + " rep " + rep);
-        add(session.burst("relay", n, rep, progress));
+        measuredBurst(session, "relay", n, rep);
       }
       String absent = deployDetectorsAndRules(session.type());
       if (absent != null) {
@@ -167,9 +352,10 @@ public final class Suite {
         return;
       }
       session.warmUp(warmUp());
+      lastIdle = null;
       for (int rep = 1; rep <= reps; rep++) {
         progress.step("cep C1 N=" + n + " rep " + rep);
-        add(session.burst("cep", n, rep, progress));
+        measuredBurst(session, "cep", n, rep);
       }
       cepStatus = "measured";
     } finally {
@@ -226,13 +412,18 @@ public final class Suite {
     }
     long total = perScenario * scenarios.size();
     for (Scenario s : scenarios) {
-      if (PACED_PAIRS.stream().anyMatch(p -> p.contains(s.id()))) {
-        // The ladder usually stops after a few steps on a small machine: plan for the first three.
-        total += Math.round(RateLadder.rates(s.from(), o.quick()).stream().limit(3).mapToDouble(Double::doubleValue).sum()
-            * o.pacedSeconds());
+      for (List<String> group : PACED_GROUPS) {
+        if (group.contains(s.id())) {
+          // The ladder usually stops after a few steps on a small machine: plan for the first three.
+          String transport = Scenario.all().stream().filter(x -> x.id().equals(group.get(0))).findFirst()
+              .map(Scenario::to).orElse(s.to());
+          total += Math.round(RateLadder.rates(transport, o.quick()).stream().limit(3).mapToDouble(Double::doubleValue)
+              .sum() * o.pacedSeconds() * (o.quick() ? RateLadder.NEEDED : RateLadder.RUNS));
+        }
       }
     }
-    return total + 2L * (o.quick() ? 500 : 15000) + 2L * warmUp();
+    long isolation = 2L * o.reps() * (o.quick() ? 500 : o.smallN().stream().mapToLong(Integer::longValue).sum());
+    return total + isolation + 2L * (o.quick() ? 500 : 15000) + 3L * warmUp();
   }
 
   /** All results so far. */
@@ -248,6 +439,49 @@ public final class Suite {
   /** Highest sustained rate per paced scenario. */
   public Map<String, Double> sustainable() {
     return sustainable;
+  }
+
+  /** Every ladder step with its runs and outcome. */
+  public List<RateStep> steps() {
+    return steps;
+  }
+
+  /** CPU used in each burst's window. */
+  public List<CpuUse> cpuUses() {
+    return cpuUses;
+  }
+
+  /**
+   * Idle CPU rate (ms per s) of each source, averaged over the idle measurements (after the warm-ups and, except
+   * in quick mode, after the bursts).
+   */
+  public Map<String, Double> idleRates() {
+    Map<String, Double> sum = new LinkedHashMap<>();
+    Map<String, Integer> count = new LinkedHashMap<>();
+    for (Map<String, Double> m : idleRates) {
+      m.forEach((k, v) -> {
+        sum.merge(k, v, Double::sum);
+        count.merge(k, 1, Integer::sum);
+      });
+    }
+    Map<String, Double> out = new LinkedHashMap<>();
+    sum.forEach((k, v) -> out.put(k, v / count.get(k)));
+    return out;
+  }
+
+  /** Each idle measurement (ms of CPU per s per source), in order. */
+  public List<Map<String, Double>> idleMeasurements() {
+    return idleRates;
+  }
+
+  /** I1: the failing subscription's deliveries found in the retry store after each "beside" burst, by "N/rep". */
+  public Map<String, Long> parked() {
+    return parked;
+  }
+
+  /** Outcome of the isolation scenario I1: "measured …" or why not. */
+  public String isolationStatus() {
+    return isolationStatus;
   }
 
   /** Outcome of the detectors + rules comparison: "measured" or why not. */

@@ -1,9 +1,8 @@
 package io.activityservice.perf.transport;
 
 import io.activityservice.channel.CloudEventJson;
+import io.activityservice.perf.service.ServiceApi;
 import io.cloudevents.CloudEvent;
-import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
@@ -20,14 +19,12 @@ public final class RestSender implements EventSender {
 
   private static final int MAX_ATTEMPTS = 50;
 
-  private final HttpClient http;
-  private final URI events;
+  private final ServiceApi api;
   private final Semaphore slots;
 
-  /** Posts to {@code serviceUrl}/api/v1/events. */
-  public RestSender(HttpClient http, String serviceUrl, int concurrency) {
-    this.http = http;
-    this.events = URI.create(serviceUrl + "/api/v1/events");
+  /** Posts to the service's {@code /api/v1/events}. */
+  public RestSender(ServiceApi api, int concurrency) {
+    this.api = api;
     this.slots = new Semaphore(concurrency);
   }
 
@@ -48,10 +45,10 @@ public final class RestSender implements EventSender {
   }
 
   private void attempt(byte[] body, int n, CompletableFuture<Void> done) {
-    HttpRequest request = HttpRequest.newBuilder(events).timeout(Duration.ofSeconds(30))
+    HttpRequest request = api.request("/api/v1/events").timeout(Duration.ofSeconds(30))
         .header("Content-Type", CloudEventJson.CONTENT_TYPE)
         .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
-    http.sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((response, error) -> {
+    api.http().sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((response, error) -> {
       if (error != null) {
         done.completeExceptionally(error);
       } else if (response.statusCode() == 202 || response.statusCode() == 200) {

@@ -1,7 +1,6 @@
 package io.activityservice.rules.action;
 
-import io.activityservice.events.delivery.DeadLetters;
-import io.activityservice.events.routing.HopCount;
+import io.activityservice.events.derive.DerivedEventEmitter;
 import io.activityservice.rules.Event;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
@@ -17,11 +16,11 @@ import java.util.concurrent.CompletableFuture;
  */
 final class DerivedEvents {
 
-  private final DeadLetters deadLetters;
+  private final DerivedEventEmitter emitter;
   private final int maxHops;
 
-  DerivedEvents(DeadLetters deadLetters, int maxHops) {
-    this.deadLetters = deadLetters;
+  DerivedEvents(DerivedEventEmitter emitter, int maxHops) {
+    this.emitter = emitter;
     this.maxHops = maxHops;
   }
 
@@ -55,14 +54,18 @@ final class DerivedEvents {
 
   /** Null when the event may be emitted; else a future that dead-letters it and fails the action. */
   CompletableFuture<ActionResult> guard(CloudEvent event, ActionContext ctx, String handler) {
-    int n = HopCount.of(event);
-    if (n <= maxHops) {
-      return null;
-    }
-    String reason = "hop count " + n + " exceeds activity.rules.max-hops=" + maxHops
-        + " (rules triggering each other in a loop?); dead-lettered";
-    return deadLetters.send(new DeadLetters.DeadLetter(event, null, "rule:" + ctx.rule() + "/" + handler, 1, reason), null)
-        .handle((ok, error) -> ActionResult.failed(1, error == null ? reason
-            : reason + " but dead-lettering failed: " + ActionDispatcher.message(error)));
+    CompletableFuture<Void> stopped = emitter.guard(event, producer(ctx, handler));
+    return stopped == null ? null : stopped.handle((ok, error) -> ActionResult.failed(1, ActionDispatcher.message(
+        error instanceof java.util.concurrent.CompletionException && error.getCause() != null ? error.getCause()
+            : error)));
+  }
+
+  /** The emitter's view of a rule action. */
+  DerivedEventEmitter.Producer producer(ActionContext ctx, String handler) {
+    return new DerivedEventEmitter.Producer("rule:" + ctx.rule() + "/" + handler, maxHops, "activity.rules.max-hops");
+  }
+
+  DerivedEventEmitter emitter() {
+    return emitter;
   }
 }

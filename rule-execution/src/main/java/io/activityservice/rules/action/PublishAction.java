@@ -1,8 +1,6 @@
 package io.activityservice.rules.action;
 
-import io.activityservice.events.ingest.EventIngest;
-import io.activityservice.events.delivery.DeadLetters;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.derive.DerivedEventEmitter;
 import io.cloudevents.CloudEvent;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -16,12 +14,10 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class PublishAction implements ActionHandler {
 
-  private final EventIngest ingest;
   private final DerivedEvents derived;
 
-  public PublishAction(EventIngest ingest, DeadLetters deadLetters, int maxHops) {
-    this.ingest = ingest;
-    this.derived = new DerivedEvents(deadLetters, maxHops);
+  public PublishAction(DerivedEventEmitter emitter, int maxHops) {
+    this.derived = new DerivedEvents(emitter, maxHops);
   }
 
   @Override
@@ -33,13 +29,15 @@ public final class PublishAction implements ActionHandler {
   public CompletableFuture<ActionResult> execute(Map<String, Object> params, ActionContext ctx) {
     try {
       CloudEvent event = derived.build(params, ctx, name());
-      CompletableFuture<ActionResult> stopped = derived.guard(event, ctx, name());
-      if (stopped != null) {
-        return stopped;
-      }
-      RoutableEvent routable = ingest.prepare(event);
-      return ingest.route(routable).handle((outcome, error) -> error == null ? ActionResult.succeeded(1)
-          : ActionResult.failed(1, "routing failed: " + ActionDispatcher.message(error)));
+      return derived.emitter().emit(event, derived.producer(ctx, name())).handle((outcome, error) -> {
+        if (error == null) {
+          return ActionResult.succeeded(1);
+        }
+        Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+            ? error.getCause() : error;
+        return ActionResult.failed(1, cause instanceof DerivedEventEmitter.NotEmitted ? cause.getMessage()
+            : "routing failed: " + ActionDispatcher.message(cause));
+      });
     } catch (RuntimeException e) {
       return CompletableFuture.completedFuture(ActionResult.failed(1, ActionDispatcher.message(e)));
     }

@@ -3,7 +3,7 @@ package io.activityservice.rules.action;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.Redaction;
 import io.activityservice.events.channel.ChannelRegistry;
-import io.activityservice.events.delivery.DeadLetters;
+import io.activityservice.events.derive.DerivedEventEmitter;
 import io.cloudevents.CloudEvent;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -19,9 +19,9 @@ public final class SendAction implements ActionHandler {
   private final ChannelRegistry channels;
   private final DerivedEvents derived;
 
-  public SendAction(ChannelRegistry channels, DeadLetters deadLetters, int maxHops) {
+  public SendAction(ChannelRegistry channels, DerivedEventEmitter emitter, int maxHops) {
     this.channels = channels;
-    this.derived = new DerivedEvents(deadLetters, maxHops);
+    this.derived = new DerivedEvents(emitter, maxHops);
   }
 
   @Override

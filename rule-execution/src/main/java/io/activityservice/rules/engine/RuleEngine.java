@@ -135,6 +135,34 @@ public final class RuleEngine implements EventRouter.Tap, AutoCloseable {
     }
   }
 
+  /**
+   * Offers an event to one rule set only (with several replicas, events reach a rule set through its internal
+   * channel). Never blocks.
+   *
+   * @return false if the rule set is not deployed here or its queue is full (the caller redelivers later)
+   */
+  public boolean submitTo(String ruleSet, RoutableEvent routable) {
+    RuleState state = states.get(ruleSet);
+    RuleSession session = state == null ? null : state.session;
+    return session != null && session.offer(Event.of(routable));
+  }
+
+  /** Names of the deployed rule sets that receive events of this type. */
+  public List<String> ruleSetsFor(String type) {
+    Index i = index;
+    List<String> names = new ArrayList<>();
+    RuleSession[] typed = i.byType.get(type);
+    if (typed != null) {
+      for (RuleSession s : typed) {
+        names.add(s.rule().name());
+      }
+    }
+    for (RuleSession s : i.everyType) {
+      names.add(s.rule().name());
+    }
+    return names;
+  }
+
   /** Offers an event directly (tests and benchmarks); same path as {@link #onEvent}. */
   public void accept(Event event) {
     onEvent(event.routable());

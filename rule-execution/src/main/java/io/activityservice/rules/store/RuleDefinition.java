@@ -10,7 +10,18 @@ import java.time.OffsetDateTime;
  * @param version   1 on creation, +1 on every update
  * @param createdAt when it was created
  * @param updatedAt when it was last changed
+ * @param partitionBy with several replicas, the key its input events are partitioned by (e.g. {@code data.meter}):
+ *                    each key is processed by one replica; {@code null}: one replica processes all its events
  */
 public record RuleDefinition(String name, String drl, long version, OffsetDateTime createdAt,
-                             OffsetDateTime updatedAt) {
+                             OffsetDateTime updatedAt, String partitionBy) {
+
+  public RuleDefinition {
+    partitionBy = partitionBy == null || partitionBy.isBlank() ? null : partitionBy.trim();
+  }
+
+  /** A rule set that is not partitioned. */
+  public RuleDefinition(String name, String drl, long version, OffsetDateTime createdAt, OffsetDateTime updatedAt) {
+    this(name, drl, version, createdAt, updatedAt, null);
+  }
 }

@@ -26,15 +26,16 @@ public class RuleRepository {
 
   /** @throws org.springframework.dao.DuplicateKeyException if the name is taken */
   public void insert(RuleDefinition r) {
-    jdbc.sql("insert into rule (name, drl, version, created_at, updated_at) values (?, ?, ?, ?, ?)")
-        .params(r.name(), r.drl(), r.version(), r.createdAt(), r.updatedAt())
+    jdbc.sql("insert into rule (name, drl, version, created_at, updated_at, partition_by) values (?, ?, ?, ?, ?, ?)")
+        .params(r.name(), r.drl(), r.version(), r.createdAt(), r.updatedAt(), r.partitionBy())
         .update();
   }
 
   /** Replaces the DRL if the stored version is still {@code expectedVersion}; false if it changed meanwhile. */
   public boolean update(RuleDefinition r, long expectedVersion) {
-    return jdbc.sql("update rule set drl = ?, version = ?, updated_at = ? where name = ? and version = ?")
-        .params(r.drl(), r.version(), r.updatedAt(), r.name(), expectedVersion)
+    return jdbc.sql("update rule set drl = ?, version = ?, updated_at = ?, partition_by = ? where name = ?"
+            + " and version = ?")
+        .params(r.drl(), r.version(), r.updatedAt(), r.partitionBy(), r.name(), expectedVersion)
         .update() == 1;
   }
 
@@ -44,6 +45,7 @@ public class RuleRepository {
 
   private RuleDefinition map(ResultSet rs, int row) throws SQLException {
     return new RuleDefinition(rs.getString("name"), rs.getString("drl"), rs.getLong("version"),
-        rs.getObject("created_at", OffsetDateTime.class), rs.getObject("updated_at", OffsetDateTime.class));
+        rs.getObject("created_at", OffsetDateTime.class), rs.getObject("updated_at", OffsetDateTime.class),
+        rs.getString("partition_by"));
   }
 }

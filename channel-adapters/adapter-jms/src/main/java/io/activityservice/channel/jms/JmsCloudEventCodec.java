@@ -5,6 +5,7 @@ import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.PlainMessages;
 import io.activityservice.channel.WireFormat;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.SpecVersion;
 import io.cloudevents.core.builder.CloudEventBuilder;
@@ -151,12 +152,19 @@ public final class JmsCloudEventCodec {
     }
     byte[] body = body(message);
     String contentType = contentType(message);
-    if (body != null && isStructured(contentType, body)) {
-      return CloudEventJson.decode(body);
+    // One parse: a body that may be JSON is read into a tree once, which is then either the structured event or
+    // the plain message's JSON data (never parsed again downstream).
+    JsonNode tree = body != null && mayBeJson(contentType) ? CloudEventJson.readTree(body) : null;
+    if (body != null && isStructured(contentType, tree)) {
+      if (tree == null) {
+        throw new IllegalArgumentException("message " + message.getJMSMessageID() + " has content type "
+            + contentType + " but its body is not a JSON CloudEvent");
+      }
+      return CloudEventJson.fromTree(tree);
     }
     OffsetDateTime time = message.getJMSTimestamp() > 0
         ? OffsetDateTime.ofInstant(Instant.ofEpochMilli(message.getJMSTimestamp()), ZoneOffset.UTC) : null;
-    return PlainMessages.wrap(channel, settings, message.getJMSMessageID(), body, contentType, time);
+    return PlainMessages.wrap(channel, settings, message.getJMSMessageID(), body, contentType, time, tree);
   }
 
   private static CloudEvent decodeBinary(Message message) throws JMSException {
@@ -256,17 +264,17 @@ public final class JmsCloudEventCodec {
     return null;
   }
 
-  private static boolean isStructured(String contentType, byte[] body) {
-    if (contentType != null) {
-      String media = mediaType(contentType);
-      if (media.equals(CloudEventJson.CONTENT_TYPE)) {
-        return true;
-      }
-      if (!media.endsWith("json")) {
-        return false;
-      }
+  /** Structured mode: the structured content type, or a JSON object with specversion when the type allows JSON. */
+  private static boolean isStructured(String contentType, JsonNode tree) {
+    if (contentType != null && mediaType(contentType).equals(CloudEventJson.CONTENT_TYPE)) {
+      return true;
     }
-    return CloudEventJson.looksStructured(body);
+    return CloudEventJson.isStructured(tree);
+  }
+
+  /** Whether a body of this content type may be JSON: no content type, or a JSON media type. */
+  private static boolean mayBeJson(String contentType) {
+    return contentType == null || mediaType(contentType).endsWith("json");
   }
 
   private static boolean isTextual(String contentType) {

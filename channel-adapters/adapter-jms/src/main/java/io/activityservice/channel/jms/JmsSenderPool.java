@@ -67,8 +67,13 @@ final class JmsSenderPool implements AutoCloseable {
   CompletableFuture<Void> send(Destination destination, boolean persistent, OutboundEvent event, String channel) {
     CompletableFuture<Void> future = new CompletableFuture<>();
     Pending pending = new Pending(destination, persistent, event, future);
-    int start = Math.floorMod(next.getAndIncrement(), senders.length);
-    for (int i = 0; i < senders.length; i++) {
+    String key = event.partitionKey();
+    // Events with one partition key always go through the same sender session, so they reach the broker in the
+    // order they were sent (message groups promise order per group only for what arrives in order).
+    int start = key != null ? Math.floorMod(key.hashCode(), senders.length)
+        : Math.floorMod(next.getAndIncrement(), senders.length);
+    int tries = key != null ? 1 : senders.length;
+    for (int i = 0; i < tries; i++) {
       if (senders[(start + i) % senders.length].offer(pending)) {
         guard(future, channel);
         return future;

@@ -115,6 +115,28 @@ class JmsCloudEventCodecTest {
   }
 
   @Test
+  void timeKeepsItsZeroSecondsAsRfc3339() throws Exception {
+    CloudEvent sent = CloudEventBuilder.v1().withId("x").withSource(URI.create("/s")).withType("t")
+        .withTime(java.time.OffsetDateTime.parse("2026-01-02T03:04:00Z")).build();
+    Message message = codec.encode(SESSION, sent);
+    assertThat(message.getStringProperty("cloudEvents_time")).isEqualTo("2026-01-02T03:04:00Z");
+    assertThat(codec.decode(received(message), CHANNEL, InboundSettings.strict()).getTime())
+        .isEqualTo(sent.getTime());
+  }
+
+  /** A plain JSON body is parsed once: its tree travels with the data, and its bytes are relayed unchanged. */
+  @Test
+  void plainJsonBodyIsParsedOnceAndKeptByteForByte() throws Exception {
+    ActiveMQTextMessage plain = new ActiveMQTextMessage();
+    plain.setText("{ \"order\" : 42 }");
+    CloudEvent e = codec.decode(plain, CHANNEL,
+        new InboundSettings("com.example.order", null, java.util.Map.of()));
+    assertThat(e.getData()).isInstanceOf(io.activityservice.channel.JsonBytesData.class);
+    assertThat(new String(e.getData().toBytes(), StandardCharsets.UTF_8)).isEqualTo("{ \"order\" : 42 }");
+    assertThat(((io.activityservice.channel.JsonBytesData) e.getData()).getNode().get("order").asInt()).isEqualTo(42);
+  }
+
+  @Test
   void eventWithoutDataIsABodylessMessage() throws Exception {
     CloudEvent sent = CloudEventBuilder.v1().withId("x").withSource(URI.create("/s")).withType("t").build();
 

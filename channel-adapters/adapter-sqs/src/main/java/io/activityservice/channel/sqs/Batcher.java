@@ -1,10 +1,12 @@
 package io.activityservice.channel.sqs;
 
+import io.activityservice.channel.batching.BatchPolicy;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -14,14 +16,19 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Groups single entries into SQS batch requests (SendMessageBatch, DeleteMessageBatch,
- * ChangeMessageVisibilityBatch): at most {@value #MAX_ENTRIES} entries and {@code maxBatchBytes}
- * per request. A batch goes out as soon as it is full, or when its oldest entry has waited
- * {@code linger}. At most {@code maxRequestsInFlight} requests run at once; entries wait in a bounded
- * buffer meanwhile. Entries that fail with a retryable error are retried with exponential backoff,
- * up to {@code maxAttempts} attempts, before their future fails.
+ * ChangeMessageVisibilityBatch): at most {@value #MAX_ENTRIES} entries (or the policy's smaller
+ * {@link BatchPolicy#maxBatch()}) and {@code maxBatchBytes} per request. When a batch goes out is
+ * the {@link BatchPolicy}'s decision (adaptive by default: at once at low load, full batches under
+ * overload; or a fixed size and linger), asked whenever an entry arrives, a request completes or a
+ * linger expires; a batch that reaches the byte limit goes at once. At most
+ * {@code maxRequestsInFlight} requests run at once; entries wait in a bounded buffer meanwhile.
+ * Entries that fail with a retryable error are retried with exponential backoff, up to
+ * {@code maxAttempts} attempts, before their future fails.
  *
- * <p>Never blocks and never throws from {@link #submit}; all locking is short and no future is
- * completed while holding the lock.
+ * <p>Threads: responses are handled on the adapter's {@code executor}, never on the SDK's response
+ * threads (they only complete the futures), so settling entries and sending the next batch (which
+ * marshals the request) cost the SDK nothing. Never blocks and never throws from {@link #submit};
+ * all locking is short and no future is completed while holding the lock.
  *
  * @param <T> the entry type
  */
@@ -32,9 +39,8 @@ final class Batcher<T> {
 
   private static final Logger log = LoggerFactory.getLogger(Batcher.class);
 
-  /** Batching limits. */
-  record Limits(long maxBatchBytes, Duration linger, int maxRequestsInFlight, int maxPending,
-                int maxAttempts, Duration retryBackoff) {
+  /** Batching limits; how entries are grouped within them is the {@link BatchPolicy}'s. */
+  record Limits(long maxBatchBytes, int maxRequestsInFlight, int maxPending, int maxAttempts, Duration retryBackoff) {
   }
 
   /**
@@ -72,27 +78,37 @@ final class Batcher<T> {
 
   private final String name;
   private final Limits limits;
-  private final long lingerNanos;
+  private final BatchPolicy policy;
+  private final int maxEntries;
   private final Transport<T> transport;
   private final Function<Throwable, Boolean> retryable;
   private final ScheduledExecutorService scheduler;
+  private final Executor executor;
   private final CompletableFuture<Void> drained = new CompletableFuture<>();
 
   private final Object lock = new Object();
   private final ArrayDeque<Entry<T>> pending = new ArrayDeque<>();
   private int inFlight;
   private int retriesWaiting;
-  private boolean timerScheduled;
+  /** When the scheduled re-decision runs (nanoTime), or {@code Long.MAX_VALUE} if none is scheduled. */
+  private long timerDue = Long.MAX_VALUE;
   private boolean closing;
 
-  Batcher(String name, Limits limits, Transport<T> transport, Function<Throwable, Boolean> retryable,
-      ScheduledExecutorService scheduler) {
+  /**
+   * @param policy    decides when batches go out; used by this batcher only
+   * @param scheduler runs linger timers and retry backoffs
+   * @param executor  handles responses (settling entries, sending the next batch)
+   */
+  Batcher(String name, Limits limits, BatchPolicy policy, Transport<T> transport,
+      Function<Throwable, Boolean> retryable, ScheduledExecutorService scheduler, Executor executor) {
     this.name = name;
     this.limits = limits;
-    this.lingerNanos = limits.linger().toNanos();
+    this.policy = policy;
+    this.maxEntries = Math.min(MAX_ENTRIES, policy.maxBatch());
     this.transport = transport;
     this.retryable = retryable;
     this.scheduler = scheduler;
+    this.executor = executor;
   }
 
   /**
@@ -113,6 +129,7 @@ final class Batcher<T> {
             + "(send buffer full; SQS is slower than the producers)";
       } else {
         pending.addLast(entry);
+        policy.arrived(entry.enqueuedNanos);
       }
     }
     if (rejected != null) {
@@ -142,15 +159,22 @@ final class Batcher<T> {
     synchronized (lock) {
       long now = System.nanoTime();
       while (inFlight < limits.maxRequestsInFlight() && !pending.isEmpty()) {
-        int n = headBatchSize();
-        boolean full = n == MAX_ENTRIES || n < pending.size();
-        long waited = now - pending.peekFirst().enqueuedNanos;
-        if (!full && !closing && waited < lingerNanos) {
-          if (!timerScheduled) {
-            timerScheduled = true;
-            timerDelay = lingerNanos - waited;
+        int fit = headBatchSize();
+        boolean bytesFull = fit < pending.size() && fit < maxEntries;
+        int n;
+        if (closing || bytesFull) {
+          n = fit;
+        } else {
+          BatchPolicy.Decision decision = policy.decide(now, pending.size(), now - pending.peekFirst().enqueuedNanos);
+          if (decision.send() == 0) {
+            long due = now + decision.waitNanos();
+            if (due < timerDue) {
+              timerDue = due;
+              timerDelay = decision.waitNanos();
+            }
+            break;
           }
-          break;
+          n = Math.min(fit, decision.send());
         }
         List<Entry<T>> batch = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
@@ -174,7 +198,9 @@ final class Batcher<T> {
 
   private void lingerExpired() {
     synchronized (lock) {
-      timerScheduled = false;
+      if (timerDue <= System.nanoTime()) {
+        timerDue = Long.MAX_VALUE;
+      }
     }
     drain();
   }
@@ -184,7 +210,7 @@ final class Batcher<T> {
     int n = 0;
     long bytes = 0;
     for (Entry<T> e : pending) {
-      if (n == MAX_ENTRIES || (n > 0 && bytes + e.bytes > limits.maxBatchBytes())) {
+      if (n == maxEntries || (n > 0 && bytes + e.bytes > limits.maxBatchBytes())) {
         break;
       }
       bytes += e.bytes;
@@ -198,18 +224,30 @@ final class Batcher<T> {
     for (Entry<T> e : batch) {
       items.add(e.item);
     }
+    long sent = System.nanoTime();
     CompletableFuture<List<Outcome>> response;
     try {
       response = transport.send(items);
     } catch (RuntimeException e) {
       response = CompletableFuture.failedFuture(e);
     }
-    response.whenComplete((outcomes, error) -> settle(batch, outcomes, error));
+    // Off the SDK's response thread: it only completes the future; settling and the next batch run here.
+    response.whenCompleteAsync((outcomes, error) -> settle(batch, sent, outcomes, error), this::execute);
   }
 
-  private void settle(List<Entry<T>> batch, List<Outcome> outcomes, Throwable error) {
+  /** Runs on the executor; inline if it refuses (the adapter is closing), so no entry is left unsettled. */
+  private void execute(Runnable task) {
+    try {
+      executor.execute(task);
+    } catch (RejectedExecutionException e) {
+      task.run();
+    }
+  }
+
+  private void settle(List<Entry<T>> batch, long sent, List<Outcome> outcomes, Throwable error) {
     synchronized (lock) {
       inFlight--;
+      policy.completed(batch.size(), System.nanoTime() - sent);
     }
     Outcome whole = error == null ? null : new Outcome(error, Boolean.TRUE.equals(retryable.apply(error)));
     List<Entry<T>> retry = new ArrayList<>();

@@ -4,6 +4,7 @@ import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.PlainMessages;
+import com.fasterxml.jackson.databind.JsonNode;
 import io.cloudevents.CloudEvent;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -15,6 +16,7 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 /**
  * Turns SQS messages into CloudEvents: a structured-mode CloudEvent body is decoded as is; any other
  * body is wrapped by the shared {@link PlainMessages} rule (id = SQS MessageId, time = SentTimestamp).
+ * The body is parsed once, whichever it is.
  */
 final class InboundMessages {
 
@@ -33,11 +35,17 @@ final class InboundMessages {
    */
   CloudEvent toEvent(Message message) {
     byte[] body = message.body() == null ? new byte[0] : message.body().getBytes(StandardCharsets.UTF_8);
-    try {
-      return CloudEventJson.decode(body);
-    } catch (IllegalArgumentException | IllegalStateException notACloudEvent) {
-      return PlainMessages.wrap(uri, settings, message.messageId(), body, null, sentTime(message));
+    // One parse: the tree says whether the body is a structured CloudEvent, and is then either read as the
+    // event or kept as the plain message's JSON data.
+    JsonNode tree = CloudEventJson.readTree(body);
+    if (CloudEventJson.isStructured(tree)) {
+      try {
+        return CloudEventJson.fromTree(tree);
+      } catch (IllegalArgumentException notACloudEvent) {
+        // A JSON object with specversion that is no valid CloudEvent: a plain message like any other.
+      }
     }
+    return PlainMessages.wrap(uri, settings, message.messageId(), body, null, sentTime(message), tree);
   }
 
   private static OffsetDateTime sentTime(Message message) {

@@ -13,8 +13,11 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,12 +33,15 @@ public final class SqsChannelAdapter extends AbstractChannelAdapter {
 
   private static final Logger log = LoggerFactory.getLogger(SqsChannelAdapter.class);
   private static final long CLOSE_TIMEOUT_SECONDS = 10;
+  /** Tasks waiting for a worker thread: responses of requests in flight, far fewer in practice. */
+  private static final int WORKER_QUEUE = 10_000;
 
   private final SqsAsyncClient client;
   private final boolean ownsClient;
   private final SqsChannelProperties properties;
   private final QueueResolver resolver;
   private final ScheduledThreadPoolExecutor scheduler;
+  private final ThreadPoolExecutor worker;
   private final Batcher.Limits sendLimits;
 
   /**
@@ -61,8 +67,19 @@ public final class SqsChannelAdapter extends AbstractChannelAdapter {
       return t;
     });
     this.scheduler.setRemoveOnCancelPolicy(true);
-    this.sendLimits = new Batcher.Limits(properties.maxBatchBytes(), properties.batchLinger(),
-        properties.maxBatchRequestsInFlight(), properties.sendBufferSize(), 4, Duration.ofMillis(100));
+    // Receives and batch responses are handled here, not on the SDK's response threads. The queue is bounded
+    // by the requests in flight (pollers and batch requests per channel); beyond it, or once the adapter is
+    // closed, a task runs on the thread that hands it over, so no response is ever dropped.
+    AtomicInteger workers = new AtomicInteger();
+    this.worker = new ThreadPoolExecutor(properties.workerThreads(), properties.workerThreads(), 30, TimeUnit.SECONDS,
+        new ArrayBlockingQueue<>(WORKER_QUEUE), r -> {
+          Thread t = new Thread(r, "sqs-channel-worker-" + workers.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        }, (task, executor) -> task.run());
+    this.worker.allowCoreThreadTimeOut(true);
+    this.sendLimits = new Batcher.Limits(properties.maxBatchBytes(), properties.maxBatchRequestsInFlight(),
+        properties.sendBufferSize(), 4, Duration.ofMillis(100));
   }
 
   /** An adapter with its own client built from {@code properties} (closed with the adapter). */
@@ -106,7 +123,7 @@ public final class SqsChannelAdapter extends AbstractChannelAdapter {
   public OutboundChannel openOutbound(ChannelUri uri) {
     String queue = SqsQueues.queueOf(uri);
     SqsOutboundChannel channel = register(onClose -> new SqsOutboundChannel(uri, queue, client, resolver,
-        sendLimits, scheduler, onClose));
+        sendLimits, properties.newBatchPolicy(sendLimits.maxRequestsInFlight()), scheduler, worker, onClose));
     resolver.url(queue); // resolve (and create) early; failures are retried by the sends
     return channel;
   }
@@ -117,7 +134,7 @@ public final class SqsChannelAdapter extends AbstractChannelAdapter {
     Objects.requireNonNull(handler, "handler");
     InboundSettings effective = settings == null ? InboundSettings.strict() : settings;
     return register(onClose -> new SqsInboundChannel(uri, queue, client, resolver,
-        new InboundMessages(uri, effective), handler, properties, scheduler, onClose)).start();
+        new InboundMessages(uri, effective), handler, properties, scheduler, worker, onClose)).start();
   }
 
   /**
@@ -150,10 +167,11 @@ public final class SqsChannelAdapter extends AbstractChannelAdapter {
     }
   }
 
-  /** Stops the adapter's timer thread and releases the client if the adapter built it. */
+  /** Stops the adapter's threads and releases the client if the adapter built it. */
   @Override
   protected void doClose() {
     scheduler.shutdownNow();
+    worker.shutdown();
     if (ownsClient) {
       try {
         client.close();

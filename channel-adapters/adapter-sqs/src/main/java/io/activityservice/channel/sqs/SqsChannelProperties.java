@@ -2,6 +2,9 @@ package io.activityservice.channel.sqs;
 
 import io.activityservice.channel.Redaction;
 import io.activityservice.channel.RedeliverySettings;
+import io.activityservice.channel.batching.AdaptiveBatchPolicy;
+import io.activityservice.channel.batching.BatchPolicy;
+import io.activityservice.channel.batching.FixedBatchPolicy;
 import java.net.URI;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -32,9 +35,10 @@ import org.springframework.boot.context.properties.bind.ConstructorBinding;
  *                                 (default 30s, 1s to 12h)
  * @param maxInFlight              received but not yet settled (acked and deleted, or nacked) messages
  *                                 per inbound channel; polling pauses at the bound (default 100)
- * @param batchLinger              how long a send waits for more events to fill a batch; a full batch
- *                                 (10 events or {@code maxBatchBytes}) is sent at once (default 5ms, at
- *                                 most 1s)
+ * @param batchLinger              longest wait of a send for more events to fill its batch (default 5ms,
+ *                                 at most 1s): with {@code batching=fixed} every batch waits up to it unless
+ *                                 full; with {@code batching=adaptive} it is the upper bound of the linger
+ *                                 the controller chooses
  * @param maxBatchRequestsInFlight concurrent SendMessageBatch requests per outbound channel (default 8)
  * @param maxBatchBytes            byte limit of one batch request and of one message; 1 MiB on AWS
  *                                 (default 1048576). LocalStack 4.3 still enforces 262144
@@ -44,6 +48,13 @@ import org.springframework.boot.context.properties.bind.ConstructorBinding;
  * @param redelivery               backoff of a nacked message: its visibility timeout is set to the
  *                                 delay of its receive count (default 1s doubling up to 60s, full
  *                                 jitter, rounded up to whole seconds; see {@link RedeliverySettings})
+ * @param batching                 how send, delete and visibility batches form: {@code adaptive} (default;
+ *                                 {@link AdaptiveBatchPolicy}: at once at low load, full batches under
+ *                                 overload) or {@code fixed} ({@code batch-size} entries or
+ *                                 {@code batch-linger}, whichever comes first)
+ * @param batchSize                most entries per batch request, 1 to 10 (default 10, the SQS limit)
+ * @param workerThreads            adapter threads that handle receives and batch responses, so that the
+ *                                 SDK's response threads only complete futures (default 2)
  */
 @ConfigurationProperties("activity.channels.sqs")
 public record SqsChannelProperties(
@@ -62,7 +73,15 @@ public record SqsChannelProperties(
     Integer maxBatchBytes,
     Integer sendBufferSize,
     Embedded embedded,
-    RedeliverySettings redelivery) {
+    RedeliverySettings redelivery,
+    String batching,
+    Integer batchSize,
+    Integer workerThreads) {
+
+  /** {@code batching=adaptive}: the {@link AdaptiveBatchPolicy}. */
+  public static final String ADAPTIVE = "adaptive";
+  /** {@code batching=fixed}: a {@link FixedBatchPolicy} of {@code batch-size} and {@code batch-linger}. */
+  public static final String FIXED = "fixed";
 
   /** The SQS quota for one message and for one batch request (1 MiB). */
   public static final int SQS_MAX_BATCH_BYTES = 1_048_576;
@@ -87,6 +106,9 @@ public record SqsChannelProperties(
     maxBatchBytes = maxBatchBytes == null ? SQS_MAX_BATCH_BYTES : maxBatchBytes;
     sendBufferSize = sendBufferSize == null ? 10_000 : sendBufferSize;
     redelivery = redelivery == null ? RedeliverySettings.defaults() : redelivery;
+    batching = batching == null || batching.isBlank() ? ADAPTIVE : batching.trim().toLowerCase(java.util.Locale.ROOT);
+    batchSize = batchSize == null ? 10 : batchSize;
+    workerThreads = workerThreads == null ? 2 : workerThreads;
 
     if (!endpoint.isEmpty()) {
       URI uri;
@@ -120,6 +142,29 @@ public record SqsChannelProperties(
     require(maxBatchBytes >= 1024 && maxBatchBytes <= SQS_MAX_BATCH_BYTES, "max-batch-bytes",
         maxBatchBytes, "between 1024 and 1048576 (1 MiB, the SQS quota); 262144 for LocalStack 4.3");
     require(sendBufferSize >= 10, "send-buffer-size", sendBufferSize, "at least 10, e.g. 10000");
+    require(batching.equals(ADAPTIVE) || batching.equals(FIXED), "batching", batching, "to adaptive or fixed");
+    require(batchSize >= 1 && batchSize <= 10, "batch-size", batchSize, "between 1 and 10 (the SQS limit), e.g. 10");
+    require(workerThreads >= 1 && workerThreads <= 64, "worker-threads", workerThreads, "between 1 and 64, e.g. 2");
+  }
+
+  /** The constructor of the earlier version (without the batching settings), kept for callers outside this module. */
+  public SqsChannelProperties(Boolean enabled, String endpoint, String region, String accessKey, String secretKey,
+      Boolean createQueues, Integer pollers, Duration waitTime, Duration visibilityTimeout, Integer maxInFlight,
+      Duration batchLinger, Integer maxBatchRequestsInFlight, Integer maxBatchBytes, Integer sendBufferSize,
+      Embedded embedded, RedeliverySettings redelivery) {
+    this(enabled, endpoint, region, accessKey, secretKey, createQueues, pollers, waitTime, visibilityTimeout,
+        maxInFlight, batchLinger, maxBatchRequestsInFlight, maxBatchBytes, sendBufferSize, embedded, redelivery,
+        null, null, null);
+  }
+
+  /**
+   * A new batch policy for one batcher of the adapter: adaptive or fixed, as configured.
+   *
+   * @param requestsInFlight the batcher's concurrent requests (the adaptive policy's slots)
+   */
+  public BatchPolicy newBatchPolicy(int requestsInFlight) {
+    return FIXED.equals(batching) ? new FixedBatchPolicy(batchSize, batchLinger)
+        : new AdaptiveBatchPolicy(batchSize, batchLinger, requestsInFlight);
   }
 
   /** The constructor of the earlier version (without {@code redelivery}), kept for callers outside this module. */
@@ -128,7 +173,8 @@ public record SqsChannelProperties(
       Duration batchLinger, Integer maxBatchRequestsInFlight, Integer maxBatchBytes, Integer sendBufferSize,
       Embedded embedded) {
     this(enabled, endpoint, region, accessKey, secretKey, createQueues, pollers, waitTime, visibilityTimeout,
-        maxInFlight, batchLinger, maxBatchRequestsInFlight, maxBatchBytes, sendBufferSize, embedded, null);
+        maxInFlight, batchLinger, maxBatchRequestsInFlight, maxBatchBytes, sendBufferSize, embedded, null,
+        null, null, null);
   }
 
   private static void require(boolean ok, String name, Object value, String expected) {
@@ -140,7 +186,7 @@ public record SqsChannelProperties(
   /** All defaults: embedded ElasticMQ on 127.0.0.1:9324. */
   public static SqsChannelProperties defaults() {
     return new SqsChannelProperties(null, null, null, null, null, null, null, null, null, null, null,
-        null, null, null, null, null);
+        null, null, null, null, null, null, null, null);
   }
 
   /** Defaults, but against the given endpoint (LocalStack, ElasticMQ) with dummy credentials. */
@@ -152,7 +198,8 @@ public record SqsChannelProperties(
   public SqsChannelProperties withEndpoint(URI endpoint) {
     return new SqsChannelProperties(enabled, endpoint.toString(), region, accessKey, secretKey,
         createQueues, pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger,
-        maxBatchRequestsInFlight, maxBatchBytes, sendBufferSize, embedded, redelivery);
+        maxBatchRequestsInFlight, maxBatchBytes, sendBufferSize, embedded, redelivery, batching, batchSize,
+        workerThreads);
   }
 
   /** A copy with other receive settings. */
@@ -160,7 +207,7 @@ public record SqsChannelProperties(
       int maxInFlight) {
     return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
         pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
-        maxBatchBytes, sendBufferSize, embedded, redelivery);
+        maxBatchBytes, sendBufferSize, embedded, redelivery, batching, batchSize, workerThreads);
   }
 
   /** A copy with other send settings. */
@@ -168,14 +215,26 @@ public record SqsChannelProperties(
       int maxBatchBytes) {
     return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
         pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
-        maxBatchBytes, sendBufferSize, embedded, redelivery);
+        maxBatchBytes, sendBufferSize, embedded, redelivery, batching, batchSize, workerThreads);
   }
 
   /** A copy with other redelivery settings (the backoff after a nack). */
   public SqsChannelProperties withRedelivery(RedeliverySettings value) {
     return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
         pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
-        maxBatchBytes, sendBufferSize, embedded, value);
+        maxBatchBytes, sendBufferSize, embedded, value, batching, batchSize, workerThreads);
+  }
+
+  /**
+   * A copy with other batching settings.
+   *
+   * @param mode {@link #ADAPTIVE} or {@link #FIXED}
+   * @param size most entries per batch request, 1 to 10
+   */
+  public SqsChannelProperties withBatching(String mode, int size) {
+    return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
+        pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
+        maxBatchBytes, sendBufferSize, embedded, redelivery, mode, size, workerThreads);
   }
 
   /** Whether the embedded ElasticMQ is used: no endpoint configured and the server enabled. */

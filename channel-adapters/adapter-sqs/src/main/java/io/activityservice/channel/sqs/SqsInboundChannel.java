@@ -12,6 +12,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -35,6 +36,10 @@ import software.amazon.awssdk.services.sqs.model.ReceiveMessageResponse;
  * the next receive after the delay returns it; other messages are not affected. Messages still being routed after half the
  * visibility timeout get it extended with ChangeMessageVisibilityBatch. Pollers back off after
  * errors and stop on {@link #close()}.
+ *
+ * <p>Threads: the SDK's response threads only complete the receive futures; decoding, handing
+ * events to the handler (routing) and the next poll run on the adapter's worker threads, and so do
+ * the delete and visibility batchers' responses.
  */
 final class SqsInboundChannel implements InboundChannel {
 
@@ -50,6 +55,7 @@ final class SqsInboundChannel implements InboundChannel {
   private final InboundMessages messages;
   private final InboundHandler handler;
   private final ScheduledExecutorService scheduler;
+  private final Executor worker;
   private final int waitSeconds;
   private final int visibilitySeconds;
   private final Backoff redelivery;
@@ -82,7 +88,7 @@ final class SqsInboundChannel implements InboundChannel {
 
   SqsInboundChannel(ChannelUri uri, String queue, SqsAsyncClient client, QueueResolver resolver,
       InboundMessages messages, InboundHandler handler, SqsChannelProperties properties,
-      ScheduledExecutorService scheduler, Runnable onClose) {
+      ScheduledExecutorService scheduler, Executor worker, Runnable onClose) {
     this.uri = uri;
     this.queue = queue;
     this.client = client;
@@ -90,18 +96,21 @@ final class SqsInboundChannel implements InboundChannel {
     this.messages = messages;
     this.handler = handler;
     this.scheduler = scheduler;
+    this.worker = worker;
     this.onClose = onClose;
     this.waitSeconds = (int) properties.waitTime().toSeconds();
     this.visibilitySeconds = (int) Math.max(1, properties.visibilityTimeout().toSeconds());
     this.redelivery = properties.redelivery().backoff();
     this.freeSlots = new AtomicInteger(properties.maxInFlight());
     this.backoffMs = new long[properties.pollers()];
-    Batcher.Limits limits = new Batcher.Limits(Long.MAX_VALUE, properties.batchLinger(),
-        properties.maxBatchRequestsInFlight(), Integer.MAX_VALUE, 3, java.time.Duration.ofMillis(100));
-    this.deletes = new Batcher<>("sqs delete " + uri, limits, this::deleteBatch,
-        SqsErrors::isRetryable, scheduler);
-    this.visibility = new Batcher<>("sqs visibility " + uri, limits, this::visibilityBatch,
-        SqsErrors::isRetryable, scheduler);
+    Batcher.Limits limits = new Batcher.Limits(Long.MAX_VALUE, properties.maxBatchRequestsInFlight(),
+        Integer.MAX_VALUE, 3, java.time.Duration.ofMillis(100));
+    this.deletes = new Batcher<>("sqs delete " + uri, limits,
+        properties.newBatchPolicy(limits.maxRequestsInFlight()), this::deleteBatch,
+        SqsErrors::isRetryable, scheduler, worker);
+    this.visibility = new Batcher<>("sqs visibility " + uri, limits,
+        properties.newBatchPolicy(limits.maxRequestsInFlight()), this::visibilityBatch,
+        SqsErrors::isRetryable, scheduler, worker);
   }
 
   /** Starts the pollers and the visibility extender. */
@@ -152,7 +161,9 @@ final class SqsInboundChannel implements InboundChannel {
     } catch (RuntimeException e) {
       receive = CompletableFuture.failedFuture(e);
     }
-    track(receive).whenComplete((response, error) -> received(poller, wanted, response, error));
+    // The SDK's response thread only completes the future: decoding, routing and the next poll run on the
+    // adapter's worker threads.
+    track(receive).whenCompleteAsync((response, error) -> received(poller, wanted, response, error), this::onWorker);
   }
 
   /** Remembers a pending receive so that close() can cancel (abort) it. */
@@ -222,9 +233,18 @@ final class SqsInboundChannel implements InboundChannel {
 
   private void execute(Runnable task) {
     try {
-      scheduler.execute(task);
+      worker.execute(task);
     } catch (RejectedExecutionException e) {
       closed = true;
+    }
+  }
+
+  /** Runs a response handler on a worker; inline if the adapter is shutting down, so slots are still released. */
+  private void onWorker(Runnable task) {
+    try {
+      worker.execute(task);
+    } catch (RejectedExecutionException e) {
+      task.run();
     }
   }
 

@@ -5,6 +5,7 @@ import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.OutboundChannel;
 import io.activityservice.channel.OutboundEvent;
 import io.activityservice.channel.WireFormat;
+import io.activityservice.channel.batching.BatchPolicy;
 import io.cloudevents.CloudEvent;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -21,8 +22,8 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
 
 /**
  * Sends events as structured-mode CloudEvent JSON bodies (the shared
- * {@link CloudEventJson#STRUCTURED} encoding) through a {@link Batcher} of SendMessageBatch
- * requests. FIFO queues get the event's partition key as message group ({@value #UNKEYED_GROUP}
+ * {@link CloudEventJson#STRUCTURED} encoding, never encoded again here) through a {@link Batcher}
+ * of SendMessageBatch requests, batched by the configured {@link BatchPolicy}. FIFO queues get the event's partition key as message group ({@value #UNKEYED_GROUP}
  * for events without one) and a hash of source and id as deduplication id; standard queues ignore
  * partition keys.
  */
@@ -47,17 +48,18 @@ final class SqsOutboundChannel implements OutboundChannel {
   }
 
   SqsOutboundChannel(ChannelUri uri, String queue, SqsAsyncClient client, QueueResolver resolver,
-      Batcher.Limits limits, java.util.concurrent.ScheduledExecutorService scheduler, Runnable onClose) {
+      Batcher.Limits limits, BatchPolicy policy, java.util.concurrent.ScheduledExecutorService scheduler,
+      java.util.concurrent.Executor executor, Runnable onClose) {
     this.uri = uri;
     this.queue = queue;
     this.fifo = SqsQueues.isFifo(queue);
     this.maxBytes = limits.maxBatchBytes();
     this.onClose = onClose;
-    this.batcher = new Batcher<>("sqs outbound " + uri, limits,
+    this.batcher = new Batcher<>("sqs outbound " + uri, limits, policy,
         items -> resolver.url(queue).thenCompose(url -> client.sendMessageBatch(r -> r
             .queueUrl(url)
             .entries(entries(items)))).thenApply(r -> outcomes(r, items.size())),
-        SqsErrors::isRetryable, scheduler);
+        SqsErrors::isRetryable, scheduler, executor);
   }
 
   @Override

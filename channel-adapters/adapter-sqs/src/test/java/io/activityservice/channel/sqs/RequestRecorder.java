@@ -16,6 +16,8 @@ final class RequestRecorder implements ExecutionInterceptor {
   }
 
   final List<Batch> sendBatches = new CopyOnWriteArrayList<>();
+  /** The message bodies sent, in order. */
+  final List<String> bodies = new CopyOnWriteArrayList<>();
 
   @Override
   public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
@@ -23,6 +25,7 @@ final class RequestRecorder implements ExecutionInterceptor {
       long bytes = r.entries().stream()
           .mapToLong(e -> e.messageBody().getBytes(StandardCharsets.UTF_8).length).sum();
       sendBatches.add(new Batch(r.entries().size(), bytes));
+      r.entries().forEach(e -> bodies.add(e.messageBody()));
     }
   }
 }

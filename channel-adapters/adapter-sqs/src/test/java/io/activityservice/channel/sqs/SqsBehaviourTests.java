@@ -101,11 +101,10 @@ abstract class SqsBehaviourTests {
     assertThat(recorder.sendBatches.stream().mapToInt(RequestRecorder.Batch::entries).sum()).isEqualTo(10);
   }
 
-  @Test
-  void singleEventIsFlushedAfterTheLinger() throws Exception {
-    RequestRecorder recorder = new RequestRecorder();
+  /** Sends one event through a fresh queue of an adapter with {@code recorder} and returns what was received. */
+  private CloudEvent sendAndReceive(String prefix, RequestRecorder recorder, CloudEvent sent) throws Exception {
     SqsChannelAdapter adapter = adapter(properties(), recorder);
-    ChannelUri uri = fresh("linger");
+    ChannelUri uri = fresh(prefix);
     CompletableFuture<CloudEvent> got = new CompletableFuture<>();
     track(adapter.openInbound(uri, InboundSettings.strict(), (e, ack) -> {
       got.complete(e);
@@ -113,11 +112,49 @@ abstract class SqsBehaviourTests {
     }));
     OutboundChannel out = track(adapter.openOutbound(uri));
     adapter.queueUrl(uri).join();
-    CloudEvent sent = event(1, 100);
+    out.send(sent).get(10, TimeUnit.SECONDS);
+    return got.get(10, TimeUnit.SECONDS);
+  }
 
-    out.send(sent).get(5, TimeUnit.SECONDS);
-    assertThat(got.get(10, TimeUnit.SECONDS).getId()).isEqualTo(sent.getId());
+  @Test
+  void singleEventIsFlushedAfterTheLinger() throws Exception {
+    RequestRecorder recorder = new RequestRecorder();
+    CloudEvent sent = event(1, 100);
+    assertThat(sendAndReceive("linger", recorder, sent).getId()).isEqualTo(sent.getId());
     assertThat(recorder.sendBatches).singleElement().extracting(RequestRecorder.Batch::entries).isEqualTo(1);
+  }
+
+  /** The body is the SDK's structured JSON: RFC 3339 time with its zero seconds, non-JSON data as data_base64. */
+  @Test
+  void bodiesKeepZeroSecondsAndCarryBinaryDataAsBase64() throws Exception {
+    RequestRecorder recorder = new RequestRecorder();
+    CloudEvent sent = CloudEventBuilder.v1().withId(UUID.randomUUID().toString()).withSource(URI.create("/sqs/test"))
+        .withType("com.example.sqs.binary").withTime(java.time.OffsetDateTime.parse("2026-01-02T03:04:00Z"))
+        .withData("application/octet-stream", new byte[] {(byte) 0xff, 0, 1, (byte) 0xfe, 'x'}).build();
+
+    assertThat(sendAndReceive("wire", recorder, sent)).isEqualTo(sent);
+    assertThat(recorder.bodies).singleElement().asString()
+        .contains("\"time\":\"2026-01-02T03:04:00Z\"").contains("\"data_base64\":\"/wAB/ng=\"");
+  }
+
+  /** The SDK's response threads only complete futures: events reach the handler on the adapter's workers. */
+  @Test
+  void handlersRunOnTheAdaptersWorkersNotOnSdkThreads() throws Exception {
+    SqsChannelAdapter adapter = adapter(properties(), new RequestRecorder());
+    ChannelUri uri = fresh("threads");
+    Set<String> threads = ConcurrentHashMap.newKeySet();
+    AtomicInteger count = new AtomicInteger();
+    track(adapter.openInbound(uri, InboundSettings.strict(), (e, ack) -> {
+      threads.add(Thread.currentThread().getName());
+      count.incrementAndGet();
+      ack.ack();
+    }));
+    OutboundChannel out = track(adapter.openOutbound(uri));
+    for (int i = 0; i < 30; i++) {
+      out.send(event(i, 100)).get(10, TimeUnit.SECONDS);
+    }
+    await().atMost(Duration.ofSeconds(30)).until(() -> count.get() == 30);
+    assertThat(threads).isNotEmpty().allSatisfy(name -> assertThat(name).startsWith("sqs-channel-worker-"));
   }
 
   @Test

@@ -84,10 +84,52 @@ class SqsOutboundBatchingTest {
     }
   }
 
+  /** A channel with the fixed policy: batches of 10 or the linger, whichever first. */
   private OutboundChannel open(Duration linger, int maxRequests, int maxBytes) {
+    return open(linger, maxRequests, maxBytes, SqsChannelProperties.FIXED);
+  }
+
+  private OutboundChannel open(Duration linger, int maxRequests, int maxBytes, String batching) {
     adapter = new SqsChannelAdapter(fake, SqsChannelProperties.forEndpoint(URI.create("http://sqs.fake"))
-        .withSend(linger, maxRequests, maxBytes));
+        .withSend(linger, maxRequests, maxBytes).withBatching(batching, 10));
     return adapter.openOutbound(QUEUE);
+  }
+
+  /** A script that holds every response until the test completes it. */
+  private List<CompletableFuture<SendMessageBatchResponse>> holdResponses(List<SendMessageBatchRequest> requests) {
+    List<CompletableFuture<SendMessageBatchResponse>> held = new CopyOnWriteArrayList<>();
+    fake.script = r -> {
+      CompletableFuture<SendMessageBatchResponse> f = new CompletableFuture<>();
+      held.add(f);
+      requests.add(r);
+      return f;
+    };
+    return held;
+  }
+
+  @Test
+  void adaptiveBatchingSendsALoneEventAtOnceDespiteALongLinger() {
+    OutboundChannel out = open(Duration.ofSeconds(1), 8, SqsChannelProperties.SQS_MAX_BATCH_BYTES,
+        SqsChannelProperties.ADAPTIVE);
+    CompletableFuture<Void> send = out.send(event(10));
+    assertThat(fake.requests).as("sent on the caller's thread, no linger").hasSize(1);
+    awaitAll(List.of(send));
+  }
+
+  @Test
+  void adaptiveBatchingSendsFullBatchesWhileTheRequestSlotsAreBusy() {
+    List<SendMessageBatchRequest> requests = new CopyOnWriteArrayList<>();
+    List<CompletableFuture<SendMessageBatchResponse>> held = holdResponses(requests);
+    OutboundChannel out = open(Duration.ofSeconds(1), 1, SqsChannelProperties.SQS_MAX_BATCH_BYTES,
+        SqsChannelProperties.ADAPTIVE);
+    List<CompletableFuture<Void>> sends = new ArrayList<>(send(out, 1, 10));
+    assertThat(requests).hasSize(1);
+    sends.addAll(send(out, 25, 10)); // the only slot is busy: these queue up
+    assertThat(requests).hasSize(1);
+    fake.script = FakeSqs::allOk;
+    held.get(0).complete(FakeSqs.respond(requests.get(0), List.of(), false));
+    awaitAll(sends);
+    assertThat(fake.requests).extracting(r -> r.entries().size()).containsExactly(1, 10, 10, 5);
   }
 
   private static CloudEvent event(int dataBytes) {

@@ -6,13 +6,17 @@ import java.util.TreeMap;
 /**
  * Out-of-order acknowledgements of one partition: offsets are tracked as they are delivered and
  * acknowledged in any order, and a commit is released only for the longest acknowledged prefix, so
- * a committed offset never passes a record that is still being processed. Thread-safe.
+ * a committed offset never passes a record that is still being processed. Released commits wait in
+ * {@link #takeCommittable()} until the channel commits them, so several prefixes go in one commit.
+ * Thread-safe.
  *
  * @param <T> what commits an offset (the container's {@code Acknowledgment} of that record)
  */
 final class ContiguousAcks<T> {
 
   private final TreeMap<Long, Entry<T>> pending = new TreeMap<>();
+  /** The committer of the end of the longest acknowledged prefix, not yet taken. */
+  private T committable;
 
   private static final class Entry<T> {
     final T committer;
@@ -51,7 +55,20 @@ final class ContiguousAcks<T> {
       commit = pending.pollFirstEntry().getValue().committer;
       first = pending.firstEntry();
     }
+    if (commit != null) {
+      committable = commit;
+    }
     return commit;
+  }
+
+  /**
+   * The committer of the end of the longest acknowledged prefix released since the last call (the
+   * highest offset that may be committed), or {@code null} if nothing new was released.
+   */
+  synchronized T takeCommittable() {
+    T c = committable;
+    committable = null;
+    return c;
   }
 
   /** Number of tracked offsets not yet released for commit. */

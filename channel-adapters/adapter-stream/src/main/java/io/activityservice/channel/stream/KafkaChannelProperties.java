@@ -3,6 +3,7 @@ package io.activityservice.channel.stream;
 import io.activityservice.channel.RedeliverySettings;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.ConstructorBinding;
 
 /**
  * Settings of the {@code kafka:<topic>} channels ({@code activity.channels.kafka.*}). The brokers
@@ -18,17 +19,26 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param group            consumer group of inbound channels, so that replicas of the service share
  *                         a topic's partitions (default {@code activity-service}); a channel may
  *                         override it with the inbound setting {@code group}
- * @param sendTimeout      time for Kafka to acknowledge a send before its future fails (default 30s)
+ * @param sendTimeout      time for Kafka to acknowledge a send before its future fails (default 30s;
+ *                         the producer's {@code delivery.timeout.ms} and {@code max.block.ms})
  * @param maxInFlight      sends accepted but not yet acknowledged by Kafka, over all outbound
  *                         channels; beyond it {@code send} fails at once (default 10000)
- * @param sendThreads      threads that hand records to the binder and wait for Kafka's
- *                         acknowledgement (default 8)
+ * @param sendThreads      send lanes: threads that bind outbound channels and hand their records to the
+ *                         producer, each channel on one lane in send order; they never wait for
+ *                         Kafka's acknowledgement (default 2)
  * @param maxUnacknowledged events of one inbound channel handed to the handler and not yet settled;
  *                         beyond it the channel's consumer waits (default 1000)
  * @param redeliveryDelay  deprecated old name of {@code redelivery.initial}; used only when no
  *                         {@code redelivery.*} is set
  * @param redelivery       backoff of a nacked event before it is handed to the handler again
  *                         (default 1s doubling up to 60s, full jitter; see {@link RedeliverySettings})
+ * @param handoff          when a send lane hands records to the producer: {@code adaptive} (default; the
+ *                         {@link io.activityservice.channel.batching.AdaptiveBatchPolicy}: at once at low
+ *                         load, grouped for up to {@code handoff-linger} under load) or {@code immediate}
+ * @param handoffLinger    longest time the adaptive hand-off holds a record (default 5ms, at most 1s)
+ * @param commitInterval   inbound: how long an acknowledged offset may wait before it is committed, so
+ *                         that commits go in batches (default 100ms; 0 commits every acknowledged prefix
+ *                         at once). A crash redelivers at most what was acknowledged in that window
  */
 @ConfigurationProperties("activity.channels.kafka")
 public record KafkaChannelProperties(
@@ -40,16 +50,33 @@ public record KafkaChannelProperties(
     Integer sendThreads,
     Integer maxUnacknowledged,
     Duration redeliveryDelay,
-    RedeliverySettings redelivery) {
+    RedeliverySettings redelivery,
+    String handoff,
+    Duration handoffLinger,
+    Duration commitInterval) {
 
   private static final String P = "activity.channels.kafka.";
 
+  @ConstructorBinding
   public KafkaChannelProperties {
     binder = binder == null || binder.isBlank() ? null : binder.trim();
     group = group == null ? "activity-service" : group.trim();
     sendTimeout = sendTimeout == null ? Duration.ofSeconds(30) : sendTimeout;
     maxInFlight = maxInFlight == null ? 10_000 : maxInFlight;
-    sendThreads = sendThreads == null ? 8 : sendThreads;
+    sendThreads = sendThreads == null ? 2 : sendThreads;
+    handoff = handoff == null || handoff.isBlank() ? "adaptive" : handoff.trim().toLowerCase(java.util.Locale.ROOT);
+    handoffLinger = handoffLinger == null ? Duration.ofMillis(5) : handoffLinger;
+    commitInterval = commitInterval == null ? Duration.ofMillis(100) : commitInterval;
+    if (!handoff.equals("adaptive") && !handoff.equals("immediate")) {
+      throw new IllegalArgumentException(P + "handoff must be adaptive or immediate; was " + handoff);
+    }
+    if (handoffLinger.isNegative() || handoffLinger.compareTo(Duration.ofSeconds(1)) > 0) {
+      throw new IllegalArgumentException(P + "handoff-linger must be between 0 and 1s, e.g. 5ms; was " + handoffLinger);
+    }
+    if (commitInterval.isNegative() || commitInterval.compareTo(Duration.ofSeconds(10)) > 0) {
+      throw new IllegalArgumentException(P + "commit-interval must be between 0 and 10s, e.g. 100ms; was "
+          + commitInterval);
+    }
     maxUnacknowledged = maxUnacknowledged == null ? 1000 : maxUnacknowledged;
     if (group.isEmpty()) {
       throw new IllegalArgumentException(P + "group must not be blank; remove it to use 'activity-service'");
@@ -71,8 +98,21 @@ public record KafkaChannelProperties(
     }
   }
 
+  /** The constructor of the earlier version (without hand-off and commit settings). */
+  public KafkaChannelProperties(Boolean enabled, String binder, String group, Duration sendTimeout,
+      Integer maxInFlight, Integer sendThreads, Integer maxUnacknowledged, Duration redeliveryDelay,
+      RedeliverySettings redelivery) {
+    this(enabled, binder, group, sendTimeout, maxInFlight, sendThreads, maxUnacknowledged, redeliveryDelay,
+        redelivery, null, null, null);
+  }
+
   /** All defaults (the adapter's settings when constructed outside Spring Boot). */
   public static KafkaChannelProperties defaults() {
-    return new KafkaChannelProperties(null, null, null, null, null, null, null, null, null);
+    return new KafkaChannelProperties(null, null, null, null, null, null, null, null, null, null, null, null);
+  }
+
+  /** Whether send lanes hand records over adaptively ({@code handoff=adaptive}). */
+  public boolean adaptiveHandoff() {
+    return "adaptive".equals(handoff);
   }
 }

@@ -6,13 +6,14 @@ import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundHandler;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.OutboundChannel;
+import io.activityservice.channel.batching.AdaptiveBatchPolicy;
+import io.activityservice.channel.batching.FixedBatchPolicy;
+import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 import org.springframework.cloud.stream.binder.Binder;
@@ -20,9 +21,9 @@ import org.springframework.cloud.stream.binder.BinderFactory;
 import org.springframework.cloud.stream.binder.ExtendedConsumerProperties;
 import org.springframework.cloud.stream.binder.ExtendedProducerProperties;
 import org.springframework.cloud.stream.binder.ExtendedPropertiesBinder;
+import org.springframework.cloud.stream.binder.kafka.KafkaMessageChannelBinder;
 import org.springframework.cloud.stream.binder.kafka.properties.KafkaConsumerProperties;
 import org.springframework.cloud.stream.binder.kafka.properties.KafkaProducerProperties;
-import org.springframework.integration.expression.ValueExpression;
 import org.springframework.kafka.listener.ContainerProperties;
 import org.springframework.messaging.MessageChannel;
 
@@ -44,10 +45,22 @@ public final class StreamChannelAdapter extends AbstractChannelAdapter {
   public static final String GROUP_SETTING = "group";
 
   private static final Pattern TOPIC = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
+  /** Spring Cloud Stream's default {@code buffer-size} (the producer's {@code batch.size}). */
+  private static final int SCST_DEFAULT_BUFFER_SIZE = 16_384;
+  /** The {@code batch.size} the adapter uses instead of that default. */
+  static final int DEFAULT_BATCH_SIZE = 65_536;
+
+  /** Requests in flight per connection of the producer ({@code max.in.flight.requests.per.connection}). */
+  private static final int PRODUCER_SLOTS = 5;
+  /** Most records the adaptive hand-off groups at once. */
+  private static final int MAX_HANDOFF = 500;
 
   private final BinderFactory binderFactory;
   private final KafkaChannelProperties properties;
-  private final ThreadPoolExecutor sender;
+  private final SendLane[] lanes;
+  private final AtomicInteger nextLane = new AtomicInteger();
+  private final AtomicInteger inFlight = new AtomicInteger();
+  private final ProducerCapture capture = new ProducerCapture();
   private final ScheduledExecutorService scheduler;
   private final AtomicInteger bindings = new AtomicInteger();
   private volatile ExtendedPropertiesBinder<MessageChannel, KafkaConsumerProperties, KafkaProducerProperties> binder;
@@ -60,11 +73,13 @@ public final class StreamChannelAdapter extends AbstractChannelAdapter {
     super(SCHEME);
     this.binderFactory = binderFactory;
     this.properties = properties;
-    int threads = properties.sendThreads();
-    this.sender = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS,
-        new ArrayBlockingQueue<>(Math.max(1, properties.maxInFlight() - threads)), daemon("kafka-channel-send"));
-    this.sender.allowCoreThreadTimeOut(true);
-    this.scheduler = Executors.newSingleThreadScheduledExecutor(daemon("kafka-channel-redeliver"));
+    this.lanes = new SendLane[properties.sendThreads()];
+    for (int i = 0; i < lanes.length; i++) {
+      lanes[i] = new SendLane("kafka-channel-send-" + (i + 1), properties.adaptiveHandoff()
+          ? new AdaptiveBatchPolicy(MAX_HANDOFF, properties.handoffLinger(), PRODUCER_SLOTS)
+          : new FixedBatchPolicy(1, Duration.ZERO));
+    }
+    this.scheduler = Executors.newSingleThreadScheduledExecutor(daemon("kafka-channel-timer"));
   }
 
   @Override
@@ -86,9 +101,11 @@ public final class StreamChannelAdapter extends AbstractChannelAdapter {
   public OutboundChannel openOutbound(ChannelUri uri) {
     validate(uri);
     String topic = uri.address();
-    return register(onClose -> new StreamOutboundChannel(uri, sender,
-        channel -> binder().bindProducer(topic, channel, producerProperties(topic)),
-        properties.sendTimeout(), onClose));
+    // One lane per channel (lanes are shared round-robin): a channel's records reach the producer in send order.
+    SendLane lane = lanes[Math.floorMod(nextLane.getAndIncrement(), lanes.length)];
+    return register(onClose -> new StreamOutboundChannel(uri, lane,
+        channel -> binder().bindProducer(topic, channel, producerProperties(topic)), capture, inFlight,
+        properties.maxInFlight(), properties.sendTimeout(), onClose));
   }
 
   @Override
@@ -97,7 +114,7 @@ public final class StreamChannelAdapter extends AbstractChannelAdapter {
     String topic = uri.address();
     String group = settings.property(GROUP_SETTING, properties.group());
     StreamInboundChannel inbound = register(onClose -> new StreamInboundChannel(uri, settings, handler, scheduler,
-        properties.redelivery().backoff(), properties.maxUnacknowledged(), onClose));
+        properties.redelivery().backoff(), properties.maxUnacknowledged(), properties.commitInterval(), onClose));
     try {
       return inbound.open(channel -> binder().bindConsumer(topic, group, channel, consumerProperties(topic)));
     } catch (RuntimeException e) {
@@ -110,14 +127,23 @@ public final class StreamChannelAdapter extends AbstractChannelAdapter {
     // A unique binding name per channel keeps the binder's per-binding infrastructure apart.
     String name = "activity-kafka-out-" + topic + "-" + bindings.incrementAndGet();
     KafkaProducerProperties kafka = binder().getExtendedProducerProperties(name);
-    kafka.setSync(true); // the handler returns once Kafka acknowledged the record (on our executor)
-    kafka.setSendTimeoutExpression(new ValueExpression<>(properties.sendTimeout().toMillis()));
-    // KafkaProducer.send() may block for metadata/buffer space: bound it by the same timeout.
-    kafka.getConfiguration().putIfAbsent("max.block.ms", String.valueOf(properties.sendTimeout().toMillis()));
+    // The channel sends through the binding's producer with a callback per record (asynchronous): the binder's
+    // own handler is bound but idle, so its sync setting does not matter; keep it asynchronous.
+    kafka.setSync(false);
+    if (kafka.getBufferSize() == SCST_DEFAULT_BUFFER_SIZE) {
+      kafka.setBufferSize(DEFAULT_BATCH_SIZE); // batch.size: room for ~50 events of 1 KiB per partition request
+    }
+    long timeout = properties.sendTimeout().toMillis();
+    Map<String, String> config = kafka.getConfiguration();
+    // KafkaProducer.send() may block for metadata/buffer space (on the send lane): bound it by the send timeout,
+    // and give up on a record (callback with an error) after it too.
+    config.putIfAbsent("max.block.ms", String.valueOf(timeout));
+    config.putIfAbsent("delivery.timeout.ms", String.valueOf(timeout));
+    config.putIfAbsent("request.timeout.ms", String.valueOf(Math.max(500, timeout / 2)));
     ExtendedProducerProperties<KafkaProducerProperties> producer = new ExtendedProducerProperties<>(kafka);
     producer.populateBindingName(name);
     producer.setUseNativeEncoding(true); // payload and headers are already the wire format
-    producer.setErrorChannelEnabled(false); // failures surface as exceptions of the sync handler
+    producer.setErrorChannelEnabled(false); // failures surface on the record's callback
     return producer;
   }
 
@@ -151,6 +177,11 @@ public final class StreamChannelAdapter extends AbstractChannelAdapter {
           throw new IllegalStateException("Spring Cloud Stream binder '" + properties.binder()
               + "' is not a Kafka binder; set activity.channels.kafka.binder to a binder of type kafka");
         }
+        if (!(found instanceof KafkaMessageChannelBinder kafkaBinder)) {
+          throw new IllegalStateException("Spring Cloud Stream binder '" + properties.binder()
+              + "' is not the Kafka binder (KafkaMessageChannelBinder); kafka: channels send through its producers");
+        }
+        kafkaBinder.addClientFactoryCustomizer(capture);
         binder = (ExtendedPropertiesBinder<MessageChannel, KafkaConsumerProperties, KafkaProducerProperties>) found;
       }
       return binder;
@@ -160,7 +191,9 @@ public final class StreamChannelAdapter extends AbstractChannelAdapter {
   /** Stops the adapter's threads once its channels are closed. */
   @Override
   protected void doClose() {
-    sender.shutdown();
+    for (SendLane lane : lanes) {
+      lane.close(properties.sendTimeout().toMillis());
+    }
     scheduler.shutdownNow();
   }
 

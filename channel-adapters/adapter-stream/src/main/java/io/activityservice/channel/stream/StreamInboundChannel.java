@@ -14,6 +14,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,7 +36,8 @@ import org.springframework.messaging.MessageHeaders;
  * to the handler again after the redelivery backoff, growing with each nack of that record (the
  * container's own {@code nack} re-seek works only on the consumer thread, and would re-fetch every
  * later record of the partition too). At most {@code maxUnacknowledged} events are unsettled at a time;
- * beyond that the consumer thread waits.
+ * beyond that the consumer thread waits. Released commits are handed to the container in batches, at
+ * most once per {@code commitInterval}.
  */
 final class StreamInboundChannel implements InboundChannel {
 
@@ -49,12 +51,14 @@ final class StreamInboundChannel implements InboundChannel {
   private final Semaphore permits;
   private final Runnable onClose;
   private final Map<Integer, ContiguousAcks<Acknowledgment>> partitions = new ConcurrentHashMap<>();
+  private final long commitIntervalNanos;
+  private final AtomicBoolean commitScheduled = new AtomicBoolean();
   private final DirectChannel input = new DirectChannel();
   private Binding<MessageChannel> binding;
   private volatile boolean closed;
 
   StreamInboundChannel(ChannelUri uri, InboundSettings settings, InboundHandler handler,
-      ScheduledExecutorService scheduler, Backoff redelivery, int maxUnacknowledged,
+      ScheduledExecutorService scheduler, Backoff redelivery, int maxUnacknowledged, Duration commitInterval,
       Runnable onClose) {
     this.uri = uri;
     this.settings = settings;
@@ -62,6 +66,7 @@ final class StreamInboundChannel implements InboundChannel {
     this.scheduler = scheduler;
     this.redelivery = redelivery;
     this.permits = new Semaphore(maxUnacknowledged);
+    this.commitIntervalNanos = commitInterval.toNanos();
     this.onClose = onClose;
     input.setBeanName("activity-kafka-in:" + uri.address());
     input.subscribe(this::onMessage);
@@ -137,9 +142,45 @@ final class StreamInboundChannel implements InboundChannel {
 
   private void settle(Delivery delivery) {
     permits.release();
-    Acknowledgment commit = delivery.acks.ack(delivery.offset);
-    if (commit != null && !closed) {
-      commit.acknowledge(); // queued by the container, committed on its thread (ackMode MANUAL)
+    if (delivery.acks.ack(delivery.offset) != null && !closed) {
+      scheduleCommit();
+    }
+  }
+
+  /**
+   * Commits in batches: the first released prefix schedules one commit of every partition's latest
+   * released prefix after the commit interval, so the consumer thread commits (a broker round trip) a
+   * few times a second instead of once per poll with anything new.
+   */
+  private void scheduleCommit() {
+    if (commitIntervalNanos == 0) {
+      commitReleased();
+      return;
+    }
+    if (commitScheduled.compareAndSet(false, true)) {
+      try {
+        scheduler.schedule(() -> {
+          commitScheduled.set(false);
+          commitReleased();
+        }, commitIntervalNanos, TimeUnit.NANOSECONDS);
+      } catch (RejectedExecutionException e) {
+        commitScheduled.set(false);
+        commitReleased();
+      }
+    }
+  }
+
+  /** Hands the latest released prefix of every partition to the container (committed on its thread). */
+  private void commitReleased() {
+    for (ContiguousAcks<Acknowledgment> acks : partitions.values()) {
+      Acknowledgment commit = acks.takeCommittable();
+      if (commit != null) {
+        try {
+          commit.acknowledge(); // queued by the container, committed on its thread (ackMode MANUAL)
+        } catch (RuntimeException e) {
+          log.debug("{}: commit not handed to the container ({}); the records may come again", uri, e.toString());
+        }
+      }
     }
   }
 
@@ -201,6 +242,7 @@ final class StreamInboundChannel implements InboundChannel {
       return;
     }
     closed = true;
+    commitReleased(); // what was acknowledged before the close
     synchronized (this) {
       if (binding != null) {
         try {

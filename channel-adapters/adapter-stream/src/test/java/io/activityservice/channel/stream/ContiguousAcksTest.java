@@ -46,4 +46,20 @@ class ContiguousAcksTest {
     assertThat(acks.ack(3)).isEqualTo("x");
     assertThat(acks.ack(3)).isNull();
   }
+
+  @Test
+  void releasedPrefixesWaitToBeCommittedTogether() {
+    ContiguousAcks<String> acks = new ContiguousAcks<>();
+    for (long offset = 0; offset < 5; offset++) {
+      acks.add(offset, "commit-" + offset);
+    }
+    acks.ack(0);
+    acks.ack(1);
+    acks.ack(3);
+    assertThat(acks.takeCommittable()).as("one commit covers 0 and 1").isEqualTo("commit-1");
+    assertThat(acks.takeCommittable()).as("nothing new").isNull();
+    acks.ack(2);
+    acks.ack(4);
+    assertThat(acks.takeCommittable()).isEqualTo("commit-4");
+  }
 }

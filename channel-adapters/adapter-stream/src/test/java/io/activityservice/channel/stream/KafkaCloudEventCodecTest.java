@@ -55,6 +55,14 @@ class KafkaCloudEventCodecTest {
   }
 
   @Test
+  void timeKeepsItsZeroSecondsAsRfc3339() {
+    CloudEvent sent = CloudEventBuilder.v1().withId("1").withSource(URI.create("/s")).withType("t")
+        .withTime(java.time.OffsetDateTime.parse("2026-01-02T03:04:00Z")).build();
+    KafkaCloudEventCodec.Encoded record = KafkaCloudEventCodec.encode(sent);
+    assertThat(new String(record.headers().get("ce_time"), StandardCharsets.UTF_8)).isEqualTo("2026-01-02T03:04:00Z");
+  }
+
+  @Test
   void eventWithoutDataHasAnEmptyValueAndNoContentType() {
     CloudEvent bare = CloudEventBuilder.v1().withId("1").withSource(URI.create("/s")).withType("t").build();
     KafkaCloudEventCodec.Encoded record = KafkaCloudEventCodec.encode(bare);

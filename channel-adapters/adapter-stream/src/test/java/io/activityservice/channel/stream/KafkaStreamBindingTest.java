@@ -140,6 +140,44 @@ class KafkaStreamBindingTest {
     }
   }
 
+  /**
+   * Sends are asynchronous: thousands are in flight at once on the two send lanes (no thread per record),
+   * and the producer batches them (more than one record per produce request).
+   */
+  @Test
+  void sendsAreAsynchronousAndTheProducerBatchesThem() throws Exception {
+    String topic = topic("async");
+    OutboundChannel out = track(adapter.openOutbound(ChannelUri.parse("kafka:" + topic)));
+    out.send(CloudEventBuilder.v1().withId("first").withSource(URI.create("/a")).withType("t").build())
+        .get(30, TimeUnit.SECONDS); // binds
+    List<CompletableFuture<Void>> sends = new ArrayList<>();
+    for (int i = 0; i < 5_000; i++) {
+      sends.add(out.send(CloudEventBuilder.v1().withId("a-" + i).withSource(URI.create("/a")).withType("t")
+          .withData("application/json", ("{\"i\":" + i + "}").getBytes(StandardCharsets.UTF_8)).build()));
+    }
+    CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+    long lanes = Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.getName().startsWith("kafka-channel-send-")).count();
+    assertThat(lanes).as("send lanes, not a thread per record in flight").isEqualTo(2);
+    javax.management.MBeanServer jmx = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+    double recordsPerRequest = 0;
+    for (javax.management.ObjectName name : jmx.queryNames(
+        new javax.management.ObjectName("kafka.producer:type=producer-topic-metrics,client-id=*,topic=" + topic), null)) {
+      Object records = jmx.getAttribute(name, "record-send-total");
+      recordsPerRequest = Math.max(recordsPerRequest, ((Number) records).doubleValue());
+    }
+    assertThat(recordsPerRequest).as("records sent on the topic").isGreaterThanOrEqualTo(5_001);
+    double perRequest = 0;
+    for (javax.management.ObjectName name : jmx.queryNames(
+        new javax.management.ObjectName("kafka.producer:type=producer-metrics,client-id=*"), null)) {
+      Object value = jmx.getAttribute(name, "records-per-request-avg");
+      if (value instanceof Number n && Double.isFinite(n.doubleValue())) {
+        perRequest = Math.max(perRequest, n.doubleValue());
+      }
+    }
+    assertThat(perRequest).as("records per produce request").isGreaterThan(1.0);
+  }
+
   @Test
   void undecodableRecordIsSkippedAndCommittedWithoutBlockingThePartition() throws Exception {
     String topic = topic("poison");
@@ -165,7 +203,7 @@ class KafkaStreamBindingTest {
       producer.send(record).get(30, TimeUnit.SECONDS);
     }
     await().atMost(Duration.ofSeconds(60)).until(() -> ids.contains("after"));
-    await().atMost(Duration.ofSeconds(60)).until(() -> committed(group, new TopicPartition(topic, 0)) == 2L);
+    await().atMost(Duration.ofSeconds(60)).until(() -> Long.valueOf(2L).equals(committed(group, new TopicPartition(topic, 0))));
     assertThat(ids).containsExactly("after");
     assertThat(out.uri().address()).isEqualTo(topic);
   }

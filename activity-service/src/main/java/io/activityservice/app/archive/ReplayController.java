@@ -1,0 +1,85 @@
+package io.activityservice.app.archive;
+
+import io.activityservice.events.archive.Replay;
+import io.activityservice.events.archive.ReplayService;
+import java.net.URI;
+import java.time.OffsetDateTime;
+import java.util.List;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/** Replays of archived events: {@code /api/v1/replays}. */
+@RestController
+@RequestMapping("/api/v1/replays")
+class ReplayController {
+
+  /** Destinations; an omitted list means every one of that kind, an empty list none. */
+  record Destinations(List<String> subscriptions, List<String> detectors, List<String> rules) {
+  }
+
+  /**
+   * What a client posts.
+   *
+   * @param from RFC 3339 start of the event-time range (inclusive)
+   * @param to   RFC 3339 end of the event-time range (exclusive)
+   */
+  record ReplayRequest(String name, String archive, String from, String to, Destinations destinations) {
+  }
+
+  /**
+   * A replay.
+   *
+   * @param state    RUNNING, COMPLETED, CANCELLED or FAILED
+   * @param total    events in the range when it started
+   * @param replayed events replayed so far
+   * @param progress replayed / total, between 0 and 1
+   */
+  record ReplayView(String name, String archive, OffsetDateTime from, OffsetDateTime to, Destinations destinations,
+                    String state, long total, long replayed, double progress, String error, OffsetDateTime createdAt,
+                    OffsetDateTime startedAt, OffsetDateTime finishedAt) {
+    static ReplayView of(Replay r) {
+      Replay.Destinations d = r.destinations();
+      return new ReplayView(r.name(), r.archive(), ArchiveController.time(r.from()), ArchiveController.time(r.to()),
+          new Destinations(d.subscriptions(), d.detectors(), d.rules()), r.state().name(), r.total(), r.replayed(),
+          r.progress(), r.error(), ArchiveController.time(r.createdAt()), ArchiveController.time(r.startedAt()),
+          ArchiveController.time(r.finishedAt()));
+    }
+  }
+
+  private final ReplayService replays;
+
+  ReplayController(ReplayService replays) {
+    this.replays = replays;
+  }
+
+  @PostMapping
+  ResponseEntity<ReplayView> create(@RequestBody ReplayRequest body) {
+    Destinations d = body.destinations();
+    Replay r = replays.create(body.name(), body.archive(), ArchiveController.instant("from", body.from()),
+        ArchiveController.instant("to", body.to()),
+        d == null ? null : new Replay.Destinations(d.subscriptions(), d.detectors(), d.rules()));
+    return ResponseEntity.created(URI.create("/api/v1/replays/" + r.name())).body(ReplayView.of(r));
+  }
+
+  @GetMapping
+  List<ReplayView> list() {
+    return replays.list().stream().map(ReplayView::of).toList();
+  }
+
+  @GetMapping("/{name}")
+  ReplayView get(@PathVariable String name) {
+    return ReplayView.of(replays.get(name));
+  }
+
+  /** Cancels a running replay (a replay that ended stays as it is); answers with its state. */
+  @DeleteMapping("/{name}")
+  ReplayView cancel(@PathVariable String name) {
+    return ReplayView.of(replays.cancel(name));
+  }
+}

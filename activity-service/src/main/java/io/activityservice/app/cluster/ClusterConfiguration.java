@@ -1,0 +1,101 @@
+package io.activityservice.app.cluster;
+
+import io.activityservice.events.channel.ChannelRegistry;
+import io.activityservice.events.cluster.ClusterMembers;
+import io.activityservice.events.cluster.ConfigChangeLog;
+import io.activityservice.events.cluster.ConfigPropagator;
+import io.activityservice.events.cluster.ProcessorRouting;
+import io.activityservice.events.routing.EventRouter;
+import java.time.Clock;
+import java.util.List;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ApplicationContext;
+import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.event.EventListener;
+
+/**
+ * Several replicas on one database and one broker: the configuration change log and its propagator (always on:
+ * cheap, and correct for one node too), the cluster view's heartbeat, and — with {@code activity.cluster.enabled} —
+ * the routing of detector and rule-set input through internal broker channels.
+ */
+@Configuration(proxyBeanMethods = false)
+public class ClusterConfiguration {
+
+  @DependsOnDatabaseInitialization
+  @Bean
+  ConfigChangeLog configChangeLog(DataSource dataSource, ClusterProperties props, Clock clock) {
+    return new ConfigChangeLog(dataSource, props.replicaId(), clock);
+  }
+
+  @DependsOnDatabaseInitialization
+  @Bean(destroyMethod = "close")
+  ConfigPropagator configPropagator(ConfigChangeLog changes, DataSource dataSource, ClusterProperties props) {
+    return new ConfigPropagator(changes, dataSource, props.configPollInterval());
+  }
+
+  /** Detector and rule-set input through the broker; only with {@code activity.cluster.enabled=true}. */
+  @Bean(destroyMethod = "close")
+  @ConditionalOnProperty(name = "activity.cluster.enabled", havingValue = "true")
+  ProcessorRouting processorRouting(ChannelRegistry channels, ClusterProperties props, EventRouter router) {
+    ProcessorRouting routing = new ProcessorRouting(channels, props.internalChannel());
+    router.addForwarder(routing::forward);
+    return routing;
+  }
+
+  @Bean
+  ClusterStarter clusterStarter(ConfigPropagator propagator, DataSource dataSource, ClusterProperties props,
+                                Clock clock, ObjectProvider<ProcessorRouting> routing, ApplicationContext context) {
+    return new ClusterStarter(propagator, dataSource, props, clock, routing, context);
+  }
+
+  /** Starts propagation and the heartbeat once every service has registered how it applies changes. */
+  public static final class ClusterStarter implements AutoCloseable {
+    private final ConfigPropagator propagator;
+    private final DataSource dataSource;
+    private final ClusterProperties props;
+    private final Clock clock;
+    private final ObjectProvider<ProcessorRouting> routing;
+    private final ApplicationContext context;
+    private volatile ClusterMembers members;
+
+    ClusterStarter(ConfigPropagator propagator, DataSource dataSource, ClusterProperties props, Clock clock,
+                   ObjectProvider<ProcessorRouting> routing, ApplicationContext context) {
+      this.propagator = propagator;
+      this.dataSource = dataSource;
+      this.props = props;
+      this.clock = clock;
+      this.routing = routing;
+      this.context = context;
+    }
+
+    @EventListener(ApplicationReadyEvent.class)
+    public void start() {
+      propagator.start();
+      String address = context instanceof WebServerApplicationContext web && web.getWebServer() != null
+          ? "port " + web.getWebServer().getPort() : null;
+      members = new ClusterMembers(dataSource, props.replicaId(), address, clock, props.heartbeat(),
+          propagator::appliedVersion, () -> {
+            ProcessorRouting r = routing.getIfAvailable();
+            return r == null ? List.of() : r.ownership();
+          }).start();
+    }
+
+    /** The cluster view, or null before start. */
+    public ClusterMembers members() {
+      return members;
+    }
+
+    @Override
+    public void close() {
+      if (members != null) {
+        members.close();
+      }
+    }
+  }
+}

@@ -1,0 +1,52 @@
+package io.activityservice.app.cluster;
+
+import java.net.InetAddress;
+import java.time.Duration;
+import java.util.UUID;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Running as several replicas ({@code activity.cluster.*}). Configuration changes propagate between replicas
+ * sharing a database whether or not {@code enabled} is set; {@code enabled} also routes detector and rule-set input
+ * through the broker so each partition is processed by one replica.
+ *
+ * @param enabled            several replicas: detectors and rule sets get their events through internal channels
+ *                           (default false: one node, fed directly)
+ * @param internalChannel    internal channel of a detector or rule set, with {@code {kind}} and {@code {name}}
+ *                           placeholders (default {@code jms:queue:activity.internal.{kind}.{name}})
+ * @param configPollInterval how often a replica checks the configuration version, in case it missed a
+ *                           notification (default 1s)
+ * @param heartbeat          how often a replica refreshes its row in the cluster view (default 2s)
+ * @param replicaId          this replica's name (default host-pid-random)
+ */
+@ConfigurationProperties("activity.cluster")
+public record ClusterProperties(Boolean enabled, String internalChannel, Duration configPollInterval,
+                                Duration heartbeat, String replicaId) {
+
+  public ClusterProperties {
+    enabled = enabled != null && enabled;
+    internalChannel = internalChannel == null || internalChannel.isBlank()
+        ? "jms:queue:activity.internal.{kind}.{name}" : internalChannel.trim();
+    configPollInterval = configPollInterval == null ? Duration.ofSeconds(1) : configPollInterval;
+    heartbeat = heartbeat == null ? Duration.ofSeconds(2) : heartbeat;
+    replicaId = replicaId == null || replicaId.isBlank() ? defaultReplicaId() : replicaId.trim();
+    if (!internalChannel.contains("{name}")) {
+      throw new IllegalArgumentException("activity.cluster.internal-channel must contain {name} (and usually {kind}),"
+          + " e.g. jms:queue:activity.internal.{kind}.{name}");
+    }
+    if (configPollInterval.toMillis() < 10 || heartbeat.toMillis() < 100) {
+      throw new IllegalArgumentException("activity.cluster.config-poll-interval must be at least 10ms and heartbeat"
+          + " at least 100ms, e.g. 1s and 2s");
+    }
+  }
+
+  private static String defaultReplicaId() {
+    String host;
+    try {
+      host = InetAddress.getLocalHost().getHostName();
+    } catch (java.io.IOException e) {
+      host = "replica";
+    }
+    return host + "-" + ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
+  }
+}

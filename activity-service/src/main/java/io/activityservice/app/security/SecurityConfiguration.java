@@ -1,0 +1,95 @@
+package io.activityservice.app.security;
+
+import io.activityservice.app.security.internal.AdminBootstrap;
+import io.activityservice.app.security.internal.ApiKeyRepository;
+import io.activityservice.app.security.internal.AuditFilter;
+import io.activityservice.app.security.internal.AuditRepository;
+import io.activityservice.app.security.internal.JwtCallers;
+import io.activityservice.app.security.internal.ProblemResponses;
+import io.activityservice.app.security.internal.TokenAuthenticator;
+import io.swagger.v3.oas.models.Components;
+import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.security.SecurityRequirement;
+import io.swagger.v3.oas.models.security.SecurityScheme;
+import jakarta.servlet.DispatcherType;
+import java.time.Clock;
+import java.util.Arrays;
+import org.springframework.beans.factory.annotation.Value;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.security.config.annotation.web.builders.HttpSecurity;
+import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
+import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
+
+/**
+ * Security by default: every endpoint but the health probes needs an API key or a JWT bearer token, with the
+ * roles {@link EndpointRoles} names; every change is recorded in the {@link AuditLog}.
+ */
+@Configuration(proxyBeanMethods = false)
+public class SecurityConfiguration {
+
+  @Bean(destroyMethod = "close")
+  ApiKeyService apiKeyService(JdbcClient jdbc, Clock clock, SecurityProperties props,
+                              @Value("${server.port:8080}") String port) {
+    ApiKeyService keys = new ApiKeyService(new ApiKeyRepository(jdbc), clock, props.keyCacheTtl());
+    AdminBootstrap.run(props, keys, port);
+    return keys;
+  }
+
+  @Bean
+  AuditLog auditLog(JdbcClient jdbc, Clock clock) {
+    return new AuditLog(new AuditRepository(jdbc), clock);
+  }
+
+  @Bean
+  SecurityFilterChain securityFilterChain(HttpSecurity http, SecurityProperties props, ApiKeyService keys,
+                                          AuditLog audit) throws Exception {
+    ProblemResponses problems = new ProblemResponses();
+    // Bearer tokens only: no sessions, no cookies, hence no CSRF exposure; no login forms or basic auth.
+    http.csrf(AbstractHttpConfigurer::disable)
+        .sessionManagement(s -> s.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
+        .httpBasic(AbstractHttpConfigurer::disable)
+        .formLogin(AbstractHttpConfigurer::disable)
+        .logout(AbstractHttpConfigurer::disable)
+        .requestCache(AbstractHttpConfigurer::disable)
+        .exceptionHandling(e -> e.authenticationEntryPoint(problems).accessDeniedHandler(problems))
+        .addFilterAfter(new AuditFilter(audit), AnonymousAuthenticationFilter.class);
+    if (!props.enabled()) {
+      // Local trials: everybody is an admin (AdminBootstrap has logged the warning).
+      http.anonymous(a -> a.principal(Caller.ANYBODY)
+              .authorities(Arrays.stream(Role.values()).map(Role::authority).toArray(String[]::new)))
+          .authorizeHttpRequests(a -> a.anyRequest().permitAll());
+      return http.build();
+    }
+    TokenAuthenticator tokens = new TokenAuthenticator(keys, props.bootstrapAdminKey(), JwtCallers.manager(props.jwt()));
+    http.authorizeHttpRequests(a -> {
+      // Async and error dispatches continue a request that was authorized on its way in.
+      a.dispatcherTypeMatchers(DispatcherType.ASYNC, DispatcherType.ERROR).permitAll();
+      for (EndpointRoles.Rule rule : EndpointRoles.RULES) {
+        if (rule.open()) {
+          a.requestMatchers(rule.matcher()).permitAll();
+        } else if (rule.roles().isEmpty()) {
+          a.requestMatchers(rule.matcher()).authenticated();
+        } else {
+          a.requestMatchers(rule.matcher()).hasAnyRole(rule.roles().stream().map(Role::name).toArray(String[]::new));
+        }
+      }
+      a.anyRequest().hasAnyRole(EndpointRoles.OTHERWISE.roles().stream().map(Role::name).toArray(String[]::new));
+    });
+    http.oauth2ResourceServer(o -> o.authenticationManagerResolver(request -> tokens)
+        .authenticationEntryPoint(problems).accessDeniedHandler(problems));
+    return http.build();
+  }
+
+  /** Tells OpenAPI clients (and Swagger UI's "Authorize") that the API takes bearer tokens. */
+  @Bean
+  OpenAPI openApiSecurity() {
+    return new OpenAPI()
+        .components(new Components().addSecuritySchemes("bearer", new SecurityScheme().type(SecurityScheme.Type.HTTP)
+            .scheme("bearer").description("An API key (ask_…) or a JWT from the configured issuer")))
+        .addSecurityItem(new SecurityRequirement().addList("bearer"));
+  }
+}

@@ -1,0 +1,169 @@
+package io.activityservice.events.archive;
+
+import io.activityservice.channel.CloudEventJson;
+import io.activityservice.events.routing.RoutableEvent;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Archives routed events off the hot path: the router hands each event over ({@link #archive}: one pattern match and
+ * a queue offer), a writer thread inserts what queued up in batches, one transaction per batch. When the bounded
+ * queue is full the event is refused (the route fails: inbound redelivery or 503), so the archive never silently
+ * misses events under load; what is queued but not yet written when the process dies is lost (at most one batch,
+ * written every 50 ms). Replayed events ({@code replayname}) are never archived again.
+ */
+final class ArchiveWriter implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(ArchiveWriter.class);
+  private static final int BATCH = 1000;
+  /** How long the writer waits for a fuller batch; bounds what a crash can lose from archives. */
+  private static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+  private final ArchiveIndex index;
+  private final ArchivedEventStore store;
+  private final ArchivePartitions partitions;
+  private final ArchiveRepository repository;
+  private final Clock clock;
+  private final BlockingQueue<ArchivedEvent> queue;
+  private final Counter archived;
+  private final Counter failed;
+  private final Thread thread;
+  private volatile boolean closed;
+
+  ArchiveWriter(ArchiveIndex index, ArchivedEventStore store, ArchivePartitions partitions,
+                ArchiveRepository repository, Clock clock, int capacity, MeterRegistry meters) {
+    this.index = index;
+    this.store = store;
+    this.partitions = partitions;
+    this.repository = repository;
+    this.clock = clock;
+    this.queue = new ArrayBlockingQueue<>(capacity);
+    this.archived = Counter.builder("activity.archive.events").description("Events written to archives")
+        .register(meters);
+    this.failed = Counter.builder("activity.archive.failed").description("Archive writes that failed (events lost"
+        + " from archives)").register(meters);
+    this.thread = new Thread(this::run, "archive-writer");
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /** Router forwarder: queues the event for each archive it matches. Never blocks, never throws. */
+  CompletableFuture<Void> archive(RoutableEvent event) {
+    if (index.isEmpty() || event.event().getExtension(ReplayRunner.REPLAY_EXTENSION) != null) {
+      return CompletableFuture.completedFuture(null);
+    }
+    try {
+      List<Archive> matches = index.match(event);
+      if (matches.isEmpty()) {
+        return CompletableFuture.completedFuture(null);
+      }
+      long now = clock.millis();
+      long time = event.event().getTime() == null ? now : event.event().getTime().toInstant().toEpochMilli();
+      String json = new String(event.outbound().encoded(CloudEventJson.STRUCTURED), StandardCharsets.UTF_8);
+      for (Archive a : matches) {
+        ArchivedEvent e = new ArchivedEvent(a.id(), UUID.randomUUID().toString(), now, time, event.event().getId(),
+            event.event().getSource().toString(), event.event().getType(), json);
+        if (!queue.offer(e)) {
+          return CompletableFuture.failedFuture(new RejectedExecutionException("the archive writer is at its bound"
+              + " (activity.archive.queue-capacity); retry later"));
+        }
+      }
+      return CompletableFuture.completedFuture(null);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** Events waiting to be written. */
+  int queued() {
+    return queue.size();
+  }
+
+  private void run() {
+    List<ArchivedEvent> batch = new ArrayList<>(BATCH);
+    while (!closed || !queue.isEmpty()) {
+      try {
+        ArchivedEvent first = queue.poll(100, TimeUnit.MILLISECONDS);
+        if (first == null) {
+          continue;
+        }
+        batch.add(first);
+        // Linger a little for a fuller batch: one transaction per ~LINGER instead of one per few events, which
+        // costs the routing threads far less CPU (and the database far fewer commits) at moderate rates.
+        long lingerEnd = System.nanoTime() + LINGER_NANOS;
+        queue.drainTo(batch, BATCH - batch.size());
+        while (batch.size() < BATCH && !closed) {
+          long left = lingerEnd - System.nanoTime();
+          ArchivedEvent next = left > 0 ? queue.poll(left, TimeUnit.NANOSECONDS) : null;
+          if (next == null) {
+            break;
+          }
+          batch.add(next);
+          queue.drainTo(batch, BATCH - batch.size());
+        }
+        write(batch);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      } finally {
+        batch.clear();
+      }
+    }
+  }
+
+  private void write(List<ArchivedEvent> batch) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        Map<Long, long[]> counts = new HashMap<>();
+        for (ArchivedEvent e : batch) {
+          partitions.ensure(e.archiveId(), e.archivedAt());
+          long[] c = counts.computeIfAbsent(e.archiveId(), k -> new long[2]);
+          c[0]++;
+          c[1] += e.json().length();
+        }
+        store.insert(batch);
+        counts.forEach((id, c) -> repository.addCounts(id, c[0], c[1]));
+        archived.increment(batch.size());
+        return;
+      } catch (RuntimeException e) {
+        if (attempt >= 3 || closed) {
+          // E.g. the archive was deleted meanwhile (its partition is gone): nothing to keep these events for.
+          failed.increment(batch.size());
+          log.warn("{} events could not be archived: {}", batch.size(), e.toString());
+          return;
+        }
+        try {
+          Thread.sleep(200L * attempt);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+
+  /** Writes what is queued (waits up to 10 s), then stops. */
+  @Override
+  public void close() {
+    closed = true;
+    try {
+      thread.join(10_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

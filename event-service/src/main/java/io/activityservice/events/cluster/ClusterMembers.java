@@ -1,0 +1,102 @@
+package io.activityservice.events.cluster;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.activityservice.events.json.Json;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+/**
+ * The replicas sharing the database: each one refreshes its row in {@code cluster_member} every
+ * {@code heartbeat} with the configuration version it runs and what it owns; a replica not seen for three
+ * heartbeats is not live. Only a view for operators (GET /api/v1/cluster): nothing decides by it — ownership comes
+ * from the broker, exclusivity of work from the database's row locks.
+ */
+public final class ClusterMembers implements AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(ClusterMembers.class);
+
+  /** One replica as last reported. */
+  public record Member(String replicaId, String address, long startedAt, long lastSeen, long configVersion,
+                       JsonNode ownership, boolean live) {
+  }
+
+  private final JdbcTemplate jdbc;
+  private final String replicaId;
+  private final String address;
+  private final Clock clock;
+  private final Duration heartbeat;
+  private final Supplier<Long> version;
+  private final Supplier<Object> ownership;
+  private final long startedAt;
+  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+    Thread t = new Thread(r, "cluster-heartbeat");
+    t.setDaemon(true);
+    return t;
+  });
+
+  public ClusterMembers(DataSource dataSource, String replicaId, String address, Clock clock, Duration heartbeat,
+                        Supplier<Long> version, Supplier<Object> ownership) {
+    this.jdbc = new JdbcTemplate(dataSource);
+    this.replicaId = replicaId;
+    this.address = address;
+    this.clock = clock;
+    this.heartbeat = heartbeat;
+    this.version = version;
+    this.ownership = ownership;
+    this.startedAt = clock.millis();
+  }
+
+  public ClusterMembers start() {
+    timer.scheduleWithFixedDelay(this::beat, 0, heartbeat.toMillis(), TimeUnit.MILLISECONDS);
+    return this;
+  }
+
+  public String replicaId() {
+    return replicaId;
+  }
+
+  private void beat() {
+    try {
+      long now = clock.millis();
+      String json = Json.write(Json.tree(ownership.get()));
+      int n = jdbc.update("update cluster_member set address = ?, last_seen = ?, config_version = ?, ownership_json = ?"
+          + " where replica_id = ?", address, now, version.get(), json, replicaId);
+      if (n == 0) {
+        jdbc.update("insert into cluster_member (replica_id, address, started_at, last_seen, config_version,"
+            + " ownership_json) values (?, ?, ?, ?, ?, ?)", replicaId, address, startedAt, now, version.get(), json);
+      }
+      // Rows of replicas gone for an hour are history, not members.
+      jdbc.update("delete from cluster_member where last_seen < ?", now - Duration.ofHours(1).toMillis());
+    } catch (RuntimeException e) {
+      log.warn("cluster heartbeat failed: {}", e.toString());
+    }
+  }
+
+  /** Every replica seen within the last hour, live ones first. */
+  public List<Member> members() {
+    long liveAfter = clock.millis() - 3 * heartbeat.toMillis();
+    return jdbc.query("select replica_id, address, started_at, last_seen, config_version, ownership_json"
+            + " from cluster_member order by last_seen desc, replica_id",
+        (rs, i) -> new Member(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
+            rs.getString(6) == null ? null : Json.parse(rs.getString(6), "ownership"), rs.getLong(4) >= liveAfter));
+  }
+
+  @Override
+  public void close() {
+    timer.shutdownNow();
+    try {
+      jdbc.update("delete from cluster_member where replica_id = ?", replicaId);
+    } catch (RuntimeException e) {
+      log.debug("could not remove this replica's heartbeat row: {}", e.toString());
+    }
+  }
+}

@@ -1,0 +1,98 @@
+package io.activityservice.events.derive;
+
+import io.activityservice.events.delivery.DeadLetters;
+import io.activityservice.events.ingest.EventIngest;
+import io.activityservice.events.problem.InvalidInputException;
+import io.activityservice.events.routing.HopCount;
+import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.routing.RoutingOutcome;
+import io.cloudevents.CloudEvent;
+import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one way derived events — detector rows, rule actions — leave their producer: the hop-count guard (an event
+ * derived from events derived from… stops after {@code maxHops} steps, so producers that feed each other cannot
+ * loop forever), then ingest (validation against the registry) and routing, or a dead letter with the reason.
+ * With several replicas a producer runs on the replica that owns its input (see
+ * {@link io.activityservice.events.cluster.ProcessorRouting}), so each derived event leaves once.
+ */
+public final class DerivedEventEmitter {
+
+  private static final Logger log = LoggerFactory.getLogger(DerivedEventEmitter.class);
+
+  /**
+   * Who derives events.
+   *
+   * @param origin      e.g. {@code detector:overload} or {@code rule:shedding/publish}: the dead letter's origin
+   * @param maxHops     the loop guard's bound
+   * @param hopsSetting the property that sets the bound, named in the reason
+   */
+  public record Producer(String origin, int maxHops, String hopsSetting) {
+  }
+
+  /** Why an event was not emitted. */
+  public static final class NotEmitted extends RuntimeException {
+    public NotEmitted(String reason) {
+      super(reason, null, false, false);
+    }
+  }
+
+  private final EventIngest ingest;
+  private final DeadLetters deadLetters;
+
+  public DerivedEventEmitter(EventIngest ingest, DeadLetters deadLetters) {
+    this.ingest = ingest;
+    this.deadLetters = deadLetters;
+  }
+
+  /**
+   * The loop guard alone, for producers that deliver the derived event themselves (a rule's {@code send}).
+   *
+   * @return {@code null} when the event may be emitted; else a future that completes when it was dead-lettered
+   *     (failing with {@link NotEmitted} carrying the reason)
+   */
+  public CompletableFuture<Void> guard(CloudEvent event, Producer producer) {
+    int hops = HopCount.of(event);
+    if (hops <= producer.maxHops()) {
+      return null;
+    }
+    return deadLetter(event, producer, "hop count " + hops + " exceeds " + producer.hopsSetting() + "="
+        + producer.maxHops() + ": " + producer.origin() + " consumes, directly or through other detectors and rules,"
+        + " events derived from its own (a loop); change its inputs, or raise the bound if the chain is intended");
+  }
+
+  /**
+   * Guards, validates and routes a derived event. Never throws.
+   *
+   * @return the routing outcome; fails with {@link NotEmitted} when the event was dead-lettered instead, or with
+   *     the routing error
+   */
+  public CompletableFuture<RoutingOutcome> emit(CloudEvent event, Producer producer) {
+    try {
+      CompletableFuture<Void> stopped = guard(event, producer);
+      if (stopped != null) {
+        return stopped.thenApply(v -> null);
+      }
+      RoutableEvent routable;
+      try {
+        routable = ingest.prepare(event);
+      } catch (InvalidInputException e) {
+        return deadLetter(event, producer, "derived event of " + producer.origin() + " is invalid for type '"
+            + event.getType() + "': " + e.getMessage()).thenApply(v -> null);
+      }
+      return ingest.route(routable);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  private CompletableFuture<Void> deadLetter(CloudEvent event, Producer producer, String reason) {
+    log.warn("dead-lettering derived event {} of {}: {}", event.getId(), producer.origin(), reason);
+    return deadLetters.send(new DeadLetters.DeadLetter(event, null, producer.origin(), 0, reason), null)
+        .handle((ok, error) -> {
+          throw new NotEmitted(error == null ? reason : reason + " (and dead-lettering failed: " + error + ")");
+        });
+  }
+}
