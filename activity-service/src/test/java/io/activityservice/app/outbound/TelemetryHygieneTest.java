@@ -28,10 +28,13 @@ import org.springframework.context.annotation.Import;
  * Telemetry hygiene over real HTTP: the {@code type} tag of {@code activity_events_in_total} stays bounded
  * after 300 random types (registered ones and {@code other}); a webhook URL with secrets in its user info,
  * path and query shows up in {@code /actuator/prometheus}, dead letters, problem answers and the service log
- * only as its redacted form. Same context as {@link OutboundGuardApiTest}.
+ * only as its redacted form; the bearer tokens the test sends reach neither metrics nor the log; and
+ * {@code /actuator/prometheus} itself needs a {@code metrics} or {@code admin} key. Same context as
+ * {@link OutboundGuardApiTest}.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"activity.outbound.allowed-networks=127.0.0.1/32", "activity.rules.webhook.max-attempts=3",
+    properties = {"activity.outbound.allowed-networks=127.0.0.1/32", "activity.outbound.allowed-hosts=*.allowed.test",
+        "activity.rules.webhook.max-attempts=3",
         "activity.rules.webhook.initial-backoff=50ms", "activity.rules.webhook.max-backoff=100ms"})
 @Import(TestDnsZone.class)
 @ExtendWith(OutputCaptureExtension.class)
@@ -39,6 +42,8 @@ class TelemetryHygieneTest {
 
   static final WebhookReceiver webhook = new WebhookReceiver();
   static final Pattern TYPE_TAG = Pattern.compile("^activity_events_in_total\\{[^}]*type=\"([^\"]*)\"", Pattern.MULTILINE);
+  static final Pattern OTHER_COUNT = Pattern.compile(
+      "^activity_events_in_total\\{[^}]*type=\"other\"[^}]*}\\s+(\\S+)", Pattern.MULTILINE);
 
   static final String USER_SECRET = "pa55-UserSecret";
   static final String PATH_SECRET = "Tk9SECRETpath7";
@@ -86,8 +91,26 @@ class TelemetryHygieneTest {
     return tags;
   }
 
+  private double otherCount() {
+    Matcher m = OTHER_COUNT.matcher(api.get("/actuator/prometheus").body());
+    return m.find() ? Double.parseDouble(m.group(1)) : 0;
+  }
+
+  @Test
+  void metricsNeedAMetricsOrAdminKey() {
+    String metricsKey = api.createKey(unique("scraper"), List.of("metrics"), List.of());
+    String publisherKey = api.createKey(unique("publisher"), List.of("publisher"), List.of("com.example.*"));
+    assertThat(api.anonymous().get("/actuator/prometheus").status()).isEqualTo(401);
+    assertThat(api.withKey("not-a-key-" + UUID.randomUUID()).get("/actuator/prometheus").status()).isEqualTo(401);
+    assertThat(api.withKey(publisherKey).get("/actuator/prometheus").status()).isEqualTo(403);
+    Response scraped = api.withKey(metricsKey).get("/actuator/prometheus");
+    assertThat(scraped.status()).isEqualTo(200);
+    assertThat(scraped.body()).contains("activity_events_in_total");
+  }
+
   @Test
   void eventTypeTagsStayBoundedAfter300RandomTypes() {
+    double otherBefore = otherCount();
     List<String> mine = List.of(unique("com.example.registered"), unique("com.example.registered"));
     for (String type : mine) {
       assertThat(api.postJson("/api/v1/event-types", "{\"type\": \"" + type + "\", \"description\": \"d\"}").status())
@@ -114,6 +137,7 @@ class TelemetryHygieneTest {
         || registered.contains(t));
     assertThat(tags.size()).isLessThanOrEqualTo(registered.size() + 1);
     assertThat(tags).noneMatch(t -> t.startsWith("random."));
+    assertThat(otherCount() - otherBefore).as("the random types are counted, under 'other'").isGreaterThanOrEqualTo(300);
   }
 
   @Test
@@ -121,6 +145,7 @@ class TelemetryHygieneTest {
     String type = unique("com.example.secret");
     String base = webhook.url("").replace("http://", "http://user:" + USER_SECRET + "@");
     String query = "?token=" + QUERY_SECRET;
+    String publisherKey = api.createKey(unique("publisher"), List.of("publisher"), List.of(type));
 
     // Delivered: counted per channel.
     String delivered = "/hook/" + PATH_SECRET;
@@ -163,7 +188,10 @@ class TelemetryHygieneTest {
     assertThat(internal.status()).isEqualTo(400);
     assertThat(unparsable.status()).isEqualTo(400);
     assertThat(output.getOut()).contains("refused by the outbound policy: " + name + " resolves to 127.0.0.2");
-    for (String secret : List.of(USER_SECRET, PATH_SECRET, QUERY_SECRET)) {
+    // The bearer tokens this test used (the bootstrap admin key, a publisher key) are secrets too.
+    assertThat(api.withKey(publisherKey).publish(event(unique("p"), type)).status()).isEqualTo(202);
+    prometheus = api.get("/actuator/prometheus").body();
+    for (String secret : List.of(USER_SECRET, PATH_SECRET, QUERY_SECRET, Api.ADMIN_KEY, publisherKey)) {
       assertThat(prometheus).as("/actuator/prometheus").doesNotContain(secret);
       assertThat(deadLetters).as("dead letters").doesNotContain(secret);
       assertThat(internal.body() + unparsable.body()).as("problem answers").doesNotContain(secret);
