@@ -63,11 +63,11 @@ public final class ArchiveCostMeasurement {
   }
 
   public static void main(String[] args) throws Exception {
-    Path jar = Path.of(option(args, "--service-jar", "activity-service/target/activity-service-0.1.0-SNAPSHOT.jar"));
-    int events = Integer.parseInt(option(args, "--events", "20000"));
-    int rounds = Integer.parseInt(option(args, "--rounds", "3"));
-    int replayEvents = Integer.parseInt(option(args, "--replay-events", "100000"));
-    Path work = Path.of(option(args, "--work-dir", "perf-tests/target/archive-cost"));
+    Path jar = Path.of(ByHandArgs.option(args, "--service-jar", "activity-service/target/activity-service-0.1.0-SNAPSHOT.jar"));
+    int events = Integer.parseInt(ByHandArgs.option(args, "--events", "20000"));
+    int rounds = Integer.parseInt(ByHandArgs.option(args, "--rounds", "3"));
+    int replayEvents = Integer.parseInt(ByHandArgs.option(args, "--replay-events", "100000"));
+    Path work = Path.of(ByHandArgs.option(args, "--work-dir", "perf-tests/target/archive-cost"));
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(5)).build();
     String key = Testbed.generatedKey();
@@ -202,12 +202,4 @@ public final class ArchiveCostMeasurement {
     return ProcessHandle.of(servicePid).flatMap(h -> h.info().totalCpuDuration()).map(Duration::toNanos).orElse(0L);
   }
 
-  private static String option(String[] args, String name, String fallback) {
-    for (int i = 0; i < args.length - 1; i++) {
-      if (args[i].equals(name)) {
-        return args[i + 1];
-      }
-    }
-    return fallback;
-  }
 }

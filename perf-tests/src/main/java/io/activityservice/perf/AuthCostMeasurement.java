@@ -36,10 +36,10 @@ public final class AuthCostMeasurement {
   }
 
   public static void main(String[] args) throws Exception {
-    Path jar = Path.of(option(args, "--service-jar", "activity-service/target/activity-service-0.1.0-SNAPSHOT.jar"));
-    int events = Integer.parseInt(option(args, "--events", "2000"));
-    int rounds = Integer.parseInt(option(args, "--rounds", "2"));
-    Path work = Path.of(option(args, "--work-dir", "perf-tests/target/auth-cost"));
+    Path jar = Path.of(ByHandArgs.option(args, "--service-jar", "activity-service/target/activity-service-0.1.0-SNAPSHOT.jar"));
+    int events = Integer.parseInt(ByHandArgs.option(args, "--events", "2000"));
+    int rounds = Integer.parseInt(ByHandArgs.option(args, "--rounds", "2"));
+    Path work = Path.of(ByHandArgs.option(args, "--work-dir", "perf-tests/target/auth-cost"));
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(5)).build();
     Map<String, Histogram> results = new LinkedHashMap<>();
@@ -124,12 +124,4 @@ public final class AuthCostMeasurement {
     return h;
   }
 
-  private static String option(String[] args, String name, String fallback) {
-    for (int i = 0; i < args.length - 1; i++) {
-      if (args[i].equals(name)) {
-        return args[i + 1];
-      }
-    }
-    return fallback;
-  }
 }

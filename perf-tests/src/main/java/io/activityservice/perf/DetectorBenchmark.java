@@ -45,10 +45,10 @@ import org.openjdk.jmh.annotations.Warmup;
  * consuming detector advancing its clock, {@code sendEventMap} and the metrics timer. The submitting thread runs
  * concurrently on the other core; at these costs the worker is the bottleneck.
  *
- * <p>Every detector is the same statement as {@code DetectorThroughputMeasurementTest}'s: a grouped average over
- * {@code #length(3)} on {@code data.meter} whose {@code having} clause never holds, so no rows are produced and
- * the figure is the input path. The reading type has the example JSON Schema (typed {@code data.meter},
- * {@code data.value}). Layouts ({@code @Param layout}): {@code all} = all N detectors consume the reading type
+ * <p>Every detector is the same statement (the one behind complex-event-detector's README "Cost" table): a
+ * grouped average over {@code #length(3)} on {@code data.meter} whose {@code having} clause never holds, so no
+ * rows are produced and the figure is the input path. The reading type has the example JSON Schema (typed
+ * {@code data.meter}, {@code data.value}). Layouts ({@code @Param layout}): {@code all} = all N detectors consume the reading type
  * (worst case); {@code one} = one does, the other N - 1 consume another type with the same schema (the
  * worker's type index skips them).
  * Processing-time clock, one worker thread, queue of 10,000; no event may be dropped (checked at tear-down).

@@ -43,21 +43,24 @@ public final class ReplicaScalingMeasurement {
   }
 
   public static void main(String[] args) throws Exception {
-    Path jar = Path.of(option(args, "--service-jar", "activity-service/target/activity-service-0.1.0-SNAPSHOT.jar"));
-    int events = Integer.parseInt(option(args, "--events", "20000"));
-    int rounds = Integer.parseInt(option(args, "--rounds", "2"));
+    Path jar = Path.of(ByHandArgs.option(args, "--service-jar", "activity-service/target/activity-service-0.1.0-SNAPSHOT.jar"));
+    int events = Integer.parseInt(ByHandArgs.option(args, "--events", "20000"));
+    int rounds = Integer.parseInt(ByHandArgs.option(args, "--rounds", "2"));
     List<Integer> counts = new ArrayList<>();
-    for (String c : option(args, "--replicas", "1,2,3").split(",")) {
+    for (String c : ByHandArgs.option(args, "--replicas", "1,2,3").split(",")) {
       counts.add(Integer.parseInt(c.trim()));
     }
-    Path work = Path.of(option(args, "--work-dir", "perf-tests/target/replica-scaling"));
+    Path work = Path.of(ByHandArgs.option(args, "--work-dir", "perf-tests/target/replica-scaling"));
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(5)).build();
     Map<Integer, List<JmsBursts.Result>> results = new LinkedHashMap<>();
     counts.forEach(n -> results.put(n, new ArrayList<>()));
+    Map<Integer, Integer> failures = new LinkedHashMap<>();
     try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
          BrokerProcess broker = BrokerProcess.start(work.resolve("broker"));
-         JmsChannelAdapter jms = new JmsChannelAdapter(JmsChannelProperties.forBroker(broker.url()))) {
+         // A generous send timeout: with the replicas behind, the broker's producer flow control may hold a send.
+         JmsChannelAdapter jms = new JmsChannelAdapter(new JmsChannelProperties(null, broker.url(), null, null,
+             "replicas", null, null, null, 1_000_000, Duration.ofSeconds(120), null, null, null, null))) {
       for (int round = 0; round < rounds; round++) {
         List<Integer> order = new ArrayList<>(counts);
         if (round % 2 == 1) {
@@ -68,8 +71,14 @@ public final class ReplicaScalingMeasurement {
           try (Connection c = postgres.getPostgresDatabase().getConnection(); Statement s = c.createStatement()) {
             s.execute("create database " + db);
           }
-          results.get(n).add(run(jar, work.resolve("r" + round + "-n" + n), http, postgres.getPort(), db,
-              broker.url(), jms, n, events));
+          try {
+            results.get(n).add(run(jar, work.resolve("r" + round + "-n" + n), http, postgres.getPort(), db,
+                broker.url(), jms, n, events));
+          } catch (Exception e) {
+            // Reported, not hidden: the table says how many runs of each count completed.
+            failures.merge(n, 1, Integer::sum);
+            System.out.printf("%d replicas, round %d: failed: %s%n", n, round, e);
+          }
         }
       }
     }
@@ -78,7 +87,8 @@ public final class ReplicaScalingMeasurement {
         .append(Runtime.getRuntime().availableProcessors()).append(" cores); bursts of ").append(events)
         .append(" events, ").append(rounds).append(" rounds (median of rounds; latency over all rounds)\n\n")
         .append("| replicas | events/s | p50 ms | p99 ms | CPU µs/event (all replicas) |\n|---|---|---|---|---|\n");
-    results.forEach((n, r) -> report.append(JmsBursts.row(Integer.toString(n),
+    results.forEach((n, r) -> report.append(r.isEmpty() ? "| " + n + " | no run completed | | | |\n" : JmsBursts.row(n
+        + (failures.containsKey(n) ? " (" + r.size() + " of " + rounds + " runs completed)" : ""),
         JmsBursts.median(r.stream().mapToDouble(JmsBursts.Result::eventsPerSecond).toArray()), JmsBursts.merged(r),
         JmsBursts.median(r.stream().mapToDouble(JmsBursts.Result::cpuMicrosPerEvent).toArray()))));
     System.out.println(report);
@@ -139,12 +149,4 @@ public final class ReplicaScalingMeasurement {
     }
   }
 
-  private static String option(String[] args, String name, String fallback) {
-    for (int i = 0; i < args.length - 1; i++) {
-      if (args[i].equals(name)) {
-        return args[i + 1];
-      }
-    }
-    return fallback;
-  }
 }

@@ -1,5 +1,6 @@
 package io.activityservice.perf.broker;
 
+import io.activityservice.channel.jms.StandaloneActiveMqBroker;
 import io.activityservice.perf.service.ServiceProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -14,7 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * An ActiveMQ broker in a JVM of its own ({@link ActiveMqBrokerMain} on the runner's class path), started by
+ * An ActiveMQ broker in a JVM of its own ({@link StandaloneActiveMqBroker} with {@code --exit-with-stdin} on the runner's class path), started by
  * the suite with {@code --activemq-process}: the service then connects to it as to any external broker, and the
  * broker's CPU time is its own process's, not the service's.
  */
@@ -39,7 +40,8 @@ public final class BrokerProcess implements AutoCloseable {
     int port = ServiceProcess.freePort();
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xms256m", "-Xmx1g", "-XX:+UseParallelGC", "-cp", absoluteClassPath(),
-        ActiveMqBrokerMain.class.getName(), Integer.toString(port), workDir.toAbsolutePath().toString()));
+        StandaloneActiveMqBroker.class.getName(), Integer.toString(port), workDir.toAbsolutePath().toString(),
+        StandaloneActiveMqBroker.EXIT_WITH_STDIN));
     Process p = new ProcessBuilder(command).directory(workDir.toFile())
         .redirectError(workDir.resolve("broker.log").toFile()).start();
     BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
