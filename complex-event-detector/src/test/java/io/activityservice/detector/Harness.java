@@ -141,7 +141,7 @@ final class Harness implements AutoCloseable {
         new DeliveryMetrics(meters, 100), clock, DeliverySettings.defaults("test")).start();
     DeadLetters deadLetters = delivery.deadLetters();
     router = new EventRouter(index, delivery, new DuplicateFilter(Duration.ofMinutes(10), 100_000),
-        new RoutingMetrics(meters), 100_000);
+        new RoutingMetrics(meters, type -> true), 100_000);
     ingest = new EventIngest(registry, router, clock);
     derived = new DerivedEvents(new DerivedEventEmitter(ingest, deadLetters), metrics, maxHopCount, queueCapacity);
     engine = new EsperDetectorEngine(type -> registry.find(type).map(t -> t.schema()), derived, metrics, clock,

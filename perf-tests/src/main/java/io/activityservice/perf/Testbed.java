@@ -40,6 +40,12 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  */
 public final class Testbed implements AutoCloseable {
 
+  /**
+   * Lets the started service post to webhooks on loopback (I1's {@code FailingWebhook}); the service's outbound
+   * guard refuses loopback, private and metadata addresses unless allowed.
+   */
+  static final String ALLOW_LOOPBACK_WEBHOOKS = "--activity.outbound.allowed-networks=127.0.0.0/8";
+
   private final Map<String, String> settings = new LinkedHashMap<>();
   private final Map<String, String> versions = new LinkedHashMap<>();
   private final List<AutoCloseable> closeables = new ArrayList<>();
@@ -128,6 +134,8 @@ public final class Testbed implements AutoCloseable {
       args.add("--activity.inbound[0].uri=jms:topic:perf.boot.in");
       args.add("--activity.inbound[0].default-type=com.example.plain");
       args.add("--activity.inbound[0].default-source=/perf");
+      // I1's failing webhook listens on loopback, which the outbound guard refuses by default.
+      args.add(ALLOW_LOOPBACK_WEBHOOKS);
       List<String> jvm = List.of("-Xms512m", "-Xmx2g");
       apiKey = o.apiKey() != null ? o.apiKey() : generatedKey();
       String key = apiKey;
@@ -142,7 +150,8 @@ public final class Testbed implements AutoCloseable {
           + String.join(" ", args) + " (pid " + service.pid() + ", work dir " + o.workDir() + ")");
       versions.put("service", jarVersion(o.serviceJar()));
     } else {
-      settings.put("service", "external " + serviceUrl + " (must use the same brokers as given here)");
+      settings.put("service", "external " + serviceUrl + " (must use the same brokers as given here, and allow"
+          + " webhooks on loopback for I1: " + ALLOW_LOOPBACK_WEBHOOKS.substring(2) + ")");
       settings.put("activemq", amqUrl == null ? "tcp://127.0.0.1:61616 (assumed)" : amqUrl);
       if (amqUrl == null) {
         amqUrl = "tcp://127.0.0.1:61616";

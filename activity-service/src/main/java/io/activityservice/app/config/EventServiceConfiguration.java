@@ -98,10 +98,11 @@ public class EventServiceConfiguration {
 
   @Bean
   EventRouter eventRouter(SubscriptionIndex index, DurableDelivery delivery, MeterRegistry meters,
-                          ActivityProperties props, SubscriptionService subscriptionsLoaded) {
+                          ActivityProperties props, SubscriptionService subscriptionsLoaded, EventRegistry registry) {
     ActivityProperties.Routing r = props.routing();
+    // Type tags for registered types only: publishers cannot grow the metric with random types.
     return new EventRouter(index, delivery, new DuplicateFilter(r.dedupWindow(), r.dedupMaxEntries()),
-        new RoutingMetrics(meters), r.maxInFlight());
+        new RoutingMetrics(meters, type -> registry.find(type).isPresent()), r.maxInFlight());
   }
 
   @Bean

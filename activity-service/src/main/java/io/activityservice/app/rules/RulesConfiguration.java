@@ -1,5 +1,6 @@
 package io.activityservice.app.rules;
 
+import io.activityservice.channel.http.HttpChannelAdapter;
 import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.cluster.ConfigChangeLog;
 import io.activityservice.events.cluster.ConfigPropagator;
@@ -21,7 +22,6 @@ import io.activityservice.rules.engine.RuleEngine;
 import io.activityservice.rules.store.RuleRepository;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.net.http.HttpClient;
 import java.time.Clock;
 import java.util.List;
 import java.util.Set;
@@ -38,12 +38,16 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 @Configuration(proxyBeanMethods = false)
 public class RulesConfiguration {
 
+  /**
+   * Posts through the http channel adapter's client, so that rule webhooks pass the same outbound policy
+   * ({@code activity.outbound.*}) and per-host limits as webhook subscriptions, and follow no redirects.
+   */
   @Bean
-  WebhookAction webhookAction(RulesProperties props) {
+  WebhookAction webhookAction(RulesProperties props, ObjectProvider<HttpChannelAdapter> http) {
     RulesProperties.Webhook w = props.webhook();
-    HttpClient client = HttpClient.newBuilder().connectTimeout(w.timeout())
-        .followRedirects(HttpClient.Redirect.NORMAL).build();
-    return new WebhookAction(client, w.timeout(), w.maxAttempts(), w.initialBackoff(), w.maxBackoff());
+    HttpChannelAdapter adapter = http.getIfAvailable();
+    return new WebhookAction(adapter == null ? null : adapter.webhookClient(), w.timeout(), w.maxAttempts(),
+        w.initialBackoff(), w.maxBackoff());
   }
 
   @Bean

@@ -7,6 +7,7 @@ import io.activityservice.events.problem.NotFoundException;
 import io.activityservice.events.problem.OverloadedException;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -102,10 +103,18 @@ class ProblemHandler {
     return problem(HttpStatus.NOT_FOUND, "Not found", e.getMessage(), null, null);
   }
 
+  /**
+   * Anything else: a 500 that says nothing about the failure (exception texts can carry URLs with credentials,
+   * SQL, internal host names), only an error id that the log line with the stack trace carries too.
+   */
   @ExceptionHandler(Exception.class)
   ResponseEntity<ProblemDetail> unexpected(Exception e) {
-    log.error("unexpected error", e);
-    return problem(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error", "unexpected error: " + e, null, null);
+    String errorId = UUID.randomUUID().toString();
+    log.error("unexpected error {}", errorId, e);
+    ResponseEntity<ProblemDetail> r = problem(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error",
+        "unexpected error; the service log has the details under error id " + errorId, null, null);
+    r.getBody().setProperty("errorId", errorId);
+    return r;
   }
 
   private static ResponseEntity<ProblemDetail> problem(HttpStatusCode status, String title, String detail, String field,

@@ -55,7 +55,8 @@ class ParkedDeliveriesSurviveKillIT {
           "--activity.routing.dead-letter=",
           "--activity.delivery.lease=5s",
           "--activity.channels.sqs.embedded.enabled=false",
-          "--activity.channels.sqs.enabled=false");
+          "--activity.channels.sqs.enabled=false",
+          "--activity.outbound.allowed-networks=127.0.0.0/8"); // the webhook runs on loopback
       try (ServiceProcess service = new ServiceProcess(jar, port, dir.resolve("service.log"), args);
            OutboundChannel producer = client.openOutbound(ChannelUri.parse("jms:queue:parked.in"))) {
         service.start(Duration.ofSeconds(120));

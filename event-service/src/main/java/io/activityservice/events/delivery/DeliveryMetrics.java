@@ -1,6 +1,6 @@
 package io.activityservice.events.delivery;
 
-import io.activityservice.events.channel.Redaction;
+import io.activityservice.channel.Redaction;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

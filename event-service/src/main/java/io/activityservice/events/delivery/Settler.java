@@ -80,11 +80,11 @@ final class Settler {
 
   String deadLetterChannel(SubscriptionIndex.Entry entry) {
     ChannelUri to = deadLetters.channelFor(entry.deadLetter());
-    return to == null ? "(none)" : io.activityservice.events.channel.Redaction.uri(to.toString());
+    return to == null ? "(none)" : io.activityservice.channel.Redaction.uri(to.toString());
   }
 
   static String origin(SubscriptionIndex.Entry entry) {
-    return io.activityservice.events.channel.Redaction.uri(entry.target().toString());
+    return io.activityservice.channel.Redaction.uri(entry.target().toString());
   }
 
   static DeliveryStore.Claim claim(ParkedDelivery row) {

@@ -3,6 +3,7 @@ package io.activityservice.events.ingest;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundSettings;
+import io.activityservice.channel.Redaction;
 import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.cluster.ConfigChanges;
 import io.activityservice.events.problem.ConflictException;
@@ -92,7 +93,7 @@ public class InboundChannels implements AutoCloseable {
       try {
         open(d);
       } catch (RuntimeException e) {
-        log.error("inbound channel {} not started: {}", d.uri(), e.getMessage(), e);
+        log.error("inbound channel {} not started: {}", Redaction.uri(d.uri()), e.getMessage(), e);
       }
     }
   }
@@ -151,14 +152,14 @@ public class InboundChannels implements AutoCloseable {
       channel.close();
       throw new ConflictException("uri", "the service already listens on " + uri);
     }
-    log.info("listening on {}", uri);
+    log.info("listening on {}", Redaction.uri(uri));
   }
 
   private void close(ChannelUri uri) {
     Running r = running.remove(uri);
     if (r != null) {
       r.channel().close();
-      log.info("stopped listening on {}", uri);
+      log.info("stopped listening on {}", Redaction.uri(uri));
     }
   }
 

@@ -4,7 +4,7 @@ import io.activityservice.channel.Acknowledgement;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundHandler;
 import io.activityservice.events.problem.InvalidInputException;
-import io.activityservice.events.channel.Redaction;
+import io.activityservice.channel.Redaction;
 import io.activityservice.events.delivery.DeadLetters;
 import io.cloudevents.CloudEvent;
 import org.slf4j.Logger;
@@ -41,7 +41,7 @@ final class RoutingInboundHandler implements InboundHandler {
         }
       });
     } catch (InvalidInputException invalid) {
-      log.warn("invalid event {} on {}: {}", event.getId(), channel, invalid.getMessage());
+      log.warn("invalid event {} on {}: {}", event.getId(), Redaction.uri(channel), invalid.getMessage());
       deadLetters.send(new DeadLetters.DeadLetter(event, null, "inbound:" + Redaction.uri(channel.toString()), 1,
           "invalid: " + invalid.getMessage()), null)
           .whenComplete((ok, error) -> {
@@ -52,7 +52,7 @@ final class RoutingInboundHandler implements InboundHandler {
             }
           });
     } catch (RuntimeException unexpected) {
-      log.error("ingest of event {} on {} failed", event.getId(), channel, unexpected);
+      log.error("ingest of event {} on {} failed", event.getId(), Redaction.uri(channel), unexpected);
       ack.nack(unexpected);
     }
   }

@@ -88,7 +88,7 @@ abstract class AbstractArchiveTest {
         DeliverySettings.defaults("t").withLease(Duration.ofSeconds(5), Duration.ofMillis(20))).start();
     open.add(delivery);
     router = new EventRouter(index, delivery, new DuplicateFilter(Duration.ofMinutes(5), 10_000),
-        new RoutingMetrics(new SimpleMeterRegistry()), 1000);
+        new RoutingMetrics(new SimpleMeterRegistry(), type -> true), 1000);
     startServices();
   }
 

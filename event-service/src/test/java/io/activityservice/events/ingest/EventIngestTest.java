@@ -82,7 +82,7 @@ class EventIngestTest {
             .withLease(Duration.ofSeconds(5), Duration.ofMillis(20))).start();
     deadLetters = delivery.deadLetters();
     EventRouter router = new EventRouter(index, delivery, new DuplicateFilter(Duration.ofMinutes(5), 1000),
-        new RoutingMetrics(meters), 100);
+        new RoutingMetrics(meters, type -> registry.find(type).isPresent()), 100);
     ingest = new EventIngest(registry, router, clock);
     subscriptions.create("all", null, null, "fake:all", null, null);
   }

@@ -83,7 +83,8 @@ class EventRouterTest {
     delivery = new DurableDelivery(new DeliveryStore(db), channels,
         fallbackDeadLetter == null ? null : ChannelUri.parse(fallbackDeadLetter), index::get,
         new DeliveryMetrics(meters, 100), Clock.systemUTC(), settings).start();
-    return new EventRouter(index, delivery, new DuplicateFilter(dedupWindow, 10_000), new RoutingMetrics(meters),
+    return new EventRouter(index, delivery, new DuplicateFilter(dedupWindow, 10_000),
+        new RoutingMetrics(meters, type -> true),
         maxInFlight);
   }
 

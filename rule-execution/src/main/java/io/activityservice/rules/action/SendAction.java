@@ -1,6 +1,7 @@
 package io.activityservice.rules.action;
 
 import io.activityservice.channel.ChannelUri;
+import io.activityservice.channel.Redaction;
 import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.derive.DerivedEventEmitter;
 import io.cloudevents.CloudEvent;
@@ -39,7 +40,7 @@ public final class SendAction implements ActionHandler {
         return stopped;
       }
       return channels.outbound(uri).send(event).handle((ok, error) -> error == null ? ActionResult.succeeded(1)
-          : ActionResult.failed(1, "sending to " + uri + " failed: " + ActionDispatcher.message(error)));
+          : ActionResult.failed(1, "sending to " + Redaction.uri(uri) + " failed: " + ActionDispatcher.message(error)));
     } catch (RuntimeException e) {
       return CompletableFuture.completedFuture(ActionResult.failed(1, ActionDispatcher.message(e)));
     }

@@ -1,15 +1,20 @@
 package io.activityservice.rules.action;
 
+import io.activityservice.channel.Backoff;
+import io.activityservice.channel.Redaction;
+import io.activityservice.channel.http.OutboundRefusedException;
+import io.activityservice.channel.http.WebhookClient;
+import io.activityservice.channel.http.WebhookRequest;
 import io.activityservice.events.json.Json;
 import io.activityservice.rules.Event;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -17,23 +22,34 @@ import java.util.concurrent.TimeUnit;
  * CloudEvent ({@code application/cloudevents+json}), or {@code body} (JSON, or a string as given
  * with {@code contentType}), or else the triggering event. Optional {@code headers} (a map),
  * {@code timeout} (ms or ISO-8601) and {@code maxAttempts}. A 2xx answer succeeds; 5xx, 408, 429
- * and I/O errors are retried with exponential backoff; other 4xx fail at once. Fully asynchronous.
+ * and I/O errors are retried with exponential backoff; other answers (redirects are not followed) fail at once.
+ *
+ * <p>Requests go through the http channel adapter's {@link WebhookClient}: the same outbound policy as
+ * webhook subscriptions (internal targets are refused, on the addresses actually connected to), the same
+ * per-host limits. A refused target fails at once with the generic reason; errors name the URL without
+ * secrets. Fully asynchronous.
  */
 public final class WebhookAction implements ActionHandler {
 
-  private final HttpClient client;
+  private final WebhookClient client;
   private final Duration timeout;
   private final int maxAttempts;
-  private final Duration initialBackoff;
-  private final Duration maxBackoff;
+  private final Backoff backoff;
 
-  public WebhookAction(HttpClient client, Duration timeout, int maxAttempts, Duration initialBackoff,
+  /**
+   * @param client         the http channel adapter's client; {@code null} if http channels are disabled (every
+   *                       execution then fails saying so)
+   * @param timeout        default time for one attempt's answer
+   * @param maxAttempts    default attempts
+   * @param initialBackoff delay after the first failed attempt; doubles per attempt
+   * @param maxBackoff     longest delay between attempts
+   */
+  public WebhookAction(WebhookClient client, Duration timeout, int maxAttempts, Duration initialBackoff,
                        Duration maxBackoff) {
     this.client = client;
     this.timeout = timeout;
     this.maxAttempts = maxAttempts;
-    this.initialBackoff = initialBackoff;
-    this.maxBackoff = maxBackoff;
+    this.backoff = new Backoff(initialBackoff, maxBackoff, false);
   }
 
   @Override
@@ -43,9 +59,13 @@ public final class WebhookAction implements ActionHandler {
 
   @Override
   public CompletableFuture<ActionResult> execute(Map<String, Object> params, ActionContext ctx) {
-    HttpRequest request;
+    WebhookRequest request;
     int attempts;
     try {
+      if (client == null) {
+        throw new IllegalStateException("the webhook action posts through the http channel adapter, which is"
+            + " disabled (activity.channels.http.enabled=false)");
+      }
       request = request(params, ctx);
       attempts = Math.max(1, Params.integer(params, "maxAttempts", maxAttempts));
     } catch (RuntimeException e) {
@@ -56,16 +76,16 @@ public final class WebhookAction implements ActionHandler {
     return result;
   }
 
-  private HttpRequest request(Map<String, Object> params, ActionContext ctx) {
+  private WebhookRequest request(Map<String, Object> params, ActionContext ctx) {
     String url = Params.required(params, "url", name(), "Map.of(\"url\", \"https://example.com/hook\", \"event\", $e)");
     URI uri;
     try {
-      uri = URI.create(url);
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("url '" + url + "' is not a valid URI: " + e.getMessage());
+      uri = new URI(url.trim());
+    } catch (java.net.URISyntaxException e) {
+      throw new IllegalArgumentException("url '" + Redaction.uri(url) + "' is not a valid URI: " + e.getReason());
     }
     if (!"http".equalsIgnoreCase(uri.getScheme()) && !"https".equalsIgnoreCase(uri.getScheme())) {
-      throw new IllegalArgumentException("url must be http:// or https://, got '" + url + "'");
+      throw new IllegalArgumentException("url must be http:// or https://, got '" + Redaction.uri(url) + "'");
     }
     String body;
     String contentType;
@@ -84,37 +104,44 @@ public final class WebhookAction implements ActionHandler {
     } else {
       throw new IllegalArgumentException("webhook needs 'event' (an Event) or 'body'");
     }
-    HttpRequest.Builder b = HttpRequest.newBuilder(uri)
-        .timeout(Params.duration(params, "timeout", timeout))
-        .header("Content-Type", contentType)
-        .POST(HttpRequest.BodyPublishers.ofString(body));
-    if (params.get("headers") instanceof Map<?, ?> headers) {
-      headers.forEach((k, v) -> b.header(String.valueOf(k), String.valueOf(v)));
+    Map<String, String> headers = new LinkedHashMap<>();
+    if (params.get("headers") instanceof Map<?, ?> given) {
+      given.forEach((k, v) -> headers.put(String.valueOf(k), String.valueOf(v)));
     }
-    return b.build();
+    return new WebhookRequest(uri, contentType, body.getBytes(StandardCharsets.UTF_8), headers,
+        Params.duration(params, "timeout", timeout));
   }
 
-  private void attempt(HttpRequest request, int n, int max, CompletableFuture<ActionResult> result) {
-    CompletableFuture<HttpResponse<Void>> call;
+  private void attempt(WebhookRequest request, int n, int max, CompletableFuture<ActionResult> result) {
+    CompletableFuture<Integer> call;
     try {
-      call = client.sendAsync(request, HttpResponse.BodyHandlers.discarding());
+      call = client.post(request);
     } catch (RuntimeException e) {
       call = CompletableFuture.failedFuture(e);
     }
-    call.whenComplete((response, error) -> {
+    call.whenComplete((status, error) -> {
       String failure;
       boolean retryable;
       if (error != null) {
-        Throwable cause = error.getCause() != null && !(error instanceof HttpTimeoutException) ? error.getCause() : error;
-        failure = cause instanceof HttpTimeoutException ? "timed out after " + request.timeout().orElse(timeout)
-            : cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
-        retryable = true;
-      } else if (response.statusCode() / 100 == 2) {
+        Throwable cause = error;
+        while (cause instanceof CompletionException && cause.getCause() != null) {
+          cause = cause.getCause();
+        }
+        if (cause instanceof OutboundRefusedException) {
+          failure = cause.getMessage(); // generic on purpose: the reason is in the service log
+          retryable = false;
+        } else if (cause instanceof HttpTimeoutException) {
+          failure = "timed out after " + request.timeout();
+          retryable = true;
+        } else {
+          failure = cause.getClass().getSimpleName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
+          retryable = true;
+        }
+      } else if (status / 100 == 2) {
         result.complete(ActionResult.succeeded(n));
         return;
       } else {
-        int status = response.statusCode();
-        failure = "HTTP " + status + " from " + request.uri();
+        failure = "HTTP " + status + " from " + Redaction.uri(request.target().toString());
         retryable = status >= 500 || status == 408 || status == 429;
       }
       if (!retryable || n >= max) {
@@ -122,7 +149,7 @@ public final class WebhookAction implements ActionHandler {
         return;
       }
       try {
-        CompletableFuture.delayedExecutor(backoff(n).toMillis(), TimeUnit.MILLISECONDS)
+        CompletableFuture.delayedExecutor(backoff(n).toNanos(), TimeUnit.NANOSECONDS)
             .execute(() -> attempt(request, n + 1, max, result));
       } catch (RuntimeException e) {
         result.complete(ActionResult.failed(n, failure + "; could not schedule a retry: " + e));
@@ -132,7 +159,6 @@ public final class WebhookAction implements ActionHandler {
 
   /** Delay after attempt {@code n}: initial * 2^(n-1), capped. */
   Duration backoff(int n) {
-    long millis = initialBackoff.toMillis() << Math.min(n - 1, 20);
-    return Duration.ofMillis(Math.min(millis, maxBackoff.toMillis()));
+    return backoff.delay(n);
   }
 }

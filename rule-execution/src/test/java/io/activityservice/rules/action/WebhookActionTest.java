@@ -3,10 +3,12 @@ package io.activityservice.rules.action;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
+import io.activityservice.channel.http.HttpChannelAdapter;
+import io.activityservice.channel.http.HttpChannelProperties;
+import io.activityservice.channel.http.OutboundPolicy;
 import io.activityservice.rules.Event;
 import io.activityservice.rules.TestEvents;
 import java.net.InetSocketAddress;
-import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -18,14 +20,24 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** The webhook handler against a real local HTTP server. */
+/**
+ * The webhook handler against a real local HTTP server, through the http channel adapter's guarded client.
+ * Only 127.0.0.1 is allowed, so other loopback forms stand in for internal targets (nothing leaves the
+ * machine even if the guard failed). Attempts get a generous timeout: a cold, loaded machine must not turn a
+ * slow first answer into a retry.
+ */
 class WebhookActionTest {
 
+  static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(30);
+
   HttpServer server;
+  final List<String> paths = new CopyOnWriteArrayList<>();
   final AtomicInteger failures = new AtomicInteger();
   final List<String> bodies = new CopyOnWriteArrayList<>();
   final List<String> contentTypes = new CopyOnWriteArrayList<>();
-  final WebhookAction webhook = new WebhookAction(HttpClient.newHttpClient(), Duration.ofSeconds(2), 3,
+  final HttpChannelAdapter http = new HttpChannelAdapter(
+      new HttpChannelProperties(Duration.ofSeconds(5), ATTEMPT_TIMEOUT), OutboundPolicy.allowing("127.0.0.1/32"));
+  final WebhookAction webhook = new WebhookAction(http.webhookClient(), ATTEMPT_TIMEOUT, 3,
       Duration.ofMillis(20), Duration.ofMillis(100));
   final Event event = TestEvents.event("e1", "com.example.t", 1_000, "{\"value\": 1}");
   final ActionContext ctx = new ActionContext("rule", "r", event);
@@ -35,6 +47,13 @@ class WebhookActionTest {
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     server.createContext("/", x -> {
       String body = new String(x.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+      paths.add(x.getRequestURI().toString());
+      if (x.getRequestURI().getPath().equals("/moved")) {
+        x.getResponseHeaders().add("Location", "/h");
+        x.sendResponseHeaders(302, -1);
+        x.close();
+        return;
+      }
       boolean fail = failures.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
       if (!fail) {
         bodies.add(body);
@@ -49,6 +68,7 @@ class WebhookActionTest {
   @AfterEach
   void stop() {
     server.stop(0);
+    http.close();
   }
 
   String url(String path) {
@@ -56,7 +76,7 @@ class WebhookActionTest {
   }
 
   ActionResult run(Map<String, Object> params) throws Exception {
-    return webhook.execute(params, ctx).get(10, TimeUnit.SECONDS);
+    return webhook.execute(params, ctx).get(2 * ATTEMPT_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
   }
 
   @Test
@@ -103,5 +123,34 @@ class WebhookActionTest {
     assertThat(webhook.backoff(1)).isEqualTo(Duration.ofMillis(20));
     assertThat(webhook.backoff(2)).isEqualTo(Duration.ofMillis(40));
     assertThat(webhook.backoff(10)).isEqualTo(Duration.ofMillis(100));
+  }
+
+  @Test
+  void internalTargetsAreRefusedAtOnceWithoutDetail() throws Exception {
+    int port = server.getAddress().getPort();
+    for (String url : List.of("http://127.0.0.2:" + port + "/h", "http://[::1]:" + port + "/h",
+        "http://0x7f.1:" + port + "/h", "http://2130706433:" + port + "/h", "http://127.1:" + port + "/h")) {
+      ActionResult r = run(Map.of("url", url, "event", event));
+      assertThat(r.succeeded()).as(url).isFalse();
+      assertThat(r.error()).as(url).isEqualTo("target refused by the outbound policy");
+      assertThat(r.attempts()).as(url + ": a refusal is not retried").isLessThanOrEqualTo(1);
+    }
+    assertThat(paths).as("no request reached the server").isEmpty();
+  }
+
+  @Test
+  void redirectsAreNotFollowedAndErrorsNameNoSecrets() throws Exception {
+    ActionResult moved = run(Map.of("url", url("/moved?token=s3cret"), "event", event));
+    assertThat(moved).isEqualTo(ActionResult.failed(1, "HTTP 302 from http://127.0.0.1:"
+        + server.getAddress().getPort() + "/moved"));
+    assertThat(paths).containsExactly("/moved?token=s3cret");
+  }
+
+  @Test
+  void headersAreSentAndConnectionLevelOnesRefused() throws Exception {
+    assertThat(run(Map.of("url", url("/h"), "body", "hi", "headers", Map.of("X-Sig", "1"))).succeeded()).isTrue();
+    ActionResult bad = run(Map.of("url", url("/h"), "body", "hi", "headers", Map.of("Host", "metadata")));
+    assertThat(bad.succeeded()).isFalse();
+    assertThat(bad.error()).contains("'Host' may not be set");
   }
 }

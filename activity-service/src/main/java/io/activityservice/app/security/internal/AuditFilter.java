@@ -3,7 +3,7 @@ package io.activityservice.app.security.internal;
 import io.activityservice.app.security.AuditLog;
 import io.activityservice.app.security.Caller;
 import io.activityservice.app.security.Callers;
-import io.activityservice.events.channel.Redaction;
+import io.activityservice.channel.Redaction;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;

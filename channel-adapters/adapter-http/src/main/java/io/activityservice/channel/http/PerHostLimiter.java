@@ -28,7 +28,7 @@ final class PerHostLimiter {
   /** One host's slots and queue; guarded by its own monitor. */
   private static final class Host {
     final String name;
-    final LinkedHashSet<Pending> queue = new LinkedHashSet<>();
+    final LinkedHashSet<Pending<?>> queue = new LinkedHashSet<>();
     int inFlight;
     boolean retired;
 
@@ -37,17 +37,21 @@ final class PerHostLimiter {
     }
   }
 
-  /** A send and the future its caller holds. */
-  private record Pending(Supplier<CompletableFuture<Void>> send, CompletableFuture<Void> result) {
-    // Identity semantics: two sends are never "equal" in the queue.
-    @Override
-    public boolean equals(Object other) {
-      return this == other;
+  /** A send and the future its caller holds. Identity semantics: two sends are never "equal" in the queue. */
+  private static final class Pending<T> {
+    final Supplier<CompletableFuture<T>> send;
+    final CompletableFuture<T> result = new CompletableFuture<>();
+
+    Pending(Supplier<CompletableFuture<T>> send) {
+      this.send = send;
     }
 
-    @Override
-    public int hashCode() {
-      return System.identityHashCode(this);
+    CompletableFuture<T> result() {
+      return result;
+    }
+
+    Supplier<CompletableFuture<T>> send() {
+      return send;
     }
   }
 
@@ -64,8 +68,8 @@ final class PerHostLimiter {
    * @return completes with the send's outcome; fails at once with a
    *         {@link RejectedExecutionException} if the host's queue is full
    */
-  CompletableFuture<Void> submit(String host, Supplier<CompletableFuture<Void>> send) {
-    Pending pending = new Pending(send, new CompletableFuture<>());
+  <T> CompletableFuture<T> submit(String host, Supplier<CompletableFuture<T>> send) {
+    Pending<T> pending = new Pending<>(send);
     while (true) {
       Host h = hosts.computeIfAbsent(host, Host::new);
       boolean start;
@@ -109,18 +113,18 @@ final class PerHostLimiter {
     }
   }
 
-  private void run(Host host, Pending pending) {
+  private <T> void run(Host host, Pending<T> pending) {
     if (pending.result().isDone()) {
       release(host);
       return;
     }
-    CompletableFuture<Void> request;
+    CompletableFuture<T> request;
     try {
       request = pending.send().get();
     } catch (RuntimeException e) {
       request = CompletableFuture.failedFuture(e);
     }
-    CompletableFuture<Void> running = request;
+    CompletableFuture<T> running = request;
     pending.result().whenComplete((ok, error) -> {
       if (pending.result().isCancelled()) {
         running.cancel(true);
@@ -128,7 +132,7 @@ final class PerHostLimiter {
     });
     running.whenComplete((ok, error) -> {
       if (error == null) {
-        pending.result().complete(null);
+        pending.result().complete(ok);
       } else {
         pending.result().completeExceptionally(
             error instanceof CompletionException && error.getCause() != null ? error.getCause() : error);
@@ -140,9 +144,9 @@ final class PerHostLimiter {
   /** Frees a slot: hands it to the host's next waiting send, or forgets an idle host. */
   private void release(Host host) {
     while (true) {
-      Pending next = null;
+      Pending<?> next = null;
       synchronized (host) {
-        Iterator<Pending> waiting = host.queue.iterator();
+        Iterator<Pending<?>> waiting = host.queue.iterator();
         if (waiting.hasNext()) {
           next = waiting.next();
           waiting.remove();
@@ -154,7 +158,7 @@ final class PerHostLimiter {
       if (next == null) {
         return;
       }
-      Pending start = next;
+      Pending<?> start = next;
       try {
         executor.execute(() -> run(host, start));
         return;

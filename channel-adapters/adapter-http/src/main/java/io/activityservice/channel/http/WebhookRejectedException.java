@@ -1,21 +1,20 @@
 package io.activityservice.channel.http;
 
+import io.activityservice.channel.Redaction;
 import java.net.URI;
 
-/** A webhook answered with a non-2xx status. The message names the URL without user info or query. */
+/**
+ * A webhook answered with a non-2xx status. The message names the status and the URL as {@link Redaction}
+ * shows it (no user info, query or path secrets); the response body is never read, so it cannot leak into
+ * delivery errors or dead-letter reasons.
+ */
 public final class WebhookRejectedException extends RuntimeException {
 
   private final int status;
 
   public WebhookRejectedException(URI target, int status) {
-    super("webhook " + withoutSecrets(target) + " answered HTTP " + status);
+    super("HTTP " + status + " from webhook " + Redaction.uri(target.toString()), null, false, false);
     this.status = status;
-  }
-
-  /** Scheme, host, port and path: user info and query may carry credentials. */
-  static String withoutSecrets(URI target) {
-    return target.getScheme() + "://" + WebhookOutboundChannel.hostAndPort(target)
-        + (target.getRawPath() == null ? "" : target.getRawPath());
   }
 
   /** The HTTP status the webhook answered. */

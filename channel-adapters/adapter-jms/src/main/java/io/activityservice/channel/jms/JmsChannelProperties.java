@@ -1,5 +1,6 @@
 package io.activityservice.channel.jms;
 
+import io.activityservice.channel.Redaction;
 import io.activityservice.channel.RedeliverySettings;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -157,6 +158,12 @@ public record JmsChannelProperties(
    * @param dataDir    directory of the KahaDB message store (default {@code ./data/activemq})
    * @param persistent whether messages survive a restart (KahaDB store; default true)
    */
+  /** Like the generated one, but the {@code password} prints as {@code ***} (settings end up in logs). */
+  @Override
+  public String toString() {
+    return Redaction.record(this, java.util.Set.of("password"));
+  }
+
   public record EmbeddedBroker(String host, Integer port, String dataDir, Boolean persistent) {
 
     public EmbeddedBroker {

@@ -62,4 +62,12 @@ class JmsChannelPropertiesTest {
     assertThat(JmsConnections.failoverUrl("failover:(tcp://a:1,tcp://b:1)", Duration.ofSeconds(3),
         Duration.ofSeconds(5))).isEqualTo("failover:(tcp://a:1,tcp://b:1)");
   }
+
+  @Test
+  void toStringHidesThePassword() {
+    JmsChannelProperties p = new JmsChannelProperties(null, "tcp://mq:61616", "app", "hunter2", null, null, null,
+        null, null, null, null, null, null);
+    assertThat(p.toString()).contains("user=app").contains("password=***").contains("brokerUrl=tcp://mq:61616")
+        .doesNotContain("hunter2");
+  }
 }

@@ -1,5 +1,6 @@
 package io.activityservice.channel.sqs;
 
+import io.activityservice.channel.Redaction;
 import io.activityservice.channel.RedeliverySettings;
 import io.activityservice.channel.batching.AdaptiveBatchPolicy;
 import io.activityservice.channel.batching.BatchPolicy;
@@ -249,6 +250,12 @@ public record SqsChannelProperties(
    * @param host    interface it listens on (default 127.0.0.1)
    * @param port    port it listens on (default 9324; 0 picks a free port)
    */
+  /** Like the generated one, but the {@code secretKey} prints as {@code ***} (settings end up in logs). */
+  @Override
+  public String toString() {
+    return Redaction.record(this, java.util.Set.of("secretKey"));
+  }
+
   public record Embedded(Boolean enabled, String host, Integer port) {
 
     public Embedded {

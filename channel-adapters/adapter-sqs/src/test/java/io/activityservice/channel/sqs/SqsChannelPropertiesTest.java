@@ -55,4 +55,12 @@ class SqsChannelPropertiesTest {
     assertThatThrownBy(() -> new SqsChannelProperties.Embedded(null, null, 70_000))
         .hasMessageContaining("embedded.port");
   }
+
+  @Test
+  void toStringHidesTheSecretKey() {
+    SqsChannelProperties p = new SqsChannelProperties(null, null, "eu-west-1", "AKIAEXAMPLE", "wJalrXUtnFEMI/K7MDENG",
+        null, null, null, null, null, null, null, null, null, null);
+    assertThat(p.toString()).contains("accessKey=AKIAEXAMPLE").contains("secretKey=***")
+        .doesNotContain("wJalrXUtnFEMI");
+  }
 }
