@@ -2,6 +2,8 @@ package io.activityservice.events.archive;
 
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.channel.OutboundEvent;
+import io.cloudevents.CloudEvent;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -15,6 +17,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,7 +41,7 @@ final class ArchiveWriter implements AutoCloseable {
   private final ArchivePartitions partitions;
   private final ArchiveRepository repository;
   private final Clock clock;
-  private final BlockingQueue<ArchivedEvent> queue;
+  private final BlockingQueue<Pending> queue;
   private final Counter archived;
   private final Counter failed;
   private final Thread thread;
@@ -61,6 +64,14 @@ final class ArchiveWriter implements AutoCloseable {
     thread.start();
   }
 
+  /**
+   * An event waiting for the writer: the outbound form (the CloudEvent and its cached encodings, not the parsed JSON
+   * tree, so a full queue stays about the size of the events). Encoding and row ids are the writer's work, off the
+   * routing thread.
+   */
+  private record Pending(long archiveId, OutboundEvent event, long archivedAt, long eventTime) {
+  }
+
   /** Router forwarder: queues the event for each archive it matches. Never blocks, never throws. */
   CompletableFuture<Void> archive(RoutableEvent event) {
     if (index.isEmpty() || event.event().getExtension(ReplayRunner.REPLAY_EXTENSION) != null) {
@@ -73,11 +84,8 @@ final class ArchiveWriter implements AutoCloseable {
       }
       long now = clock.millis();
       long time = event.event().getTime() == null ? now : event.event().getTime().toInstant().toEpochMilli();
-      String json = new String(event.outbound().encoded(CloudEventJson.STRUCTURED), StandardCharsets.UTF_8);
       for (Archive a : matches) {
-        ArchivedEvent e = new ArchivedEvent(a.id(), UUID.randomUUID().toString(), now, time, event.event().getId(),
-            event.event().getSource().toString(), event.event().getType(), json);
-        if (!queue.offer(e)) {
+        if (!queue.offer(new Pending(a.id(), event.outbound(), now, time))) {
           return CompletableFuture.failedFuture(new RejectedExecutionException("the archive writer is at its bound"
               + " (activity.archive.queue-capacity); retry later"));
         }
@@ -88,16 +96,28 @@ final class ArchiveWriter implements AutoCloseable {
     }
   }
 
+  /** The row of a pending event: structured JSON (encoded once per event, shared with any structured delivery). */
+  private static ArchivedEvent row(Pending p) {
+    CloudEvent e = p.event().event();
+    String json = new String(p.event().encoded(CloudEventJson.STRUCTURED), StandardCharsets.UTF_8);
+    // A row id only breaks ties within one event time and archive time: random bits from the thread's generator
+    // are plenty, and unlike UUID.randomUUID() they do not draw on the operating system's entropy.
+    ThreadLocalRandom random = ThreadLocalRandom.current();
+    String rowId = new UUID(random.nextLong(), random.nextLong()).toString();
+    return new ArchivedEvent(p.archiveId(), rowId, p.archivedAt(), p.eventTime(), e.getId(), e.getSource().toString(),
+        e.getType(), json);
+  }
+
   /** Events waiting to be written. */
   int queued() {
     return queue.size();
   }
 
   private void run() {
-    List<ArchivedEvent> batch = new ArrayList<>(BATCH);
+    List<Pending> batch = new ArrayList<>(BATCH);
     while (!closed || !queue.isEmpty()) {
       try {
-        ArchivedEvent first = queue.poll(100, TimeUnit.MILLISECONDS);
+        Pending first = queue.poll(100, TimeUnit.MILLISECONDS);
         if (first == null) {
           continue;
         }
@@ -108,14 +128,14 @@ final class ArchiveWriter implements AutoCloseable {
         queue.drainTo(batch, BATCH - batch.size());
         while (batch.size() < BATCH && !closed) {
           long left = lingerEnd - System.nanoTime();
-          ArchivedEvent next = left > 0 ? queue.poll(left, TimeUnit.NANOSECONDS) : null;
+          Pending next = left > 0 ? queue.poll(left, TimeUnit.NANOSECONDS) : null;
           if (next == null) {
             break;
           }
           batch.add(next);
           queue.drainTo(batch, BATCH - batch.size());
         }
-        write(batch);
+        write(rows(batch));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;
@@ -123,6 +143,20 @@ final class ArchiveWriter implements AutoCloseable {
         batch.clear();
       }
     }
+  }
+
+  private List<ArchivedEvent> rows(List<Pending> batch) {
+    List<ArchivedEvent> rows = new ArrayList<>(batch.size());
+    for (Pending p : batch) {
+      try {
+        rows.add(row(p));
+      } catch (RuntimeException e) {
+        // An event that cannot be encoded cannot be archived; the others of the batch still are.
+        failed.increment();
+        log.warn("event {} could not be encoded for its archive: {}", p.event().event().getId(), e.toString());
+      }
+    }
+    return rows;
   }
 
   private void write(List<ArchivedEvent> batch) {
