@@ -1,17 +1,20 @@
 package io.activityservice.app.archive;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.activityservice.events.archive.Replay;
 import io.activityservice.events.archive.ReplayService;
 import java.net.URI;
 import java.time.OffsetDateTime;
 import java.util.List;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 /** Replays of archived events: {@code /api/v1/replays}. */
@@ -29,7 +32,11 @@ class ReplayController {
    * @param from RFC 3339 start of the event-time range (inclusive)
    * @param to   RFC 3339 end of the event-time range (exclusive)
    */
-  record ReplayRequest(String name, String archive, String from, String to, Destinations destinations) {
+  record ReplayRequest(@Schema(requiredMode = Schema.RequiredMode.REQUIRED, pattern = "^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$") String name,
+                       @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String archive,
+                       @Schema(requiredMode = Schema.RequiredMode.REQUIRED, format = "date-time") String from,
+                       @Schema(requiredMode = Schema.RequiredMode.REQUIRED, format = "date-time") String to,
+                       Destinations destinations) {
   }
 
   /**
@@ -59,6 +66,8 @@ class ReplayController {
   }
 
   @PostMapping
+
+  @ResponseStatus(HttpStatus.CREATED) // documents the status; the ResponseEntity sets it
   ResponseEntity<ReplayView> create(@RequestBody ReplayRequest body) {
     Destinations d = body.destinations();
     Replay r = replays.create(body.name(), body.archive(), ArchiveController.instant("from", body.from()),

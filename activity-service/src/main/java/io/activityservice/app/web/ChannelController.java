@@ -1,5 +1,6 @@
 package io.activityservice.app.web;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.activityservice.app.security.AuditLog;
 import io.activityservice.events.ingest.InboundChannelDefinition;
 import io.activityservice.events.ingest.InboundChannels;
@@ -33,7 +34,7 @@ class ChannelController {
   static final String REDACTED = "(redacted)";
   private static final Pattern CREDENTIAL = Pattern.compile(".*(password|passwd|secret|token|key|credential).*");
 
-  record ChannelRequest(String uri, String defaultType, String defaultSource, Map<String, String> properties) {
+  record ChannelRequest(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) String uri, String defaultType, String defaultSource, Map<String, String> properties) {
   }
 
   /** A channel as the API shows it: credentials in {@code properties} redacted. */
@@ -54,6 +55,8 @@ class ChannelController {
   }
 
   @PostMapping
+
+  @ResponseStatus(HttpStatus.CREATED) // documents the status; the ResponseEntity sets it
   ResponseEntity<ChannelView> add(@RequestBody ChannelRequest body) {
     AuditLog.resourceId(body.uri());
     return ResponseEntity.status(HttpStatus.CREATED)

@@ -87,7 +87,15 @@ class ProblemHandler {
 
   @ExceptionHandler(HttpRequestMethodNotSupportedException.class)
   ResponseEntity<ProblemDetail> method(HttpRequestMethodNotSupportedException e) {
-    return problem(HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed", e.getMessage(), null, null);
+    ResponseEntity<ProblemDetail> r = problem(HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed", e.getMessage(),
+        null, null);
+    // RFC 9110: a 405 lists the methods the resource supports.
+    HttpHeaders headers = new HttpHeaders();
+    headers.putAll(r.getHeaders());
+    if (e.getSupportedHttpMethods() != null) {
+      headers.setAllow(e.getSupportedHttpMethods());
+    }
+    return new ResponseEntity<>(r.getBody(), headers, r.getStatusCode());
   }
 
   @ExceptionHandler({MissingServletRequestParameterException.class, MethodArgumentTypeMismatchException.class})
@@ -105,7 +113,7 @@ class ProblemHandler {
   @ExceptionHandler(Exception.class)
   ResponseEntity<ProblemDetail> unexpected(Exception e) {
     log.error("unexpected error", e);
-    return problem(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error", "unexpected error: " + e, null, null);
+    return problem(HttpStatus.INTERNAL_SERVER_ERROR, "Internal error", "unexpected error; see the service log", null, null);
   }
 
   private static ResponseEntity<ProblemDetail> problem(HttpStatusCode status, String title, String detail, String field,
