@@ -76,7 +76,6 @@ class ArchiveController {
   }
 
   @PostMapping
-
   @ResponseStatus(HttpStatus.CREATED) // documents the status; the ResponseEntity sets it
   ResponseEntity<ArchiveView> create(@RequestBody ArchiveRequest body) {
     Archive a = archives.create(body.name(), Json.tree(body.pattern()), retention(body.retention()));

@@ -54,7 +54,6 @@ class DetectorController {
   }
 
   @PostMapping
-
   @ResponseStatus(HttpStatus.CREATED) // documents the status; the ResponseEntity sets it
   ResponseEntity<DetectorView> create(@RequestBody DetectorRequest body) {
     DetectorDefinition d = detectors.create(body.name(), body.inputs(), body.epl(), body.emits(),

@@ -52,7 +52,6 @@ class RuleController {
   }
 
   @PostMapping
-
   @ResponseStatus(HttpStatus.CREATED) // documents the status; the ResponseEntity sets it
   ResponseEntity<RuleView> create(@RequestBody RuleRequest body) {
     RuleInfo r = rules.create(body.name(), body.drl(), body.partitionBy());

@@ -46,7 +46,6 @@ class ApiKeyController {
   }
 
   @PostMapping
-
   @ResponseStatus(HttpStatus.CREATED) // documents the status; the ResponseEntity sets it
   ResponseEntity<CreatedView> create(@RequestBody ApiKeyRequest body) {
     ApiKeyService.CreatedKey created = keys.create(body.name(), body.roles(), body.eventTypes(),

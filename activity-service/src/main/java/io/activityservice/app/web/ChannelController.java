@@ -1,5 +1,6 @@
 package io.activityservice.app.web;
 
+import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.activityservice.app.security.AuditLog;
 import io.activityservice.events.ingest.InboundChannelDefinition;
@@ -38,7 +39,7 @@ class ChannelController {
   }
 
   /** A channel as the API shows it: credentials in {@code properties} redacted. */
-  record ChannelView(String uri, String defaultType, URI defaultSource, Map<String, String> properties, String origin,
+  record ChannelView(String uri, String defaultType, @Schema(format = "uri-reference") URI defaultSource, Map<String, String> properties, String origin,
                      OffsetDateTime createdAt) {
     static ChannelView of(InboundChannelDefinition d) {
       Map<String, String> shown = new LinkedHashMap<>();
@@ -55,7 +56,6 @@ class ChannelController {
   }
 
   @PostMapping
-
   @ResponseStatus(HttpStatus.CREATED) // documents the status; the ResponseEntity sets it
   ResponseEntity<ChannelView> add(@RequestBody ChannelRequest body) {
     AuditLog.resourceId(body.uri());
@@ -71,7 +71,7 @@ class ChannelController {
   /** {@code DELETE /api/v1/channels?uri=sqs:orders-in}: URIs contain ':' and '/', so they travel as a parameter. */
   @DeleteMapping
   @ResponseStatus(HttpStatus.NO_CONTENT)
-  void remove(@RequestParam("uri") String uri) {
+  void remove(@Parameter(schema = @Schema(pattern = "\\S")) @RequestParam("uri") String uri) {
     inbound.remove(uri);
   }
 }

@@ -45,7 +45,6 @@ class EventTypeController {
   }
 
   @PostMapping
-
   @ResponseStatus(HttpStatus.CREATED) // documents the status; the ResponseEntity sets it
   ResponseEntity<EventTypeView> create(@RequestBody EventTypeRequest body) {
     EventType t = registry.create(body.type(), body.description(), body.owner(), Json.tree(body.schema()));

@@ -37,6 +37,11 @@ import org.springframework.context.annotation.Configuration;
 public class OpenApiContract {
 
   static final String PROBLEM = "Problem";
+  /**
+   * A path segment the HTTP firewall lets through: no '/', '\\', ';', '%', CR, LF, NUL or line separators, and not
+   * '.' or '..' (StrictHttpFirewall refuses those with 400 before any endpoint sees them).
+   */
+  static final String PATH_SEGMENT = "^(?!\\.\\.?$)[^/\\\\;%\\r\\n\\u0000\\u2028\\u2029]+$";
   private static final String PROBLEM_JSON = "application/problem+json";
 
   @Bean
@@ -70,6 +75,10 @@ public class OpenApiContract {
       describeEventsBody(item.getPost());
     }
     item.readOperationsMap().forEach((method, op) -> {
+      if (op.getParameters() != null) {
+        op.getParameters().stream().filter(p -> "path".equals(p.getIn()) && p.getSchema() != null
+            && p.getSchema().getPattern() == null).forEach(p -> p.getSchema().setPattern(PATH_SEGMENT));
+      }
       ApiResponses responses = op.getResponses() == null ? new ApiResponses() : op.getResponses();
       op.responses(responses);
       boolean hasBody = op.getRequestBody() != null;
@@ -144,13 +153,22 @@ public class OpenApiContract {
 
   /** The structured-mode CloudEvent as {@code CloudEventParser} accepts it (CloudEvents 1.0 JSON format). */
   private static Schema<?> cloudEventSchema() {
-    Schema<?> nonEmpty = new StringSchema().minLength(1);
     ObjectSchema event = new ObjectSchema();
     event.description("A CloudEvent in JSON format; extension attributes are 1-20 lowercase letters or digits");
     event.addProperty("specversion", new StringSchema()._enum(List.of("1.0")));
-    event.addProperty("id", nonEmpty);
-    event.addProperty("source", new StringSchema().minLength(1).format("uri-reference"));
-    event.addProperty("type", new StringSchema().minLength(1));
+    event.addProperty("id", new StringSchema().pattern("\\S"));
+    event.addProperty("source", new StringSchema().pattern("\\S").format("uri-reference"));
+    event.addProperty("type", new StringSchema().pattern("\\S"));
+    event.addProperty("subject", new StringSchema());
+    event.addProperty("time", new StringSchema().format("date-time"));
+    event.addProperty("datacontenttype", new StringSchema());
+    event.addProperty("dataschema", new StringSchema().format("uri-reference"));
+    event.addProperty("data", new Schema<>());
+    event.addProperty("data_base64", new StringSchema().format("byte"));
+    // Extension attributes: names of 1-20 lower-case letters or digits, scalar values.
+    event.patternProperties(Map.of("^(?!data$)[a-z0-9]{1,20}$",
+        new Schema<>().types(new LinkedHashSet<>(List.of("string", "integer", "boolean")))));
+    event.additionalProperties(false);
     event.required(new ArrayList<>(List.of("specversion", "id", "source", "type")));
     return event;
   }
@@ -163,6 +181,6 @@ public class OpenApiContract {
         .content(new Content()
             .addMediaType("application/cloudevents+json", new MediaType().schema(one))
             .addMediaType("application/cloudevents-batch+json",
-                new MediaType().schema(new ArraySchema().items(one).minItems(1)))));
+                new MediaType().schema(new ArraySchema().items(one)))));
   }
 }

@@ -105,6 +105,12 @@ class ProblemHandler {
     return problem(HttpStatus.BAD_REQUEST, "Invalid parameter", e.getMessage(), field, null);
   }
 
+  /** Tomcat refuses a query string it cannot parse (e.g. {@code &=x}, a parameter without a name). */
+  @ExceptionHandler(org.apache.tomcat.util.http.InvalidParameterException.class)
+  ResponseEntity<ProblemDetail> query(org.apache.tomcat.util.http.InvalidParameterException e) {
+    return problem(HttpStatus.BAD_REQUEST, "Invalid parameter", "the query string is malformed", "query", null);
+  }
+
   @ExceptionHandler(NoResourceFoundException.class)
   ResponseEntity<ProblemDetail> noResource(NoResourceFoundException e) {
     return problem(HttpStatus.NOT_FOUND, "Not found", e.getMessage(), null, null);
