@@ -1,5 +1,7 @@
 package io.activityservice.app.archive;
 
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.Parameter;
 import io.activityservice.events.archive.Archive;
 import io.activityservice.events.archive.ArchiveService;
 import io.activityservice.events.archive.ArchivedEvent;
@@ -37,7 +39,8 @@ class ArchiveController {
    * @param pattern   event pattern (the subscription pattern language); omitted: every event
    * @param retention ISO-8601 duration, e.g. P7D
    */
-  record ArchiveRequest(String name, Object pattern, String retention) {
+  record ArchiveRequest(@Schema(requiredMode = Schema.RequiredMode.REQUIRED, pattern = "^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$") String name,
+                        Object pattern, @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "P7D") String retention) {
   }
 
   /**
@@ -73,6 +76,7 @@ class ArchiveController {
   }
 
   @PostMapping
+  @ResponseStatus(HttpStatus.CREATED) // documents the status; the ResponseEntity sets it
   ResponseEntity<ArchiveView> create(@RequestBody ArchiveRequest body) {
     Archive a = archives.create(body.name(), Json.tree(body.pattern()), retention(body.retention()));
     return ResponseEntity.created(URI.create("/api/v1/archives/" + a.name())).body(ArchiveView.of(a));
@@ -98,7 +102,7 @@ class ArchiveController {
   @GetMapping("/{name}/events")
   EventPageView events(@PathVariable String name, @RequestParam(required = false) String type,
                        @RequestParam(required = false) String source, @RequestParam(required = false) String from,
-                       @RequestParam(required = false) String to, @RequestParam(defaultValue = "100") int limit,
+                       @RequestParam(required = false) String to, @Parameter(schema = @Schema(type = "integer", minimum = "1", maximum = "1000", defaultValue = "100")) @RequestParam(defaultValue = "100") int limit,
                        @RequestParam(required = false) String cursor) {
     ArchiveService.EventPage page = archives.events(name, new ArchivedEventStore.Filter(blank(type), blank(source),
         instant("from", from), instant("to", to)), cursor, limit);

@@ -1,17 +1,22 @@
 package io.activityservice.app.archive;
 
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.activityservice.events.archive.Replay;
 import io.activityservice.events.archive.ReplayService;
+import io.activityservice.events.problem.InvalidInputException;
 import java.net.URI;
 import java.time.OffsetDateTime;
 import java.util.List;
 import org.springframework.http.ResponseEntity;
+import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 /** Replays of archived events: {@code /api/v1/replays}. */
@@ -20,7 +25,9 @@ import org.springframework.web.bind.annotation.RestController;
 class ReplayController {
 
   /** Destinations; an omitted list means every one of that kind, an empty list none. */
-  record Destinations(List<String> subscriptions, List<String> detectors, List<String> rules) {
+  record Destinations(@ArraySchema(schema = @Schema(pattern = "\\S")) List<String> subscriptions,
+                      @ArraySchema(schema = @Schema(pattern = "\\S")) List<String> detectors,
+                      @ArraySchema(schema = @Schema(pattern = "\\S")) List<String> rules) {
   }
 
   /**
@@ -29,7 +36,11 @@ class ReplayController {
    * @param from RFC 3339 start of the event-time range (inclusive)
    * @param to   RFC 3339 end of the event-time range (exclusive)
    */
-  record ReplayRequest(String name, String archive, String from, String to, Destinations destinations) {
+  record ReplayRequest(@Schema(requiredMode = Schema.RequiredMode.REQUIRED, pattern = "^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$") String name,
+                       @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String archive,
+                       @Schema(requiredMode = Schema.RequiredMode.REQUIRED, format = "date-time") String from,
+                       @Schema(requiredMode = Schema.RequiredMode.REQUIRED, format = "date-time") String to,
+                       Destinations destinations) {
   }
 
   /**
@@ -59,12 +70,26 @@ class ReplayController {
   }
 
   @PostMapping
+  @ResponseStatus(HttpStatus.CREATED) // documents the status; the ResponseEntity sets it
   ResponseEntity<ReplayView> create(@RequestBody ReplayRequest body) {
     Destinations d = body.destinations();
+    if (d != null) {
+      noNulls("destinations.subscriptions", d.subscriptions());
+      noNulls("destinations.detectors", d.detectors());
+      noNulls("destinations.rules", d.rules());
+    }
     Replay r = replays.create(body.name(), body.archive(), ArchiveController.instant("from", body.from()),
         ArchiveController.instant("to", body.to()),
         d == null ? null : new Replay.Destinations(d.subscriptions(), d.detectors(), d.rules()));
     return ResponseEntity.created(URI.create("/api/v1/replays/" + r.name())).body(ReplayView.of(r));
+  }
+
+  private static void noNulls(String field, List<String> names) {
+    for (int i = 0; names != null && i < names.size(); i++) {
+      if (names.get(i) == null || names.get(i).isBlank()) {
+        throw new InvalidInputException(field + "[" + i + "]", "must be a name, not null or blank");
+      }
+    }
   }
 
   @GetMapping

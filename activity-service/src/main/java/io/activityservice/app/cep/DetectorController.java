@@ -1,5 +1,6 @@
 package io.activityservice.app.cep;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.activityservice.detector.ClockMode;
 import io.activityservice.detector.DetectorDefinition;
 import io.activityservice.detector.DetectorService;
@@ -28,7 +29,10 @@ class DetectorController {
    * What a client posts. {@code clock}: {@code processing-time} (default) or {@code event-time}; {@code partitionBy}:
    * with several replicas, the key input events are partitioned by (e.g. {@code data.meter}), else one replica owns it.
    */
-  record DetectorRequest(String name, Map<String, String> inputs, String epl, String emits, String clock,
+  record DetectorRequest(@Schema(requiredMode = Schema.RequiredMode.REQUIRED, pattern = "^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$") String name,
+                         @Schema(requiredMode = Schema.RequiredMode.REQUIRED) Map<String, String> inputs,
+                         @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String epl, String emits,
+                         @Schema(allowableValues = {"processing-time", "event-time"}) String clock,
                          String partitionBy) {
   }
 
@@ -50,6 +54,7 @@ class DetectorController {
   }
 
   @PostMapping
+  @ResponseStatus(HttpStatus.CREATED) // documents the status; the ResponseEntity sets it
   ResponseEntity<DetectorView> create(@RequestBody DetectorRequest body) {
     DetectorDefinition d = detectors.create(body.name(), body.inputs(), body.epl(), body.emits(),
         ClockMode.parse(body.clock()), body.partitionBy());

@@ -1,5 +1,6 @@
 package io.activityservice.app.rules;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.rules.RuleInfo;
 import io.activityservice.rules.RuleService;
@@ -25,7 +26,8 @@ import org.springframework.web.bind.annotation.RestController;
 class RuleController {
 
   /** {@code partitionBy}: with several replicas, the key events are partitioned by (e.g. {@code data.meter}). */
-  record RuleRequest(String name, String drl, String partitionBy) {
+  record RuleRequest(@Schema(pattern = "^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$") String name,
+                     @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String drl, String partitionBy) {
   }
 
   /**
@@ -50,6 +52,7 @@ class RuleController {
   }
 
   @PostMapping
+  @ResponseStatus(HttpStatus.CREATED) // documents the status; the ResponseEntity sets it
   ResponseEntity<RuleView> create(@RequestBody RuleRequest body) {
     RuleInfo r = rules.create(body.name(), body.drl(), body.partitionBy());
     return ResponseEntity.created(URI.create("/api/v1/rules/" + r.definition().name())).body(RuleView.of(r));

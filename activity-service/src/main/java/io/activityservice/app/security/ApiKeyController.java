@@ -1,5 +1,7 @@
 package io.activityservice.app.security;
 
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
 import java.net.URI;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -27,7 +29,9 @@ class ApiKeyController {
    * @param eventTypes event-type patterns (required for publisher and subscriber keys), e.g.
    *                   {@code ["com.example.meter.*"]}, {@code ["*"]} for every type
    */
-  record ApiKeyRequest(String name, List<String> roles, List<String> eventTypes) {
+  record ApiKeyRequest(@Schema(requiredMode = Schema.RequiredMode.REQUIRED, minLength = 1, maxLength = 255, pattern = "\\S") String name,
+                       @ArraySchema(minItems = 1, schema = @Schema(allowableValues = {"admin", "author", "subscriber", "publisher", "metrics"}), arraySchema = @Schema(requiredMode = Schema.RequiredMode.REQUIRED)) List<String> roles,
+                       List<String> eventTypes) {
   }
 
   /** The answer to {@code POST}: the key and, once, the whole {@code key} to send as a bearer token. */
@@ -42,6 +46,7 @@ class ApiKeyController {
   }
 
   @PostMapping
+  @ResponseStatus(HttpStatus.CREATED) // documents the status; the ResponseEntity sets it
   ResponseEntity<CreatedView> create(@RequestBody ApiKeyRequest body) {
     ApiKeyService.CreatedKey created = keys.create(body.name(), body.roles(), body.eventTypes(),
         Callers.current().id());

@@ -21,7 +21,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.annotation.web.configurers.AbstractHttpConfigurer;
 import org.springframework.security.config.http.SessionCreationPolicy;
+import org.springframework.security.config.annotation.web.configuration.WebSecurityCustomizer;
 import org.springframework.security.web.SecurityFilterChain;
+import org.springframework.security.web.firewall.StrictHttpFirewall;
 import org.springframework.security.web.authentication.AnonymousAuthenticationFilter;
 
 /**
@@ -82,6 +84,19 @@ public class SecurityConfiguration {
     http.oauth2ResourceServer(o -> o.authenticationManagerResolver(request -> tokens)
         .authenticationEntryPoint(problems).accessDeniedHandler(problems));
     return http.build();
+  }
+
+  /**
+   * Lets Spring MVC answer requests with methods no endpoint declares (e.g. {@code QUERY}) with 405 and
+   * {@code Allow}, and answers every request the firewall refuses (encoded slashes, control characters in the path)
+   * with a 400 problem instead of the container's error page.
+   */
+  @Bean
+  WebSecurityCustomizer firewallCustomizer() {
+    StrictHttpFirewall firewall = new StrictHttpFirewall();
+    // Which methods exist is decided by the endpoints (405 otherwise), and which need a role by EndpointRoles.
+    firewall.setUnsafeAllowAnyHttpMethod(true);
+    return web -> web.httpFirewall(firewall).requestRejectedHandler(ProblemResponses::rejected);
   }
 
   /** Tells OpenAPI clients (and Swagger UI's "Authorize") that the API takes bearer tokens. */

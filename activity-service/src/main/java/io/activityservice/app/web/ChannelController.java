@@ -1,5 +1,7 @@
 package io.activityservice.app.web;
 
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.activityservice.app.security.AuditLog;
 import io.activityservice.events.ingest.InboundChannelDefinition;
 import io.activityservice.events.ingest.InboundChannels;
@@ -33,11 +35,11 @@ class ChannelController {
   static final String REDACTED = "(redacted)";
   private static final Pattern CREDENTIAL = Pattern.compile(".*(password|passwd|secret|token|key|credential).*");
 
-  record ChannelRequest(String uri, String defaultType, String defaultSource, Map<String, String> properties) {
+  record ChannelRequest(@Schema(requiredMode = Schema.RequiredMode.REQUIRED) String uri, String defaultType, String defaultSource, Map<String, String> properties) {
   }
 
   /** A channel as the API shows it: credentials in {@code properties} redacted. */
-  record ChannelView(String uri, String defaultType, URI defaultSource, Map<String, String> properties, String origin,
+  record ChannelView(String uri, String defaultType, @Schema(format = "uri-reference") URI defaultSource, Map<String, String> properties, String origin,
                      OffsetDateTime createdAt) {
     static ChannelView of(InboundChannelDefinition d) {
       Map<String, String> shown = new LinkedHashMap<>();
@@ -54,6 +56,7 @@ class ChannelController {
   }
 
   @PostMapping
+  @ResponseStatus(HttpStatus.CREATED) // documents the status; the ResponseEntity sets it
   ResponseEntity<ChannelView> add(@RequestBody ChannelRequest body) {
     AuditLog.resourceId(body.uri());
     return ResponseEntity.status(HttpStatus.CREATED)
@@ -68,7 +71,7 @@ class ChannelController {
   /** {@code DELETE /api/v1/channels?uri=sqs:orders-in}: URIs contain ':' and '/', so they travel as a parameter. */
   @DeleteMapping
   @ResponseStatus(HttpStatus.NO_CONTENT)
-  void remove(@RequestParam("uri") String uri) {
+  void remove(@Parameter(schema = @Schema(pattern = "\\S")) @RequestParam("uri") String uri) {
     inbound.remove(uri);
   }
 }

@@ -1,5 +1,7 @@
 package io.activityservice.app.web;
 
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.Parameter;
 import io.activityservice.app.security.AuditLog;
 import io.activityservice.app.security.Callers;
 import io.activityservice.app.security.ForbiddenException;
@@ -52,7 +54,8 @@ class DeadLetterController {
   }
 
   /** Which dead letters to redrive: a subscription's given ones, or its oldest (up to its retry.maxPending). */
-  record RedriveRequest(String subscription, List<String> ids) {
+  record RedriveRequest(@Schema(requiredMode = Schema.RequiredMode.REQUIRED, pattern = "\\S") String subscription,
+                        List<String> ids) {
   }
 
   record RedriveResponse(String subscription, int redriven, List<String> ids) {
@@ -70,7 +73,7 @@ class DeadLetterController {
   @GetMapping
   DeadLetterPageView list(@RequestParam(required = false) String subscription,
                           @RequestParam(required = false) String cursor,
-                          @RequestParam(defaultValue = "100") int limit) {
+                          @Parameter(schema = @Schema(type = "integer", minimum = "1", maximum = "1000", defaultValue = "100")) @RequestParam(defaultValue = "100") int limit) {
     if (!Callers.current().isAdmin()) {
       if (blankToNull(subscription) == null) {
         throw new ForbiddenException("subscription", "only admins list every dead letter: pass"

@@ -26,6 +26,7 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
@@ -62,6 +63,7 @@ class EventController {
   }
 
   @PostMapping
+  @ResponseStatus(HttpStatus.ACCEPTED) // documents the status; the ResponseEntity sets it
   CompletableFuture<ResponseEntity<PublishResponse>> publish(HttpServletRequest request) throws IOException {
     byte[] body = readBounded(request.getInputStream());
     String contentType = request.getContentType();

@@ -1,5 +1,6 @@
 package io.activityservice.app.web;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.activityservice.events.json.Json;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.registry.EventRegistry;
@@ -26,7 +27,7 @@ import org.springframework.web.bind.annotation.RestController;
 class EventTypeController {
 
   /** Request body: {@code schema} is any JSON Schema (2020-12 by default). */
-  record EventTypeRequest(String type, String description, String owner, Object schema) {
+  record EventTypeRequest(@Schema(pattern = "^[^\\s\\p{Cntrl}]{1,255}$") String type, String description, String owner, Object schema) {
   }
 
   record EventTypeView(String type, String description, String owner, Object schema, long version,
@@ -44,6 +45,7 @@ class EventTypeController {
   }
 
   @PostMapping
+  @ResponseStatus(HttpStatus.CREATED) // documents the status; the ResponseEntity sets it
   ResponseEntity<EventTypeView> create(@RequestBody EventTypeRequest body) {
     EventType t = registry.create(body.type(), body.description(), body.owner(), Json.tree(body.schema()));
     return ResponseEntity.created(URI.create("/api/v1/event-types/" + t.type())).body(EventTypeView.of(t));

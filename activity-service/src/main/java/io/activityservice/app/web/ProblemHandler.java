@@ -88,7 +88,15 @@ class ProblemHandler {
 
   @ExceptionHandler(HttpRequestMethodNotSupportedException.class)
   ResponseEntity<ProblemDetail> method(HttpRequestMethodNotSupportedException e) {
-    return problem(HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed", e.getMessage(), null, null);
+    ResponseEntity<ProblemDetail> r = problem(HttpStatus.METHOD_NOT_ALLOWED, "Method not allowed", e.getMessage(),
+        null, null);
+    // RFC 9110: a 405 lists the methods the resource supports.
+    HttpHeaders headers = new HttpHeaders();
+    headers.putAll(r.getHeaders());
+    if (e.getSupportedHttpMethods() != null) {
+      headers.setAllow(e.getSupportedHttpMethods());
+    }
+    return new ResponseEntity<>(r.getBody(), headers, r.getStatusCode());
   }
 
   @ExceptionHandler({MissingServletRequestParameterException.class, MethodArgumentTypeMismatchException.class})
@@ -96,6 +104,12 @@ class ProblemHandler {
     String field = e instanceof MissingServletRequestParameterException m ? m.getParameterName()
         : ((MethodArgumentTypeMismatchException) e).getName();
     return problem(HttpStatus.BAD_REQUEST, "Invalid parameter", e.getMessage(), field, null);
+  }
+
+  /** Tomcat refuses a query string it cannot parse (e.g. {@code &=x}, a parameter without a name). */
+  @ExceptionHandler(org.apache.tomcat.util.http.InvalidParameterException.class)
+  ResponseEntity<ProblemDetail> query(org.apache.tomcat.util.http.InvalidParameterException e) {
+    return problem(HttpStatus.BAD_REQUEST, "Invalid parameter", "the query string is malformed", "query", null);
   }
 
   @ExceptionHandler(NoResourceFoundException.class)

@@ -1,5 +1,6 @@
 package io.activityservice.app.web;
 
+import io.swagger.v3.oas.annotations.media.Schema;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.app.security.Caller;
 import io.activityservice.app.security.Callers;
@@ -67,7 +68,9 @@ class SubscriptionController {
                         String lastError, OffsetDateTime lastAttemptAt, long deadLetters) {
   }
 
-  record SubscriptionRequest(String name, Object pattern, String filter, String target, Retry retry,
+  record SubscriptionRequest(@Schema(requiredMode = Schema.RequiredMode.REQUIRED, minLength = 1, maxLength = 255, pattern = "\\S") String name,
+                             @Schema(requiredMode = Schema.RequiredMode.REQUIRED) Object pattern, String filter,
+                             @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String target, Retry retry,
                              String deadLetter) {
   }
 
@@ -90,6 +93,7 @@ class SubscriptionController {
 
   /** Creates a subscription owned by the caller; a scoped caller's pattern must pin {@code type} to its scope. */
   @PostMapping
+  @ResponseStatus(HttpStatus.CREATED) // documents the status; the ResponseEntity sets it
   ResponseEntity<SubscriptionView> create(@RequestBody SubscriptionRequest body) {
     Caller caller = Callers.current();
     JsonNode pattern = Json.tree(body.pattern());

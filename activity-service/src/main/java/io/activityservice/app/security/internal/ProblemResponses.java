@@ -52,6 +52,14 @@ public class ProblemResponses implements AuthenticationEntryPoint, AccessDeniedH
     write(response, 403, p);
   }
 
+  /** A request the HTTP firewall refused (e.g. an encoded slash or a control character in the path): 400. */
+  public static void rejected(HttpServletRequest request, HttpServletResponse response,
+                              org.springframework.security.web.firewall.RequestRejectedException e) throws IOException {
+    Map<String, Object> p = problem(request, 400, "Bad request", "the request was refused: the URL is not allowed");
+    p.put("field", "path");
+    write(response, 400, p);
+  }
+
   private static Map<String, Object> problem(HttpServletRequest request, int status, String title, String detail) {
     Map<String, Object> p = new LinkedHashMap<>();
     p.put("type", "about:blank");
