@@ -57,6 +57,7 @@ echo "schemathesis: starting $(basename "$JAR") on $URL (data in $WORK)"
     --activity.channels.jms.embedded-broker.port="$JMS_PORT" \
     --activity.channels.jms.embedded-broker.persistent=false \
     --activity.channels.sqs.embedded.port="$SQS_PORT" \
+    --activity.console.stream.idle-timeout=1s \
     --logging.level.root=WARN > "$WORK/service.log" 2>&1) &
 SERVICE_PID=$!
 

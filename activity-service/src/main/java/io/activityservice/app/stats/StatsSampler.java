@@ -6,6 +6,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.distribution.CountAtBucket;
 import io.micrometer.core.instrument.distribution.HistogramSnapshot;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -251,7 +253,10 @@ public final class StatsSampler implements AutoCloseable {
   }
 
   /** Latency columns: milliseconds (null where no event completed) and the events counted. */
-  public record LatencyColumns(List<Double> p50, List<Double> p99, List<Long> count) {
+  public record LatencyColumns(
+      @ArraySchema(schema = @Schema(types = {"number", "null"})) List<Double> p50,
+      @ArraySchema(schema = @Schema(types = {"number", "null"})) List<Double> p99,
+      List<Long> count) {
   }
 
   /**
