@@ -325,14 +325,21 @@ class ConsoleApiTest {
 
   @Test
   void statsCountEventsInByTypeAndLatency() {
+    // Rates are by registered type (metric tags stay bounded); anything else counts as "other".
     String type = unique("com.example.stats");
+    assertThat(api.postJson("/api/v1/event-types", "{\"type\": \"" + type + "\", \"description\": \"stats\"}")
+        .status()).isEqualTo(201);
+    String unregistered = unique("com.example.unregistered");
     for (int i = 0; i < 7; i++) {
       assertThat(api.publish(event(unique("s"), type, null, "{}")).status()).isEqualTo(202);
     }
+    assertThat(api.publish(event(unique("s"), unregistered, null, "{}")).status()).isEqualTo(202);
     await().atMost(WAIT).untilAsserted(() -> {
       Response r = api.get("/api/v1/stats?window=1m");
       assertThat(r.status()).isEqualTo(200);
       assertThat(r.json().get("totals").get("in").path(type).asDouble()).isEqualTo(7.0);
+      assertThat(r.json().get("totals").get("in").path("other").asDouble()).isGreaterThanOrEqualTo(1.0);
+      assertThat(r.json().get("totals").get("in").has(unregistered)).isFalse();
     });
     Response r = api.get("/api/v1/stats?window=1m&series=in");
     JsonNode body = r.json();
