@@ -1,8 +1,9 @@
 package io.activityservice.events.archive;
 
 import io.activityservice.channel.CloudEventJson;
-import io.activityservice.events.routing.RoutableEvent;
 import io.activityservice.channel.OutboundEvent;
+import io.activityservice.events.internal.QueueBatches;
+import io.activityservice.events.routing.RoutableEvent;
 import io.cloudevents.CloudEvent;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -117,25 +118,11 @@ final class ArchiveWriter implements AutoCloseable {
     List<Pending> batch = new ArrayList<>(BATCH);
     while (!closed || !queue.isEmpty()) {
       try {
-        Pending first = queue.poll(100, TimeUnit.MILLISECONDS);
-        if (first == null) {
-          continue;
-        }
-        batch.add(first);
         // Linger a little for a fuller batch: one transaction per ~LINGER instead of one per few events, which
         // costs the routing threads far less CPU (and the database far fewer commits) at moderate rates.
-        long lingerEnd = System.nanoTime() + LINGER_NANOS;
-        queue.drainTo(batch, BATCH - batch.size());
-        while (batch.size() < BATCH && !closed) {
-          long left = lingerEnd - System.nanoTime();
-          Pending next = left > 0 ? queue.poll(left, TimeUnit.NANOSECONDS) : null;
-          if (next == null) {
-            break;
-          }
-          batch.add(next);
-          queue.drainTo(batch, BATCH - batch.size());
+        if (QueueBatches.take(queue, batch, BATCH, 100, LINGER_NANOS)) {
+          write(rows(batch));
         }
-        write(rows(batch));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         return;

@@ -97,18 +97,6 @@ public final class BrokerProcess implements AutoCloseable {
   /** Stops the broker (SIGTERM, SIGKILL after 30 s). */
   @Override
   public void close() {
-    if (!process.isAlive()) {
-      return;
-    }
-    process.destroy();
-    try {
-      if (!process.waitFor(30, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-        process.waitFor(10, TimeUnit.SECONDS);
-      }
-    } catch (InterruptedException e) {
-      process.destroyForcibly();
-      Thread.currentThread().interrupt();
-    }
+    ServiceProcess.stop(process, Duration.ofSeconds(30));
   }
 }

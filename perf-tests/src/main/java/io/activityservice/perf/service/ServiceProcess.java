@@ -130,12 +130,17 @@ public final class ServiceProcess implements AutoCloseable {
   /** Stops the service (SIGTERM, then SIGKILL after 60 s) so that the JFR recording is dumped. */
   @Override
   public void close() {
+    stop(process, Duration.ofSeconds(60));
+  }
+
+  /** Stops a child process of the suite: SIGTERM, then SIGKILL once {@code grace} has passed. */
+  public static void stop(Process process, Duration grace) {
     if (!process.isAlive()) {
       return;
     }
     process.destroy();
     try {
-      if (!process.waitFor(60, TimeUnit.SECONDS)) {
+      if (!process.waitFor(grace.toMillis(), TimeUnit.MILLISECONDS)) {
         process.destroyForcibly();
         process.waitFor(10, TimeUnit.SECONDS);
       }
