@@ -18,11 +18,21 @@ import java.time.Duration;
  * A request goes out when {@code n*} entries wait (taking up to {@code maxBatch}, so a backlog
  * leaves in full batches) or when the oldest entry has waited {@code L*}.
  *
- * <p>Consequences: at low load {@code n* = 1} and {@code L* = 0}, so every entry is sent at once,
- * exactly like batch size 1; under overload the request slots are all busy, the queue grows, and
- * each freed slot takes a full batch, like the largest fixed size. In between, batches grow with the
- * load just enough to keep the slots below the target utilisation. Before the first completed
- * request the latency is unknown and the policy sends at once.
+ * <p><b>Batching behind a request on the wire.</b> With {@code n* = 1} a partial batch goes at once
+ * only while no request is in flight; otherwise its entries wait until one completes (the sender asks
+ * again then) or the oldest has waited {@code maxLinger}, whichever comes first ("natural" batching,
+ * as in Nagle's algorithm and the LMAX Disruptor's smart batching). Entries often arrive in clumps — the
+ * ten events of one SQS receive are routed within microseconds — and the rate estimate cannot see a
+ * clump; without this rule each of them would take a request slot of its own. Every request costs the
+ * broker work of its own (LocalStack's SQS spent ~20 % more CPU per relayed event when clumps left as
+ * single entries), so entries that can ride together should.
+ *
+ * <p>Consequences: at low load {@code n* = 1}, {@code L* = 0} and no request is in flight when an entry
+ * arrives, so every entry is sent at once, exactly like batch size 1; under overload the request slots
+ * are all busy, the queue grows, and each freed slot takes a full batch, like the largest fixed size.
+ * In between, batches grow with the load just enough to keep the slots below the target utilisation,
+ * and no entry waits longer than one request's latency or {@code maxLinger}. Before the first completed
+ * request the latency is unknown and the policy sends what no request is carrying yet.
  *
  * <p>Pure logic: time is passed in. Not thread-safe (a sender calls it under its lock).
  */
@@ -106,9 +116,16 @@ public final class AdaptiveBatchPolicy implements BatchPolicy {
   }
 
   @Override
-  public Decision decide(long nowNanos, int queued, long oldestWaitNanos) {
+  public Decision decide(long nowNanos, int queued, long oldestWaitNanos, int requestsInFlight) {
+    if (queued >= maxBatch) {
+      return Decision.send(maxBatch);
+    }
     double rate = ratePerNano(nowNanos);
     int target = targetSize(rate);
+    if (target == 1 && requestsInFlight > 0) {
+      // Ride behind the request on the wire: the sender asks again when it completes.
+      return oldestWaitNanos >= maxLingerNanos ? Decision.send(queued) : Decision.waitFor(maxLingerNanos - oldestWaitNanos);
+    }
     if (queued >= target) {
       return Decision.send(Math.min(queued, maxBatch));
     }

@@ -6,7 +6,8 @@ package io.activityservice.channel.batching;
  * DeleteMessageBatch, Kafka offset commits…).
  *
  * <p>The sender tells the policy what it observes ({@link #arrived}, {@link #completed}) and asks
- * it whenever the queue or its request slots change ({@link #decide}). Time is passed in (nanos of
+ * it whenever the queue or its request slots change ({@link #decide}), including when a request
+ * completes. Time is passed in (nanos of
  * one monotonic clock, e.g. {@link System#nanoTime()}), so a policy is pure logic, testable with
  * made-up times. Not thread-safe: a sender calls it under its own lock.
  *
@@ -50,12 +51,14 @@ public interface BatchPolicy {
   /**
    * Asked when a request slot is free and entries wait.
    *
-   * @param nowNanos        the current time
-   * @param queued          entries waiting ({@code >= 1})
-   * @param oldestWaitNanos how long the oldest of them has waited
+   * @param nowNanos         the current time
+   * @param queued           entries waiting ({@code >= 1})
+   * @param oldestWaitNanos  how long the oldest of them has waited
+   * @param requestsInFlight the sender's requests sent and not yet completed (a sender whose transport
+   *                         batches behind its own in-flight requests, like Kafka's producer, passes 0)
    * @return send {@code n} (at most {@code min(queued, maxBatch())}) now, or wait
    */
-  Decision decide(long nowNanos, int queued, long oldestWaitNanos);
+  Decision decide(long nowNanos, int queued, long oldestWaitNanos, int requestsInFlight);
 
   /**
    * How many queued entries make {@link #decide} send at once, as of {@code nowNanos}: a sender that

@@ -35,7 +35,7 @@ public record FixedBatchPolicy(int size, Duration linger) implements BatchPolicy
   }
 
   @Override
-  public Decision decide(long nowNanos, int queued, long oldestWaitNanos) {
+  public Decision decide(long nowNanos, int queued, long oldestWaitNanos, int requestsInFlight) {
     long lingerNanos = linger.toNanos();
     if (queued >= size || oldestWaitNanos >= lingerNanos) {
       return Decision.send(Math.min(queued, size));

@@ -31,7 +31,7 @@ class AdaptiveBatchPolicyTest {
   void beforeAnyObservationEveryEntryGoesAtOnce() {
     AdaptiveBatchPolicy p = new AdaptiveBatchPolicy(10, Duration.ofMillis(5), 8);
     p.arrived(0);
-    assertThat(p.decide(0, 1, 0)).isEqualTo(Decision.send(1));
+    assertThat(p.decide(0, 1, 0, 0)).isEqualTo(Decision.send(1));
     assertThat(p.targetSize(0)).isEqualTo(1);
   }
 
@@ -42,7 +42,27 @@ class AdaptiveBatchPolicyTest {
     assertThat(p.arrivalRate(now[0])).isBetween(30.0, 70.0);
     assertThat(p.targetSize(now[0])).isEqualTo(1);
     assertThat(p.lingerNanos(now[0])).isZero();
-    assertThat(p.decide(now[0], 1, 0)).isEqualTo(Decision.send(1));
+    assertThat(p.decide(now[0], 1, 0, 0)).isEqualTo(Decision.send(1));
+  }
+
+  @Test
+  void atLowLoadEntriesWaitBehindARequestOnTheWireUntilItCompletesOrTheLingerIsOver() {
+    long[] now = new long[1];
+    AdaptiveBatchPolicy p = observed(20 * MS, 20, now); // target size 1
+    Decision wait = p.decide(now[0], 3, MS, 1);
+    assertThat(wait.send()).as("one request in flight: the clump waits for it").isZero();
+    assertThat(wait.waitNanos()).isEqualTo(4 * MS);
+    assertThat(p.decide(now[0], 3, MS, 0)).as("it completed: all go together").isEqualTo(Decision.send(3));
+    assertThat(p.decide(now[0], 3, 5 * MS, 1)).as("never longer than the linger").isEqualTo(Decision.send(3));
+    assertThat(p.decide(now[0], 12, 0, 3)).as("a full batch never waits").isEqualTo(Decision.send(10));
+  }
+
+  @Test
+  void aLargerTargetKeepsUsingFreeSlotsWhileRequestsAreInFlight() {
+    long[] now = new long[1];
+    AdaptiveBatchPolicy p = observed(100_000, 20, now); // 10,000 events/s: target 10 > 1
+    assertThat(p.targetSize(now[0])).isGreaterThan(1);
+    assertThat(p.decide(now[0], 10, 0, 7)).isEqualTo(Decision.send(10));
   }
 
   @Test
@@ -52,12 +72,12 @@ class AdaptiveBatchPolicyTest {
     assertThat(p.targetSize(now[0])).isEqualTo(10);
     assertThat(p.sendsAt(now[0])).isEqualTo(10);
     assertThat(p.lingerNanos(now[0])).isLessThanOrEqualTo(5 * MS).isPositive();
-    Decision wait = p.decide(now[0], 3, 0);
+    Decision wait = p.decide(now[0], 3, 0, 0);
     assertThat(wait.send()).isZero();
     assertThat(wait.waitNanos()).isLessThanOrEqualTo(5 * MS);
-    assertThat(p.decide(now[0], 10, 0)).isEqualTo(Decision.send(10));
-    assertThat(p.decide(now[0], 37, 0)).as("a backlog leaves in full batches").isEqualTo(Decision.send(10));
-    assertThat(p.decide(now[0], 3, p.lingerNanos(now[0]))).as("linger over").isEqualTo(Decision.send(3));
+    assertThat(p.decide(now[0], 10, 0, 0)).isEqualTo(Decision.send(10));
+    assertThat(p.decide(now[0], 37, 0, 0)).as("a backlog leaves in full batches").isEqualTo(Decision.send(10));
+    assertThat(p.decide(now[0], 3, p.lingerNanos(now[0]), 0)).as("linger over").isEqualTo(Decision.send(3));
   }
 
   @Test
@@ -88,7 +108,7 @@ class AdaptiveBatchPolicyTest {
     long later = now[0] + 2_000 * MS;
     p.arrived(later);
     assertThat(p.targetSize(later)).isEqualTo(1);
-    assertThat(p.decide(later, 1, 0)).isEqualTo(Decision.send(1));
+    assertThat(p.decide(later, 1, 0, 0)).isEqualTo(Decision.send(1));
   }
 
   @Test
@@ -103,10 +123,10 @@ class AdaptiveBatchPolicyTest {
   @Test
   void fixedPolicyWaitsForItsSizeOrLinger() {
     FixedBatchPolicy p = new FixedBatchPolicy(5, Duration.ofMillis(5));
-    assertThat(p.decide(0, 4, MS)).isEqualTo(Decision.waitFor(4 * MS));
-    assertThat(p.decide(0, 5, 0)).isEqualTo(Decision.send(5));
-    assertThat(p.decide(0, 12, 0)).isEqualTo(Decision.send(5));
-    assertThat(p.decide(0, 2, 5 * MS)).isEqualTo(Decision.send(2));
-    assertThat(new FixedBatchPolicy(1, Duration.ofMillis(5)).decide(0, 1, 0)).isEqualTo(Decision.send(1));
+    assertThat(p.decide(0, 4, MS, 0)).isEqualTo(Decision.waitFor(4 * MS));
+    assertThat(p.decide(0, 5, 0, 0)).isEqualTo(Decision.send(5));
+    assertThat(p.decide(0, 12, 0, 0)).isEqualTo(Decision.send(5));
+    assertThat(p.decide(0, 2, 5 * MS, 0)).isEqualTo(Decision.send(2));
+    assertThat(new FixedBatchPolicy(1, Duration.ofMillis(5)).decide(0, 1, 0, 0)).isEqualTo(Decision.send(1));
   }
 }

@@ -165,7 +165,8 @@ final class Batcher<T> {
         if (closing || bytesFull) {
           n = fit;
         } else {
-          BatchPolicy.Decision decision = policy.decide(now, pending.size(), now - pending.peekFirst().enqueuedNanos);
+          BatchPolicy.Decision decision = policy.decide(now, pending.size(), now - pending.peekFirst().enqueuedNanos,
+              inFlight);
           if (decision.send() == 0) {
             long due = now + decision.waitNanos();
             if (due < timerDue) {

@@ -132,6 +132,21 @@ class SqsOutboundBatchingTest {
     assertThat(fake.requests).extracting(r -> r.entries().size()).containsExactly(1, 10, 10, 5);
   }
 
+  @Test
+  void adaptiveBatchingLetsAClumpRideBehindTheRequestOnTheWireInsteadOfTakingFreeSlots() {
+    List<SendMessageBatchRequest> requests = new CopyOnWriteArrayList<>();
+    List<CompletableFuture<SendMessageBatchResponse>> held = holdResponses(requests);
+    OutboundChannel out = open(Duration.ofSeconds(1), 8, SqsChannelProperties.SQS_MAX_BATCH_BYTES,
+        SqsChannelProperties.ADAPTIVE);
+    List<CompletableFuture<Void>> sends = new ArrayList<>(send(out, 1, 10));
+    sends.addAll(send(out, 6, 10)); // a clump, as the events of one SQS receive, while 7 slots are free
+    assertThat(requests).as("the clump waits for the request on the wire").hasSize(1);
+    fake.script = FakeSqs::allOk;
+    held.get(0).complete(FakeSqs.respond(requests.get(0), List.of(), false));
+    awaitAll(sends);
+    assertThat(fake.requests).extracting(r -> r.entries().size()).containsExactly(1, 6);
+  }
+
   private static CloudEvent event(int dataBytes) {
     return CloudEventBuilder.v1().withId(UUID.randomUUID().toString()).withSource(URI.create("/t"))
         .withType("t").withData("text/plain", "x".repeat(dataBytes).getBytes(StandardCharsets.UTF_8)).build();

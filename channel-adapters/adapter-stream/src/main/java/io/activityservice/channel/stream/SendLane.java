@@ -105,8 +105,10 @@ final class SendLane implements AutoCloseable {
             continue;
           }
           long now = System.nanoTime();
+          // In flight = 0: the producer itself batches records behind its in-flight produce requests,
+          // so the lane never holds records back for that.
           BatchPolicy.Decision decision = closed ? BatchPolicy.Decision.send(queue.size())
-              : policy.decide(now, queue.size(), now - queue.peekFirst().at());
+              : policy.decide(now, queue.size(), now - queue.peekFirst().at(), 0);
           if (decision.send() > 0) {
             for (int i = 0; i < decision.send() && !queue.isEmpty(); i++) {
               batch.add(queue.pollFirst().task());
