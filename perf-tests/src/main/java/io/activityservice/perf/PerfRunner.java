@@ -1,6 +1,7 @@
 package io.activityservice.perf;
 
 import io.activityservice.perf.cpu.CpuSource;
+import io.activityservice.perf.batching.BatchingSweep;
 import io.activityservice.perf.report.Analysis;
 import io.activityservice.perf.report.Baseline;
 import io.activityservice.perf.report.CpuFacts;
@@ -47,11 +48,11 @@ public final class PerfRunner {
       if (o.compareJar() != null) {
         System.err.println("perf-tests: --compare-jar: first run with " + o.compareJar());
         Options before = o.forBaselineRun();
-        int first = run(before);
+        int first = run(before, false); // the sweep measures this runner's adapter, not the old jar
         System.err.println("perf-tests: --compare-jar: second run with " + o.serviceJar());
-        code = Math.max(first, run(o.againstBaseline(before.reportDir().resolve("results.csv"))));
+        code = Math.max(first, run(o.againstBaseline(before.reportDir().resolve("results.csv")), true));
       } else {
-        code = run(o);
+        code = run(o, true);
       }
     } catch (Exception e) {
       System.err.println("perf-tests failed: " + e);
@@ -61,7 +62,12 @@ public final class PerfRunner {
     System.exit(code);
   }
 
-  static int run(Options o) throws Exception {
+  /**
+   * One run of the suite and its report.
+   *
+   * @param withSweep in a full run, also run the batching sweep (not for the old jar of --compare-jar)
+   */
+  static int run(Options o, boolean withSweep) throws Exception {
     Instant started = Instant.now();
     String runId = "r" + Long.toString(System.currentTimeMillis() / 1000 % 60_466_176L, 36);
     System.err.println("perf-tests: run " + runId + (o.quick() ? " (quick)" : " (full)") + ", report in " + o.reportDir());
@@ -98,6 +104,9 @@ public final class PerfRunner {
         }
       }
     }
+    if (withSweep && !o.quick()) {
+      batchingSweep(o, analysis);
+    }
     env.put("git commit", o.gitCommit());
     env.put("options", String.join(" ", o.args()).isEmpty() ? "(none)" : String.join(" ", o.args()));
     env.put("mode", (o.quick() ? "quick" : "full") + ": reps " + o.reps() + ", N " + o.smallN() + ", larger N " + o.largeN()
@@ -115,6 +124,27 @@ public final class PerfRunner {
     new Report(analysis, environment, suite.notes(), profiles, comparison,
         o.baseline() == null ? null : o.baseline().toString()).write(o.reportDir());
     return verdict(o, suite.results(), analysis);
+  }
+
+  /**
+   * A full run also runs the batching sweep (SQS send batching, fixed sizes vs adaptive; it needs no
+   * service) so that the report's target table carries the adaptive controller's targets; its own
+   * report goes to {@code <report dir>/batching}.
+   */
+  private static void batchingSweep(Options o, Analysis analysis) {
+    if (o.sqsEndpoint() == null) {
+      analysis.addTargetsMeasuredElsewhere(List.of(new Analysis.Target("Adaptive batching (SQS send)", "-",
+          "not measured: the sweep runs against LocalStack or --sqs-endpoint, not --sqs=aws", "batching", "sweep", 0)));
+      return;
+    }
+    try {
+      System.err.println("perf-tests: batching sweep (SQS send batching, fixed sizes vs adaptive)");
+      analysis.addTargetsMeasuredElsewhere(
+          BatchingSweep.forFullRun(java.net.URI.create(o.sqsEndpoint()), o.reportDir().resolve("batching")));
+    } catch (Exception e) {
+      analysis.addTargetsMeasuredElsewhere(List.of(new Analysis.Target("Adaptive batching (SQS send)", "-",
+          "not measured: the sweep failed: " + e, "batching", "sweep", 0)));
+    }
   }
 
   private static Object profile(Testbed bed, Analysis a, Analysis.Target t) {

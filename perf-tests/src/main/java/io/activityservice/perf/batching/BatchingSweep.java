@@ -6,6 +6,7 @@ import io.activityservice.channel.OutboundEvent;
 import io.activityservice.channel.sqs.SqsChannelAdapter;
 import io.activityservice.channel.sqs.SqsChannelProperties;
 import io.activityservice.channel.sqs.SqsClients;
+import io.activityservice.perf.report.Analysis;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import java.io.IOException;
@@ -129,12 +130,25 @@ public final class BatchingSweep {
         i++;
       }
     }
-    BatchingSweep sweep = new BatchingSweep(endpoint, rates, seconds, reps, maxBatchBytes);
+    new BatchingSweep(endpoint, rates, seconds, reps, maxBatchBytes).runAndReport(reportDir);
+  }
+
+  /**
+   * The sweep with its default rates, window and repetitions, as part of the suite's full run: writes
+   * its report into {@code reportDir} and returns the controller's targets, judged.
+   */
+  public static List<Analysis.Target> forFullRun(URI endpoint, Path reportDir) throws Exception {
+    return new BatchingSweep(endpoint, new double[] {20, 400, 4000}, 5, 2, 262_144).runAndReport(reportDir).verdicts();
+  }
+
+  private SweepReport runAndReport(Path reportDir) throws Exception {
     double load0 = loadAverage();
     Instant started = Instant.now();
-    List<SweepResult> results = sweep.run();
-    new SweepReport(results, rates, seconds, reps, endpoint, started, load0, loadAverage()).write(reportDir);
+    List<SweepResult> results = run();
+    SweepReport report = new SweepReport(results, rates, seconds, reps, endpoint, started, load0, loadAverage());
+    report.write(reportDir);
     System.err.println("batching sweep: report in " + reportDir.toAbsolutePath());
+    return report;
   }
 
   private static void usage(String error) {

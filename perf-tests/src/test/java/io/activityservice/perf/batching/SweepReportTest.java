@@ -49,7 +49,7 @@ class SweepReportTest {
   void writesHtmlMarkdownAndCsv(@TempDir Path dir) throws Exception {
     report().write(dir);
     String md = Files.readString(dir.resolve("report.md"));
-    assertTrue(md.contains("| Adaptive throughput under overload"), md);
+    assertTrue(md.contains("| Adaptive batching (SQS send): throughput under overload"), md);
     assertTrue(md.contains("missed"), "1.2× at low load misses the 1.1× target");
     assertTrue(Files.readString(dir.resolve("index.html")).contains("<svg"));
     assertEquals(1 + 2 * 3 * BatchingSweep.CONFIGS.size(), Files.readAllLines(dir.resolve("results.csv")).size());
