@@ -72,6 +72,36 @@ class AnalysisTest {
         "paced() is the run with the median p99, not the spike");
   }
 
+  @Test
+  void kafkaTargetsJudgeK2AgainstK1AtEachBurstSizeAndAtAFixedRate() {
+    List<RunResult> runs = new ArrayList<>(List.of(burst("K1", "burst", 1000, 100), burst("K2", "burst", 1000, 120),
+        burst("K1", "burst", 10_000, 500), burst("K2", "burst", 10_000, 900)));
+    for (int i = 0; i < 3; i++) {
+      runs.add(paced("K1", 1000, 1.5, 4));
+      runs.add(paced("K2", 1000, 3.0, 9));
+    }
+    Analysis a = analysis(runs, CpuFacts.none());
+    Analysis.Target thousand = target(a, "K2 1,000-event burst");
+    assertEquals("met", thousand.status(), thousand.measured());
+    assertTrue(thousand.measured().startsWith("K2 120 ms vs K1 100 ms: 1.20×"), thousand.measured());
+    assertEquals("missed", target(a, "K2 10,000-event burst").status(), "1.8× is over 1.3×");
+    Analysis.Target added = target(a, "Kafka→service→Kafka at 1,000 ev/s");
+    assertEquals("missed", added.status(), added.measured());
+    assertTrue(added.measured().startsWith("added p50 1.50 ms"), added.measured());
+    assertTrue(target(a, "T4 10,000-event burst").status().startsWith("not measured: no 10000-event bursts"),
+        "a run without 10,000-event bursts says so");
+  }
+
+  @Test
+  void targetsMeasuredOutsideTheSuiteFollowItsOwn() {
+    Analysis a = analysis(List.of(), CpuFacts.none());
+    int own = a.targets().size();
+    a.addTargetsMeasuredElsewhere(List.of(new Analysis.Target("Adaptive batching: x", "1 vs 1", "met", "batching",
+        "sweep", 0)));
+    assertEquals(own + 1, a.targets().size());
+    assertEquals("Adaptive batching: x", a.targets().get(own).name());
+  }
+
   private static Analysis analysis(List<RunResult> runs, CpuFacts cpu) {
     return new Analysis(runs, Map.of(), "not run", List.of(), cpu, "measured", Map.of());
   }
