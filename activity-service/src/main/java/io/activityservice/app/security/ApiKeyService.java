@@ -1,5 +1,6 @@
 package io.activityservice.app.security;
 
+import io.activityservice.events.scope.TypeScope;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import io.activityservice.app.security.internal.ApiKeyRepository;

@@ -1,5 +1,6 @@
 package io.activityservice.app.security;
 
+import io.activityservice.events.scope.TypeScope;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.Set;

@@ -1,5 +1,6 @@
 package io.activityservice.app.security;
 
+import io.activityservice.events.scope.TypeScope;
 import static io.activityservice.app.security.Role.ADMIN;
 import static io.activityservice.app.security.Role.AUTHOR;
 import static io.activityservice.app.security.Role.METRICS;

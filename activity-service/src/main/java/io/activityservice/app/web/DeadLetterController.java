@@ -4,7 +4,7 @@ import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.activityservice.app.security.AuditLog;
 import io.activityservice.app.security.Callers;
-import io.activityservice.app.security.ForbiddenException;
+import io.activityservice.events.problem.ForbiddenException;
 import io.activityservice.events.delivery.DeadLetterRecord;
 import io.activityservice.events.delivery.DurableDelivery;
 import io.activityservice.events.json.Json;

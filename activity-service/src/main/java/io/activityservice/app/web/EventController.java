@@ -3,7 +3,7 @@ package io.activityservice.app.web;
 import io.activityservice.app.config.ActivityProperties;
 import io.activityservice.app.security.Caller;
 import io.activityservice.app.security.Callers;
-import io.activityservice.app.security.ForbiddenException;
+import io.activityservice.events.problem.ForbiddenException;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.events.ingest.CloudEventParser;
 import io.activityservice.events.ingest.EventIngest;

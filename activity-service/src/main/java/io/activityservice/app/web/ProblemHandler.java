@@ -1,6 +1,6 @@
 package io.activityservice.app.web;
 
-import io.activityservice.app.security.ForbiddenException;
+import io.activityservice.events.problem.ForbiddenException;
 import io.activityservice.events.problem.ConflictException;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;

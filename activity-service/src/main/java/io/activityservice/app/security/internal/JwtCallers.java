@@ -4,7 +4,7 @@ import io.activityservice.app.security.Caller;
 import io.activityservice.app.security.CallerAuthentication;
 import io.activityservice.app.security.Role;
 import io.activityservice.app.security.SecurityProperties;
-import io.activityservice.app.security.TypeScope;
+import io.activityservice.events.scope.TypeScope;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumSet;

@@ -1,7 +1,7 @@
 package io.activityservice.app.security.internal;
 
 import io.activityservice.app.security.Role;
-import io.activityservice.app.security.TypeScope;
+import io.activityservice.events.scope.TypeScope;
 import java.util.Set;
 
 /**

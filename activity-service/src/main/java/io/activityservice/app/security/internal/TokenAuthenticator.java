@@ -4,7 +4,7 @@ import io.activityservice.app.security.ApiKeyService;
 import io.activityservice.app.security.Caller;
 import io.activityservice.app.security.CallerAuthentication;
 import io.activityservice.app.security.Role;
-import io.activityservice.app.security.TypeScope;
+import io.activityservice.events.scope.TypeScope;
 import java.security.MessageDigest;
 import java.util.EnumSet;
 import org.springframework.security.authentication.AuthenticationManager;

@@ -1,6 +1,7 @@
-package io.activityservice.app.security;
+package io.activityservice.events.scope;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.activityservice.events.problem.ForbiddenException;
 import io.activityservice.events.problem.InvalidInputException;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,15 +1,15 @@
-package io.activityservice.app.security;
+package io.activityservice.events.scope;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.activityservice.events.json.Json;
+import io.activityservice.events.problem.ForbiddenException;
 import io.activityservice.events.problem.InvalidInputException;
-import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Event-type scopes and the settings record: pure logic. */
+/** Event-type scopes: pure logic. */
 class TypeScopeTest {
 
   @Test
@@ -53,22 +53,5 @@ class TypeScopeTest {
     }
     assertThatThrownBy(() -> scope.requireSubscribable(null)).isInstanceOf(ForbiddenException.class);
     TypeScope.ALL.requireSubscribable(null);
-  }
-
-  @Test
-  void settingsRedactTheBootstrapKeyAndExplainBadValues() {
-    String key = "k".repeat(40);
-    SecurityProperties props = new SecurityProperties(null, key, null, null, null);
-    assertThat(props.toString()).doesNotContain(key).contains("bootstrapAdminKey=(set, redacted)");
-    assertThat(props.enabled()).isTrue();
-    assertThat(props.keyCacheTtl()).isEqualTo(Duration.ofSeconds(30));
-    assertThat(props.jwt().enabled()).isFalse();
-    assertThat(props.jwt().rolesClaim()).isEqualTo("roles");
-    assertThatThrownBy(() -> new SecurityProperties(true, "k".repeat(40) + " with spaces", null, null, null))
-        .hasMessageContaining("openssl rand -hex 32");
-    assertThatThrownBy(() -> new SecurityProperties.Jwt(List.of("https://a.example", "https://b.example"),
-        "https://a.example/jwks", null, null, null)).hasMessageContaining("with several issuers leave it empty");
-    assertThatThrownBy(() -> new SecurityProperties.Jwt(List.of("ftp://a.example"), null, null, null, null))
-        .hasMessageContaining("activity.security.jwt.issuer-uri must be an absolute http(s) URL");
   }
 }

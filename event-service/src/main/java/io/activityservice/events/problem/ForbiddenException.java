@@ -1,4 +1,4 @@
-package io.activityservice.app.security;
+package io.activityservice.events.problem;
 
 /**
  * The caller is known but may not do this (a type outside its scope, a subscription pattern that does not pin
