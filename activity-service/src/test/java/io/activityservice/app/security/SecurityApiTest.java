@@ -162,7 +162,7 @@ class SecurityApiTest {
         .isEqualTo("this endpoint needs role admin or author; your key has publisher");
     assertThat(r.json().get("requiredRoles")).extracting(JsonNode::asText).containsExactly("admin", "author");
 
-    Api author = as("author");
+    Api author = as("author", "com.example.*");
     assertThat(author.postJson("/api/v1/channels", "{\"uri\": \"jms:queue:x\"}").json().get("detail").asText())
         .isEqualTo("this endpoint needs role admin; your key has author");
     assertProblem(author.get("/api/v1/api-keys"), 403);
