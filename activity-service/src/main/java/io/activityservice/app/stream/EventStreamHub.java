@@ -124,6 +124,11 @@ public final class EventStreamHub implements AutoCloseable {
     return id;
   }
 
+  /** The bounds on a stream's pattern and filter. */
+  public PatternLimits limits() {
+    return limits;
+  }
+
   /** Streams open now. */
   public int openStreams() {
     return streams.size();

@@ -196,6 +196,33 @@ public final class TypeScope {
     }
   }
 
+  /**
+   * Checks a live-tail pattern: the tail filters every event by its type against the scope anyway, so a
+   * sub-pattern without {@code type} is fine; but a sub-pattern whose {@code type} matchers reach beyond the scope
+   * asks for events the caller may not read, and is refused as a subscription would be.
+   *
+   * @throws ForbiddenException naming {@code pattern}
+   */
+  public void requireReadable(CompiledPattern pattern) {
+    if (all) {
+      return;
+    }
+    List<Map<String, List<Patterns>>> subRules = pattern.subRules();
+    for (int i = 0; i < subRules.size(); i++) {
+      List<Patterns> type = subRules.get(i).get("type");
+      if (type == null) {
+        continue;
+      }
+      String where = subRules.size() == 1 ? "the pattern" : "$or alternative " + (i + 1) + " of " + subRules.size();
+      for (Patterns matcher : type) {
+        String why = outside(matcher);
+        if (why != null) {
+          throw new ForbiddenException("pattern", where + ": " + why);
+        }
+      }
+    }
+  }
+
   /** Why a matcher of {@code type} may reach beyond the scope, or null if it cannot. */
   private String outside(Patterns matcher) {
     MatchType kind = matcher.type();
