@@ -48,7 +48,7 @@ final class JsonTypes {
           .collect(Collectors.joining(", "));
     }
     if (type.isArray() || Collection.class.isAssignableFrom(type)) {
-      String message = String.valueOf(e.getOriginalMessage());
+      String message = e == null ? "" : String.valueOf(e.getOriginalMessage());
       return message.contains("<java.lang.String>") || type == String[].class ? "an array of strings" : "an array";
     }
     if (Map.class.isAssignableFrom(type) || type.isRecord() || type == Object.class

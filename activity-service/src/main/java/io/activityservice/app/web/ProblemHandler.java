@@ -127,9 +127,20 @@ class ProblemHandler {
 
   @ExceptionHandler({MissingServletRequestParameterException.class, MethodArgumentTypeMismatchException.class})
   ResponseEntity<ProblemDetail> parameter(Exception e) {
-    String field = e instanceof MissingServletRequestParameterException m ? m.getParameterName()
-        : ((MethodArgumentTypeMismatchException) e).getName();
-    return problem(HttpStatus.BAD_REQUEST, "Invalid parameter", e.getMessage(), field, null);
+    // Spring's messages name Java types ("value of type 'java.lang.String' to required type 'int'"): say it plainly.
+    String field;
+    String detail;
+    if (e instanceof MissingServletRequestParameterException m) {
+      field = m.getParameterName();
+      detail = field + ": is required";
+    } else {
+      MethodArgumentTypeMismatchException mismatch = (MethodArgumentTypeMismatchException) e;
+      field = mismatch.getName();
+      Class<?> type = mismatch.getRequiredType();
+      detail = field + ": expected " + (type == null ? "a value of another type" : JsonTypes.describe(type, null))
+          + (mismatch.getValue() == null ? "" : ", not " + JsonTypes.quote(mismatch.getValue()));
+    }
+    return problem(HttpStatus.BAD_REQUEST, "Invalid parameter", detail, field, null);
   }
 
   /** Tomcat refuses a query string it cannot parse (e.g. {@code &=x}, a parameter without a name). */

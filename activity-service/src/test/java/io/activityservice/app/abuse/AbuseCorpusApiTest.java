@@ -729,6 +729,11 @@ class AbuseCorpusApiTest {
                 s -> assertThat(s.get("name").asText()).isEqualTo("n"));
           }));
     }
+    for (String query : new String[] {"/api/v1/dead-letters?limit=x", "/api/v1/dead-letters?limit=1e3",
+        "/api/v1/audit?limit=ten"}) {
+      cases.add(new Case(cls, "query " + query, () -> admin.get(query), 400, "limit",
+          (r, ms) -> assertThat(r.json().get("detail").asText()).startsWith("limit: expected an integer")));
+    }
     cases.add(new Case(cls, "malformed JSON", () -> admin.postJson("/api/v1/subscriptions", "{\"name\": "), 400, "body",
         (r, ms) -> assertThat(r.json().get("detail").asText()).doesNotContain("`", "<")));
     cases.add(new Case(cls, "unknown role", () -> admin.postJson("/api/v1/api-keys",
