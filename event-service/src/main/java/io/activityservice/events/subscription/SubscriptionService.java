@@ -163,7 +163,7 @@ public class SubscriptionService {
         .filter(other -> owner.equals(other.owner()))
         .filter(other -> {
           try {
-            return CompiledPattern.compile(other.pattern(), PatternLimits.DEFAULT).wildcards();
+            return CompiledPattern.compile(other.pattern(), limits).wildcards();
           } catch (InvalidInputException e) {
             return false;
           }
