@@ -109,7 +109,11 @@ class AbuseCorpusApiTest {
       }
       exchange.close();
     });
-    slow.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
+    slow.setExecutor(java.util.concurrent.Executors.newCachedThreadPool(r -> {
+      Thread t = new Thread(r, "corpus-slow-server");
+      t.setDaemon(true);
+      return t;
+    }));
     slow.start();
     slowBase = "http://127.0.0.1:" + slow.getAddress().getPort();
     dir = Files.createTempDirectory("corpus");
