@@ -87,9 +87,9 @@ public class EventServiceConfiguration {
   @Bean
   SubscriptionService subscriptionService(JdbcClient jdbc, SubscriptionIndex index, ChannelRegistry channels,
                                           Clock clock, DurableDelivery delivery, ConfigChangeLog changes,
-                                          ConfigPropagator propagator) {
+                                          ConfigPropagator propagator, PatternProperties patterns) {
     SubscriptionService service = new SubscriptionService(new SubscriptionRepository(jdbc), index, channels, clock,
-        delivery::subscriptionDeleted, changes);
+        delivery::subscriptionDeleted, changes, patterns.limits());
     service.loadAll();
     propagator.register(SubscriptionService.CHANGE_KIND, service::reload);
     delivery.start();
@@ -106,8 +106,8 @@ public class EventServiceConfiguration {
   }
 
   @Bean
-  EventIngest eventIngest(EventRegistry registry, EventRouter router, Clock clock) {
-    return new EventIngest(registry, router, clock);
+  EventIngest eventIngest(EventRegistry registry, EventRouter router, Clock clock, IngestProperties ingest) {
+    return new EventIngest(registry, router, clock, ingest.maxAttributeLength());
   }
 
   /** Derived events (detector rows, rule actions) leave their producer through this one emitter. */

@@ -1,6 +1,7 @@
 package io.activityservice.app.console;
 
 import io.activityservice.app.cluster.ClusterProperties;
+import io.activityservice.app.config.PatternProperties;
 import io.activityservice.app.security.Callers;
 import io.activityservice.app.stats.StatsSampler;
 import io.activityservice.app.stream.EventStreamHub;
@@ -36,8 +37,9 @@ public class ConsoleConfiguration implements WebMvcConfigurer {
 
   /** Live event streams, fed by a router tap. */
   @Bean(destroyMethod = "close")
-  EventStreamHub eventStreamHub(ConsoleProperties props, ClusterProperties cluster, EventRouter router) {
-    EventStreamHub hub = new EventStreamHub(props.stream(), cluster.replicaId());
+  EventStreamHub eventStreamHub(ConsoleProperties props, ClusterProperties cluster, EventRouter router,
+                                PatternProperties patterns) {
+    EventStreamHub hub = new EventStreamHub(props.stream(), cluster.replicaId(), patterns.limits());
     router.addTap(hub::onEvent);
     return hub;
   }

@@ -26,12 +26,13 @@ class ApiKeyController {
    *
    * @param name       what it is for
    * @param roles      {@code admin}, {@code author}, {@code subscriber}, {@code publisher}, {@code metrics}
-   * @param eventTypes event-type patterns (required for publisher and subscriber keys), e.g.
+   * @param eventTypes event-type patterns: required for publisher, subscriber and author keys (what they may publish,
+   *                   read, or define and emit), empty for admin keys (an admin uses every type), e.g.
    *                   {@code ["com.example.meter.*"]}, {@code ["*"]} for every type
    */
   record ApiKeyRequest(@Schema(requiredMode = Schema.RequiredMode.REQUIRED, minLength = 1, maxLength = 255, pattern = "\\S") String name,
                        @ArraySchema(minItems = 1, schema = @Schema(allowableValues = {"admin", "author", "subscriber", "publisher", "metrics"}), arraySchema = @Schema(requiredMode = Schema.RequiredMode.REQUIRED)) List<String> roles,
-                       List<String> eventTypes) {
+                       @ArraySchema(schema = @Schema(description = "an event type, a prefix ending in *, or *"), arraySchema = @Schema(description = "Event-type scope: required for publisher, subscriber and author keys, empty for admin keys")) List<String> eventTypes) {
   }
 
   /** The answer to {@code POST}: the key and, once, the whole {@code key} to send as a bearer token. */

@@ -112,10 +112,17 @@ public class ApiKeyService implements AutoCloseable {
       parsed.add(Role.parse(roles.get(i), "roles[" + i + "]"));
     }
     TypeScope scope = TypeScope.of(eventTypes, "eventTypes");
+    if (parsed.contains(Role.ADMIN) && !scope.isEmpty()) {
+      // An admin reaches every type (and archives and replays, which hold every type): a scope on it would be a
+      // promise the service does not keep.
+      throw new InvalidInputException("eventTypes", "must be empty for admin keys: an admin may use every event type;"
+          + " give a key that should be limited to some types the roles it needs instead (author, subscriber,"
+          + " publisher)");
+    }
     if (scope.isEmpty() && !parsed.contains(Role.ADMIN)
-        && (parsed.contains(Role.PUBLISHER) || parsed.contains(Role.SUBSCRIBER))) {
-      throw new InvalidInputException("eventTypes", "is required for publisher and subscriber keys: the event types"
-          + " they may use, e.g. [\"com.example.meter.*\"], or [\"*\"] for every type");
+        && (parsed.contains(Role.PUBLISHER) || parsed.contains(Role.SUBSCRIBER) || parsed.contains(Role.AUTHOR))) {
+      throw new InvalidInputException("eventTypes", "is required for publisher, subscriber and author keys: the event"
+          + " types they may publish, read or define, e.g. [\"com.example.meter.*\"], or [\"*\"] for every type");
     }
     ApiKeyToken token = ApiKeyToken.generate();
     StoredKey stored = new StoredKey(token.id(), name.trim(), parsed, scope, token.secretHash(), clock.millis(),

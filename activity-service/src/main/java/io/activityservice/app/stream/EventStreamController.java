@@ -1,6 +1,9 @@
 package io.activityservice.app.stream;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.activityservice.app.security.Callers;
 import io.activityservice.events.json.Json;
+import io.activityservice.events.subscription.CompiledPattern;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import java.io.IOException;
@@ -24,7 +27,9 @@ class EventStreamController {
 
   @Operation(summary = "Live tail of routed events (server-sent events)", description = """
       Streams every event routed from now on that matches `pattern` (an Event Ruler pattern, as a subscription's) \
-      and `filter` (CESQL), limited to the event types the caller may see. SSE events: `open` \
+      and `filter` (CESQL), limited to the event types the caller may see (a pattern whose `type` matchers reach beyond them is a 403; \
+      `pattern` and `filter` are held to the bounds of a subscription's, `activity.patterns.*`, 400 naming the bound). \
+      SSE events: `open` \
       (`{"stream", "bufferSize", "idleTimeout", "replica"}`, once), `cloudevent` (the structured-mode CloudEvent), \
       `dropped` (`{"dropped": n}`: events lost so far because the client read too slowly; its buffer holds \
       `activity.console.stream.buffer-size` events), `closed` (`{"reason": "idle", ...}` after \
@@ -37,9 +42,12 @@ class EventStreamController {
           + "none: every event") @RequestParam(required = false) String pattern,
       @Parameter(description = "CESQL filter, e.g. source LIKE '/meters/%'") @RequestParam(required = false)
       String filter) {
+    JsonNode tree = pattern == null || pattern.isBlank() ? null : Json.parse(pattern, "pattern");
+    // The compiled pattern (bounds first, 400): type matchers beyond the caller's scope are a 403; every event is
+    // still filtered by its type on the way out.
+    Callers.current().scope().requireReadable(CompiledPattern.compile(tree, hub.limits()));
     SseEmitter emitter = new SseEmitter(0L); // no timeout: the hub ends idle streams itself
-    hub.open(pattern == null || pattern.isBlank() ? null : Json.parse(pattern, "pattern"), filter,
-        access.typesVisibleToCaller(), new EmitterSink(emitter));
+    hub.open(tree, filter, access.typesVisibleToCaller(), new EmitterSink(emitter));
     return emitter;
   }
 

@@ -5,6 +5,7 @@ import io.activityservice.app.console.ConsoleProperties;
 import io.activityservice.events.json.Json;
 import io.activityservice.events.problem.OverloadedException;
 import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.subscription.PatternLimits;
 import io.activityservice.events.subscription.PatternTester;
 import io.activityservice.events.subscription.SubscriptionIndex;
 import java.io.IOException;
@@ -53,6 +54,7 @@ public final class EventStreamHub implements AutoCloseable {
   }
 
   private final ConsoleProperties.Stream settings;
+  private final PatternLimits limits;
   private final String replicaId;
   private final SubscriptionIndex index = new SubscriptionIndex();
   private final Map<String, Stream> streams = new ConcurrentHashMap<>();
@@ -62,6 +64,12 @@ public final class EventStreamHub implements AutoCloseable {
   private volatile boolean closed;
 
   public EventStreamHub(ConsoleProperties.Stream settings, String replicaId) {
+    this(settings, replicaId, PatternLimits.DEFAULT);
+  }
+
+  /** @param limits bounds on a stream's pattern and filter, as on a subscription's (a stream's pattern is in the tap) */
+  public EventStreamHub(ConsoleProperties.Stream settings, String replicaId, PatternLimits limits) {
+    this.limits = limits;
     this.settings = settings;
     this.replicaId = replicaId;
     this.slots = new Semaphore(settings.maxStreams());
@@ -99,7 +107,7 @@ public final class EventStreamHub implements AutoCloseable {
    */
   public String open(JsonNode pattern, String filter, Predicate<String> visible, Sink sink) {
     String id = UUID.randomUUID().toString();
-    SubscriptionIndex.Entry entry = PatternTester.entry(id, pattern, filter);
+    SubscriptionIndex.Entry entry = PatternTester.entry(id, pattern, filter, limits);
     if (closed || !slots.tryAcquire()) {
       throw new OverloadedException("at most " + settings.maxStreams() + " event streams may be open at once on this"
           + " replica (activity.console.stream.max-streams); retry later");
@@ -114,6 +122,11 @@ public final class EventStreamHub implements AutoCloseable {
       throw e;
     }
     return id;
+  }
+
+  /** The bounds on a stream's pattern and filter. */
+  public PatternLimits limits() {
+    return limits;
   }
 
   /** Streams open now. */

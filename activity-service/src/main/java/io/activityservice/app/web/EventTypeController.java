@@ -1,7 +1,10 @@
 package io.activityservice.app.web;
 
 import io.swagger.v3.oas.annotations.media.Schema;
+import io.activityservice.app.security.Caller;
+import io.activityservice.app.security.Callers;
 import io.activityservice.events.json.Json;
+import io.activityservice.events.problem.ForbiddenException;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.registry.EventRegistry;
 import io.activityservice.events.registry.EventType;
@@ -47,6 +50,7 @@ class EventTypeController {
   @PostMapping
   @ResponseStatus(HttpStatus.CREATED) // documents the status; the ResponseEntity sets it
   ResponseEntity<EventTypeView> create(@RequestBody EventTypeRequest body) {
+    requireDefinable(body.type(), "type");
     EventType t = registry.create(body.type(), body.description(), body.owner(), Json.tree(body.schema()));
     return ResponseEntity.created(URI.create("/api/v1/event-types/" + t.type())).body(EventTypeView.of(t));
   }
@@ -64,6 +68,7 @@ class EventTypeController {
   /** Updates the type, or registers it if it does not exist yet. */
   @PutMapping("/{type}")
   ResponseEntity<EventTypeView> put(@PathVariable String type, @RequestBody EventTypeRequest body) {
+    requireDefinable(type, "type");
     if (body.type() != null && !body.type().equals(type)) {
       throw new InvalidInputException("type", "must equal the type in the path ('" + type + "') or be omitted");
     }
@@ -78,6 +83,21 @@ class EventTypeController {
   @DeleteMapping("/{type}")
   @ResponseStatus(HttpStatus.NO_CONTENT)
   void delete(@PathVariable String type) {
+    requireDefinable(type, "type");
     registry.delete(type);
+  }
+
+  /**
+   * Authors create, change and delete only event types of their scope ({@code eventTypes} of the key or token;
+   * admins every type). Checked before anything is read or validated, so the answer does not tell whether a type
+   * outside the scope exists. The {@code owner} field is a label (a team to contact), not an identity: the scope
+   * decides, and the audit log records who changed what.
+   */
+  private static void requireDefinable(String type, String field) {
+    Caller caller = Callers.current();
+    if (type != null && !caller.scope().allows(type)) {
+      throw new ForbiddenException(field, "your " + caller.credential() + " may define only event types "
+          + caller.scope() + ", not " + type);
+    }
   }
 }

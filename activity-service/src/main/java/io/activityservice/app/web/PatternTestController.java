@@ -6,7 +6,9 @@ import io.activityservice.events.json.Json;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.InvalidInputException.FieldError;
 import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.subscription.PatternLimits;
 import io.activityservice.events.subscription.PatternTester;
+import io.activityservice.events.subscription.SubscriptionService;
 import io.swagger.v3.oas.annotations.Operation;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -46,9 +48,11 @@ class PatternTestController {
   }
 
   private final EventIngest ingest;
+  private final PatternLimits limits;
 
-  PatternTestController(EventIngest ingest) {
+  PatternTestController(EventIngest ingest, SubscriptionService subscriptions) {
     this.ingest = ingest;
+    this.limits = subscriptions.limits();
   }
 
   @Operation(summary = "Test a pattern and filter against an event", description = """
@@ -56,7 +60,10 @@ class PatternTestController {
       would do. The event is prepared as ingest prepares it (missing `time` filled in, `data` validated against its \
       registered schema), so an event ingest would refuse is a 400 naming `event.<field>`. For a non-match, \
       `reason` and `mismatches` name the pattern fields the event fails (each field is tested on its own) or say \
-      that the filter is false or could not be evaluated.""")
+      that the filter is false or could not be evaluated. The pattern and filter are held to the bounds of a \
+      subscription's (`activity.patterns.*`: sub-patterns after `$or` expansion, depth, wildcards, filter length, \
+      nesting and operators), checked before anything is matched; a pattern beyond one is a 400 naming it. \
+      Nothing here is scoped: the caller supplies the event.""")
   @PostMapping("/api/v1/patterns/test")
   PatternTestView test(@RequestBody PatternTestRequest body) {
     if (body == null || body.event() == null) {
@@ -65,7 +72,7 @@ class PatternTestController {
           + "\"data\": {...}}");
     }
     RoutableEvent event = prepare(body.event());
-    PatternTester.Outcome o = PatternTester.test(Json.tree(body.pattern()), body.filter(), event);
+    PatternTester.Outcome o = PatternTester.test(Json.tree(body.pattern()), body.filter(), event, limits);
     return new PatternTestView(o.matches(), o.patternMatches(), o.filterMatches(), o.reason(),
         o.mismatches().stream().map(m -> new MismatchView(m.field(), JsonViews.plain(m.expected()),
             JsonViews.plain(m.actual()))).toList());

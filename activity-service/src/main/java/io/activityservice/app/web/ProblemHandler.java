@@ -67,8 +67,24 @@ class ProblemHandler {
     return problem(HttpStatus.CONTENT_TOO_LARGE, "Body too large", e.getMessage(), "body", null);
   }
 
+  /**
+   * A body that could not be read: its size (413), a value of the wrong type, or malformed JSON. The answer names the
+   * field by its JSON path ({@code retry.maxAttempts}, {@code roles[1]}) and what was expected in plain words
+   * ({@code an integer}, {@code an array of strings}), never a Java class.
+   */
   @ExceptionHandler(HttpMessageNotReadableException.class)
   ResponseEntity<ProblemDetail> unreadable(HttpMessageNotReadableException e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof PayloadTooLargeException tooLarge) {
+        return tooLarge(tooLarge);
+      }
+      if (t instanceof InvalidInputException invalid) {
+        return invalid(invalid);
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
     Throwable cause = e.getMostSpecificCause();
     String field = "body";
     if (cause instanceof tools.jackson.databind.DatabindException de && !de.getPath().isEmpty()) {
@@ -76,7 +92,17 @@ class ProblemHandler {
           .map(r -> r.getPropertyName() != null ? r.getPropertyName() : "[" + r.getIndex() + "]")
           .reduce((a, b) -> b.startsWith("[") ? a + b : a + "." + b).orElse("body");
     }
-    String reason = cause instanceof tools.jackson.core.JacksonException je ? je.getOriginalMessage() : cause.getMessage();
+    String reason;
+    if (cause instanceof tools.jackson.databind.exc.MismatchedInputException mismatch
+        && mismatch.getTargetType() != null) {
+      reason = "expected " + JsonTypes.describe(mismatch.getTargetType(), mismatch)
+          + (mismatch instanceof tools.jackson.databind.exc.InvalidFormatException f && f.getValue() != null
+          ? ", not " + JsonTypes.quote(f.getValue()) : "");
+    } else if (cause instanceof tools.jackson.core.JacksonException je) {
+      reason = JsonTypes.withoutClassNames(je.getOriginalMessage());
+    } else {
+      reason = "is not readable JSON";
+    }
     return problem(HttpStatus.BAD_REQUEST, "Malformed request body", field + ": " + reason, field,
         List.of(Map.of("field", field, "reason", String.valueOf(reason))));
   }
@@ -101,9 +127,20 @@ class ProblemHandler {
 
   @ExceptionHandler({MissingServletRequestParameterException.class, MethodArgumentTypeMismatchException.class})
   ResponseEntity<ProblemDetail> parameter(Exception e) {
-    String field = e instanceof MissingServletRequestParameterException m ? m.getParameterName()
-        : ((MethodArgumentTypeMismatchException) e).getName();
-    return problem(HttpStatus.BAD_REQUEST, "Invalid parameter", e.getMessage(), field, null);
+    // Spring's messages name Java types ("value of type 'java.lang.String' to required type 'int'"): say it plainly.
+    String field;
+    String detail;
+    if (e instanceof MissingServletRequestParameterException m) {
+      field = m.getParameterName();
+      detail = field + ": is required";
+    } else {
+      MethodArgumentTypeMismatchException mismatch = (MethodArgumentTypeMismatchException) e;
+      field = mismatch.getName();
+      Class<?> type = mismatch.getRequiredType();
+      detail = field + ": expected " + (type == null ? "a value of another type" : JsonTypes.describe(type, null))
+          + (mismatch.getValue() == null ? "" : ", not " + JsonTypes.quote(mismatch.getValue()));
+    }
+    return problem(HttpStatus.BAD_REQUEST, "Invalid parameter", detail, field, null);
   }
 
   /** Tomcat refuses a query string it cannot parse (e.g. {@code &=x}, a parameter without a name). */

@@ -91,13 +91,17 @@ class SubscriptionController {
     this.delivery = delivery;
   }
 
-  /** Creates a subscription owned by the caller; a scoped caller's pattern must pin {@code type} to its scope. */
+  /**
+   * Creates a subscription owned by the caller; a scoped caller's compiled pattern must pin {@code type} to its scope
+   * in every {@code $or} branch.
+   */
   @PostMapping
   @ResponseStatus(HttpStatus.CREATED) // documents the status; the ResponseEntity sets it
   ResponseEntity<SubscriptionView> create(@RequestBody SubscriptionRequest body) {
     Caller caller = Callers.current();
     JsonNode pattern = Json.tree(body.pattern());
-    caller.scope().requireSubscribable(pattern);
+    // Decided on the pattern as Event Ruler will run it: every $or branch (bounds checked first, 400).
+    caller.scope().requireSubscribable(subscriptions.compilePattern(pattern));
     Subscription s = subscriptions.create(body.name(), pattern, body.filter(), body.target(),
         body.retry() == null ? null : body.retry().toPolicy(), body.deadLetter(), caller.id());
     return ResponseEntity.created(URI.create("/api/v1/subscriptions/" + s.id())).body(SubscriptionView.of(s));

@@ -134,7 +134,7 @@ abstract class AbstractArchiveApiTest {
     problem(api.get("/api/v1/archives/a-" + leg + "/events?cursor=x"), 400, "cursor");
     problem(api.get("/api/v1/replays/none-" + leg), 404, null);
     // Archives hold events of every type and replays re-deliver them: only an admin reaches them.
-    Api author = api.withKey(api.createKey("author-" + leg, java.util.List.of("author"), java.util.List.of()));
+    Api author = api.withKey(api.createKey("author-" + leg, java.util.List.of("author"), java.util.List.of("*")));
     problem(author.get("/api/v1/archives/a-" + leg), 403, null);
     problem(author.postJson("/api/v1/replays", "{\"name\": \"r-" + leg + "\", \"archive\": \"a-" + leg + "\","
         + " \"from\": \"2026-01-01T00:00:00Z\", \"to\": \"2026-01-02T00:00:00Z\"}"), 403, null);

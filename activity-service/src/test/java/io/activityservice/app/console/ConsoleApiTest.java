@@ -292,7 +292,7 @@ class ConsoleApiTest {
   void consoleEndpointsNeedTheirRoles() throws Exception {
     String publisher = api.createKey(unique("pub"), List.of("publisher"), List.of("com.example.*"));
     String metrics = api.createKey(unique("metrics"), List.of("metrics"), List.of());
-    String author = api.createKey(unique("author"), List.of("author"), List.of());
+    String author = api.createKey(unique("author"), List.of("author"), List.of("com.example.*"));
 
     try (SseClient none = SseClient.open(port, null, null, null)) {
       assertThat(none.status()).isEqualTo(401);

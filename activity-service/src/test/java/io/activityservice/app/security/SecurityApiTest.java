@@ -162,7 +162,7 @@ class SecurityApiTest {
         .isEqualTo("this endpoint needs role admin or author; your key has publisher");
     assertThat(r.json().get("requiredRoles")).extracting(JsonNode::asText).containsExactly("admin", "author");
 
-    Api author = as("author");
+    Api author = as("author", "com.example.*");
     assertThat(author.postJson("/api/v1/channels", "{\"uri\": \"jms:queue:x\"}").json().get("detail").asText())
         .isEqualTo("this endpoint needs role admin; your key has author");
     assertProblem(author.get("/api/v1/api-keys"), 403);
@@ -283,13 +283,22 @@ class SecurityApiTest {
     assertThat(byPrefix.status()).as(byPrefix.body()).isEqualTo(201);
 
     // Patterns that do not pin type to the scope are refused, naming the pattern; nothing is stored.
-    for (String pattern : List.of("null", "{}", "{\"source\": [\"/x\"]}", "{\"type\": []}",
+    for (String pattern : List.of("null", "{}", "{\"source\": [\"/x\"]}",
         "{\"type\": [\"com.example.elsewhere\"]}", "{\"type\": [\"" + scope + "a\", \"com.example.elsewhere\"]}",
         "{\"type\": [{\"prefix\": \"com.example.\"}]}", "{\"type\": [{\"anything-but\": [\"x\"]}]}",
-        "{\"type\": [{\"wildcard\": \"" + scope + "*\"}]}", "{\"type\": \"" + scope + "a\"}")) {
+        "{\"type\": [{\"wildcard\": \"com.example.*\"}]}",
+        "{\"$or\": [{\"type\": [\"" + scope + "a\"]}, {\"source\": [\"/x\"]}]}")) {
       Response r = alice.postJson("/api/v1/subscriptions", """
           {"name": "x", "pattern": %s, "target": "%s"}""".formatted(pattern, target));
       assertProblem(r, 403);
+      assertThat(r.json().get("field").asText()).as(pattern).isEqualTo("pattern");
+    }
+    // Patterns Event Ruler does not take, or that constrain type inside and outside a $or: 400 naming the pattern.
+    for (String pattern : List.of("{\"type\": []}", "{\"type\": \"" + scope + "a\"}",
+        "{\"type\": [\"" + scope + "a\"], \"$or\": [{\"type\": [\"com.example.elsewhere\"]}, {\"source\": [\"/x\"]}]}")) {
+      Response r = alice.postJson("/api/v1/subscriptions", """
+          {"name": "x", "pattern": %s, "target": "%s"}""".formatted(pattern, target));
+      assertProblem(r, 400);
       assertThat(r.json().get("field").asText()).as(pattern).isEqualTo("pattern");
     }
     assertThat(alice.get("/api/v1/subscriptions").json()).extracting(s -> s.get("id").asText())

@@ -1,5 +1,6 @@
 package io.activityservice.events.archive;
 
+import io.activityservice.events.log.LogSafe;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.events.cluster.ConfigChanges;
 import io.activityservice.events.problem.ConflictException;
@@ -188,7 +189,7 @@ public class ArchiveService implements AutoCloseable {
           repository.setCounts(a.id(), totals[0], totals[1]);
         }
       } catch (RuntimeException e) {
-        log.warn("archive {} maintenance failed: {}", a.name(), e.toString());
+        log.warn("archive {} maintenance failed: {}", LogSafe.text(a.name()), LogSafe.text(e.toString(), 1024));
       }
     }
   }

@@ -1,5 +1,6 @@
 package io.activityservice.events.archive;
 
+import io.activityservice.events.log.LogSafe;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.OutboundEvent;
 import io.activityservice.events.internal.QueueBatches;
@@ -140,7 +141,8 @@ final class ArchiveWriter implements AutoCloseable {
       } catch (RuntimeException e) {
         // An event that cannot be encoded cannot be archived; the others of the batch still are.
         failed.increment();
-        log.warn("event {} could not be encoded for its archive: {}", p.event().event().getId(), e.toString());
+        log.warn("event {} could not be encoded for its archive: {}", LogSafe.text(p.event().event().getId()),
+            LogSafe.text(e.toString(), 1024));
       }
     }
     return rows;

@@ -1,5 +1,6 @@
 package io.activityservice.events.archive;
 
+import io.activityservice.events.log.LogSafe;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.events.routing.RoutableEvent;
 import io.cloudevents.CloudEvent;
@@ -103,7 +104,8 @@ final class ReplayRunner implements AutoCloseable {
           clock.millis());
       return;
     }
-    log.info("replay {}: {} of archive {} from {} (resuming at {})", replay.name(), replay.total(), replay.archive(),
+    log.info("replay {}: {} of archive {} from {} (resuming at {})", LogSafe.text(replay.name()), replay.total(),
+        LogSafe.text(replay.archive()),
         replay.from(), replay.position());
     long replayed = replay.replayed();
     ArchivedEvent.Position position = replay.position();
@@ -139,17 +141,18 @@ final class ReplayRunner implements AutoCloseable {
           throw new IllegalStateException(failure.get().getMessage(), failure.get());
         }
         if (!replays.progress(replay.name(), replicaId, replayed, position, clock.millis() + lease.toMillis())) {
-          log.info("replay {} stopped after {} events: cancelled or taken over", replay.name(), replayed);
+          log.info("replay {} stopped after {} events: cancelled or taken over", LogSafe.text(replay.name()), replayed);
           return;
         }
         if (page.size() < pageSize) {
           replays.finish(replay.name(), replicaId, Replay.State.COMPLETED, null, clock.millis());
-          log.info("replay {} completed: {} events", replay.name(), replayed);
+          log.info("replay {} completed: {} events", LogSafe.text(replay.name()), replayed);
           return;
         }
       }
     } catch (RuntimeException e) {
-      log.warn("replay {} failed after {} events: {}", replay.name(), replayed, e.toString());
+      log.warn("replay {} failed after {} events: {}", LogSafe.text(replay.name()), replayed,
+          LogSafe.text(e.toString(), 1024));
       replays.finish(replay.name(), replicaId, Replay.State.FAILED, cut(e.getMessage()), clock.millis());
     }
   }

@@ -1,5 +1,6 @@
 package io.activityservice.events.cluster;
 
+import io.activityservice.events.log.LogSafe;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -126,7 +127,7 @@ public final class ConfigPropagator implements AutoCloseable {
   private void apply(ConfigChangeLog.Change c) {
     Consumer<String> applier = appliers.get(c.kind());
     if (applier == null) {
-      log.warn("configuration change {} of unknown kind '{}' ignored", c.version(), c.kind());
+      log.warn("configuration change {} of unknown kind '{}' ignored", c.version(), LogSafe.text(c.kind()));
       return;
     }
     try {
@@ -139,13 +140,15 @@ public final class ConfigPropagator implements AutoCloseable {
         }
       }
       if (lag > 1000) {
-        log.info("configuration change {} ({} {}) applied {} ms after its commit", c.version(), c.kind(), c.key(),
+        log.info("configuration change {} ({} {}) applied {} ms after its commit", c.version(), c.kind(),
+            LogSafe.text(c.key()),
             lag);
       }
-      log.debug("applied configuration change {} ({} {}) from {}", c.version(), c.kind(), c.key(), c.replica());
+      log.debug("applied configuration change {} ({} {}) from {}", c.version(), c.kind(), LogSafe.text(c.key()),
+          LogSafe.text(c.replica()));
     } catch (RuntimeException e) {
       log.error("configuration change {} ({} {}) could not be applied on this replica: {}", c.version(), c.kind(),
-          c.key(), e.toString(), e);
+          LogSafe.text(c.key()), LogSafe.text(e.toString(), 1024), e);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.activityservice.events.cluster;
 
+import io.activityservice.events.log.LogSafe;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundSettings;
@@ -116,8 +117,8 @@ public final class ProcessorRouting implements AutoCloseable {
           try {
             routable = RoutableEvent.of(event);
           } catch (RuntimeException e) {
-            log.warn("{} {}: dropping internal event {} that cannot be read: {}", p.kind(), p.name(), event.getId(),
-                e.getMessage());
+            log.warn("{} {}: dropping internal event {} that cannot be read: {}", p.kind(), LogSafe.text(p.name()),
+                LogSafe.text(event.getId()), LogSafe.text(e.getMessage(), 1024));
             ack.ack();
             return;
           }
@@ -136,7 +137,7 @@ public final class ProcessorRouting implements AutoCloseable {
         });
     running.put(p.id(), new Running(p, uri, inbound, ownership));
     reindex();
-    log.info("{} {} consumes {}{}", p.kind(), p.name(), uri,
+    log.info("{} {} consumes {}{}", p.kind(), LogSafe.text(p.name()), LogSafe.text(uri),
         p.partitionBy() == null ? " (exclusive: one replica owns it)" : " partitioned by " + p.partitionBy());
   }
 

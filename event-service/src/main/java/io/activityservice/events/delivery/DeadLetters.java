@@ -1,5 +1,6 @@
 package io.activityservice.events.delivery;
 
+import io.activityservice.events.log.LogSafe;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.events.channel.ChannelRegistry;
@@ -78,8 +79,8 @@ public class DeadLetters {
     }
     ChannelUri to = channelFor(channel);
     if (to == null) {
-      log.warn("dead letter {} from {} ({}) kept by the service only: {}", e.getId(), e.getSource(), letter.origin(),
-          letter.reason());
+      log.warn("dead letter {} from {} ({}) kept by the service only: {}", LogSafe.text(e.getId()),
+          LogSafe.text(e.getSource()), LogSafe.text(letter.origin()), LogSafe.text(letter.reason(), 1024));
       return kept;
     }
     return CompletableFuture.allOf(kept, forward(letter, to));

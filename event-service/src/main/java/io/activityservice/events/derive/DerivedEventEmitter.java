@@ -1,5 +1,6 @@
 package io.activityservice.events.derive;
 
+import io.activityservice.events.log.LogSafe;
 import io.activityservice.events.delivery.DeadLetters;
 import io.activityservice.events.ingest.EventIngest;
 import io.activityservice.events.problem.InvalidInputException;
@@ -89,7 +90,8 @@ public final class DerivedEventEmitter {
   }
 
   private CompletableFuture<Void> deadLetter(CloudEvent event, Producer producer, String reason) {
-    log.warn("dead-lettering derived event {} of {}: {}", event.getId(), producer.origin(), reason);
+    log.warn("dead-lettering derived event {} of {}: {}", LogSafe.text(event.getId()), LogSafe.text(producer.origin()),
+        LogSafe.text(reason, 1024));
     return deadLetters.send(new DeadLetters.DeadLetter(event, null, producer.origin(), 0, reason), null)
         .handle((ok, error) -> {
           throw new NotEmitted(error == null ? reason : reason + " (and dead-lettering failed: " + error + ")");

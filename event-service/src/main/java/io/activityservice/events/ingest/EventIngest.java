@@ -24,11 +24,34 @@ public class EventIngest {
   private final EventRegistry registry;
   private final EventRouter router;
   private final Clock clock;
+  private final int maxAttributeLength;
+
+  /** Names an extension may not have: the context attributes and the members of the structured JSON view. */
+  private static final java.util.Set<String> RESERVED = java.util.Set.of("specversion", "id", "source", "type",
+      "subject", "time", "dataschema", "datacontenttype", "data", "data_base64");
+
+  /** Default length bound of context attributes and extension values. */
+  public static final int DEFAULT_MAX_ATTRIBUTE_LENGTH = 1024;
 
   public EventIngest(EventRegistry registry, EventRouter router, Clock clock) {
+    this(registry, router, clock, DEFAULT_MAX_ATTRIBUTE_LENGTH);
+  }
+
+  /**
+   * @param maxAttributeLength most characters in any context attribute ({@code id}, {@code source}, {@code type},
+   *                           {@code subject}, {@code dataschema}, {@code datacontenttype}) or extension value: patterns
+   *                           (wildcards in particular) cost per character of the values they read, so this bounds what
+   *                           one event can cost the router whatever the subscriptions
+   */
+  public EventIngest(EventRegistry registry, EventRouter router, Clock clock, int maxAttributeLength) {
+    if (maxAttributeLength < 64 || maxAttributeLength > 65_536) {
+      throw new IllegalArgumentException("activity.ingest.max-attribute-length must be between 64 and 65536 (was "
+          + maxAttributeLength + "), e.g. 1024");
+    }
     this.registry = registry;
     this.router = router;
     this.clock = clock;
+    this.maxAttributeLength = maxAttributeLength;
   }
 
   /**
@@ -37,11 +60,47 @@ public class EventIngest {
    * @throws InvalidInputException naming the offending field
    */
   public RoutableEvent prepare(CloudEvent event) {
+    checkLengths(event);
     CloudEvent withTime = event.getTime() != null ? event
         : CloudEventBuilder.from(event).withTime(OffsetDateTime.now(clock)).build();
     RoutableEvent routable = RoutableEvent.of(withTime);
     registry.validate(withTime.getType(), routable.data(), routable.dataIsJson());
     return routable;
+  }
+
+  /** Attribute and extension lengths: a few length reads per event, no parse and no allocation unless refused. */
+  private void checkLengths(CloudEvent event) {
+    check("id", event.getId());
+    check("type", event.getType());
+    check("subject", event.getSubject());
+    check("datacontenttype", event.getDataContentType());
+    if (event.getSource() != null) {
+      check("source", event.getSource().toString());
+    }
+    if (event.getDataSchema() != null) {
+      check("dataschema", event.getDataSchema().toString());
+    }
+    for (String name : event.getExtensionNames()) {
+      if (RESERVED.contains(name)) {
+        // The routed JSON view would show the extension in place of the attribute that was checked (e.g. binary
+        // mode's ce-datacontenttype header): what patterns see must be what ingest validated.
+        throw new InvalidInputException(name, "is a CloudEvents attribute name and cannot be an extension; in binary"
+            + " mode the data's content type is the Content-Type header");
+      }
+      Object value = event.getExtension(name);
+      if (value instanceof CharSequence || value instanceof java.net.URI) {
+        check(name, value.toString());
+      } else if (value instanceof byte[] bytes && bytes.length > maxAttributeLength) {
+        check(name, "x".repeat(maxAttributeLength + 1));
+      }
+    }
+  }
+
+  private void check(String attribute, String value) {
+    if (value != null && value.length() > maxAttributeLength) {
+      throw new InvalidInputException(attribute, "is " + value.length() + " characters long; context attributes and"
+          + " extension values may have at most " + maxAttributeLength + " (activity.ingest.max-attribute-length)");
+    }
   }
 
   /**

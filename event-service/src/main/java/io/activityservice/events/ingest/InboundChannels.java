@@ -1,5 +1,6 @@
 package io.activityservice.events.ingest;
 
+import io.activityservice.events.log.LogSafe;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundSettings;
@@ -68,7 +69,8 @@ public class InboundChannels implements AutoCloseable {
     try {
       parsed = ChannelUri.parse(uri);
     } catch (IllegalArgumentException e) {
-      log.warn("ignoring a change of inbound channel '{}': {}", uri, e.getMessage());
+      log.warn("ignoring a change of inbound channel '{}': {}", LogSafe.text(Redaction.uri(uri)),
+          LogSafe.text(e.getMessage(), 1024));
       return;
     }
     java.util.Optional<InboundChannelDefinition> stored = repository.findAll().stream()
@@ -78,7 +80,8 @@ public class InboundChannels implements AutoCloseable {
       try {
         open(stored.get());
       } catch (RuntimeException e) {
-        log.error("inbound channel {} added on another replica could not start here: {}", uri, e.getMessage());
+        log.error("inbound channel {} added on another replica could not start here: {}",
+            LogSafe.text(Redaction.uri(uri)), LogSafe.text(e.getMessage(), 1024));
       }
     } else if (stored.isEmpty() && current != null && "api".equals(current.definition().origin())) {
       close(parsed);
@@ -93,7 +96,8 @@ public class InboundChannels implements AutoCloseable {
       try {
         open(d);
       } catch (RuntimeException e) {
-        log.error("inbound channel {} not started: {}", Redaction.uri(d.uri()), e.getMessage(), e);
+        log.error("inbound channel {} not started: {}", LogSafe.text(Redaction.uri(d.uri())),
+            LogSafe.text(e.getMessage(), 1024), e);
       }
     }
   }
@@ -152,14 +156,14 @@ public class InboundChannels implements AutoCloseable {
       channel.close();
       throw new ConflictException("uri", "the service already listens on " + uri);
     }
-    log.info("listening on {}", Redaction.uri(uri));
+    log.info("listening on {}", LogSafe.text(Redaction.uri(uri)));
   }
 
   private void close(ChannelUri uri) {
     Running r = running.remove(uri);
     if (r != null) {
       r.channel().close();
-      log.info("stopped listening on {}", Redaction.uri(uri));
+      log.info("stopped listening on {}", LogSafe.text(Redaction.uri(uri)));
     }
   }
 

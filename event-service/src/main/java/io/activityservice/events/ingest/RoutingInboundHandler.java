@@ -1,5 +1,6 @@
 package io.activityservice.events.ingest;
 
+import io.activityservice.events.log.LogSafe;
 import io.activityservice.channel.Acknowledgement;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundHandler;
@@ -41,7 +42,8 @@ final class RoutingInboundHandler implements InboundHandler {
         }
       });
     } catch (InvalidInputException invalid) {
-      log.warn("invalid event {} on {}: {}", event.getId(), Redaction.uri(channel), invalid.getMessage());
+      log.warn("invalid event {} on {}: {}", LogSafe.text(event.getId()), LogSafe.text(Redaction.uri(channel)),
+          LogSafe.text(invalid.getMessage(), 1024));
       deadLetters.send(new DeadLetters.DeadLetter(event, null, "inbound:" + Redaction.uri(channel.toString()), 1,
           "invalid: " + invalid.getMessage()), null)
           .whenComplete((ok, error) -> {
@@ -52,7 +54,8 @@ final class RoutingInboundHandler implements InboundHandler {
             }
           });
     } catch (RuntimeException unexpected) {
-      log.error("ingest of event {} on {} failed", event.getId(), Redaction.uri(channel), unexpected);
+      log.error("ingest of event {} on {} failed", LogSafe.text(event.getId()), LogSafe.text(Redaction.uri(channel)),
+          unexpected);
       ack.nack(unexpected);
     }
   }

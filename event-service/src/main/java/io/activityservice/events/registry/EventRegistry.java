@@ -8,6 +8,7 @@ import com.networknt.schema.SchemaId;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SpecVersion;
 import com.networknt.schema.ValidationMessage;
+import io.activityservice.events.log.LogSafe;
 import io.activityservice.events.problem.ConflictException;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.InvalidInputException.FieldError;
@@ -29,20 +30,27 @@ import java.util.regex.Pattern;
  */
 public class EventRegistry {
 
+  private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(EventRegistry.class);
+
   /** CloudEvents recommends reverse-DNS type names; we only forbid blanks and control characters. */
   private static final Pattern TYPE_NAME = Pattern.compile("[^\\s\\p{Cntrl}]{1,255}");
 
   private final EventTypeRepository repository;
   private final UnregisteredTypePolicy policy;
   private final Clock clock;
-  private final JsonSchemaFactory schemaFactory =
-      JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012);
+  /** Loads nothing but the bundled meta-schemas ({@link SchemaReferences#LOADER}): schemas fetch nothing. */
+  private final JsonSchemaFactory schemaFactory = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012,
+      builder -> builder.schemaLoaders(loaders -> loaders.add(SchemaReferences.LOADER)));
   private final Map<String, Compiled> cache = new ConcurrentHashMap<>();
   private final ConfigChanges changes;
   /** The 2020-12 meta-schema, bundled with the validator: user schemas are checked against it. */
   private final JsonSchema metaSchema = schemaFactory.getSchema(SchemaLocation.of(SchemaId.V202012));
 
-  private record Compiled(EventType type, JsonSchema schema) {
+  /** A type with its compiled schema; {@code broken} says why a stored schema cannot be enforced (else null). */
+  private record Compiled(EventType type, JsonSchema schema, String broken) {
+    Compiled(EventType type, JsonSchema schema) {
+      this(type, schema, null);
+    }
   }
 
   public EventRegistry(EventTypeRepository repository, UnregisteredTypePolicy policy, Clock clock) {
@@ -56,7 +64,23 @@ public class EventRegistry {
     this.policy = policy;
     this.clock = clock;
     this.changes = changes;
-    repository.findAll().forEach(t -> cache.put(t.type(), compile(t)));
+    repository.findAll().forEach(t -> cache.put(t.type(), compileStored(t)));
+  }
+
+  /**
+   * A stored type's schema, compiled; one that no longer compiles (e.g. stored before references were confined to
+   * the registry) is kept listed but refuses events until an author fixes it, rather than stopping the service or
+   * being silently not enforced.
+   */
+  private Compiled compileStored(EventType t) {
+    try {
+      return compile(t);
+    } catch (InvalidInputException e) {
+      log.error("event type {}: its stored schema is not enforced and its events are refused until it is fixed"
+          + " (PUT /api/v1/event-types/{}): {}", LogSafe.text(t.type()), LogSafe.text(t.type()),
+          LogSafe.text(e.getMessage(), 1024));
+      return new Compiled(t, null, e.getMessage());
+    }
   }
 
   /** Kind of the event-type changes in the configuration log. */
@@ -68,7 +92,7 @@ public class EventRegistry {
     if (stored.isEmpty()) {
       cache.remove(type);
     } else {
-      cache.put(type, compile(stored.get()));
+      cache.put(type, compileStored(stored.get()));
     }
   }
 
@@ -145,13 +169,23 @@ public class EventRegistry {
       }
       return;
     }
+    if (c.broken() != null) {
+      throw new InvalidInputException("type", "event type '" + type + "' has a stored schema that cannot be"
+          + " enforced (" + c.broken() + "); an author must fix it with PUT /api/v1/event-types/" + type);
+    }
     if (c.schema() == null) {
       return;
     }
     if (!dataIsJson) {
       throw new InvalidInputException("data", "type '" + type + "' has a JSON Schema, so data must be JSON");
     }
-    Set<ValidationMessage> messages = c.schema().validate(data == null ? com.fasterxml.jackson.databind.node.NullNode.getInstance() : data);
+    Set<ValidationMessage> messages;
+    try {
+      messages = c.schema().validate(data == null ? com.fasterxml.jackson.databind.node.NullNode.getInstance() : data);
+    } catch (RuntimeException e) {
+      // E.g. a reference the loader refused (nothing is fetched): the data cannot be shown valid.
+      throw new InvalidInputException("data", "could not be checked against the schema of type '" + type + "'");
+    }
     if (!messages.isEmpty()) {
       List<FieldError> errors = new ArrayList<>();
       for (ValidationMessage m : messages) {
@@ -173,6 +207,7 @@ public class EventRegistry {
       ValidationMessage first = problems.iterator().next();
       throw new InvalidInputException("schema", "is not a valid JSON Schema (2020-12): " + first.getMessage());
     }
+    SchemaReferences.check(t.schema());
     try {
       JsonSchema schema = schemaFactory.getSchema(t.schema());
       schema.initializeValidators();

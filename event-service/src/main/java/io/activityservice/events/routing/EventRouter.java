@@ -1,5 +1,6 @@
 package io.activityservice.events.routing;
 
+import io.activityservice.events.log.LogSafe;
 import io.activityservice.events.delivery.DurableDelivery;
 import io.activityservice.events.problem.OverloadedException;
 import io.activityservice.events.subscription.SubscriptionIndex;
@@ -117,7 +118,7 @@ public class EventRouter {
     try {
       dispatch(event, settled);
     } catch (RuntimeException e) {
-      log.error("routing event {} failed unexpectedly", id, e);
+      log.error("routing event {} failed unexpectedly", LogSafe.text(id), e);
       settled.completeExceptionally(e);
     }
     return outcome;
@@ -175,7 +176,7 @@ public class EventRouter {
       try {
         tap.onEvent(event);
       } catch (RuntimeException e) {
-        log.warn("tap {} failed on event {}", tap, event.event().getId(), e);
+        log.warn("tap {} failed on event {}", tap, LogSafe.text(event.event().getId()), e);
       }
     }
     CompletableFuture<Void> forwarded = forward(event);

@@ -3,11 +3,16 @@ package io.activityservice.events.scope;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.events.problem.ForbiddenException;
 import io.activityservice.events.problem.InvalidInputException;
+import io.activityservice.events.subscription.CompiledPattern;
+import io.activityservice.events.subscription.PatternLimits;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import software.amazon.event.ruler.MatchType;
+import software.amazon.event.ruler.Patterns;
 
 /**
  * The event types a publisher may publish or a subscriber may subscribe to: a list of patterns, each an exact
@@ -144,40 +149,140 @@ public final class TypeScope {
   }
 
   /**
-   * Checks that a subscription {@code pattern} only matches types in scope: its top-level {@code type} must be
-   * a list of exact types and {@code {"prefix": "..."}} matchers that all lie in scope (everything else in an
-   * Event Ruler pattern, {@code $or} included, is ANDed with that {@code type}, so it can only narrow it).
+   * Checks that a subscription {@code pattern} only matches types in scope; see {@link #requireSubscribable(
+   * CompiledPattern)}. Compiles it with the default {@link PatternLimits}.
+   *
+   * @throws ForbiddenException   naming {@code pattern} when it can reach a type outside the scope
+   * @throws InvalidInputException naming {@code pattern} when it does not compile
+   */
+  public void requireSubscribable(JsonNode pattern) {
+    requireSubscribable(CompiledPattern.compile(pattern, PatternLimits.DEFAULT));
+  }
+
+  /**
+   * Checks that a compiled pattern only matches types in scope. The decision is made on every sub-pattern Event
+   * Ruler will run (each {@code $or} branch, nested ones included): each must constrain {@code type}, and every
+   * matcher of its {@code type} must only match types in scope: an exact type in scope, a {@code prefix} the scope
+   * covers, or a {@code wildcard} whose text before its first {@code *} is such a prefix (or which has no
+   * {@code *} and is a type in scope). Matchers whose reach cannot be bounded by the scope ({@code anything-but},
+   * {@code exists}, {@code suffix}, {@code equals-ignore-case}, numbers, CIDR) are refused for scoped credentials.
    *
    * @throws ForbiddenException naming {@code pattern} otherwise
    */
-  public void requireSubscribable(JsonNode pattern) {
+  public void requireSubscribable(CompiledPattern pattern) {
     if (all) {
       return;
     }
     String example = "e.g. {\"type\": [\"" + (exact.isEmpty() ? (prefixes.isEmpty() ? "com.example.type"
         : prefixes.get(0) + "…") : exact.iterator().next()) + "\"]}";
-    JsonNode type = pattern == null || !pattern.isObject() ? null : pattern.get("type");
-    if (type == null || !type.isArray() || type.isEmpty()) {
+    if (pattern.matchesEverything()) {
       throw new ForbiddenException("pattern", "must pin \"type\" to event types your credentials may read ("
           + this + "), " + example);
     }
-    for (JsonNode matcher : type) {
-      if (matcher.isTextual()) {
-        if (!allows(matcher.asText())) {
-          throw new ForbiddenException("pattern", "type " + matcher.asText()
-              + " is outside the event types your credentials may read (" + this + ")");
+    List<Map<String, List<Patterns>>> subRules = pattern.subRules();
+    for (int i = 0; i < subRules.size(); i++) {
+      String where = subRules.size() == 1 ? "the pattern" : "$or alternative " + (i + 1) + " of " + subRules.size();
+      List<Patterns> type = subRules.get(i).get("type");
+      if (type == null) {
+        throw new ForbiddenException("pattern", "must pin \"type\" to event types your credentials may read ("
+            + this + ") in every $or alternative; " + where + " does not constrain type, " + example);
+      }
+      for (Patterns matcher : type) {
+        String why = outside(matcher);
+        if (why != null) {
+          throw new ForbiddenException("pattern", where + ": " + why);
         }
-      } else if (matcher.isObject() && matcher.size() == 1 && matcher.path("prefix").isTextual()) {
-        String prefix = matcher.get("prefix").asText();
-        if (!coversPrefix(prefix)) {
-          throw new ForbiddenException("pattern", "type prefix " + prefix
-              + " reaches beyond the event types your credentials may read (" + this + ")");
-        }
-      } else {
-        throw new ForbiddenException("pattern", "type matcher " + matcher + " is not allowed with scoped"
-            + " credentials: use exact types or {\"prefix\": \"…\"} within " + this);
       }
     }
+  }
+
+  /**
+   * Checks a live-tail pattern: the tail filters every event by its type against the scope anyway, so a
+   * sub-pattern without {@code type} is fine; but a sub-pattern whose {@code type} matchers reach beyond the scope
+   * asks for events the caller may not read, and is refused as a subscription would be.
+   *
+   * @throws ForbiddenException naming {@code pattern}
+   */
+  public void requireReadable(CompiledPattern pattern) {
+    if (all) {
+      return;
+    }
+    List<Map<String, List<Patterns>>> subRules = pattern.subRules();
+    for (int i = 0; i < subRules.size(); i++) {
+      List<Patterns> type = subRules.get(i).get("type");
+      if (type == null) {
+        continue;
+      }
+      String where = subRules.size() == 1 ? "the pattern" : "$or alternative " + (i + 1) + " of " + subRules.size();
+      for (Patterns matcher : type) {
+        String why = outside(matcher);
+        if (why != null) {
+          throw new ForbiddenException("pattern", where + ": " + why);
+        }
+      }
+    }
+  }
+
+  /** Why a matcher of {@code type} may reach beyond the scope, or null if it cannot. */
+  private String outside(Patterns matcher) {
+    MatchType kind = matcher.type();
+    if (kind == MatchType.EXACT) {
+      String quoted = matcher.pattern();
+      if (quoted.length() < 2 || quoted.charAt(0) != '"' || quoted.charAt(quoted.length() - 1) != '"') {
+        return "type matcher " + quoted + " is not allowed with scoped credentials: event types are strings";
+      }
+      String type = quoted.substring(1, quoted.length() - 1);
+      return allows(type) ? null
+          : "type " + type + " is outside the event types your credentials may read (" + this + ")";
+    }
+    if (kind == MatchType.PREFIX) {
+      String prefix = unquoteStart(matcher.pattern());
+      return coversPrefix(prefix) ? null
+          : "type prefix " + prefix + " reaches beyond the event types your credentials may read (" + this + ")";
+    }
+    if (kind == MatchType.WILDCARD) {
+      String text = unquoteStart(matcher.pattern());
+      if (text.endsWith("\"")) {
+        text = text.substring(0, text.length() - 1);
+      }
+      StringBuilder literal = new StringBuilder();
+      boolean star = false;
+      for (int i = 0; i < text.length(); i++) {
+        char c = text.charAt(i);
+        if (c == '\\' && i + 1 < text.length()) {
+          literal.append(text.charAt(++i));
+        } else if (c == '*') {
+          star = true;
+          break;
+        } else {
+          literal.append(c);
+        }
+      }
+      String fixed = literal.toString();
+      boolean inside = star ? !fixed.isEmpty() && coversPrefix(fixed) : allows(fixed);
+      return inside ? null : "type wildcard " + text + " reaches beyond the event types your credentials may read ("
+          + this + "): the text before its first * must be a prefix within them";
+    }
+    return "type matcher " + describe(kind) + " is not allowed with scoped credentials: it can match types outside "
+        + this + "; use exact types, {\"prefix\": \"…\"} or {\"wildcard\": \"…\"} starting with a prefix within them";
+  }
+
+  private static String unquoteStart(String pattern) {
+    return pattern.startsWith("\"") ? pattern.substring(1) : pattern;
+  }
+
+  /** The pattern-language name of a matcher kind, for messages (never an internal class or enum name). */
+  private static String describe(MatchType kind) {
+    return switch (kind) {
+      case ANYTHING_BUT, ANYTHING_BUT_IGNORE_CASE, ANYTHING_BUT_PREFIX, ANYTHING_BUT_SUFFIX, ANYTHING_BUT_WILDCARD ->
+          "anything-but";
+      case EXISTS, ABSENT -> "exists";
+      case SUFFIX, SUFFIX_EQUALS_IGNORE_CASE -> "suffix";
+      case EQUALS_IGNORE_CASE -> "equals-ignore-case";
+      case PREFIX_EQUALS_IGNORE_CASE -> "prefix with equals-ignore-case";
+      case NUMERIC_EQ, NUMERIC_RANGE -> "numeric or cidr";
+      default -> kind.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-');
+    };
   }
 
   @Override

@@ -60,7 +60,17 @@ public final class PatternTester {
    * @throws InvalidInputException naming {@code pattern} or {@code filter} when either does not compile
    */
   public static Outcome test(JsonNode pattern, String filter, RoutableEvent event) {
-    CesqlFilter cesql = entry("pattern-test", pattern, filter).filter();
+    return test(pattern, filter, event, PatternLimits.DEFAULT);
+  }
+
+  /**
+   * Tests a pattern and filter against an event, within {@code limits} (as a subscription's).
+   *
+   * @throws InvalidInputException naming {@code pattern} or {@code filter} when either does not compile or exceeds a
+   *                               bound
+   */
+  public static Outcome test(JsonNode pattern, String filter, RoutableEvent event, PatternLimits limits) {
+    CesqlFilter cesql = entry("pattern-test", pattern, filter, limits).filter();
     boolean hasPattern = SubscriptionIndex.hasPattern(pattern);
     boolean patternMatches = !hasPattern || matches(pattern, event);
     if (!patternMatches) {
@@ -89,8 +99,17 @@ public final class PatternTester {
    * @throws InvalidInputException naming {@code pattern} or {@code filter} when either does not compile
    */
   public static SubscriptionIndex.Entry entry(String id, JsonNode pattern, String filter) {
-    SubscriptionService.checkPattern(pattern);
-    CesqlFilter cesql = filter == null || filter.isBlank() ? null : CesqlFilter.compile(filter.trim());
+    return entry(id, pattern, filter, PatternLimits.DEFAULT);
+  }
+
+  /**
+   * As {@link #entry(String, JsonNode, String)}, within {@code limits}.
+   *
+   * @throws InvalidInputException naming {@code pattern} or {@code filter}
+   */
+  public static SubscriptionIndex.Entry entry(String id, JsonNode pattern, String filter, PatternLimits limits) {
+    CompiledPattern.compile(pattern, limits);
+    CesqlFilter cesql = filter == null || filter.isBlank() ? null : CesqlFilter.compile(filter.trim(), limits);
     return new SubscriptionIndex.Entry(new Subscription(id, id, pattern, cesql == null ? null : cesql.text(),
         "none:" + id, RetryPolicy.DEFAULT, null, null), cesql, null, null);
   }

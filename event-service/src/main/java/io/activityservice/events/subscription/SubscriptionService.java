@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.cluster.ConfigChanges;
-import io.activityservice.events.json.Json;
+import io.activityservice.events.log.LogSafe;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
 import java.time.Clock;
@@ -14,7 +14,6 @@ import java.util.UUID;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import software.amazon.event.ruler.JsonRuleCompiler;
 
 /**
  * Creates, lists and deletes subscriptions. Everything is validated before anything is stored,
@@ -30,20 +29,30 @@ public class SubscriptionService {
   private final Clock clock;
   private final Consumer<String> onDeleted;
   private final ConfigChanges changes;
+  private final PatternLimits limits;
 
   public SubscriptionService(SubscriptionRepository repository, SubscriptionIndex index,
                              ChannelRegistry channels, Clock clock) {
     this(repository, index, channels, clock, id -> { }, ConfigChanges.unrecorded());
   }
 
-  /**
-   * @param onDeleted told the id of each deleted subscription (e.g. to drop its parked deliveries)
-   * @param changes   records each change so that every replica applies it ({@link #reload})
-   */
+  /** With the default {@link PatternLimits}. */
   public SubscriptionService(SubscriptionRepository repository, SubscriptionIndex index,
                              ChannelRegistry channels, Clock clock, Consumer<String> onDeleted,
                              ConfigChanges changes) {
+    this(repository, index, channels, clock, onDeleted, changes, PatternLimits.DEFAULT);
+  }
+
+  /**
+   * @param onDeleted told the id of each deleted subscription (e.g. to drop its parked deliveries)
+   * @param changes   records each change so that every replica applies it ({@link #reload})
+   * @param limits    bounds on patterns and filters, checked when a subscription is created or loaded
+   */
+  public SubscriptionService(SubscriptionRepository repository, SubscriptionIndex index,
+                             ChannelRegistry channels, Clock clock, Consumer<String> onDeleted,
+                             ConfigChanges changes, PatternLimits limits) {
     this.repository = repository;
+    this.limits = limits;
     this.index = index;
     this.channels = channels;
     this.clock = clock;
@@ -70,7 +79,8 @@ public class SubscriptionService {
     try {
       index.add(compile(stored.get()));
     } catch (InvalidInputException e) {
-      log.error("subscription {} ({}) is not active on this replica: {}", id, stored.get().name(), e.getMessage());
+      log.error("subscription {} ({}) is not active on this replica: {}", LogSafe.text(id),
+          LogSafe.text(stored.get().name()), LogSafe.text(e.getMessage(), 1024));
     }
   }
 
@@ -83,7 +93,8 @@ public class SubscriptionService {
         loaded++;
       } catch (InvalidInputException e) {
         // E.g. its adapter was disabled in configuration: keep it stored, report it, route the rest.
-        log.error("subscription {} ({}) is not active: {}", s.id(), s.name(), e.getMessage());
+        log.error("subscription {} ({}) is not active: {}", LogSafe.text(s.id()), LogSafe.text(s.name()),
+            LogSafe.text(e.getMessage(), 1024));
       }
     }
     log.info("{} subscriptions active", loaded);
@@ -114,10 +125,55 @@ public class SubscriptionService {
     Subscription s = new Subscription(UUID.randomUUID().toString(), name.trim(), pattern, cleanFilter,
         target, retry == null ? RetryPolicy.DEFAULT : retry, cleanDeadLetter,
         OffsetDateTime.now(clock), owner);
+    CompiledPattern compiled = compilePattern(pattern);
     SubscriptionIndex.Entry entry = compile(s);
-    changes.record(CHANGE_KIND, s.id(), () -> repository.insert(s));
+    if (compiled.wildcards() && owner != null) {
+      synchronized (this) { // count and insert together, so concurrent creates cannot pass the bound on this replica
+        requireWildcardBudget(owner);
+        changes.record(CHANGE_KIND, s.id(), () -> repository.insert(s));
+      }
+    } else {
+      changes.record(CHANGE_KIND, s.id(), () -> repository.insert(s));
+    }
     index.add(entry);
     return s;
+  }
+
+  /**
+   * Checks and compiles a pattern within this service's {@link PatternLimits}, e.g. for a scope check before
+   * {@link #create}.
+   *
+   * @throws InvalidInputException naming {@code pattern}
+   */
+  public CompiledPattern compilePattern(JsonNode pattern) {
+    return CompiledPattern.compile(pattern, limits);
+  }
+
+  /** The bounds this service checks patterns and filters against. */
+  public PatternLimits limits() {
+    return limits;
+  }
+
+  /**
+   * A tenant's wildcard subscriptions are bounded in number, so the matching cost one owner adds to every event is
+   * bounded (count x per-pattern complexity x attribute length).
+   */
+  private void requireWildcardBudget(String owner) {
+    long held = repository.findAll().stream()
+        .filter(other -> owner.equals(other.owner()))
+        .filter(other -> {
+          try {
+            return CompiledPattern.compile(other.pattern(), limits).wildcards();
+          } catch (InvalidInputException e) {
+            return false;
+          }
+        }).count();
+    if (held >= limits.maxWildcardSubscriptionsPerOwner()) {
+      throw new InvalidInputException("pattern", "uses wildcard matchers, and you hold " + held
+          + " subscriptions with wildcards already; at most " + limits.maxWildcardSubscriptionsPerOwner()
+          + " per owner (activity.patterns.max-wildcard-subscriptions-per-owner): delete one, or use prefix or"
+          + " exact matchers");
+    }
   }
 
   public List<Subscription> list() {
@@ -139,8 +195,8 @@ public class SubscriptionService {
   }
 
   private SubscriptionIndex.Entry compile(Subscription s) {
-    checkPattern(s.pattern());
-    CesqlFilter filter = s.filter() == null ? null : CesqlFilter.compile(s.filter());
+    compilePattern(s.pattern());
+    CesqlFilter filter = s.filter() == null ? null : CesqlFilter.compile(s.filter(), limits);
     if (s.target() == null || s.target().isBlank()) {
       throw new InvalidInputException("target", "is required: a channel URI such as https://host/hook or jms:queue:orders");
     }
@@ -150,25 +206,12 @@ public class SubscriptionService {
   }
 
   /**
-   * Checks an event pattern (the subscription pattern language, also used by archives and {@link PatternTester}).
+   * Checks an event pattern (the subscription pattern language, also used by archives and {@link PatternTester})
+   * within the default {@link PatternLimits}; see {@link CompiledPattern#compile}.
    *
    * @throws InvalidInputException naming {@code pattern}
    */
   public static void checkPattern(JsonNode pattern) {
-    if (pattern == null || pattern.isNull()) {
-      return;
-    }
-    if (!pattern.isObject()) {
-      throw new InvalidInputException("pattern", "must be a JSON object, e.g. {\"type\": [\"com.example.meter.reading\"]}");
-    }
-    if (!SubscriptionIndex.hasPattern(pattern)) {
-      return;
-    }
-    String error = JsonRuleCompiler.check(Json.write(pattern));
-    if (error != null) {
-      int cut = error.indexOf("\n at [Source");
-      throw new InvalidInputException("pattern",
-          "is not a valid event pattern: " + (cut < 0 ? error : error.substring(0, cut)).trim());
-    }
+    CompiledPattern.compile(pattern, PatternLimits.DEFAULT);
   }
 }

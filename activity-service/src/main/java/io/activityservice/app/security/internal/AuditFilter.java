@@ -1,5 +1,6 @@
 package io.activityservice.app.security.internal;
 
+import io.activityservice.events.log.LogSafe;
 import io.activityservice.app.security.AuditLog;
 import io.activityservice.app.security.Caller;
 import io.activityservice.app.security.Callers;
@@ -68,8 +69,8 @@ public class AuditFilter extends OncePerRequestFilter {
           resourceId(request, response, segments), status);
     } catch (RuntimeException e) {
       // The change itself is done (or refused); a failed audit write must not turn the answer into an error.
-      log.error("could not write the audit entry for {} {} (status {}): {}", request.getMethod(),
-          request.getRequestURI(), status, e.toString());
+      log.error("could not write the audit entry for {} {} (status {}): {}", LogSafe.text(request.getMethod()),
+          LogSafe.text(request.getRequestURI()), status, LogSafe.text(e.toString(), 1024));
     }
   }
 
