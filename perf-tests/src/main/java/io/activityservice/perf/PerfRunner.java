@@ -112,7 +112,7 @@ public final class PerfRunner {
         }
       }
     }
-    if (withSweep && !o.quick()) {
+    if (withSweep && !o.quick() && o.only().isEmpty()) {
       batchingSweep(o, analysis);
     }
     env.put("git commit", o.gitCommit());

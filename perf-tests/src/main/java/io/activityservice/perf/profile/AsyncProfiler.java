@@ -32,26 +32,28 @@ public final class AsyncProfiler {
         || !System.getProperty("os.arch", "").matches("amd64|x86_64")) {
       return Optional.empty();
     }
-    for (String entry : System.getProperty("java.class.path", "").split(java.io.File.pathSeparator)) {
-      if (!Path.of(entry).getFileName().toString().startsWith("async-profiler")) {
-        continue;
-      }
-      try (JarFile jar = new JarFile(entry)) {
-        var e = jar.getJarEntry("linux-x64/libasyncProfiler.so");
-        if (e == null) {
-          continue;
-        }
-        Files.createDirectories(dir);
-        Path lib = dir.resolve("libasyncProfiler.so").toAbsolutePath();
-        try (InputStream in = jar.getInputStream(e)) {
-          Files.copy(in, lib, StandardCopyOption.REPLACE_EXISTING);
-        }
-        return Optional.of(new AsyncProfiler(lib));
-      } catch (IOException ex) {
+    // The jar is on the class path through the runner's manifest (so not in java.class.path): find it by its class.
+    String entry;
+    try {
+      entry = Path.of(Class.forName("one.profiler.AsyncProfiler").getProtectionDomain().getCodeSource().getLocation()
+          .toURI()).toString();
+    } catch (ReflectiveOperationException | java.net.URISyntaxException | RuntimeException e) {
+      return Optional.empty();
+    }
+    try (JarFile jar = new JarFile(entry)) {
+      var e = jar.getJarEntry("linux-x64/libasyncProfiler.so");
+      if (e == null) {
         return Optional.empty();
       }
+      Files.createDirectories(dir);
+      Path lib = dir.resolve("libasyncProfiler.so").toAbsolutePath();
+      try (InputStream in = jar.getInputStream(e)) {
+        Files.copy(in, lib, StandardCopyOption.REPLACE_EXISTING);
+      }
+      return Optional.of(new AsyncProfiler(lib));
+    } catch (IOException ex) {
+      return Optional.empty();
     }
-    return Optional.empty();
   }
 
   /** The CPU event in use: {@code cpu} (perf events, kernel stacks) or {@code itimer} after a refusal. */

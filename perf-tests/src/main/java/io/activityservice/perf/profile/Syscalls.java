@@ -22,7 +22,7 @@ import java.util.stream.Stream;
 public final class Syscalls {
 
   private static final Pattern CALL = Pattern.compile("^(?:\\[pid\\s+)?\\d*\\]?\\s*([a-z_0-9]+)\\((.*)$");
-  private static final Pattern SOCKET = Pattern.compile("^\\d+<TCP(?:v6)?:\\[[^\\]]*?:(\\d+)->[^\\]]*?:(\\d+)\\]>");
+  private static final Pattern SOCKET = Pattern.compile("^\\d+<TCP(?:v6)?:\\[.*?:(\\d+)->.*?:(\\d+)\\]>");
   private static final Pattern DATA = Pattern.compile("\"((?:\\\\x[0-9a-f]{2})*)\"");
   private static final Pattern TARGET = Pattern.compile("(?i)x-amz-target:\\s*([A-Za-z0-9_.]+)");
 

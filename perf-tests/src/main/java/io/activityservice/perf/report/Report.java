@@ -230,6 +230,20 @@ public final class Report {
           g.isEmpty() ? "" : links(s.id()));
     }
     table(t);
+    Map<String, Map<String, String>> graphs = relay.facts().flameGraphs();
+    if (!graphs.isEmpty()) {
+      para("Flame graphs (async-profiler attached to the relaying process over one burst of " + String.format(Locale.ROOT,
+          "%,d", relay.facts().n()) + " events per path, not a measured burst; CPU: event 'cpu' = perf events with kernel "
+          + "stacks, 'itimer' where perf events are not permitted; allocations: bytes by allocating stack):");
+      List<String[]> links = new ArrayList<>();
+      graphs.forEach((id, g) -> g.forEach((kind, v) -> {
+        if (!kind.equals("event")) {
+          links.add(new String[] {id + " " + kind + (kind.equals("cpu") && g.containsKey("event")
+              ? " (" + g.get("event") + ")" : ""), v});
+        }
+      }));
+      linkList(links);
+    }
     Map<String, RelayCost.SyscallCount> sys = relay.facts().syscalls();
     if (!sys.isEmpty()) {
       para("System calls of the relaying process per relayed event, traced with strace -f over one smaller burst per "
@@ -624,6 +638,19 @@ public final class Report {
     md.append('\n');
     html.append("<ul>");
     items.forEach(i -> html.append("<li>").append(SvgChart.esc(i)).append("</li>"));
+    html.append("</ul>\n");
+  }
+
+  /** A list of links (label, report-relative path), or the reason when the path is not a file of the report. */
+  private void linkList(List<String[]> links) {
+    html.append("<ul>");
+    for (String[] l : links) {
+      boolean file = l[1].startsWith("profiles/");
+      md.append("- ").append(file ? "[" + l[0] + "](" + l[1] + ")" : l[0] + ": " + l[1]).append('\n');
+      html.append("<li>").append(file ? "<a href=\"" + SvgChart.esc(l[1]) + "\">" + SvgChart.esc(l[0]) + "</a>"
+          : SvgChart.esc(l[0] + ": " + l[1])).append("</li>");
+    }
+    md.append('\n');
     html.append("</ul>\n");
   }
 
