@@ -24,7 +24,7 @@ public final class Syscalls {
   private static final Pattern CALL = Pattern.compile("^(?:\\[pid\\s+)?\\d*\\]?\\s*([a-z_0-9]+)\\((.*)$");
   private static final Pattern SOCKET = Pattern.compile("^\\d+<TCP(?:v6)?:\\[.*?:(\\d+)->.*?:(\\d+)\\]>");
   private static final Pattern DATA = Pattern.compile("\"((?:\\\\x[0-9a-f]{2})*)\"");
-  private static final Pattern TARGET = Pattern.compile("(?i)x-amz-target:\\s*([A-Za-z0-9_.]+)");
+  private static final Pattern TARGET = Pattern.compile("(?i)x-amz-target:\\s*([A-Za-z0-9_.]+)|[?&]Action=([A-Za-z]+)");
 
   private Syscalls() {
   }
@@ -51,7 +51,7 @@ public final class Syscalls {
 
   /** Attaches strace to every thread of {@code pid}, writing to {@code out}; gives it a moment to attach. */
   public static Trace start(long pid, Path out) throws IOException, InterruptedException {
-    Process p = new ProcessBuilder("/usr/bin/strace", "-f", "-qq", "-yy", "-xx", "-s", "768",
+    Process p = new ProcessBuilder("/usr/bin/strace", "-f", "-qq", "-yy", "-xx", "-s", "2048",
         "-e", "trace=write,writev,sendto,sendmsg,futex", "-e", "signal=none", "-o", out.toAbsolutePath().toString(),
         "-p", Long.toString(pid)).redirectErrorStream(true).redirectOutput(out.resolveSibling(out.getFileName()
         + ".log").toFile()).start();
@@ -163,7 +163,8 @@ public final class Syscalls {
       return role + ": request body writes";
     }
     Matcher t = TARGET.matcher(text);
-    String action = t.find() ? t.group(1).replaceFirst("^AmazonSQS\\.", "") : "request";
+    String action = t.find() ? (t.group(1) != null ? t.group(1) : t.group(2)).replaceFirst("^AmazonSQS\\.", "")
+        : "request (action beyond the traced bytes)";
     return role + " requests: " + action;
   }
 

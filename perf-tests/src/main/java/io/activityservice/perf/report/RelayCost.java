@@ -271,7 +271,10 @@ public final class RelayCost {
     Double sr = a.sustainable().get(service);
     Double cr = a.sustainable().get(camel);
     String t3 = "vs Camel " + path + ": highest sustained rate ≥ Camel's";
-    if (sr != null && cr != null) {
+    if (sr != null && cr != null && sr == 0 && cr == 0) {
+      rows.add(new Row("camel-rate-" + service, t3, "0 vs 0 ev/s", "not measured: neither sustained the ladder's lowest"
+          + " rate", service));
+    } else if (sr != null && cr != null) {
       rows.add(new Row("camel-rate-" + service, t3, String.format(Locale.ROOT, "%.0f vs %.0f ev/s", sr, cr),
           sr >= cr ? "met" : "missed", service));
     } else {

@@ -27,7 +27,7 @@ class PeerRouteTest {
     assertTrue(PeerRoute.of("CT5", "jms:topic:a", "sqs:b", null).structured());
     PeerRoute kafka = PeerRoute.of("CK2", "kafka:a", "kafka:b", "localhost:9092");
     assertEquals("kafka:a?brokers=localhost:9092&groupId=camel-peer&autoOffsetReset=earliest", kafka.from());
-    assertEquals("kafka:b?brokers=localhost:9092", kafka.to());
+    assertEquals("kafka:b?brokers=localhost:9092&lingerMs=0", kafka.to());
   }
 
   @Test

@@ -61,6 +61,11 @@ class RelayCostTest {
     assertEquals("met", rows.get("idle").status(), rows.get("idle").figure());
     assertTrue(rows.get("idle").figure().contains("Camel peer 1.00 ms/s"), rows.get("idle").figure());
     assertTrue(rows.get("jmh-pipeline").status().startsWith("n/a"), rows.get("jmh-pipeline").status());
+    Analysis none = new Analysis(List.of(), Map.of("T2", 0.0, "CT2", 0.0), "not run", List.of(),
+        new CpuFacts(uses, idle, List.of(), Map.of(), false, List.of()), "not run", Map.of());
+    RelayCost.Row zero = new RelayCost(none, rc.facts()).targets().stream().filter(r -> r.key().equals("camel-rate-T2"))
+        .findFirst().orElseThrow();
+    assertTrue(zero.status().startsWith("not measured: neither sustained"), "0 ≥ 0 is no win: " + zero.status());
     assertTrue(rows.get("cpu-k2").status().startsWith("not measured"));
   }
 
