@@ -55,7 +55,7 @@ public final class Suite {
   private final Map<String, String> subjects = new LinkedHashMap<>();
   private final Map<String, Map<String, String>> flameGraphs = new LinkedHashMap<>();
   private final Map<String, io.activityservice.perf.report.RelayCost.SyscallCount> syscalls = new LinkedHashMap<>();
-  private String peerStatus = "not run";
+  private String peerStatus;
   private String cepStatus = "not run";
   private String isolationStatus = "not run";
   private Progress progress;
@@ -78,6 +78,7 @@ public final class Suite {
     this.runId = runId;
     this.cpu = cpu;
     this.hooks = hooks;
+    this.peerStatus = o.camelPeer() ? "not started" : "not run: --peer none (the default of quick runs)";
   }
 
   /** What the suite needs from the test bed besides clients: the peer and the processes to profile. */
