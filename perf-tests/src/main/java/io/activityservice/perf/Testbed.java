@@ -9,11 +9,15 @@ import io.activityservice.channel.sqs.SqsChannelProperties;
 import io.activityservice.perf.broker.BrokerProcess;
 import io.activityservice.perf.cpu.CpuMeter;
 import io.activityservice.perf.cpu.CpuSource;
+import io.activityservice.perf.cpu.ProcessCounters;
 import io.activityservice.perf.cpu.ProcessThreads;
 import io.activityservice.perf.cpu.Processes;
+import io.activityservice.perf.peer.PeerProcess;
+import io.activityservice.perf.peer.PeerRoute;
 import io.activityservice.perf.service.ServiceApi;
 import io.activityservice.perf.service.ServiceProcess;
 import io.activityservice.perf.suite.Legs;
+import io.activityservice.perf.suite.Suite;
 import io.activityservice.perf.transport.AdapterTransport;
 import io.activityservice.perf.transport.KafkaTransport;
 import java.io.IOException;
@@ -38,7 +42,7 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  * given, and the client adapters. Records the settings and versions for the report, and the processes (and
  * Kafka broker threads) whose CPU time the suite reads.
  */
-public final class Testbed implements AutoCloseable, io.activityservice.perf.suite.Suite.Hooks {
+public final class Testbed implements AutoCloseable, Suite.Hooks {
 
   /**
    * JVM options of every process whose CPU the suite measures (service, broker process, peer): a fixed number of
@@ -58,7 +62,7 @@ public final class Testbed implements AutoCloseable, io.activityservice.perf.sui
   private final List<CpuSource> cpuSources = new ArrayList<>();
   private final List<String> cpuWatched = new ArrayList<>();
   private final List<String> cpuShared = new ArrayList<>();
-  private final List<io.activityservice.perf.cpu.ProcessCounters> counters = new ArrayList<>();
+  private final List<ProcessCounters> counters = new ArrayList<>();
   private boolean brokerInService;
   private HttpClient http;
   private ServiceProcess service;
@@ -69,7 +73,7 @@ public final class Testbed implements AutoCloseable, io.activityservice.perf.sui
   private Options options;
   private String amqUrlUsed;
   private String kafkaBrokersUsed;
-  private io.activityservice.perf.peer.PeerProcess peer;
+  private PeerProcess peer;
   private final Map<Integer, String> ports = new LinkedHashMap<>();
 
   /** Starts what {@code o} asks for; on failure everything started so far is stopped. */
@@ -113,7 +117,7 @@ public final class Testbed implements AutoCloseable, io.activityservice.perf.sui
       closeables.add(amqProcess);
       amqUrl = amqProcess.url();
       cpuSources.addAll(jvmSources("activemq", amqProcess.pid(), "the ActiveMQ broker process started by the suite"));
-      counters.add(new io.activityservice.perf.cpu.ProcessCounters("activemq", amqProcess.pid()));
+      counters.add(new ProcessCounters("activemq", amqProcess.pid()));
       cpuWatched.add("activemq");
     }
     if (serviceUrl == null) {
@@ -160,7 +164,7 @@ public final class Testbed implements AutoCloseable, io.activityservice.perf.sui
       closeables.add(service);
       serviceUrl = service.url();
       ports.put(port, "http");
-      counters.add(new io.activityservice.perf.cpu.ProcessCounters("service", service.pid()));
+      counters.add(new ProcessCounters("service", service.pid()));
       cpuSources.addAll(0, jvmSources("service", service.pid(), "the service process"
           + (brokerInService ? " (includes its embedded ActiveMQ broker)" : "")));
       cpuWatched.add(0, "service");
@@ -311,7 +315,7 @@ public final class Testbed implements AutoCloseable, io.activityservice.perf.sui
    * the service uses, LocalStack, the Kafka brokers. Its CPU sources and counters join the meter.
    */
   @Override
-  public void startPeer(List<io.activityservice.perf.peer.PeerRoute> routes) throws Exception {
+  public void startPeer(List<PeerRoute> routes) throws Exception {
     List<String> jvm = new ArrayList<>(List.of("-Xms256m", "-Xmx1g"));
     jvm.addAll(MEASURED_JVM);
     List<String> args = new ArrayList<>();
@@ -321,12 +325,12 @@ public final class Testbed implements AutoCloseable, io.activityservice.perf.sui
     if (options.sqsEndpoint() != null) {
       args.add("--peer.sqs-endpoint=" + options.sqsEndpoint());
     }
-    peer = io.activityservice.perf.peer.PeerProcess.start(options.peerJar(), options.workDir().resolveSibling("perf-peer"),
+    peer = PeerProcess.start(options.peerJar(), options.workDir().resolveSibling("perf-peer"),
         jvm, args, routes);
     closeables.add(peer);
     List<CpuSource> sources = jvmSources("camel", peer.pid(), "the Camel peer process (perf-peer-camel)");
     cpuMeter().add(sources, "camel", true);
-    cpuMeter().addCounters(new io.activityservice.perf.cpu.ProcessCounters("camel", peer.pid()));
+    cpuMeter().addCounters(new ProcessCounters("camel", peer.pid()));
     settings.put("peer", "Camel peer started: " + peer.command().replaceAll("--peer\\.routes\\[\\d+\\]\\.", "")
         + " (pid " + peer.pid() + ", log " + options.workDir().resolveSibling("perf-peer").resolve("peer.log") + ")");
   }

@@ -1,5 +1,6 @@
 package io.activityservice.perf.suite;
 
+import io.activityservice.perf.peer.PeerRoute;
 import io.activityservice.perf.service.ServiceApi;
 import io.activityservice.perf.transport.EventSender;
 import io.activityservice.perf.transport.Listener;
@@ -23,12 +24,12 @@ public final class ScenarioSession implements AutoCloseable {
   private final PerfEvents.Clock clock;
   private final EventSender sender;
   private final Listener listener;
-  private final io.activityservice.perf.peer.PeerRoute peerRoute;
+  private final PeerRoute peerRoute;
   private volatile ReceiveHandler current = (id, t) -> { };
   private int runs;
 
   private ScenarioSession(Scenario scenario, String runId, String type, PerfEvents events, PerfEvents.Clock clock,
-      EventSender sender, Listener listener, io.activityservice.perf.peer.PeerRoute peerRoute) {
+      EventSender sender, Listener listener, PeerRoute peerRoute) {
     this.peerRoute = peerRoute;
     this.scenario = scenario;
     this.runId = runId;
@@ -53,7 +54,7 @@ public final class ScenarioSession implements AutoCloseable {
     ScenarioSession[] self = new ScenarioSession[1];
     Listener listener = legs.listen(out, "perf-" + runId, (id, t) -> self[0].current.received(id, t));
     try {
-      io.activityservice.perf.peer.PeerRoute route = null;
+      PeerRoute route = null;
       if (s.viaService()) {
         if (!s.rest()) {
           api.addInbound(in);
@@ -61,9 +62,9 @@ public final class ScenarioSession implements AutoCloseable {
         api.subscribe(base, type, out);
       } else if (s.peer() != null) {
         if (in.startsWith("jms:topic:")) {
-          legs.createVirtualTopicQueue(in.substring("jms:topic:".length()), io.activityservice.perf.peer.PeerRoute.SUBSCRIPTION);
+          legs.createVirtualTopicQueue(in.substring("jms:topic:".length()), PeerRoute.SUBSCRIPTION);
         }
-        route = io.activityservice.perf.peer.PeerRoute.of(s.id(), in, out, legs.kafkaBrokers());
+        route = PeerRoute.of(s.id(), in, out, legs.kafkaBrokers());
       }
       self[0] = new ScenarioSession(s, runId, type, events, clock, legs.sender(in), listener, route);
       return self[0];
@@ -74,7 +75,7 @@ public final class ScenarioSession implements AutoCloseable {
   }
 
   /** The peer's route of a peer scenario, else null. */
-  public io.activityservice.perf.peer.PeerRoute peerRoute() {
+  public PeerRoute peerRoute() {
     return peerRoute;
   }
 

@@ -4,14 +4,22 @@ import io.activityservice.perf.Options;
 import io.activityservice.perf.cpu.CpuMeter;
 import io.activityservice.perf.cpu.CpuUse;
 import io.activityservice.perf.cpu.SteadyState;
+import io.activityservice.perf.peer.PeerRoute;
+import io.activityservice.perf.profile.AsyncProfiler;
+import io.activityservice.perf.profile.Syscalls;
+import io.activityservice.perf.report.RelayCost;
 import io.activityservice.perf.service.ServiceApi;
 import io.activityservice.perf.transport.FailingWebhook;
 import io.activityservice.perf.transport.PerfEvents;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -54,7 +62,7 @@ public final class Suite {
   private final Hooks hooks;
   private final Map<String, String> subjects = new LinkedHashMap<>();
   private final Map<String, Map<String, String>> flameGraphs = new LinkedHashMap<>();
-  private final Map<String, io.activityservice.perf.report.RelayCost.SyscallCount> syscalls = new LinkedHashMap<>();
+  private final Map<String, RelayCost.SyscallCount> syscalls = new LinkedHashMap<>();
   private String peerStatus;
   private String cepStatus = "not run";
   private String isolationStatus = "not run";
@@ -86,7 +94,7 @@ public final class Suite {
     /** No peer, no processes. */
     Hooks NONE = new Hooks() {
       @Override
-      public void startPeer(List<io.activityservice.perf.peer.PeerRoute> routes) {
+      public void startPeer(List<PeerRoute> routes) {
         throw new IllegalStateException("no peer in this test bed");
       }
 
@@ -102,7 +110,7 @@ public final class Suite {
     };
 
     /** Starts the Camel peer with these routes (once every peer scenario is set up). */
-    void startPeer(List<io.activityservice.perf.peer.PeerRoute> routes) throws Exception;
+    void startPeer(List<PeerRoute> routes) throws Exception;
 
     /** The pid of {@code service} or {@code camel}, or -1 if the suite did not start it. */
     long pid(String process);
@@ -211,8 +219,8 @@ public final class Suite {
 
   /** Starts the peer with the routes of the peer scenarios, if any; without it they are dropped. */
   private void startPeer(Map<String, ScenarioSession> sessions) {
-    List<io.activityservice.perf.peer.PeerRoute> routes = sessions.values().stream()
-        .map(ScenarioSession::peerRoute).filter(java.util.Objects::nonNull).toList();
+    List<PeerRoute> routes = sessions.values().stream()
+        .map(ScenarioSession::peerRoute).filter(Objects::nonNull).toList();
     if (routes.isEmpty()) {
       return;
     }
@@ -289,10 +297,10 @@ public final class Suite {
    * the figures (profilers and tracers cost CPU).
    */
   private void profiles(Map<String, ScenarioSession> sessions) throws Exception {
-    java.util.Optional<io.activityservice.perf.profile.AsyncProfiler> profiler =
-        io.activityservice.perf.profile.AsyncProfiler.locate(o.workDir().resolveSibling("async-profiler"));
-    java.nio.file.Path dir = o.reportDir().resolve("profiles");
-    java.nio.file.Files.createDirectories(dir);
+    Optional<AsyncProfiler> profiler =
+        AsyncProfiler.locate(o.workDir().resolveSibling("async-profiler"));
+    Path dir = o.reportDir().resolve("profiles");
+    Files.createDirectories(dir);
     for (ScenarioSession session : sessions.values()) {
       Scenario s = session.scenario();
       if (!s.relayed()) {
@@ -327,29 +335,29 @@ public final class Suite {
                   ? "CPU (" + profiler.get().cpuEvent() + ")" : "allocations") + ", " + n + " events");
             }
             graphs.put(kind, "profiles/" + file);
-          } catch (java.io.IOException e) {
+          } catch (IOException e) {
             graphs.put(kind, "no profile: " + e.getMessage());
           }
         }
         graphs.put("event", profiler.get().cpuEvent());
       }
-      if (o.strace() && io.activityservice.perf.profile.Syscalls.available()) {
+      if (o.strace() && Syscalls.available()) {
         int m = Math.max(100, Math.min(2_000, n / 5));
         progress.step("system calls (strace) " + s.id() + " N=" + m);
         progress.extend(m);
-        java.nio.file.Path trace = o.workDir().resolveSibling("strace").resolve(s.id() + ".strace");
-        java.nio.file.Files.createDirectories(trace.getParent());
+        Path trace = o.workDir().resolveSibling("strace").resolve(s.id() + ".strace");
+        Files.createDirectories(trace.getParent());
         try {
           RunResult r;
-          try (var t = io.activityservice.perf.profile.Syscalls.start(pid, trace)) {
+          try (var t = Syscalls.start(pid, trace)) {
             r = session.burst("syscalls", m, 1, progress);
           }
           add(r);
-          syscalls.put(s.id(), new io.activityservice.perf.report.RelayCost.SyscallCount(process, r.received(),
-              io.activityservice.perf.profile.Syscalls.count(trace, hooks.ports()), null));
-          java.nio.file.Files.deleteIfExists(trace);
+          syscalls.put(s.id(), new RelayCost.SyscallCount(process, r.received(),
+              Syscalls.count(trace, hooks.ports()), null));
+          Files.deleteIfExists(trace);
         } catch (Exception e) {
-          syscalls.put(s.id(), new io.activityservice.perf.report.RelayCost.SyscallCount(process, 0, Map.of(), "not counted: " + e.getMessage()));
+          syscalls.put(s.id(), new RelayCost.SyscallCount(process, 0, Map.of(), "not counted: " + e.getMessage()));
         }
       }
     }
@@ -722,7 +730,7 @@ public final class Suite {
   }
 
   /** System calls counted per scenario. */
-  public Map<String, io.activityservice.perf.report.RelayCost.SyscallCount> syscalls() {
+  public Map<String, RelayCost.SyscallCount> syscalls() {
     return syscalls;
   }
 
