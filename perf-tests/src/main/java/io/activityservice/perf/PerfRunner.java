@@ -121,6 +121,10 @@ public final class PerfRunner {
         + " × " + o.largeReps() + ", paced " + o.pacedSeconds() + " s per run, 3 runs per rate (2 of 3 must meet the bound"
         + (o.quick() ? "; third run skipped once two agree" : "") + "), p99 bounds JMS " + o.jmsP99Ms()
         + " ms / SQS " + o.sqsP99Ms() + " ms / Kafka " + o.kafkaP99Ms() + " ms, 1 KiB data, persistent JMS");
+    env.put("steady state", String.format(java.util.Locale.ROOT, "warm-up %,d events per path; figures from bursts of"
+        + " %,d with JIT < %.0f %% of the process's own CPU, %d per figure, at most %d bursts; idle over %.0f s; peer: %s;"
+        + " profiles: %s", o.steady().warmup(), o.steady().n(), o.steady().maxJitShare() * 100, o.steady().bursts(),
+        o.steady().maxBursts(), o.steady().idleSeconds(), o.peer(), o.profile() ? "on" : "off"));
     env.put("run id", runId);
     env.put("duration", Duration.between(started, Instant.now()).toSeconds() + " s");
     env.put("load average at end", EnvironmentInfo.loadAverage());
