@@ -11,8 +11,15 @@ ROOT="$PWD"
 NO_BUILD=false
 SQS_DEFAULT=true
 SERVICE_URL=""
+QUICK=false
+PEER=""
+prev=""
 for a in "$@"; do
+  if [[ "$prev" == "--peer" ]]; then PEER="$a"; fi
+  prev="$a"
   case "$a" in
+    --quick) QUICK=true ;;
+    --peer=*) PEER="${a#--peer=}" ;;
     --no-build) NO_BUILD=true ;;
     --sqs-endpoint|--sqs-endpoint=*|--sqs=aws) SQS_DEFAULT=false ;;
     --service-url|--service-url=*) SERVICE_URL=yes ;;
@@ -56,6 +63,13 @@ if [[ "$NO_BUILD" == false ]]; then
   if newer_sources "$RUNNER" perf-tests/src/main perf-tests/pom.xml || [[ ! -d perf-tests/target/lib ]]; then
     echo "perf-tests: building the runner" >&2
     ./mvnw -q -B -f perf-tests/pom.xml package -DskipTests
+  fi
+  # The Camel peer (perf-peer-camel): on by default in full runs, off in quick ones unless --peer camel.
+  if [[ "$PEER" == "camel" || ( -z "$PEER" && "$QUICK" == false && -z "$SERVICE_URL" ) ]]; then
+    if newer_sources perf-peer-camel/target/perf-peer-camel.jar perf-peer-camel; then
+      echo "perf-tests: building the Camel peer" >&2
+      ./mvnw -q -B -pl perf-peer-camel package -DskipTests
+    fi
   fi
 fi
 [[ -f "$RUNNER" ]] || { echo "perf-tests: $RUNNER is missing; run without --no-build" >&2; exit 2; }

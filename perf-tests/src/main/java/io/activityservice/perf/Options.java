@@ -34,11 +34,33 @@ import java.util.List;
  * @param baseline     an earlier run's results.csv to compare with ("before/after" table), or null
  * @param compareJar   an older service jar: run the suite with it first, then with {@code serviceJar} against
  *                     that run's results as the baseline; or null
+ * @param steady       the steady-state rule: warm-up, burst size and count of the CPU figures, JIT share, idle window
+ * @param peer         {@code camel} to start the Camel peer (perf-peer-camel) beside the service, {@code none} not to
+ * @param peerJar      the peer's jar
+ * @param profile      attach async-profiler to the service (and the peer) per path: CPU and allocation flame graphs
+ * @param strace       count system calls per relayed event with strace on one burst per path (when strace exists)
+ * @param only         run only these scenarios (empty: all that can run)
+ * @param jmhResult    the in-process pipeline benchmark's JMH result file (JSON), read for its target row if present
  */
 public record Options(boolean quick, String serviceUrl, Path serviceJar, String activemqUrl, String sqsEndpoint,
     boolean sqsAws, String kafka, boolean noKafka, Path reportDir, Path workDir, int reps, List<Integer> largeN,
     List<Integer> largeReps, double jmsP99Ms, double sqsP99Ms, double kafkaP99Ms, double pacedSeconds, boolean jfr,
-    String gitCommit, String apiKey, List<String> args, boolean activemqProcess, Path baseline, Path compareJar) {
+    String gitCommit, String apiKey, List<String> args, boolean activemqProcess, Path baseline, Path compareJar,
+    Steady steady, String peer, Path peerJar, boolean profile, boolean strace, List<String> only, Path jmhResult) {
+
+  /**
+   * When CPU figures count (perf-tests/README.md, "Steady state").
+   *
+   * @param warmup       events sent through each path before anything is measured
+   * @param n            size of the bursts whose CPU makes the figures (and the Camel comparison's burst times)
+   * @param bursts       bursts needed per figure
+   * @param maxBursts    at most this many bursts of size {@code n} per path; fewer steady ones: "not steady"
+   * @param maxJitShare  a burst counts only if the JIT compiler threads used less than this share of the measured
+   *                     process's own CPU in its window
+   * @param idleSeconds  length of the idle CPU measurement
+   */
+  public record Steady(int warmup, int n, int bursts, int maxBursts, double maxJitShare, double idleSeconds) {
+  }
 
   static final String USAGE = """
       usage: perf-tests/run.sh [--quick] [--no-build] [--service-url URL] [--activemq-url URL]
@@ -47,6 +69,10 @@ public record Options(boolean quick, String serviceUrl, Path serviceJar, String 
                                [--jms-p99-ms 50] [--sqs-p99-ms 1000] [--kafka-p99-ms 100] [--no-jfr]
                                [--report-dir DIR] [--service-jar JAR] [--api-key KEY] [--activemq-process]
                                [--baseline RESULTS.csv] [--compare-jar OLD-SERVICE.jar]
+                               [--peer camel|none] [--peer-jar JAR] [--warmup 50000] [--steady-n 10000]
+                               [--steady-bursts 3] [--steady-max-bursts 8] [--max-jit-share 0.02]
+                               [--idle-seconds 30] [--profile | --no-profile] [--no-strace]
+                               [--scenarios T1,T2,CT2] [--jmh-result FILE]
       """;
 
   /** Parses {@code args}; throws IllegalArgumentException with the usage on bad input. */
@@ -74,6 +100,18 @@ public record Options(boolean quick, String serviceUrl, Path serviceJar, String 
     Path compareJar = null;
     String commit = System.getenv().getOrDefault("PERF_GIT_COMMIT", "unknown");
     String apiKey = System.getenv("ACTIVITY_KEY");
+    String peer = null;
+    Path peerJar = Path.of("perf-peer-camel/target/perf-peer-camel.jar");
+    Integer warmup = null;
+    Integer steadyN = null;
+    int steadyBursts = 3;
+    Integer steadyMax = null;
+    double jitShare = 0.02;
+    Double idleSeconds = null;
+    Boolean profile = null;
+    boolean strace = true;
+    List<String> only = List.of();
+    Path jmh = Path.of("perf-tests/target/jmh/pipeline.json");
     List<String> rest = new ArrayList<>(List.of(args));
     List<String> shown = new ArrayList<>(List.of(args));
     for (int i = 0; i < rest.size(); i++) {
@@ -122,6 +160,25 @@ public record Options(boolean quick, String serviceUrl, Path serviceJar, String 
         case "--sqs-p99-ms" -> sqsP99 = Double.parseDouble(value != null ? value : next(rest, ++i, a));
         case "--kafka-p99-ms" -> kafkaP99 = Double.parseDouble(value != null ? value : next(rest, ++i, a));
         case "--paced-seconds" -> paced = Double.parseDouble(value != null ? value : next(rest, ++i, a));
+        case "--peer" -> {
+          peer = value != null ? value : next(rest, ++i, a);
+          if (!peer.equals("camel") && !peer.equals("none")) {
+            throw new IllegalArgumentException("--peer takes camel or none\n" + USAGE);
+          }
+        }
+        case "--peer-jar" -> peerJar = Path.of(value != null ? value : next(rest, ++i, a));
+        case "--warmup" -> warmup = positive(a, value != null ? value : next(rest, ++i, a));
+        case "--steady-n" -> steadyN = positive(a, value != null ? value : next(rest, ++i, a));
+        case "--steady-bursts" -> steadyBursts = positive(a, value != null ? value : next(rest, ++i, a));
+        case "--steady-max-bursts" -> steadyMax = positive(a, value != null ? value : next(rest, ++i, a));
+        case "--max-jit-share" -> jitShare = Double.parseDouble(value != null ? value : next(rest, ++i, a));
+        case "--idle-seconds" -> idleSeconds = Double.parseDouble(value != null ? value : next(rest, ++i, a));
+        case "--profile" -> profile = true;
+        case "--no-profile" -> profile = false;
+        case "--no-strace" -> strace = false;
+        case "--scenarios" -> only = List.of((value != null ? value : next(rest, ++i, a)).toUpperCase(java.util.Locale.ROOT)
+            .split("\\s*,\\s*"));
+        case "--jmh-result" -> jmh = Path.of(value != null ? value : next(rest, ++i, a));
         case "-h", "--help" -> throw new IllegalArgumentException(USAGE);
         default -> throw new IllegalArgumentException("unknown option " + a + "\n" + USAGE);
       }
@@ -145,11 +202,40 @@ public record Options(boolean quick, String serviceUrl, Path serviceJar, String 
     if (compareJar != null && baseline != null) {
       throw new IllegalArgumentException("--compare-jar makes its own baseline; leave out --baseline\n" + USAGE);
     }
+    int n = steadyN != null ? steadyN : quick ? 500 : 10_000;
+    int max = steadyMax != null ? steadyMax : quick ? 2 : 8;
+    if (jitShare <= 0 || jitShare >= 1) {
+      throw new IllegalArgumentException("--max-jit-share must lie between 0 and 1\n" + USAGE);
+    }
+    Steady steady = new Steady(warmup != null ? warmup : quick ? 100 : 50_000, n, steadyBursts, Math.max(1, max),
+        jitShare, idleSeconds != null ? idleSeconds : quick ? 2 : 30);
+    if (peer == null) {
+      peer = quick || serviceUrl != null ? "none" : "camel";
+    }
     return new Options(quick, serviceUrl, jar, amq, sqs, aws, kafka, noKafka, report, work,
         reps != null ? reps : quick ? 2 : 10, largeN, largeReps, jmsP99, sqsP99, kafkaP99,
         paced != null ? paced : quick ? 1 : 5, jfr, commit,
         apiKey == null || apiKey.isBlank() ? null : apiKey.trim(), List.copyOf(shown), amqProcess, baseline,
-        compareJar);
+        compareJar, steady, peer, peerJar, profile != null ? profile : !quick && serviceUrl == null, strace,
+        only, jmh);
+  }
+
+  private static int positive(String option, String v) {
+    int x = Integer.parseInt(v.trim().replace("_", "").replace(",", ""));
+    if (x < 1) {
+      throw new IllegalArgumentException(option + " must be at least 1\n" + USAGE);
+    }
+    return x;
+  }
+
+  /** Whether the Camel peer runs beside the service. */
+  public boolean camelPeer() {
+    return peer.equals("camel");
+  }
+
+  /** Whether a scenario is to run ({@code --scenarios}; all by default). */
+  public boolean runs(String scenario) {
+    return only.isEmpty() || only.contains(scenario);
   }
 
   /**
@@ -159,14 +245,15 @@ public record Options(boolean quick, String serviceUrl, Path serviceJar, String 
   public Options forBaselineRun() {
     return new Options(quick, serviceUrl, compareJar, activemqUrl, sqsEndpoint, sqsAws, kafka, noKafka,
         reportDir.resolve("baseline"), workDir, reps, largeN, largeReps, jmsP99Ms, sqsP99Ms, kafkaP99Ms, pacedSeconds,
-        jfr, "(baseline run of --compare-jar; commit of the old jar unknown)", apiKey, args, activemqProcess, null, null);
+        jfr, "(baseline run of --compare-jar; commit of the old jar unknown)", apiKey, args, activemqProcess, null, null,
+        steady, peer, peerJar, profile, strace, only, jmhResult);
   }
 
   /** The options of the second run of {@code --compare-jar}: this jar, compared with {@code baselineCsv}. */
   public Options againstBaseline(Path baselineCsv) {
     return new Options(quick, serviceUrl, serviceJar, activemqUrl, sqsEndpoint, sqsAws, kafka, noKafka, reportDir,
         workDir, reps, largeN, largeReps, jmsP99Ms, sqsP99Ms, kafkaP99Ms, pacedSeconds, jfr, gitCommit, apiKey, args,
-        activemqProcess, baselineCsv, null);
+        activemqProcess, baselineCsv, null, steady, peer, peerJar, profile, strace, only, jmhResult);
   }
 
   @Override

@@ -7,6 +7,8 @@ import io.activityservice.perf.report.Baseline;
 import io.activityservice.perf.report.CpuFacts;
 import io.activityservice.perf.report.EnvironmentInfo;
 import io.activityservice.perf.report.RawData;
+import io.activityservice.perf.report.RelayCost;
+import io.activityservice.perf.report.RelayTargets;
 import io.activityservice.perf.report.Report;
 import io.activityservice.perf.service.JfrProfile;
 import io.activityservice.perf.suite.RunResult;
@@ -75,14 +77,17 @@ public final class PerfRunner {
     Map<String, String> env = new LinkedHashMap<>();
     Map<String, Object> profiles = new LinkedHashMap<>();
     Analysis analysis;
+    RelayCost relay;
     List<Baseline.Row> baseline = null;
+    Map<String, RelayCost.Row> before = Map.of();
     if (o.baseline() != null) {
       // Read it first: a bad file should fail before a long run, not after.
       baseline = Baseline.read(o.baseline());
+      before = RelayTargets.read(o.baseline().resolveSibling(RelayTargets.FILE));
     }
     try (Testbed bed = Testbed.start(o)) {
       System.err.println("perf-tests: service at " + bed.api().baseUrl() + " is up; " + bed.settings().get("activemq"));
-      suite = new Suite(o, bed.legs(), bed.api(), runId, bed.cpuMeter());
+      suite = new Suite(o, bed.legs(), bed.api(), runId, bed.cpuMeter(), bed);
       try {
         suite.run();
       } finally {
@@ -98,13 +103,16 @@ public final class PerfRunner {
           bed.brokerInService(), bed.sharedCpuSources());
       analysis = new Analysis(suite.results(), suite.sustainable(), suite.cepStatus(), suite.steps(), cpu,
           suite.isolationStatus(), suite.parked());
+      relay = new RelayCost(analysis, new RelayCost.Facts(o.steady().n(), o.steady().bursts(),
+          o.steady().maxJitShare(), suite.subjects(), suite.flameGraphs(), suite.syscalls(), suite.peerStatus(),
+          o.jmhResult()));
       for (Analysis.Target t : analysis.targets()) {
         if (t.status().equals("missed")) {
           profiles.put(t.name(), profile(bed, analysis, t));
         }
       }
     }
-    if (withSweep && !o.quick()) {
+    if (withSweep && !o.quick() && o.only().isEmpty()) {
       batchingSweep(o, analysis);
     }
     env.put("git commit", o.gitCommit());
@@ -113,6 +121,10 @@ public final class PerfRunner {
         + " × " + o.largeReps() + ", paced " + o.pacedSeconds() + " s per run, 3 runs per rate (2 of 3 must meet the bound"
         + (o.quick() ? "; third run skipped once two agree" : "") + "), p99 bounds JMS " + o.jmsP99Ms()
         + " ms / SQS " + o.sqsP99Ms() + " ms / Kafka " + o.kafkaP99Ms() + " ms, 1 KiB data, persistent JMS");
+    env.put("steady state", String.format(java.util.Locale.ROOT, "warm-up %,d events per path; figures from bursts of"
+        + " %,d with JIT < %.0f %% of the process's own CPU, %d per figure, at most %d bursts; idle over %.0f s; peer: %s;"
+        + " profiles: %s", o.steady().warmup(), o.steady().n(), o.steady().maxJitShare() * 100, o.steady().bursts(),
+        o.steady().maxBursts(), o.steady().idleSeconds(), o.peer(), o.profile() ? "on" : "off"));
     env.put("run id", runId);
     env.put("duration", Duration.between(started, Instant.now()).toSeconds() + " s");
     env.put("load average at end", EnvironmentInfo.loadAverage());
@@ -121,8 +133,11 @@ public final class PerfRunner {
     RawData.writeCpu(o.reportDir(), suite.cpuUses());
     List<Baseline.Comparison> comparison = baseline == null ? List.of()
         : Baseline.compare(baseline, Baseline.rows(suite.results()));
+    List<RelayCost.Row> rows = relay.targets();
+    RelayTargets.write(o.reportDir().resolve(RelayTargets.FILE), rows);
     new Report(analysis, environment, suite.notes(), profiles, comparison,
-        o.baseline() == null ? null : o.baseline().toString()).write(o.reportDir());
+        o.baseline() == null ? null : o.baseline().toString()).withRelayCost(relay, before).write(o.reportDir());
+    rows.forEach(r -> System.err.println("  relay target: " + r.status() + " — " + r.target() + ": " + r.figure()));
     return verdict(o, suite.results(), analysis);
   }
 

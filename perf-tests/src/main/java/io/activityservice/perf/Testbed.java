@@ -9,11 +9,15 @@ import io.activityservice.channel.sqs.SqsChannelProperties;
 import io.activityservice.perf.broker.BrokerProcess;
 import io.activityservice.perf.cpu.CpuMeter;
 import io.activityservice.perf.cpu.CpuSource;
+import io.activityservice.perf.cpu.ProcessCounters;
 import io.activityservice.perf.cpu.ProcessThreads;
 import io.activityservice.perf.cpu.Processes;
+import io.activityservice.perf.peer.PeerProcess;
+import io.activityservice.perf.peer.PeerRoute;
 import io.activityservice.perf.service.ServiceApi;
 import io.activityservice.perf.service.ServiceProcess;
 import io.activityservice.perf.suite.Legs;
+import io.activityservice.perf.suite.Suite;
 import io.activityservice.perf.transport.AdapterTransport;
 import io.activityservice.perf.transport.KafkaTransport;
 import java.io.IOException;
@@ -38,7 +42,13 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
  * given, and the client adapters. Records the settings and versions for the report, and the processes (and
  * Kafka broker threads) whose CPU time the suite reads.
  */
-public final class Testbed implements AutoCloseable {
+public final class Testbed implements AutoCloseable, Suite.Hooks {
+
+  /**
+   * JVM options of every process whose CPU the suite measures (service, broker process, peer): a fixed number of
+   * JIT compiler threads, so a compiler thread's time cannot leave the "jit" group when it exits and stay in "own".
+   */
+  static final List<String> MEASURED_JVM = List.of("-XX:-UseDynamicNumberOfCompilerThreads");
 
   /**
    * Lets the started service post to webhooks on loopback (I1's {@code FailingWebhook}); the service's outbound
@@ -52,12 +62,19 @@ public final class Testbed implements AutoCloseable {
   private final List<CpuSource> cpuSources = new ArrayList<>();
   private final List<String> cpuWatched = new ArrayList<>();
   private final List<String> cpuShared = new ArrayList<>();
+  private final List<ProcessCounters> counters = new ArrayList<>();
   private boolean brokerInService;
   private HttpClient http;
   private ServiceProcess service;
   private ServiceApi api;
   private String apiKey;
   private Legs legs;
+  private CpuMeter meter;
+  private Options options;
+  private String amqUrlUsed;
+  private String kafkaBrokersUsed;
+  private PeerProcess peer;
+  private final Map<Integer, String> ports = new LinkedHashMap<>();
 
   /** Starts what {@code o} asks for; on failure everything started so far is stopped. */
   public static Testbed start(Options o) throws Exception {
@@ -72,6 +89,7 @@ public final class Testbed implements AutoCloseable {
   }
 
   private void doStart(Options o) throws Exception {
+    options = o;
     http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).version(HttpClient.Version.HTTP_1_1).build();
     // Kafka
     String kafkaBrokers = o.kafka();
@@ -99,6 +117,7 @@ public final class Testbed implements AutoCloseable {
       closeables.add(amqProcess);
       amqUrl = amqProcess.url();
       cpuSources.addAll(jvmSources("activemq", amqProcess.pid(), "the ActiveMQ broker process started by the suite"));
+      counters.add(new ProcessCounters("activemq", amqProcess.pid()));
       cpuWatched.add("activemq");
     }
     if (serviceUrl == null) {
@@ -136,13 +155,16 @@ public final class Testbed implements AutoCloseable {
       args.add("--activity.inbound[0].default-source=/perf");
       // I1's failing webhook listens on loopback, which the outbound guard refuses by default.
       args.add(ALLOW_LOOPBACK_WEBHOOKS);
-      List<String> jvm = List.of("-Xms512m", "-Xmx2g");
+      List<String> jvm = new ArrayList<>(List.of("-Xms512m", "-Xmx2g"));
+      jvm.addAll(MEASURED_JVM);
       apiKey = o.apiKey() != null ? o.apiKey() : generatedKey();
       String key = apiKey;
       service = ServiceProcess.start(o.serviceJar(), o.workDir(), port, o.jfr(), jvm, args, key,
           url -> new ServiceApi(http, url, key));
       closeables.add(service);
       serviceUrl = service.url();
+      ports.put(port, "http");
+      counters.add(new ProcessCounters("service", service.pid()));
       cpuSources.addAll(0, jvmSources("service", service.pid(), "the service process"
           + (brokerInService ? " (includes its embedded ActiveMQ broker)" : "")));
       cpuWatched.add(0, "service");
@@ -215,7 +237,18 @@ public final class Testbed implements AutoCloseable {
       closeables.add(kafka);
     }
     legs = new Legs(new AdapterTransport(jms, Map.of(JmsChannelAdapter.SUBSCRIPTION_NAME, "perf")),
-        sqs == null ? null : new AdapterTransport(sqs, Map.of()), kafka, api);
+        sqs == null ? null : new AdapterTransport(sqs, Map.of()), kafka, api, amqUrl);
+    amqUrlUsed = amqUrl;
+    kafkaBrokersUsed = kafkaBrokers;
+    portOf(amqUrl).ifPresent(p -> ports.put(p, "activemq"));
+    if (o.sqsEndpoint() != null) {
+      ports.put(URI.create(o.sqsEndpoint()).getPort(), "sqs");
+    }
+    if (kafkaBrokers != null) {
+      for (String b : kafkaBrokers.split(",")) {
+        ports.put(Integer.parseInt(b.substring(b.lastIndexOf(':') + 1).trim()), "kafka");
+      }
+    }
     closeables.add(legs);
     versions.put("activemq-client", org.apache.activemq.ActiveMQConnectionMetaData.PROVIDER_VERSION);
     versions.put("kafka-clients", org.apache.kafka.common.utils.AppInfoParser.getVersion());
@@ -260,9 +293,60 @@ public final class Testbed implements AutoCloseable {
     return List.of(own, total, jit, jfr, gc);
   }
 
-  /** Reads the CPU time of the service, a broker process, LocalStack and the Kafka broker threads (those known). */
-  public CpuMeter cpuMeter() {
-    return new CpuMeter(cpuSources, cpuWatched);
+  /**
+   * Reads the CPU time of the service, a broker process, LocalStack, the Kafka broker threads and the peer (those
+   * known); one meter per test bed, so the peer's sources join it when the peer starts.
+   */
+  public synchronized CpuMeter cpuMeter() {
+    if (meter == null) {
+      meter = new CpuMeter(cpuSources, cpuWatched);
+      counters.forEach(meter::addCounters);
+    }
+    return meter;
+  }
+
+  private static java.util.Optional<Integer> portOf(String url) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile(":(\\d+)(?:[/?)]|$)").matcher(url == null ? "" : url);
+    return m.find() ? java.util.Optional.of(Integer.parseInt(m.group(1))) : java.util.Optional.empty();
+  }
+
+  /**
+   * Starts the Camel peer (perf-peer-camel) with the suite's routes, against the same brokers: the ActiveMQ broker
+   * the service uses, LocalStack, the Kafka brokers. Its CPU sources and counters join the meter.
+   */
+  @Override
+  public void startPeer(List<PeerRoute> routes) throws Exception {
+    List<String> jvm = new ArrayList<>(List.of("-Xms256m", "-Xmx1g"));
+    jvm.addAll(MEASURED_JVM);
+    List<String> args = new ArrayList<>();
+    if (amqUrlUsed != null) {
+      args.add("--peer.jms-broker-url=" + amqUrlUsed);
+    }
+    if (options.sqsEndpoint() != null) {
+      args.add("--peer.sqs-endpoint=" + options.sqsEndpoint());
+    }
+    peer = PeerProcess.start(options.peerJar(), options.workDir().resolveSibling("perf-peer"),
+        jvm, args, routes);
+    closeables.add(peer);
+    List<CpuSource> sources = jvmSources("camel", peer.pid(), "the Camel peer process (perf-peer-camel)");
+    cpuMeter().add(sources, "camel", true);
+    cpuMeter().addCounters(new ProcessCounters("camel", peer.pid()));
+    settings.put("peer", "Camel peer started: " + peer.command().replaceAll("--peer\\.routes\\[\\d+\\]\\.", "")
+        + " (pid " + peer.pid() + ", log " + options.workDir().resolveSibling("perf-peer").resolve("peer.log") + ")");
+  }
+
+  @Override
+  public long pid(String process) {
+    return switch (process) {
+      case "service" -> service == null ? -1 : service.pid();
+      case "camel" -> peer == null ? -1 : peer.pid();
+      default -> -1;
+    };
+  }
+
+  @Override
+  public Map<Integer, String> ports() {
+    return ports;
   }
 
   /** CPU sources that also serve others (a shared LocalStack), whose idle rate is no baseline. */

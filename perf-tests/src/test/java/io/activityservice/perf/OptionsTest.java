@@ -19,4 +19,30 @@ class OptionsTest {
     assertEquals(List.of("--quick", "--api-key=(redacted)"), joined.args());
     assertFalse((String.join(" ", joined.args()) + joined).contains("ask_other"));
   }
+
+  @Test
+  void fullRunsWarmUpFiftyThousandAndRunThePeerQuickRunsStayShort() {
+    Options full = Options.parse(new String[] {});
+    assertEquals(50_000, full.steady().warmup());
+    assertEquals(10_000, full.steady().n());
+    assertEquals(3, full.steady().bursts());
+    assertEquals(0.02, full.steady().maxJitShare());
+    assertEquals(30, full.steady().idleSeconds());
+    assertEquals(true, full.camelPeer());
+    assertEquals(true, full.profile());
+    Options quick = Options.parse(new String[] {"--quick"});
+    assertFalse(quick.camelPeer(), "the peer adds more than a minute: off in quick mode");
+    assertFalse(quick.profile());
+    assertEquals(100, quick.steady().warmup());
+    Options some = Options.parse(new String[] {"--quick", "--peer", "camel", "--scenarios", "t2,ct2", "--warmup=5000",
+        "--steady-n", "2000", "--steady-max-bursts", "5", "--max-jit-share", "0.05"});
+    assertEquals(true, some.camelPeer());
+    assertEquals(true, some.runs("CT2"));
+    assertFalse(some.runs("T4"));
+    assertEquals(new Options.Steady(5000, 2000, 3, 5, 0.05, 2), some.steady());
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> Options.parse(new String[] {"--peer", "mule"}));
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> Options.parse(new String[] {"--warmup", "0"}));
+  }
 }

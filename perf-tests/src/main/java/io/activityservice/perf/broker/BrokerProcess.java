@@ -39,7 +39,8 @@ public final class BrokerProcess implements AutoCloseable {
     Files.createDirectories(workDir);
     int port = ServiceProcess.freePort();
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xms256m", "-Xmx1g", "-XX:+UseParallelGC", "-cp", absoluteClassPath(),
+        "-Xms256m", "-Xmx1g", "-XX:+UseParallelGC",
+        "-XX:-UseDynamicNumberOfCompilerThreads", "-cp", absoluteClassPath(),
         StandaloneActiveMqBroker.class.getName(), Integer.toString(port), workDir.toAbsolutePath().toString(),
         StandaloneActiveMqBroker.EXIT_WITH_STDIN));
     Process p = new ProcessBuilder(command).directory(workDir.toFile())

@@ -26,12 +26,18 @@ public final class CpuMeter {
    * @param nanoTime {@link System#nanoTime()} of the reading
    * @param cpuNanos source name → total CPU nanoseconds (sources that could not be read are absent)
    * @param idle     whether the watched sources were idle just before the reading
+   * @param counts   counter name → value (context switches, write calls; see {@link ProcessCounters})
    */
-  public record Snapshot(long nanoTime, Map<String, Long> cpuNanos, boolean idle) {
+  public record Snapshot(long nanoTime, Map<String, Long> cpuNanos, boolean idle, Map<String, Long> counts) {
+    /** A reading without counters. */
+    public Snapshot(long nanoTime, Map<String, Long> cpuNanos, boolean idle) {
+      this(nanoTime, cpuNanos, idle, Map.of());
+    }
   }
 
   private final List<CpuSource> sources;
   private final List<String> watched;
+  private final List<ProcessCounters> counters = new java.util.concurrent.CopyOnWriteArrayList<>();
 
   /**
    * @param sources every source to read
@@ -39,8 +45,25 @@ public final class CpuMeter {
    *                shared LocalStack)
    */
   public CpuMeter(List<CpuSource> sources, List<String> watched) {
-    this.sources = List.copyOf(sources);
-    this.watched = List.copyOf(watched);
+    this.sources = new java.util.concurrent.CopyOnWriteArrayList<>(sources);
+    this.watched = new java.util.concurrent.CopyOnWriteArrayList<>(watched);
+  }
+
+  /**
+   * Adds the sources of a process started later (the Camel peer).
+   *
+   * @param watch whether it must be idle before a reading too
+   */
+  public void add(List<CpuSource> more, String name, boolean watch) {
+    sources.addAll(more);
+    if (watch) {
+      watched.add(name);
+    }
+  }
+
+  /** Adds a process whose counters are read with each reading taken at the end of an idle wait. */
+  public void addCounters(ProcessCounters c) {
+    counters.add(c);
   }
 
   /** The sources. */
@@ -77,13 +100,19 @@ public final class CpuMeter {
       Thread.sleep(PROBE.toMillis());
       Snapshot now = snapshot();
       if (isIdle(previous, now)) {
-        return now;
+        return new Snapshot(now.nanoTime(), now.cpuNanos(), true, counts());
       }
       if (System.nanoTime() > deadline) {
-        return new Snapshot(now.nanoTime(), now.cpuNanos(), false);
+        return new Snapshot(now.nanoTime(), now.cpuNanos(), false, counts());
       }
       previous = now;
     }
+  }
+
+  private Map<String, Long> counts() {
+    Map<String, Long> m = new LinkedHashMap<>();
+    counters.forEach(c -> m.putAll(c.read()));
+    return m;
   }
 
   private boolean isIdle(Snapshot a, Snapshot b) {

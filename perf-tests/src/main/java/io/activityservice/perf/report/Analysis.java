@@ -256,7 +256,7 @@ public final class Analysis {
   public List<Overhead> overheads() {
     List<Overhead> out = new ArrayList<>();
     for (Scenario s : Scenario.all()) {
-      if (!s.viaService()) {
+      if (!s.relayed()) {
         continue;
       }
       for (int n : burstSizes()) {

@@ -34,6 +34,8 @@ public final class Report {
   private final Map<String, Object> profiles;
   private final List<Baseline.Comparison> baseline;
   private final String baselineName;
+  private RelayCost relay;
+  private Map<String, RelayCost.Row> before = Map.of();
   private final StringBuilder md = new StringBuilder();
   private final StringBuilder html = new StringBuilder();
 
@@ -60,6 +62,16 @@ public final class Report {
     this.baselineName = baselineName;
   }
 
+  /**
+   * Adds the relay's cost in steady state (issue 20): its target table (with the baseline run's rows as "before",
+   * by key), the Camel peer beside the service, steadiness, counts per event, paced CPU and flame graphs.
+   */
+  public Report withRelayCost(RelayCost relay, Map<String, RelayCost.Row> before) {
+    this.relay = relay;
+    this.before = before == null ? Map.of() : before;
+    return this;
+  }
+
   /** Writes both files into {@code dir}. */
   public void write(Path dir) throws IOException {
     build();
@@ -83,7 +95,10 @@ public final class Report {
         + "failing one (I1) and the CPU time per relayed event. Raw data: results.csv, cpu.csv and one "
         + "HdrHistogram log per scenario (*.hlog, microseconds).");
     environment();
+    relayTargets();
     targets();
+    peer();
+    steadiness();
     bursts();
     paperTables();
     overhead();
@@ -114,6 +129,147 @@ public final class Report {
       t.row(x.name(), x.measured(), x.status());
     }
     table(t);
+  }
+
+  private void relayTargets() {
+    if (relay == null) {
+      return;
+    }
+    heading(2, "Relay cost in steady state: targets of issue 20");
+    RelayCost.Facts f = relay.facts();
+    para(String.format(Locale.ROOT, "CPU per relayed event = CPU time of the relaying process's own threads (without its"
+        + " JIT compiler and JFR threads), net of its idle rate, over the bursts of %,d events whose window had the JIT"
+        + " compiler threads below %.0f %% of that CPU (at least %d such bursts per figure; the suite repeats bursts up"
+        + " to a bound and marks a figure \"not steady\" otherwise), after the warm-up. Before = the --compare-jar run"
+        + " (the older jar, same options, an earlier window of the same run), after = this run. A missed target links"
+        + " the flame graphs of its path.", f.n(), f.maxJitShare() * 100, f.needed()));
+    Table t = new Table("target", "before", "after", "status", "flame graphs");
+    for (RelayCost.Row r : relay.targets()) {
+      RelayCost.Row b = before.get(r.key());
+      t.row(r.target(), b == null ? "-" : b.figure() + " (" + b.status() + ")", r.figure(), r.status(),
+          r.status().startsWith("missed") && r.scenario() != null ? links(r.scenario()) : "");
+    }
+    table(t);
+  }
+
+  /** Links to a path's flame graphs (markdown and HTML render them as text with the relative paths). */
+  private String links(String scenario) {
+    Map<String, String> g = relay.facts().flameGraphs().get(scenario);
+    if (g == null || g.isEmpty()) {
+      return "none (profiles run in full mode: --profile)";
+    }
+    List<String> out = new ArrayList<>();
+    for (String kind : List.of("cpu", "alloc")) {
+      String v = g.get(kind);
+      if (v != null) {
+        out.add(v.startsWith("profiles/") ? kind + ": " + v : kind + ": " + v);
+      }
+    }
+    return String.join("; ", out);
+  }
+
+  private void peer() {
+    if (relay == null) {
+      return;
+    }
+    heading(2, "The Camel peer beside the service");
+    para("A plain Apache Camel 4 relay (module perf-peer-camel: Spring Boot 4, camel-jms with a pooled connection "
+        + "factory, camel-aws2-sqs, camel-kafka; its own process, started with the same JVM flags) on the same brokers "
+        + "with the same events, its paths measured interleaved with the service's. JMS source: the virtual topic's "
+        + "consumer queue Consumer.camel.<topic>, the same kind of source the service's jms:topic: inbound consumes "
+        + "(the broker copies each topic message into every Consumer.*.<topic> queue), so broker work is alike on both "
+        + "sides; one consumer on a transacted session with the send inside it. Routes and settings: the environment "
+        + "table's 'setting: peer'. Status: " + relay.facts().peerStatus());
+    Table t = new Table("path", "relay", "scenario", String.format(Locale.ROOT, "burst %,d mean ms", relay.facts().n()),
+        "burst ev/s", "sustained ev/s", "p50 / p99 ms at reference rate", "CPU µs/event (own, net)", "steady state",
+        "idle ms/s");
+    for (String[] p : RelayCost.PEER_PATHS) {
+      for (String id : List.of(p[1], p[2])) {
+        String process = id.startsWith("C") ? "camel" : "service";
+        java.util.OptionalDouble ms = relay.burstMillis(id);
+        double ref = id.equals("T2") || id.equals("CT2") || id.equals("K2") || id.equals("CK2") ? 1000 : 200;
+        Double sus = a.sustainable().get(id);
+        t.row(p[0], process, id, ms.isPresent() ? f0(ms.getAsDouble()) : "-",
+            ms.isPresent() ? f0(relay.facts().n() / (ms.getAsDouble() / 1000)) : "-", sus == null ? "-" : f0(sus),
+            a.pacedRuns(id, ref).isEmpty() ? "-" : f2(a.pacedMedian(id, ref, 50)) + " / "
+                + f2(a.pacedMedian(id, ref, 99)) + " (" + f0(ref) + " ev/s)",
+            relay.cpuPerEvent(id, process).isPresent() ? f1(relay.cpuPerEvent(id, process).getAsDouble()) : "-",
+            relay.selection(id).verdict(), f2(relay.idle(process)));
+      }
+    }
+    table(t);
+  }
+
+  private void steadiness() {
+    if (relay == null) {
+      return;
+    }
+    heading(2, "Steady state, counts per event, profiles");
+    para("Per path: the bursts of the figures' size, their JIT share and which counted; per relayed event over those "
+        + "bursts: context switches of the relaying process's threads (voluntary: blocked, e.g. a hand-off; "
+        + "involuntary: preempted; /proc/<pid>/task/*/status) and its write-family and read-family system calls "
+        + "(/proc/<pid>/io syscw/syscr: socket and file writes, selector wake-ups), and the broker process's.");
+    Table t = new Table("scenario", "process", "steady state", "JIT share per burst", "vcsw/ev", "ivcsw/ev",
+        "syscw/ev", "syscr/ev", "broker vcsw/ev", "broker syscw/ev", "flame graphs");
+    for (Scenario s : Scenario.all()) {
+      io.activityservice.perf.cpu.SteadyState.Selection sel = relay.selection(s.id());
+      if (sel.all().isEmpty()) {
+        continue;
+      }
+      String process = sel.process() == null ? RelayCost.relayProcess(s.id()) : sel.process();
+      Map<String, Double> c = relay.countsPerEvent(s.id());
+      String shares = String.join(" / ", sel.all().stream().map(u -> {
+        double x = u.jitShare(sel.process());
+        return Double.isFinite(x) ? String.format(Locale.ROOT, "%.1f%%", x * 100) : "∞";
+      }).toList());
+      Map<String, String> g = relay.facts().flameGraphs().getOrDefault(s.id(), Map.of());
+      t.row(s.id(), process == null ? "-" : process, sel.verdict(), shares,
+          f2(c.getOrDefault(process + ".vcsw", Double.NaN)), f2(c.getOrDefault(process + ".ivcsw", Double.NaN)),
+          f2(c.getOrDefault(process + ".syscw", Double.NaN)), f2(c.getOrDefault(process + ".syscr", Double.NaN)),
+          f2(c.getOrDefault("activemq.vcsw", Double.NaN)), f2(c.getOrDefault("activemq.syscw", Double.NaN)),
+          g.isEmpty() ? "" : links(s.id()));
+    }
+    table(t);
+    Map<String, Map<String, String>> graphs = relay.facts().flameGraphs();
+    if (!graphs.isEmpty()) {
+      para("Flame graphs (async-profiler attached to the relaying process over one burst of " + String.format(Locale.ROOT,
+          "%,d", relay.facts().n()) + " events per path, not a measured burst; CPU: event 'cpu' = perf events with kernel "
+          + "stacks, 'itimer' where perf events are not permitted; allocations: bytes by allocating stack):");
+      List<String[]> links = new ArrayList<>();
+      graphs.forEach((id, g) -> g.forEach((kind, v) -> {
+        if (!kind.equals("event")) {
+          links.add(new String[] {id + " " + kind + (kind.equals("cpu") && g.containsKey("event")
+              ? " (" + g.get("event") + ")" : ""), v});
+        }
+      }));
+      linkList(links);
+    }
+    Map<String, RelayCost.SyscallCount> sys = relay.facts().syscalls();
+    if (!sys.isEmpty()) {
+      para("System calls of the relaying process per relayed event, traced with strace -f over one smaller burst per "
+          + "path (not a measured one: tracing slows the process down). Writes to the broker are classified by "
+          + "OpenWire command (one command per write: message sends, acks, transaction commands — each a request to "
+          + "the broker), writes to SQS by HTTP request and X-Amz-Target action (LocalStack requests per event), "
+          + "futex calls count thread wake-ups and waits.");
+      Table st = new Table("scenario", "process", "events", "kind", "per event");
+      sys.forEach((id, x) -> {
+        if (x.error() != null) {
+          st.row(id, x.process(), "-", x.error(), "-");
+        } else {
+          x.counts().forEach((k, v) -> st.row(id, x.process(), x.events(), k,
+              f2(x.events() == 0 ? Double.NaN : (double) v / x.events())));
+        }
+      });
+      table(st);
+    }
+    Map<String, Map<Double, Double>> paced = relay.pacedCpu();
+    if (!paced.isEmpty()) {
+      para("CPU per relayed event in the paced runs (the relaying process's own threads, net of idle, over the runs "
+          + "at each rate; direct rows: the broker process where the suite started one):");
+      Table pt = new Table("scenario", "offered ev/s", "CPU µs/event");
+      paced.forEach((id, m) -> m.forEach((rate, v) -> pt.row(id, f0(rate), f1(v))));
+      table(pt);
+    }
   }
 
   private void bursts() {
@@ -482,6 +638,19 @@ public final class Report {
     md.append('\n');
     html.append("<ul>");
     items.forEach(i -> html.append("<li>").append(SvgChart.esc(i)).append("</li>"));
+    html.append("</ul>\n");
+  }
+
+  /** A list of links (label, report-relative path), or the reason when the path is not a file of the report. */
+  private void linkList(List<String[]> links) {
+    html.append("<ul>");
+    for (String[] l : links) {
+      boolean file = l[1].startsWith("profiles/");
+      md.append("- ").append(file ? "[" + l[0] + "](" + l[1] + ")" : l[0] + ": " + l[1]).append('\n');
+      html.append("<li>").append(file ? "<a href=\"" + SvgChart.esc(l[1]) + "\">" + SvgChart.esc(l[0]) + "</a>"
+          : SvgChart.esc(l[0] + ": " + l[1])).append("</li>");
+    }
+    md.append('\n');
     html.append("</ul>\n");
   }
 

@@ -8,6 +8,7 @@ import io.activityservice.perf.transport.EventSender;
 import io.activityservice.perf.transport.KafkaTransport;
 import io.activityservice.perf.transport.Listener;
 import io.activityservice.perf.transport.ReceiveHandler;
+import io.activityservice.perf.transport.RestBatchSender;
 import io.activityservice.perf.transport.RestSender;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,6 +25,7 @@ public final class Legs implements AutoCloseable {
   private final AdapterTransport sqs;
   private final KafkaTransport kafka;
   private final ServiceApi api;
+  private final String jmsBrokerUrl;
   private final List<String> queues = new ArrayList<>();
 
   /**
@@ -31,18 +33,43 @@ public final class Legs implements AutoCloseable {
    * @param sqs        SQS client, or null when SQS is not available
    * @param kafka      Kafka client, or null when Kafka is not available
    * @param api        the service's API (REST producers post through it)
+   * @param jmsBrokerUrl the ActiveMQ broker's URL (for the peer's virtual-topic queues), or null
    */
-  public Legs(AdapterTransport jms, AdapterTransport sqs, KafkaTransport kafka, ServiceApi api) {
+  public Legs(AdapterTransport jms, AdapterTransport sqs, KafkaTransport kafka, ServiceApi api, String jmsBrokerUrl) {
     this.jms = jms;
     this.sqs = sqs;
     this.kafka = kafka;
     this.api = api;
+    this.jmsBrokerUrl = jmsBrokerUrl;
+  }
+
+  /** The ActiveMQ broker's URL, or null. */
+  public String jmsBrokerUrl() {
+    return jmsBrokerUrl;
+  }
+
+  /** Kafka brokers ({@code host:port,...}), or null without Kafka. */
+  public String kafkaBrokers() {
+    return kafka == null ? null : kafka.brokers();
+  }
+
+  /**
+   * Creates the queue {@code Consumer.<subscription>.<topic>} that ActiveMQ fills from the virtual topic
+   * {@code topic} from then on, as a consumer's subscription would: events sent before a peer's consumer is
+   * connected are then kept for it instead of being dropped.
+   */
+  public void createVirtualTopicQueue(String topic, String subscription) throws Exception {
+    org.apache.activemq.ActiveMQConnectionFactory f = new org.apache.activemq.ActiveMQConnectionFactory(jmsBrokerUrl);
+    try (jakarta.jms.Connection c = f.createConnection()) {
+      jakarta.jms.Session s = c.createSession(false, jakarta.jms.Session.AUTO_ACKNOWLEDGE);
+      s.createConsumer(s.createQueue("Consumer." + subscription + "." + topic)).close();
+    }
   }
 
   /** Whether a transport can be used in this run. */
   public boolean available(String transport) {
     return switch (transport) {
-      case "jms", "rest" -> true;
+      case "jms", "rest", "rest-batch" -> true;
       case "sqs" -> sqs != null;
       case "kafka" -> kafka != null;
       default -> false;
@@ -61,7 +88,7 @@ public final class Legs implements AutoCloseable {
         kafka.createTopics(List.of(name));
         yield "kafka:" + name;
       }
-      case "rest" -> "rest";
+      case "rest", "rest-batch" -> transport;
       default -> throw new IllegalArgumentException("unknown transport " + transport);
     };
   }
@@ -70,6 +97,9 @@ public final class Legs implements AutoCloseable {
   public EventSender sender(String uri) {
     if (uri.equals("rest")) {
       return new RestSender(api, 32);
+    }
+    if (uri.equals("rest-batch")) {
+      return new RestBatchSender(api, io.activityservice.perf.suite.Scenario.REST_BATCH, 8);
     }
     if (uri.startsWith("kafka:")) {
       return kafka.sender(uri.substring("kafka:".length()));

@@ -1,5 +1,6 @@
 package io.activityservice.perf.suite;
 
+import io.activityservice.perf.peer.PeerRoute;
 import io.activityservice.perf.service.ServiceApi;
 import io.activityservice.perf.transport.EventSender;
 import io.activityservice.perf.transport.Listener;
@@ -23,11 +24,13 @@ public final class ScenarioSession implements AutoCloseable {
   private final PerfEvents.Clock clock;
   private final EventSender sender;
   private final Listener listener;
+  private final PeerRoute peerRoute;
   private volatile ReceiveHandler current = (id, t) -> { };
   private int runs;
 
   private ScenarioSession(Scenario scenario, String runId, String type, PerfEvents events, PerfEvents.Clock clock,
-      EventSender sender, Listener listener) {
+      EventSender sender, Listener listener, PeerRoute peerRoute) {
+    this.peerRoute = peerRoute;
     this.scenario = scenario;
     this.runId = runId;
     this.type = type;
@@ -46,23 +49,34 @@ public final class ScenarioSession implements AutoCloseable {
       PerfEvents events, PerfEvents.Clock clock) throws Exception {
     String base = "perf-" + runId + "-" + s.id().toLowerCase() + suffix;
     String type = "io.activityservice.perf." + runId + "." + s.id().toLowerCase() + suffix;
-    String in = legs.uri(s.from(), s.viaService() ? base + "-in" : base);
-    String out = s.viaService() ? legs.uri(s.to(), base + "-out") : in;
+    String in = legs.uri(s.from(), s.relayed() ? base + "-in" : base);
+    String out = s.relayed() ? legs.uri(s.to(), base + "-out") : in;
     ScenarioSession[] self = new ScenarioSession[1];
     Listener listener = legs.listen(out, "perf-" + runId, (id, t) -> self[0].current.received(id, t));
     try {
+      PeerRoute route = null;
       if (s.viaService()) {
-        if (!s.from().equals("rest")) {
+        if (!s.rest()) {
           api.addInbound(in);
         }
         api.subscribe(base, type, out);
+      } else if (s.peer() != null) {
+        if (in.startsWith("jms:topic:")) {
+          legs.createVirtualTopicQueue(in.substring("jms:topic:".length()), PeerRoute.SUBSCRIPTION);
+        }
+        route = PeerRoute.of(s.id(), in, out, legs.kafkaBrokers());
       }
-      self[0] = new ScenarioSession(s, runId, type, events, clock, legs.sender(in), listener);
+      self[0] = new ScenarioSession(s, runId, type, events, clock, legs.sender(in), listener, route);
       return self[0];
     } catch (Exception e) {
       listener.close();
       throw e;
     }
+  }
+
+  /** The peer's route of a peer scenario, else null. */
+  public PeerRoute peerRoute() {
+    return peerRoute;
   }
 
   /** The scenario. */
@@ -140,17 +154,34 @@ public final class ScenarioSession implements AutoCloseable {
     return r;
   }
 
-  /** Sends {@code n} events nobody measures (JIT, connections, queue creation) and waits for them. */
-  public void warmUp(int n) throws InterruptedException {
-    Tracker t = newTracker(n);
-    for (int i = 0; i < n; i++) {
-      long now = System.nanoTime();
-      t.markSent(i, now);
-      sender.send(events.event(t.id(i), type, now, clock));
+  /**
+   * Sends {@code n} events nobody measures (JIT, connections, queue creation) in bursts of at most
+   * {@value #WARMUP_CHUNK} and waits for each.
+   *
+   * @return events that did not arrive (a warm-up loses none unless something is broken)
+   */
+  public long warmUp(int n, Progress progress) throws InterruptedException {
+    long missing = 0;
+    for (int done = 0; done < n; done += WARMUP_CHUNK) {
+      int chunk = Math.min(WARMUP_CHUNK, n - done);
+      Tracker t = newTracker(chunk);
+      for (int i = 0; i < chunk; i++) {
+        long now = System.nanoTime();
+        t.markSent(i, now);
+        sender.send(events.event(t.id(i), type, now, clock));
+      }
+      t.await(Duration.ofSeconds(90 + chunk / 100), Duration.ofSeconds(45));
+      missing += chunk - t.received();
+      if (progress != null) {
+        progress.advance(chunk);
+      }
     }
-    t.await(Duration.ofSeconds(90), Duration.ofSeconds(45));
     Thread.sleep(200);
+    return missing;
   }
+
+  /** Events per warm-up burst. */
+  static final int WARMUP_CHUNK = 10_000;
 
   private Tracker newTracker(int n) {
     Tracker t = new Tracker(runId + "-" + scenario.id() + "-" + (++runs) + "-", n);

@@ -3,14 +3,23 @@ package io.activityservice.perf.suite;
 import io.activityservice.perf.Options;
 import io.activityservice.perf.cpu.CpuMeter;
 import io.activityservice.perf.cpu.CpuUse;
+import io.activityservice.perf.cpu.SteadyState;
+import io.activityservice.perf.peer.PeerRoute;
+import io.activityservice.perf.profile.AsyncProfiler;
+import io.activityservice.perf.profile.Syscalls;
+import io.activityservice.perf.report.RelayCost;
 import io.activityservice.perf.service.ServiceApi;
 import io.activityservice.perf.transport.FailingWebhook;
 import io.activityservice.perf.transport.PerfEvents;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -24,8 +33,8 @@ import java.util.Optional;
 public final class Suite {
 
   /** Scenarios measured together in latency mode: direct first, then the via-service ones on its ladder. */
-  static final List<List<String>> PACED_GROUPS =
-      List.of(List.of("T1", "T2", "R1"), List.of("T3", "T4"), List.of("K1", "K2"));
+  static final List<List<String>> PACED_GROUPS = List.of(List.of("T1", "T2", "R1", "CT2"),
+      List.of("T3", "T4", "CT4"), List.of("K1", "K2", "CK2"), List.of("T5", "CT5"));
   /** Number of detectors and of rules deployed for the CEP comparison. */
   static final int CEP_COUNT = 10;
   /** The isolation scenario's failing webhook: 503 after this long (the scenario). */
@@ -50,6 +59,11 @@ public final class Suite {
   private final List<CpuUse> cpuUses = new ArrayList<>();
   private final List<Map<String, Double>> idleRates = new ArrayList<>();
   private final Map<String, Long> parked = new LinkedHashMap<>();
+  private final Hooks hooks;
+  private final Map<String, String> subjects = new LinkedHashMap<>();
+  private final Map<String, Map<String, String>> flameGraphs = new LinkedHashMap<>();
+  private final Map<String, RelayCost.SyscallCount> syscalls = new LinkedHashMap<>();
+  private String peerStatus;
   private String cepStatus = "not run";
   private String isolationStatus = "not run";
   private Progress progress;
@@ -57,22 +71,77 @@ public final class Suite {
 
   /** A suite over the given clients and API, without CPU readings. */
   public Suite(Options o, Legs legs, ServiceApi api, String runId) {
-    this(o, legs, api, runId, new CpuMeter(List.of(), List.of()));
+    this(o, legs, api, runId, new CpuMeter(List.of(), List.of()), Hooks.NONE);
   }
 
-  /** A suite over the given clients and API that reads {@code cpu} around every burst. */
-  public Suite(Options o, Legs legs, ServiceApi api, String runId, CpuMeter cpu) {
+  /**
+   * A suite over the given clients and API that reads {@code cpu} around every burst.
+   *
+   * @param hooks starts the peer and tells the processes' ids for profiles
+   */
+  public Suite(Options o, Legs legs, ServiceApi api, String runId, CpuMeter cpu, Hooks hooks) {
     this.o = o;
     this.legs = legs;
     this.api = api;
     this.runId = runId;
     this.cpu = cpu;
+    this.hooks = hooks;
+    this.peerStatus = o.camelPeer() ? "not started" : "not run: --peer none (the default of quick runs)";
   }
 
-  /** Scenarios that can run with the transports available. */
+  /** What the suite needs from the test bed besides clients: the peer and the processes to profile. */
+  public interface Hooks {
+    /** No peer, no processes. */
+    Hooks NONE = new Hooks() {
+      @Override
+      public void startPeer(List<PeerRoute> routes) {
+        throw new IllegalStateException("no peer in this test bed");
+      }
+
+      @Override
+      public long pid(String process) {
+        return -1;
+      }
+
+      @Override
+      public Map<Integer, String> ports() {
+        return Map.of();
+      }
+    };
+
+    /** Starts the Camel peer with these routes (once every peer scenario is set up). */
+    void startPeer(List<PeerRoute> routes) throws Exception;
+
+    /** The pid of {@code service} or {@code camel}, or -1 if the suite did not start it. */
+    long pid(String process);
+
+    /** TCP port → role ({@code activemq}, {@code sqs}, {@code kafka}, {@code http}), for counting system calls. */
+    Map<Integer, String> ports();
+  }
+
+  /** Scenarios that can run with the transports available (and the peer, and {@code --scenarios}). */
   public List<Scenario> scenarios() {
     return Scenario.all().stream()
-        .filter(s -> legs.available(s.from()) && legs.available(s.to())).toList();
+        .filter(s -> legs.available(s.from()) && legs.available(s.to()))
+        .filter(s -> s.peer() == null || o.camelPeer())
+        .filter(s -> o.runs(s.id())).toList();
+  }
+
+  /**
+   * The process whose JIT share decides whether a burst of {@code s} is steady: the service for via-service paths,
+   * the peer for its own, the ActiveMQ broker process for direct JMS when the suite started one; else none.
+   */
+  String subject(Scenario s) {
+    if (s.viaService()) {
+      return "service";
+    }
+    if (s.peer() != null) {
+      return s.peer();
+    }
+    if (s.from().equals("jms") && cpu.sources().stream().anyMatch(x -> x.name().equals("activemq-own"))) {
+      return "activemq";
+    }
+    return null;
   }
 
   /** Runs everything; returns the results (also available from {@link #results()}). */
@@ -82,20 +151,41 @@ public final class Suite {
     Map<String, ScenarioSession> sessions = new LinkedHashMap<>();
     try {
       for (Scenario s : scenarios) {
-        progress.step("set-up + warm-up " + s.id());
-        ScenarioSession session = ScenarioSession.open(s, "", runId, legs, api, events, clock);
-        sessions.put(s.id(), session);
-        session.warmUp(warmUp());
-        progress.advance(warmUp());
+        progress.step("set-up " + s.id());
+        sessions.put(s.id(), ScenarioSession.open(s, "", runId, legs, api, events, clock));
+        subjects.put(s.id(), subject(s));
+      }
+      startPeer(sessions);
+      for (ScenarioSession session : sessions.values()) {
+        progress.step("warm-up " + session.scenario().id() + " (" + o.steady().warmup() + " events)");
+        long missing = session.warmUp(o.steady().warmup(), progress);
+        if (missing > 0) {
+          notes.add(session.scenario().id() + ": " + missing + " warm-up events did not arrive");
+        }
+      }
+      for (ScenarioSession session : sessions.values()) {
+        subjects.put(session.scenario().id(), subject(session.scenario()));
       }
       measureIdle();
       bursts(sessions, o.smallN(), o.reps());
+      boolean steadyDone = o.smallN().contains(o.steady().n());
       for (int i = 0; i < o.largeN().size(); i++) {
+        if (!steadyDone && o.largeN().get(i) > o.steady().n()) {
+          bursts(sessions, List.of(o.steady().n()), o.steady().bursts());
+          steadyDone = true;
+        }
         bursts(sessions, List.of(o.largeN().get(i)), o.largeReps().get(i));
+        steadyDone |= o.largeN().get(i) == o.steady().n();
+      }
+      if (!steadyDone) {
+        bursts(sessions, List.of(o.steady().n()), o.steady().bursts());
       }
       if (!o.quick()) {
         // Again after the bursts (the quick mode saves the time): the idle rate used is the mean of both.
         measureIdle();
+      }
+      if (o.profile()) {
+        profiles(sessions);
       }
       try {
         paced(sessions);
@@ -106,12 +196,20 @@ public final class Suite {
       sessions.values().forEach(ScenarioSession::close);
     }
     try {
-      isolation();
+      if (o.runs("I1")) {
+        isolation();
+      } else {
+        isolationStatus = "not run (--scenarios)";
+      }
     } catch (Exception e) {
       isolationStatus = "not measured: " + e;
     }
     try {
-      cep();
+      if (o.runs("C1")) {
+        cep();
+      } else {
+        cepStatus = "not run (--scenarios)";
+      }
     } catch (Exception e) {
       cepStatus = "not measured: " + e;
     }
@@ -119,10 +217,34 @@ public final class Suite {
     return results;
   }
 
+  /** Starts the peer with the routes of the peer scenarios, if any; without it they are dropped. */
+  private void startPeer(Map<String, ScenarioSession> sessions) {
+    List<PeerRoute> routes = sessions.values().stream()
+        .map(ScenarioSession::peerRoute).filter(Objects::nonNull).toList();
+    if (routes.isEmpty()) {
+      return;
+    }
+    progress.step("starting the Camel peer (" + routes.size() + " routes)");
+    try {
+      hooks.startPeer(routes);
+      peerStatus = "started: " + routes.size() + " routes";
+    } catch (Exception e) {
+      peerStatus = "not measured: the peer did not start: " + e.getMessage();
+      notes.add("Camel peer: " + peerStatus);
+      for (var r : routes) {
+        ScenarioSession s = sessions.remove(r.id());
+        if (s != null) {
+          s.close();
+        }
+      }
+    }
+  }
+
   private void measureIdle() throws InterruptedException {
     if (cpu.enabled()) {
-      progress.step("idle CPU of the service" + (cpu.sources().size() > 1 ? " and brokers" : ""));
-      idleRates.add(cpu.idleRates(Duration.ofSeconds(o.quick() ? 2 : 5)));
+      progress.step("idle CPU of the service" + (cpu.sources().size() > 1 ? ", peer and brokers" : "")
+          + " (" + Math.round(o.steady().idleSeconds()) + " s)");
+      idleRates.add(cpu.idleRates(Duration.ofMillis(Math.round(o.steady().idleSeconds() * 1000))));
       lastIdle = null;
     }
   }
@@ -135,7 +257,111 @@ public final class Suite {
           measuredBurst(session, "burst", n, rep);
         }
       }
+      if (n == o.steady().n() && cpu.enabled()) {
+        steadyRepeats(sessions, n, reps);
+      }
     }
+  }
+
+  /**
+   * The steady-state rule: bursts of the figures' size are repeated, round by round over the paths not yet steady,
+   * until each has enough bursts whose JIT share stayed under the bound, or the bound on bursts is reached.
+   */
+  private void steadyRepeats(Map<String, ScenarioSession> sessions, int n, int done) throws Exception {
+    int rep = done;
+    while (true) {
+      List<ScenarioSession> pending = sessions.values().stream().filter(s -> SteadyState.another(
+          selection(s.scenario().id(), n), o.steady().maxBursts())).toList();
+      if (pending.isEmpty()) {
+        return;
+      }
+      rep++;
+      progress.extend((long) n * pending.size());
+      for (ScenarioSession session : pending) {
+        progress.step("steady-state repeat " + session.scenario().id() + " N=" + n + " burst " + rep + "/"
+            + o.steady().maxBursts());
+        measuredBurst(session, "burst", n, rep);
+      }
+    }
+  }
+
+  /** The steady-state selection of a scenario's bursts of size {@code n}. */
+  public SteadyState.Selection selection(String scenario, int n) {
+    return SteadyState.select(cpuUses, scenario, n, subjects.get(scenario), o.steady().bursts(),
+        o.steady().maxJitShare());
+  }
+
+  /**
+   * Profiles of each relayed path (full runs): a CPU flame graph and an allocation flame graph of the relaying
+   * process over one burst each, and its system calls counted over a smaller burst. None of these bursts counts for
+   * the figures (profilers and tracers cost CPU).
+   */
+  private void profiles(Map<String, ScenarioSession> sessions) throws Exception {
+    Optional<AsyncProfiler> profiler =
+        AsyncProfiler.locate(o.workDir().resolveSibling("async-profiler"));
+    Path dir = o.reportDir().resolve("profiles");
+    Files.createDirectories(dir);
+    for (ScenarioSession session : sessions.values()) {
+      Scenario s = session.scenario();
+      if (!s.relayed()) {
+        continue;
+      }
+      String process = s.viaService() ? "service" : s.peer();
+      long pid = hooks.pid(process);
+      Map<String, String> graphs = new LinkedHashMap<>();
+      flameGraphs.put(s.id(), graphs);
+      if (pid < 0) {
+        graphs.put("cpu", "no profile: the suite did not start the " + process);
+        continue;
+      }
+      int n = o.steady().n();
+      if (profiler.isEmpty()) {
+        graphs.put("cpu", "no profile: async-profiler's library not found on the runner's class path (linux-x64)");
+      } else {
+        for (String kind : List.of("cpu", "alloc")) {
+          String file = s.id() + "-" + process + "-" + kind + ".html";
+          progress.step("profile (" + kind + ") " + s.id() + " N=" + n);
+          progress.extend(n);
+          try {
+            if (kind.equals("cpu")) {
+              profiler.get().startCpu(pid);
+            } else {
+              profiler.get().startAlloc(pid);
+            }
+            try {
+              add(session.burst("profile-" + kind, n, 1, progress));
+            } finally {
+              profiler.get().stop(pid, dir.resolve(file), s.id() + " " + process + " " + (kind.equals("cpu")
+                  ? "CPU (" + profiler.get().cpuEvent() + ")" : "allocations") + ", " + n + " events");
+            }
+            graphs.put(kind, "profiles/" + file);
+          } catch (IOException e) {
+            graphs.put(kind, "no profile: " + e.getMessage());
+          }
+        }
+        graphs.put("event", profiler.get().cpuEvent());
+      }
+      if (o.strace() && Syscalls.available()) {
+        int m = Math.max(100, Math.min(2_000, n / 5));
+        progress.step("system calls (strace) " + s.id() + " N=" + m);
+        progress.extend(m);
+        Path trace = o.workDir().resolveSibling("strace").resolve(s.id() + ".strace");
+        Files.createDirectories(trace.getParent());
+        try {
+          RunResult r;
+          try (var t = Syscalls.start(pid, trace)) {
+            r = session.burst("syscalls", m, 1, progress);
+          }
+          add(r);
+          syscalls.put(s.id(), new RelayCost.SyscallCount(process, r.received(),
+              Syscalls.count(trace, hooks.ports()), null));
+          Files.deleteIfExists(trace);
+        } catch (Exception e) {
+          syscalls.put(s.id(), new RelayCost.SyscallCount(process, 0, Map.of(), "not counted: " + e.getMessage()));
+        }
+      }
+    }
+    lastIdle = null;
   }
 
   /** A burst between two idle CPU readings (the previous burst's closing reading opens the next one). */
@@ -158,6 +384,9 @@ public final class Suite {
   private void paced(Map<String, ScenarioSession> sessions) throws Exception {
     Duration duration = Duration.ofMillis(Math.round(o.pacedSeconds() * 1000));
     for (List<String> group : PACED_GROUPS) {
+      if (group.get(0).equals("T5") && !o.camelPeer()) {
+        continue; // T5's ladder is only for the comparison with the peer's CT5
+      }
       List<ScenarioSession> alive = new ArrayList<>(group.stream().filter(sessions::containsKey).map(sessions::get).toList());
       if (alive.isEmpty()) {
         continue;
@@ -234,8 +463,13 @@ public final class Suite {
       for (ScenarioSession s : List.copyOf(pending)) {
         String id = s.scenario().id();
         progress.step("paced " + id + " " + Math.round(rate) + " ev/s run " + run + "/" + RateLadder.RUNS);
+        // CPU per event in paced runs (full mode: the idle waits would lengthen the quick mode's many short runs)
+        CpuMeter.Snapshot before = cpu.enabled() && !o.quick() ? cpu.idleSnapshot(IDLE_MAX) : null;
         RunResult r = s.paced(rate, duration, drain, run, progress);
         add(r);
+        if (before != null) {
+          cpuUses.add(CpuUse.between(id, "rate", r.n(), run, rate, r.received(), before, cpu.idleSnapshot(IDLE_MAX)));
+        }
         runs.computeIfAbsent(id, k -> new ArrayList<>()).add(r);
         passes.computeIfAbsent(id, k -> new ArrayList<>()).add(RateLadder.sustained(r, bound));
         if (o.quick() && RateLadder.decided(passes.get(id)).isPresent()) {
@@ -268,7 +502,7 @@ public final class Suite {
     ScenarioSession session = ScenarioSession.open(s, "", runId, legs, api, events, clock);
     try (FailingWebhook hook = new FailingWebhook(FAILING_DELAY)) {
       progress.step("set-up + warm-up I1");
-      session.warmUp(warmUp());
+      session.warmUp(warmUp(), null);
       lastIdle = null;
       String name = "perf-" + runId + "-i1-failing";
       for (int n : sizes) {
@@ -339,7 +573,7 @@ public final class Suite {
     int reps = o.quick() ? 1 : 3;
     ScenarioSession session = ScenarioSession.open(relay, "", runId, legs, api, events, clock);
     try {
-      session.warmUp(warmUp());
+      session.warmUp(warmUp(), null);
       lastIdle = null;
       for (int rep = 1; rep <= reps; rep++) {
         progress.step("relay-only C1 N=" + n + " rep " + rep);
@@ -351,7 +585,7 @@ public final class Suite {
         progress.advance((long) n * reps);
         return;
       }
-      session.warmUp(warmUp());
+      session.warmUp(warmUp(), null);
       lastIdle = null;
       for (int rep = 1; rep <= reps; rep++) {
         progress.step("cep C1 N=" + n + " rep " + rep);
@@ -398,12 +632,13 @@ public final class Suite {
     }
   }
 
+  /** Warm-up of I1 and C1, whose paths T2 already warmed up. */
   private int warmUp() {
     return o.quick() ? 100 : 500;
   }
 
   private long plannedEvents(List<Scenario> scenarios) {
-    long perScenario = warmUp();
+    long perScenario = o.steady().warmup();
     for (int n : o.smallN()) {
       perScenario += (long) n * o.reps();
     }
@@ -482,6 +717,26 @@ public final class Suite {
   /** Outcome of the isolation scenario I1: "measured …" or why not. */
   public String isolationStatus() {
     return isolationStatus;
+  }
+
+  /** The process whose JIT share decides the steady state of each scenario's bursts (null: none). */
+  public Map<String, String> subjects() {
+    return subjects;
+  }
+
+  /** Flame graphs per scenario: kind ({@code cpu}, {@code alloc}) → path under the report dir, or why there is none. */
+  public Map<String, Map<String, String>> flameGraphs() {
+    return flameGraphs;
+  }
+
+  /** System calls counted per scenario. */
+  public Map<String, RelayCost.SyscallCount> syscalls() {
+    return syscalls;
+  }
+
+  /** The Camel peer's status. */
+  public String peerStatus() {
+    return peerStatus;
   }
 
   /** Outcome of the detectors + rules comparison: "measured" or why not. */

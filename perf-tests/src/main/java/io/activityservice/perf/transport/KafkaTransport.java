@@ -46,6 +46,11 @@ public final class KafkaTransport implements AutoCloseable {
     this.producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
   }
 
+  /** The brokers ({@code host:port,...}). */
+  public String brokers() {
+    return brokers;
+  }
+
   /** Creates topics with one partition (existing ones are left as they are). */
   public void createTopics(List<String> topics) throws Exception {
     try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, brokers))) {

@@ -1,0 +1,86 @@
+package io.activityservice.perf.peer;
+
+import java.util.List;
+
+/**
+ * One route of the Camel peer: the endpoint URIs a team would write for a plain relay between the suite's channels
+ * (perf-tests/README.md, "The Camel peer").
+ *
+ * <ul>
+ *   <li>JMS source: the virtual topic's consumer queue {@code Consumer.camel.<topic>}, the same kind of source the
+ *       service's {@code jms:topic:} inbound consumes ({@code Consumer.<subscription>.<topic>}); one consumer, a
+ *       transacted session (the send to the target joins it: one commit per message), consumer cached.</li>
+ *   <li>JMS target: the topic (a virtual topic, as the service's {@code jms:topic:} outbound sends).</li>
+ *   <li>SQS source: a batch consumer, up to 10 per receive, deleting each message after its exchange, long polls of
+ *       1 s, polling again at once after a non-empty receive ({@code greedy}).</li>
+ *   <li>Kafka: a consumer group and a producer on the same brokers, {@code lingerMs=0} (see {@link #producer}).</li>
+ *   <li>JMS → SQS also turns the binary-mode event into structured JSON (the SQS consumers read structured events;
+ *       the service's T5 does the same conversion).</li>
+ * </ul>
+ *
+ * @param id         scenario id, also the route id
+ * @param from       Camel consumer URI
+ * @param to         Camel producer URI
+ * @param structured binary JMS CloudEvent → structured JSON before sending
+ */
+public record PeerRoute(String id, String from, String to, boolean structured) {
+
+  /** The JMS subscription name (virtual-topic consumer queue prefix) of the peer. */
+  public static final String SUBSCRIPTION = "camel";
+
+  /**
+   * The route between two of the suite's channel URIs ({@code jms:topic:…}, {@code sqs:…}, {@code kafka:…}).
+   *
+   * @param kafkaBrokers Kafka brokers, for Kafka endpoints
+   */
+  public static PeerRoute of(String id, String in, String out, String kafkaBrokers) {
+    boolean structured = in.startsWith("jms:") && out.startsWith("sqs:");
+    return new PeerRoute(id, consumer(in, kafkaBrokers), producer(out, kafkaBrokers), structured);
+  }
+
+  static String consumer(String uri, String kafkaBrokers) {
+    if (uri.startsWith("jms:topic:")) {
+      return "jms:queue:Consumer." + SUBSCRIPTION + "." + uri.substring("jms:topic:".length())
+          + "?transacted=true&cacheLevelName=CACHE_CONSUMER&concurrentConsumers=1&maxConcurrentConsumers=1";
+    }
+    if (uri.startsWith("sqs:")) {
+      return "aws2-sqs://" + uri.substring("sqs:".length())
+          + "?maxMessagesPerPoll=10&deleteAfterRead=true&waitTimeSeconds=1&greedy=true&delay=1&autoCreateQueue=true";
+    }
+    if (uri.startsWith("kafka:")) {
+      return "kafka:" + uri.substring("kafka:".length()) + "?brokers=" + kafkaBrokers
+          + "&groupId=camel-peer&autoOffsetReset=earliest";
+    }
+    throw new IllegalArgumentException("no Camel consumer for " + uri);
+  }
+
+  static String producer(String uri, String kafkaBrokers) {
+    if (uri.startsWith("jms:topic:")) {
+      return "jms:topic:" + uri.substring("jms:topic:".length());
+    }
+    if (uri.startsWith("sqs:")) {
+      return "aws2-sqs://" + uri.substring("sqs:".length()) + "?autoCreateQueue=true";
+    }
+    if (uri.startsWith("kafka:")) {
+      // lingerMs=0: Camel's default (5 ms) with one record in flight (the consumer hands one record at a time and
+      // waits for its send) caps a relay at ~200 ev/s; a team tuning its relay sets it.
+      return "kafka:" + uri.substring("kafka:".length()) + "?brokers=" + kafkaBrokers + "&lingerMs=0";
+    }
+    throw new IllegalArgumentException("no Camel producer for " + uri);
+  }
+
+  /** The peer's Spring Boot arguments for these routes. */
+  public static List<String> arguments(List<PeerRoute> routes) {
+    List<String> args = new java.util.ArrayList<>();
+    for (int i = 0; i < routes.size(); i++) {
+      PeerRoute r = routes.get(i);
+      args.add("--peer.routes[" + i + "].id=" + r.id());
+      args.add("--peer.routes[" + i + "].from=" + r.from());
+      args.add("--peer.routes[" + i + "].to=" + r.to());
+      if (r.structured()) {
+        args.add("--peer.routes[" + i + "].structured=true");
+      }
+    }
+    return args;
+  }
+}
