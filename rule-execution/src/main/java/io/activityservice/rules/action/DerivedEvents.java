@@ -2,6 +2,7 @@ package io.activityservice.rules.action;
 
 import io.activityservice.events.derive.DerivedEventEmitter;
 import io.activityservice.rules.Event;
+import io.activityservice.rules.EventAccess;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import io.cloudevents.jackson.JsonCloudEventData;
@@ -32,7 +33,14 @@ final class DerivedEvents {
     int hops = (ctx.event() == null ? 0 : ctx.event().hopCount()) + 1;
     Object given = params.get("event");
     if (given instanceof Event e && !params.containsKey("type")) {
-      return CloudEventBuilder.from(e.cloudEvent()).withExtension(Event.HOP_COUNT, hops).build();
+      CloudEvent forwarded = EventAccess.cloudEvent(e);
+      CloudEventBuilder copy = CloudEventBuilder.from(forwarded).withExtension(Event.HOP_COUNT, hops);
+      if (forwarded.getData() instanceof JsonCloudEventData json) {
+        // a copy: the derived event must not share a tree with the routed event subscribers receive
+        copy.withData(forwarded.getDataContentType(), forwarded.getDataSchema(),
+            JsonCloudEventData.wrap(json.getNode().deepCopy()));
+      }
+      return copy.build();
     }
     String type = Params.required(params, "type", handler, "Map.of(\"type\", \"com.example.order\", \"data\", Map.of(...))");
     String source = Params.optional(params, "source");
