@@ -121,16 +121,25 @@ public final class DescrCheck {
   }
 
   /**
-   * Everything the rule set may not do.
+   * Everything the rule set may not do, and the actions it runs.
    *
    * @param pkg           the parsed rule set
    * @param source        the text it was parsed from (to place consequences on their lines)
    * @param languageLevel the DRL language level Drools builds with (its constraint parser is used)
    */
-  public static List<Refusal> check(PackageDescr pkg, String source, LanguageLevelOption languageLevel) {
+  public static Result check(PackageDescr pkg, String source, LanguageLevelOption languageLevel) {
     DescrCheck check = new DescrCheck(languageLevel, source);
     check.run(pkg);
-    return check.refusals;
+    return new Result(check.refusals, check.code.actionSites());
+  }
+
+  /**
+   * What the check found.
+   *
+   * @param refusals everything the rule set may not do
+   * @param actions  the {@code actions.run(..)} calls of its consequences and functions
+   */
+  public record Result(List<Refusal> refusals, List<ActionSite> actions) {
   }
 
   private void run(PackageDescr pkg) {
@@ -334,7 +343,7 @@ public final class DescrCheck {
   /** Rules, queries, patterns, windows and condition groups may carry no annotation: Drools evaluates some. */
   private void refuseAnnotations(AnnotatedBaseDescr d, String where) {
     for (AnnotationDescr a : d.getAnnotations()) {
-      refuse(a.getLine() > 0 ? a : d, "@" + a.getName(), "annotations are not allowed on " + where
+      refuse(annotationLine(a, d), "@" + a.getName(), "annotations are not allowed on " + where
           + " (Drools evaluates their values)");
     }
   }
