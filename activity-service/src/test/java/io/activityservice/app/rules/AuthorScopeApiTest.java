@@ -237,4 +237,35 @@ class AuthorScopeApiTest {
         "emits", b + "alert is outside");
     triggerAndExpectNothingForTeamB();
   }
+
+  /**
+   * A rule's webhook action and its send action to an http(s) URI go out through the http adapter (its guarded
+   * client, and for send its URI check): an address the outbound policy refuses (the cloud metadata address, and
+   * IPv6 loopback: the tests' policy allows only 127.0.0.0/8) is refused at once, recorded, never retried.
+   */
+  @Test
+  void aRulesWebhookAndSendAreUnderTheOutboundPolicy() throws Exception {
+    String name = "outbound-" + UUID.randomUUID().toString().substring(0, 6);
+    Response created = admin.postJson("/api/v1/rules", rule(name, """
+        rule "reach out"
+        when
+          $e : Event( type == "%soutbound" )
+        then
+          actions.run("webhook", Map.of("url", "http://169.254.169.254/latest/meta-data/", "event", $e));
+          actions.run("send", Map.of("uri", "http://169.254.169.254/latest/meta-data/", "event", $e));
+          actions.run("send", Map.of("uri", "http://[::1]:%d/canary", "event", $e));
+        end""".formatted(a, port)));
+    assertThat(created.status()).as(created.body()).isEqualTo(201);
+    assertThat(admin.publish(event("outbound-" + UUID.randomUUID(), a + "outbound")).status()).isEqualTo(202);
+    await().atMost(Duration.ofSeconds(20)).until(() -> admin.get("/api/v1/rules/" + name + "/executions").json()
+        .size() == 3);
+    for (var execution : admin.get("/api/v1/rules/" + name + "/executions").json()) {
+      assertThat(execution.get("outcome").asText()).isEqualTo("failed");
+      assertThat(execution.get("attempts").asInt()).isEqualTo(1);
+      // refused when the webhook is posted, or already when send parses the channel URI (the http adapter's check)
+      assertThat(execution.get("error").asText()).containsAnyOf("refused by the outbound policy",
+          "allow it with activity.outbound.allowed-networks");
+    }
+    assertThat(admin.delete("/api/v1/rules/" + name).status()).isEqualTo(204);
+  }
 }
