@@ -276,7 +276,7 @@ public final class DescrCheck {
       }
       switch (n) {
         case "role" -> {
-          if (!AllowList.ROLES.contains(value)) {
+          if (!AllowList.ROLES.contains(value.toLowerCase(java.util.Locale.ROOT))) {
             refuse(at, "@role(" + value + ")", "@role is event or fact");
           }
         }
