@@ -1,5 +1,6 @@
 package io.activityservice.detector;
 
+import io.activityservice.detector.internal.LogText;
 import io.activityservice.events.derive.DerivedEventEmitter;
 import io.activityservice.events.routing.HopCount;
 import io.cloudevents.CloudEvent;
@@ -18,7 +19,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns detector rows into CloudEvents and emits them through the {@link DerivedEventEmitter} (hop-count guard,
- * ingest, routing) on its own thread, never inside the engine's listener. A derived event whose hop count exceeds
+ * the author's scope, ingest, routing) on its own thread, never inside the engine's listener. A derived event whose hop count exceeds
  * {@code maxHopCount} is dead-lettered instead, so detectors that feed each other in a cycle stop after a bounded
  * number of hops. Extensions: {@code hopcount} (int) and {@code causedby}
  * (comma-separated ids of contributing events, when known).
@@ -77,14 +78,15 @@ public class DerivedEvents implements DetectorOutput, AutoCloseable {
     try {
       CloudEvent event = toCloudEvent(row);
       emitter.emit(event, new DerivedEventEmitter.Producer("detector:" + name, maxHopCount,
-          "activity.detectors.max-hop-count")).whenComplete((outcome, error) -> {
+          "activity.detectors.max-hop-count", row.detector().effectiveScope())).whenComplete((outcome, error) -> {
             Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
                 ? error.getCause() : error;
             if (cause instanceof DerivedEventEmitter.NotEmitted) {
               metrics.deadLettered();
             } else if (cause != null) {
               metrics.derivedFailed();
-              log.warn("derived event {} of detector '{}' was not routed: {}", event.getId(), name, cause.toString());
+              log.warn("derived event {} of detector '{}' was not routed: {}", event.getId(), name,
+                  LogText.escape(cause.toString()));
             }
           });
     } catch (RuntimeException e) {

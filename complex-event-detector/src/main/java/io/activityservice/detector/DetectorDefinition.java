@@ -3,6 +3,7 @@ package io.activityservice.detector;
 import io.activityservice.events.cluster.PartitionKey;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.InvalidInputException.FieldError;
+import io.activityservice.events.scope.TypeScope;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -22,9 +23,12 @@ import java.util.regex.Pattern;
  * @param createdAt when it was created
  * @param partitionBy with several replicas, the key its input events are partitioned by (e.g. {@code data.meter}):
  *                    each key is processed by one replica; {@code null}: one replica processes all its events
+ * @param authorScope the event types its author may use: its inputs and {@code emits} must lie in it, and every
+ *                    derived event is checked against it; {@code null}: unscoped (an admin, or a detector stored
+ *                    before scopes were stored)
  */
 public record DetectorDefinition(String name, Map<String, String> inputs, String epl, String emits, ClockMode clock,
-                                 OffsetDateTime createdAt, String partitionBy) {
+                                 OffsetDateTime createdAt, String partitionBy, TypeScope authorScope) {
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
   private static final Pattern ALIAS = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
@@ -37,10 +41,21 @@ public record DetectorDefinition(String name, Map<String, String> inputs, String
     partitionBy = partitionBy == null || partitionBy.isBlank() ? null : partitionBy.trim();
   }
 
-  /** A detector that is not partitioned. */
+  /** A detector of an unscoped author. */
+  public DetectorDefinition(String name, Map<String, String> inputs, String epl, String emits, ClockMode clock,
+                            OffsetDateTime createdAt, String partitionBy) {
+    this(name, inputs, epl, emits, clock, createdAt, partitionBy, null);
+  }
+
+  /** A detector that is not partitioned, of an unscoped author. */
   public DetectorDefinition(String name, Map<String, String> inputs, String epl, String emits, ClockMode clock,
                             OffsetDateTime createdAt) {
-    this(name, inputs, epl, emits, clock, createdAt, null);
+    this(name, inputs, epl, emits, clock, createdAt, null, null);
+  }
+
+  /** The scope its derived events are checked against: {@link TypeScope#ALL} when unscoped. */
+  public TypeScope effectiveScope() {
+    return authorScope == null ? TypeScope.ALL : authorScope;
   }
 
   /**

@@ -2,6 +2,7 @@ package io.activityservice.detector;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.events.json.Json;
+import io.activityservice.events.scope.TypeScope;
 import java.time.OffsetDateTime;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,7 +11,10 @@ import java.util.Optional;
 import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-/** Stores detectors in table {@code detector} (migration {@code V2__detectors.sql}). */
+/**
+ * Stores detectors in table {@code detector} (migration {@code V2__detectors.sql}; the author's scope since
+ * {@code V8_2__detector_author_scope.sql}, a JSON array of patterns, NULL for unscoped).
+ */
 public class DetectorRepository {
 
   private final JdbcClient jdbc;
@@ -22,8 +26,8 @@ public class DetectorRepository {
   /** Inserts; false if a detector of that name exists. */
   public boolean insert(DetectorDefinition d) {
     try {
-      jdbc.sql("insert into detector (name, inputs_json, epl, emits, clock, created_at, partition_by) "
-              + "values (:name, :inputs, :epl, :emits, :clock, :createdAt, :partitionBy)")
+      jdbc.sql("insert into detector (name, inputs_json, epl, emits, clock, created_at, partition_by, author_scope) "
+              + "values (:name, :inputs, :epl, :emits, :clock, :createdAt, :partitionBy, :authorScope)")
           .param("name", d.name())
           .param("inputs", Json.write(Json.tree(d.inputs())))
           .param("epl", d.epl())
@@ -31,6 +35,7 @@ public class DetectorRepository {
           .param("clock", d.clock().text())
           .param("createdAt", d.createdAt())
           .param("partitionBy", d.partitionBy())
+          .param("authorScope", d.authorScope() == null ? null : Json.write(Json.tree(d.authorScope().patterns())))
           .update();
       return true;
     } catch (DuplicateKeyException e) {
@@ -57,6 +62,16 @@ public class DetectorRepository {
     inputs.properties().forEach(e -> aliases.put(e.getKey(), e.getValue().asText()));
     return new DetectorDefinition(rs.getString("name"), aliases, rs.getString("epl"), rs.getString("emits"),
         ClockMode.parse(rs.getString("clock")), rs.getObject("created_at", OffsetDateTime.class),
-        rs.getString("partition_by"));
+        rs.getString("partition_by"), scope(rs.getString("author_scope")));
+  }
+
+  /** A stored scope; NULL (unscoped) stays null. */
+  private static TypeScope scope(String stored) {
+    if (stored == null) {
+      return null;
+    }
+    java.util.List<String> patterns = new java.util.ArrayList<>();
+    Json.parse(stored, "author_scope").forEach(p -> patterns.add(p.asText()));
+    return TypeScope.of(patterns, "author_scope");
   }
 }

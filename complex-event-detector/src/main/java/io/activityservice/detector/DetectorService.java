@@ -1,8 +1,11 @@
 package io.activityservice.detector;
 
+import io.activityservice.detector.internal.LogText;
 import io.activityservice.events.cluster.ConfigChanges;
 import io.activityservice.events.problem.ConflictException;
+import io.activityservice.events.problem.ForbiddenException;
 import io.activityservice.events.problem.NotFoundException;
+import io.activityservice.events.scope.TypeScope;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -98,11 +101,13 @@ public class DetectorService {
 
   private void deployStored(DetectorDefinition d) {
     try {
+      checkScope(d);
       engine.deploy(d);
       placement.deployed(d);
     } catch (RuntimeException e) {
       failures.put(d.name(), e.getMessage());
-      log.error("stored detector '{}' could not be deployed and stays stopped: {}", d.name(), e.getMessage());
+      log.error("stored detector '{}' could not be deployed and stays stopped: {}", d.name(),
+          LogText.escape(e.getMessage()));
     }
   }
 
@@ -125,8 +130,24 @@ public class DetectorService {
    */
   public synchronized DetectorDefinition create(String name, Map<String, String> inputs, String epl, String emits,
                                                 ClockMode clockMode, String partitionBy) {
+    return create(name, inputs, epl, emits, clockMode, partitionBy, TypeScope.ALL);
+  }
+
+  /**
+   * Creates and deploys a detector for an author whose credentials are scoped to {@code authorScope}: its inputs and
+   * {@code emits} must lie in that scope (checked now, before anything is compiled), and every derived event is
+   * checked against it again when it is emitted.
+   *
+   * @param authorScope the author's event types ({@link TypeScope#ALL} for admins and unscoped callers)
+   * @throws io.activityservice.events.problem.InvalidInputException for invalid fields or EPL that does not compile
+   * @throws ForbiddenException naming {@code emits} or {@code inputs.<alias>} for a type outside the scope
+   * @throws ConflictException                                      if the name is taken
+   */
+  public synchronized DetectorDefinition create(String name, Map<String, String> inputs, String epl, String emits,
+                                                ClockMode clockMode, String partitionBy, TypeScope authorScope) {
     DetectorDefinition d = new DetectorDefinition(name, inputs, epl, emits, clockMode, OffsetDateTime.now(clock),
-        partitionBy).validate();
+        partitionBy, authorScope == null || authorScope.isAll() ? null : authorScope).validate();
+    checkScope(d);
     if (repository.find(name).isPresent()) {
       throw conflict(name);
     }
@@ -172,6 +193,28 @@ public class DetectorService {
     String error = failures.get(d.name());
     DetectorStats stats = engine.stats(d.name());
     return new Status(d, error != null ? "failed" : stats != null ? "deployed" : "stopped", error, stats);
+  }
+
+  /**
+   * A scoped author's detector consumes and emits only types of its scope.
+   *
+   * @throws ForbiddenException naming {@code emits} or {@code inputs.<alias>}
+   */
+  private static void checkScope(DetectorDefinition d) {
+    TypeScope scope = d.effectiveScope();
+    if (scope.isAll()) {
+      return;
+    }
+    if (!scope.allows(d.emits())) {
+      throw new ForbiddenException("emits", "type " + d.emits() + " is outside the event types your credentials may "
+          + "use (" + scope + "): a detector may emit only those");
+    }
+    d.inputs().forEach((alias, type) -> {
+      if (!scope.allows(type)) {
+        throw new ForbiddenException("inputs." + alias, "type " + type + " is outside the event types your "
+            + "credentials may use (" + scope + "): a detector may read only those");
+      }
+    });
   }
 
   private static ConflictException conflict(String name) {

@@ -25,7 +25,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Every attempt of the escape corpus, submitted through {@link DetectorService} as the REST API does, is refused
  * with a 400 on {@code epl} naming the construct, and nothing runs: events of the input type are published
  * afterwards, and the attempt's canaries (a directory that must stay empty, a system property, a class that
- * must not be initialised, derived events) stay untouched. {@code EplSandboxLayersTest} shows that the raw
+ * must not be initialised, derived events) stay untouched; what subscribers receive (the routed events) and what
+ * other detectors see of those events (two witness detectors that emit their inputs' data) is unchanged. {@code EplSandboxLayersTest} shows that the raw
  * engine does run the attempts marked {@code control}, so these canaries would fire without the sandbox.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -43,7 +44,11 @@ class EplEscapeCorpusTest {
     h = new Harness(8);
     h.registerExampleTypes();
     h.registry.create(UNTYPED, "events without a schema", null, null);
+    h.service.create("witness-typed", Map.of("R", READING), "select id, data from R", WITNESS + "typed", null);
+    h.service.create("witness-untyped", Map.of("U", UNTYPED), "select id, data from U", WITNESS + "untyped", null);
   }
+
+  static final String WITNESS = "com.example.escape.witness.";
 
   @AfterAll
   void stop() {
@@ -55,9 +60,9 @@ class EplEscapeCorpusTest {
   }
 
   @Test
-  void theCorpusHoldsAtLeast25AttemptsAndSomeRunWithoutTheSandbox() {
+  void theCorpusHoldsAtLeast85AttemptsAndSomeRunWithoutTheSandbox() {
     List<EscapeCorpus.Attempt> all = EscapeCorpus.load();
-    assertThat(all).hasSizeGreaterThanOrEqualTo(25);
+    assertThat(all).hasSizeGreaterThanOrEqualTo(85);
     assertThat(all).extracting(EscapeCorpus.Attempt::id).doesNotHaveDuplicates();
     assertThat(all).filteredOn(EscapeCorpus.Attempt::control).hasSizeGreaterThanOrEqualTo(5);
   }
@@ -81,14 +86,23 @@ class EplEscapeCorpusTest {
         });
 
     // had it been deployed, these events would have run it
-    h.publish(attempt.id() + "-1", input, "/meters/m1", T0, "{\"meter\": \"m1\", \"value\": 60, \"x\": \"s\"}");
-    h.publish(attempt.id() + "-2", input, "/meters/m1", T0.plusSeconds(1), "{\"meter\": \"m1\", \"value\": 70}");
+    String first = "{\"meter\":\"m1\",\"value\":60,\"x\":\"s\",\"items\":[1,2]}";
+    String second = "{\"meter\":\"m1\",\"value\":70}";
+    h.publish(attempt.id() + "-1", input, "/meters/m1", T0, first);
+    h.publish(attempt.id() + "-2", input, "/meters/m1", T0.plusSeconds(1), second);
+    String witness = WITNESS + (input.equals(UNTYPED) ? "untyped" : "typed");
     await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() ->
         isEmpty(dir) && System.getProperty(property) == null && !EscapeCanary.initialised(EscapeCanary.Corpus.class)
-            && h.routedOf(emits).isEmpty());
+            && h.routedOf(emits).isEmpty() && witnessed(witness, attempt.id() + "-1") != null
+            && witnessed(witness, attempt.id() + "-2") != null);
+    assertThat(Harness.data(routed(attempt.id() + "-1"))).as("what subscribers receive").isEqualTo(first);
+    assertThat(Harness.data(routed(attempt.id() + "-2"))).isEqualTo(second);
+    assertThat(witnessed(witness, attempt.id() + "-1").path("data").path("meter").asText()).isEqualTo("m1");
+    assertThat(witnessed(witness, attempt.id() + "-1").path("data").path("value").asDouble()).isEqualTo(60.0);
+    assertThat(witnessed(witness, attempt.id() + "-2").path("data").path("value").asDouble()).isEqualTo(70.0);
     assertThat(h.service.list()).extracting(s -> s.definition().name()).doesNotContain(name);
     assertThat(h.engine.stats(name)).isNull();
-    assertThat(h.engine.accepts(input)).isFalse();
+    assertThat(h.engine.consumersOf(input)).doesNotContain(name);
   }
 
   @Test
@@ -130,6 +144,16 @@ class EplEscapeCorpusTest {
         "select count(*) as c\nfrom R#time(24 hours 1 sec)", "x.y", null))
         .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.errors().get(0).reason())
             .isEqualTo("line 2, column 8: #time window size 24 hours 1 seconds is above the limit of PT24H"));
+  }
+
+  private io.activityservice.events.routing.RoutableEvent routed(String id) {
+    return h.routed.stream().filter(e -> e.event().getId().equals(id)).findFirst().orElseThrow();
+  }
+
+  /** The data a witness detector derived from the input event {@code id}, or null. */
+  private com.fasterxml.jackson.databind.JsonNode witnessed(String witness, String id) {
+    return h.routedOf(witness).stream().map(e -> e.data()).filter(d -> id.equals(d.path("id").asText()))
+        .findFirst().orElse(null);
   }
 
   private static boolean isEmpty(Path dir) throws IOException {

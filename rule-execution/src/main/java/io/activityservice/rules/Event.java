@@ -1,18 +1,22 @@
 package io.activityservice.rules;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.activityservice.events.json.Json;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.activityservice.events.routing.HopCount;
 import io.activityservice.events.routing.RoutableEvent;
 import io.cloudevents.CloudEvent;
-import java.util.Collections;
 import java.util.Map;
 
 /**
- * The fact rules see: one CloudEvent that entered routing. Immutable and shared by every rule
+ * The fact rules see: a read-only view of one CloudEvent that entered routing, shared by every rule
  * session the event is handed to. Rules read the attributes through the getters and the data with
  * {@link #number(String)}, {@link #text(String)} and {@link #has(String)}, which take dotted paths
- * ({@code "reading.value"}, {@code "items.0.sku"}) and never throw.
+ * ({@code "reading.value"}, {@code "items.0.sku"}) and never throw, or as a read-only map ({@link #getData()}).
+ *
+ * <p>Nothing public leads from it to the routed event's JSON or to the CloudEvent: every public method returns
+ * a string, a number, a boolean or a read-only view, so no rule can change what subscribers receive. The
+ * service's own code (actions, the engine) reaches the routed event through {@link EventAccess}, which rules
+ * cannot name.
  *
  * <p>Declared to Drools as {@code @role(event) @timestamp(time)}: {@link #getTime()} is the event's
  * {@code time} in epoch milliseconds, and drives the session's clock (event time).
@@ -59,14 +63,16 @@ public final class Event {
     return time;
   }
 
-  /** The JSON data as a map (empty when the data is absent or not a JSON object); converted once, on first use. */
-  @SuppressWarnings("unchecked")
+  /**
+   * The JSON data as a read-only map (empty when the data is absent or not a JSON object): a view of the routed
+   * event's data, not a copy. Nested objects and arrays are read-only maps and lists too; every mutator throws
+   * {@link UnsupportedOperationException}.
+   */
   public Map<String, Object> getData() {
     Map<String, Object> m = dataMap;
     if (m == null) {
       JsonNode data = routable.data();
-      m = data != null && data.isObject()
-          ? Collections.unmodifiableMap(Json.MAPPER.convertValue(data, Map.class)) : Map.of();
+      m = data instanceof ObjectNode o ? new JsonView.ObjectView(o) : Map.of();
       dataMap = m;
     }
     return m;
@@ -114,13 +120,13 @@ public final class Event {
     return HopCount.of(routable.event());
   }
 
-  /** The CloudEvent as received. */
-  public CloudEvent cloudEvent() {
+  /** The CloudEvent as received: for the service's code only, through {@link EventAccess}. */
+  CloudEvent cloudEvent() {
     return routable.event();
   }
 
-  /** The routed event, with its structured-mode JSON view. */
-  public RoutableEvent routable() {
+  /** The routed event: for the service's code only, through {@link EventAccess}. */
+  RoutableEvent routable() {
     return routable;
   }
 

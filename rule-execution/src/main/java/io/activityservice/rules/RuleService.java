@@ -3,12 +3,15 @@ package io.activityservice.rules;
 import io.activityservice.events.cluster.ConfigChanges;
 import io.activityservice.events.cluster.PartitionKey;
 import io.activityservice.events.problem.ConflictException;
+import io.activityservice.events.problem.ForbiddenException;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
+import io.activityservice.events.scope.TypeScope;
 import io.activityservice.rules.action.ExecutionRecord;
 import io.activityservice.rules.compile.CompiledRule;
 import io.activityservice.rules.compile.RuleCompiler;
 import io.activityservice.rules.engine.RuleEngine;
+import io.activityservice.rules.internal.LogText;
 import io.activityservice.rules.store.RuleDefinition;
 import io.activityservice.rules.store.RuleRepository;
 import java.time.Clock;
@@ -24,8 +27,9 @@ import org.springframework.dao.DuplicateKeyException;
 /**
  * Creates, replaces and deletes rule sets: compiles first (a rule set that the DRL guard refuses or
  * that does not compile is refused, nothing is stored, and the deployed version keeps running),
- * stores, then deploys without a restart.
- * {@link #loadAll()} redeploys the stored rule sets at start-up.
+ * checks it against its author's event-type scope ({@link RuleScopeCheck}), stores it with that scope,
+ * then deploys without a restart. {@link #loadAll()} redeploys the stored rule sets at start-up, checked
+ * the same way against their stored scope.
  */
 public class RuleService {
 
@@ -110,15 +114,17 @@ public class RuleService {
 
   private void deployStored(RuleDefinition r) {
     try {
-      deploy(r, compiler.compile(r.name(), r.drl()));
-    } catch (InvalidInputException e) {
-      log.error("stored rule set '{}' no longer compiles and is not deployed; fix it with PUT /api/v1/rules/{}: {}",
-          r.name(), r.name(), e.getMessage());
+      CompiledRule compiled = compiler.compile(r.name(), r.drl());
+      RuleScopeCheck.check(compiled, r.authorScope());
+      deploy(r, compiled);
+    } catch (InvalidInputException | ForbiddenException e) {
+      log.error("stored rule set '{}' no longer compiles or reaches beyond its author's scope and is not deployed; "
+          + "fix it with PUT /api/v1/rules/{}: {}", r.name(), r.name(), LogText.escape(e.getMessage()));
     }
   }
 
   private void deploy(RuleDefinition def, CompiledRule compiled) {
-    engine.deploy(compiled);
+    engine.deploy(compiled.withAuthorScope(def.effectiveScope()));
     deployedVersions.put(def.name(), def.version());
     placement.deployed(def, compiled);
   }
@@ -130,7 +136,7 @@ public class RuleService {
    * @throws ConflictException     if the name is taken
    */
   public synchronized RuleInfo create(String name, String drl) {
-    return create(name, drl, null);
+    return create(name, drl, null, TypeScope.ALL);
   }
 
   /**
@@ -140,6 +146,19 @@ public class RuleService {
    * @throws ConflictException     if the name is taken
    */
   public synchronized RuleInfo create(String name, String drl, String partitionBy) {
+    return create(name, drl, partitionBy, TypeScope.ALL);
+  }
+
+  /**
+   * Creates a rule set for an author whose credentials are scoped to {@code authorScope}: it may receive, publish
+   * and send only event types of that scope, checked now and again when its actions emit.
+   *
+   * @param authorScope the author's event types ({@link TypeScope#ALL} for admins and unscoped callers)
+   * @throws InvalidInputException for a bad name, partitionBy, or DRL that does not compile
+   * @throws ForbiddenException    on field {@code drl} when the rule set reaches beyond the scope (nothing is stored)
+   * @throws ConflictException     if the name is taken
+   */
+  public synchronized RuleInfo create(String name, String drl, String partitionBy, TypeScope authorScope) {
     checkName(name);
     PartitionKey.parse(partitionBy);
     if (repository.find(name).isPresent()) {
@@ -147,8 +166,9 @@ public class RuleService {
           + " to replace it");
     }
     CompiledRule compiled = compiler.compile(name, drl);
+    RuleScopeCheck.check(compiled, authorScope);
     OffsetDateTime now = now();
-    RuleDefinition def = new RuleDefinition(name, drl, 1, now, now, partitionBy);
+    RuleDefinition def = new RuleDefinition(name, drl, 1, now, now, partitionBy, stored(authorScope));
     try {
       changes.record(KIND, name, () -> repository.insert(def));
     } catch (DuplicateKeyException e) {
@@ -160,20 +180,30 @@ public class RuleService {
 
   /** Replaces a rule set's DRL, or creates it. The previous version runs until the new one compiled. */
   public synchronized Put put(String name, String drl) {
-    return put(name, drl, null);
+    return put(name, drl, null, TypeScope.ALL);
   }
 
   /** Replaces a rule set's DRL and partition key, or creates it. */
   public synchronized Put put(String name, String drl, String partitionBy) {
+    return put(name, drl, partitionBy, TypeScope.ALL);
+  }
+
+  /**
+   * Replaces a rule set's DRL and partition key, or creates it, for an author scoped to {@code authorScope} (see
+   * {@link #create(String, String, String, TypeScope)}); the new version is stored with that scope.
+   */
+  public synchronized Put put(String name, String drl, String partitionBy, TypeScope authorScope) {
     checkName(name);
     PartitionKey.parse(partitionBy);
     Optional<RuleDefinition> existing = repository.find(name);
     if (existing.isEmpty()) {
-      return new Put(create(name, drl, partitionBy), true);
+      return new Put(create(name, drl, partitionBy, authorScope), true);
     }
     RuleDefinition old = existing.get();
     CompiledRule compiled = compiler.compile(name, drl);
-    RuleDefinition def = new RuleDefinition(name, drl, old.version() + 1, old.createdAt(), now(), partitionBy);
+    RuleScopeCheck.check(compiled, authorScope);
+    RuleDefinition def = new RuleDefinition(name, drl, old.version() + 1, old.createdAt(), now(), partitionBy,
+        stored(authorScope));
     changes.record(KIND, name, () -> {
       if (!repository.update(def, old.version())) {
         throw new ConflictException("name", "rule '" + name + "' changed concurrently; retry");
@@ -213,6 +243,11 @@ public class RuleService {
   private RuleInfo info(RuleDefinition def) {
     Optional<CompiledRule> deployed = engine.deployed(def.name());
     return new RuleInfo(def, deployed.map(CompiledRule::types).orElse(null), deployed.isPresent());
+  }
+
+  /** What is stored for a scope: null for unscoped authors (as for rule sets stored before scopes were). */
+  private static TypeScope stored(TypeScope authorScope) {
+    return authorScope == null || authorScope.isAll() ? null : authorScope;
   }
 
   private OffsetDateTime now() {

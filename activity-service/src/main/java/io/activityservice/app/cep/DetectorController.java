@@ -1,5 +1,6 @@
 package io.activityservice.app.cep;
 
+import io.activityservice.app.security.Callers;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.activityservice.detector.ClockMode;
 import io.activityservice.detector.DetectorDefinition;
@@ -20,7 +21,11 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Complex event detectors: {@code /api/v1/detectors}. */
+/**
+ * Complex event detectors: {@code /api/v1/detectors}. A detector is stored with its author's event-type scope (the
+ * caller's, {@code *} for admins): its inputs and {@code emits} must lie in it (403 naming the field otherwise), and
+ * every derived event is checked against it again when it is emitted.
+ */
 @RestController
 @RequestMapping("/api/v1/detectors")
 class DetectorController {
@@ -36,14 +41,18 @@ class DetectorController {
                          String partitionBy) {
   }
 
-  /** A detector with its state ({@code deployed}, {@code failed} + error) and counters. */
+  /**
+   * A detector with its state ({@code deployed}, {@code failed} + error) and counters; {@code authorScope}: the event
+   * types its author may use ({@code ["*"]} for unscoped authors and detectors stored before scopes were).
+   */
   record DetectorView(String name, Map<String, String> inputs, String epl, String emits, String clock,
-                      String partitionBy, OffsetDateTime createdAt, String state, String error, DetectorStats stats) {
+                      String partitionBy, OffsetDateTime createdAt, String state, String error, DetectorStats stats,
+                      List<String> authorScope) {
     static DetectorView of(DetectorService.Status s) {
       DetectorDefinition d = s.definition();
       return new DetectorView(d.name(), d.inputs(), d.epl(), d.emits(), d.clock().text(), d.partitionBy(),
           d.createdAt(), s.state(),
-          s.error(), s.stats());
+          s.error(), s.stats(), d.effectiveScope().patterns());
     }
   }
 
@@ -57,7 +66,7 @@ class DetectorController {
   @ResponseStatus(HttpStatus.CREATED) // documents the status; the ResponseEntity sets it
   ResponseEntity<DetectorView> create(@RequestBody DetectorRequest body) {
     DetectorDefinition d = detectors.create(body.name(), body.inputs(), body.epl(), body.emits(),
-        ClockMode.parse(body.clock()), body.partitionBy());
+        ClockMode.parse(body.clock()), body.partitionBy(), Callers.current().scope());
     return ResponseEntity.created(URI.create("/api/v1/detectors/" + d.name()))
         .body(DetectorView.of(detectors.get(d.name())));
   }

@@ -1,5 +1,6 @@
 package io.activityservice.app.rules;
 
+import io.activityservice.app.security.Callers;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.rules.RuleInfo;
@@ -20,7 +21,12 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
-/** Rules: {@code /api/v1/rules}. DRL is compiled on create and update; errors are 400 with the line. */
+/**
+ * Rules: {@code /api/v1/rules}. DRL is compiled on create and update; errors are 400 with the line. A rule set is
+ * stored with its author's event-type scope (the caller's, {@code *} for admins): what it receives, publishes and
+ * sends must lie in it (403 on {@code drl} naming the line otherwise), and its actions are checked against it again
+ * when they emit.
+ */
 @RestController
 @RequestMapping("/api/v1/rules")
 class RuleController {
@@ -33,15 +39,18 @@ class RuleController {
   /**
    * A rule set as the API shows it.
    *
-   * @param types the event types it receives; {@code ["*"]} for every type, empty when not deployed
+   * @param types       the event types it receives; {@code ["*"]} for every type, empty when not deployed
+   * @param authorScope the event types its author may use (what it receives, publishes and sends is checked
+   *                    against it); {@code ["*"]} for unscoped authors and rule sets stored before scopes were
    */
   record RuleView(String name, String drl, long version, boolean deployed, List<String> types,
-                  OffsetDateTime createdAt, OffsetDateTime updatedAt, String partitionBy) {
+                  OffsetDateTime createdAt, OffsetDateTime updatedAt, String partitionBy, List<String> authorScope) {
     static RuleView of(RuleInfo r) {
       List<String> types = r.types() == null ? List.of() : r.types().all() ? List.of("*")
           : r.types().types().stream().sorted().toList();
       return new RuleView(r.definition().name(), r.definition().drl(), r.definition().version(), r.deployed(), types,
-          r.definition().createdAt(), r.definition().updatedAt(), r.definition().partitionBy());
+          r.definition().createdAt(), r.definition().updatedAt(), r.definition().partitionBy(),
+          r.definition().effectiveScope().patterns());
     }
   }
 
@@ -54,7 +63,7 @@ class RuleController {
   @PostMapping
   @ResponseStatus(HttpStatus.CREATED) // documents the status; the ResponseEntity sets it
   ResponseEntity<RuleView> create(@RequestBody RuleRequest body) {
-    RuleInfo r = rules.create(body.name(), body.drl(), body.partitionBy());
+    RuleInfo r = rules.create(body.name(), body.drl(), body.partitionBy(), Callers.current().scope());
     return ResponseEntity.created(URI.create("/api/v1/rules/" + r.definition().name())).body(RuleView.of(r));
   }
 
@@ -74,7 +83,7 @@ class RuleController {
     if (body.name() != null && !body.name().equals(name)) {
       throw new InvalidInputException("name", "must equal the name in the path ('" + name + "') or be omitted");
     }
-    RuleService.Put put = rules.put(name, body.drl(), body.partitionBy());
+    RuleService.Put put = rules.put(name, body.drl(), body.partitionBy(), Callers.current().scope());
     return ResponseEntity.status(put.created() ? HttpStatus.CREATED : HttpStatus.OK).body(RuleView.of(put.rule()));
   }
 

@@ -6,6 +6,7 @@ import io.activityservice.events.json.Json;
 import io.activityservice.events.routing.RoutableEvent;
 import io.cloudevents.CloudEvent;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,7 +19,8 @@ import java.util.Map;
  * -> Boolean, objects with {@code properties} -> nested Map types, arrays of those -> arrays
  * ({@code Double[]}...), anything else -> Object. Without a schema {@code data} is a plain
  * {@code java.util.Map}: properties are read with {@code data('value')} or {@code data.value?} and are
- * untyped (cast them for arithmetic: {@code cast(data('value'), double)}).
+ * untyped (cast them for arithmetic: {@code cast(data('value'), double)}). Maps and lists of a converted event
+ * are unmodifiable ({@link InputEvent}).
  */
 final class InputType {
 
@@ -74,7 +76,7 @@ final class InputType {
   /** Converts one event; called on an engine thread. */
   InputEvent convert(RoutableEvent routable) {
     CloudEvent e = routable.event();
-    InputEvent m = new InputEvent();
+    HashMap<String, Object> m = new HashMap<>(16);
     m.put("id", e.getId());
     m.put("source", e.getSource().toString());
     m.put("type", e.getType());
@@ -90,11 +92,11 @@ final class InputType {
         hop = HopCount.parse(plain);
       }
     }
-    m.put("extensions", ext);
+    m.put("extensions", Collections.unmodifiableMap(ext));
     m.put(HopCount.EXTENSION, hop);
     JsonNode json = routable.data();
     m.put("data", json == null ? null : data == null ? plain(json) : value(data, json));
-    return m;
+    return new InputEvent(m);
   }
 
 
@@ -201,7 +203,7 @@ final class InputType {
         Node child = o.properties().get(en.getKey());
         m.put(en.getKey(), child == null ? plain(en.getValue()) : value(child, en.getValue()));
       });
-      return m;
+      return Collections.unmodifiableMap(m);
     }
     if (n instanceof ArrayNode a) {
       if (!json.isArray()) {
@@ -241,12 +243,12 @@ final class InputType {
     if (json.isObject()) {
       Map<String, Object> m = new HashMap<>();
       json.properties().forEach(en -> m.put(en.getKey(), plain(en.getValue())));
-      return m;
+      return Collections.unmodifiableMap(m);
     }
     if (json.isArray()) {
       List<Object> l = new ArrayList<>(json.size());
       json.forEach(v -> l.add(plain(v)));
-      return l;
+      return Collections.unmodifiableList(l);
     }
     return json.asText();
   }

@@ -7,6 +7,7 @@ import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.routing.HopCount;
 import io.activityservice.events.routing.RoutableEvent;
 import io.activityservice.events.routing.RoutingOutcome;
+import io.activityservice.events.scope.TypeScope;
 import io.cloudevents.CloudEvent;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
@@ -15,7 +16,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The one way derived events — detector rows, rule actions — leave their producer: the hop-count guard (an event
  * derived from events derived from… stops after {@code maxHops} steps, so producers that feed each other cannot
- * loop forever), then ingest (validation against the registry) and routing, or a dead letter with the reason.
+ * loop forever), the author's scope (a producer deployed by an author scoped to some event types may emit only
+ * those types), then ingest (validation against the registry) and routing, or a dead letter with the reason.
  * With several replicas a producer runs on the replica that owns its input (see
  * {@link io.activityservice.events.cluster.ProcessorRouting}), so each derived event leaves once.
  */
@@ -29,8 +31,18 @@ public final class DerivedEventEmitter {
    * @param origin      e.g. {@code detector:overload} or {@code rule:shedding/publish}: the dead letter's origin
    * @param maxHops     the loop guard's bound
    * @param hopsSetting the property that sets the bound, named in the reason
+   * @param scope       the event types the producer's author may emit ({@link TypeScope#ALL}: unscoped)
    */
-  public record Producer(String origin, int maxHops, String hopsSetting) {
+  public record Producer(String origin, int maxHops, String hopsSetting, TypeScope scope) {
+
+    public Producer {
+      scope = scope == null ? TypeScope.ALL : scope;
+    }
+
+    /** A producer of an unscoped author. */
+    public Producer(String origin, int maxHops, String hopsSetting) {
+      this(origin, maxHops, hopsSetting, TypeScope.ALL);
+    }
   }
 
   /** Why an event was not emitted. */
@@ -49,12 +61,17 @@ public final class DerivedEventEmitter {
   }
 
   /**
-   * The loop guard alone, for producers that deliver the derived event themselves (a rule's {@code send}).
+   * The loop guard and the author's scope, for producers that deliver the derived event themselves (a rule's
+   * {@code send}).
    *
    * @return {@code null} when the event may be emitted; else a future that completes when it was dead-lettered
    *     (failing with {@link NotEmitted} carrying the reason)
    */
   public CompletableFuture<Void> guard(CloudEvent event, Producer producer) {
+    if (!producer.scope().allows(event.getType())) {
+      return refuse(event, producer, "type " + event.getType() + " is outside the event types the author of "
+          + producer.origin() + " may emit (" + producer.scope() + ")");
+    }
     int hops = HopCount.of(event);
     if (hops <= producer.maxHops()) {
       return null;
@@ -87,6 +104,15 @@ public final class DerivedEventEmitter {
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
+  }
+
+  /**
+   * Refuses a derived event: dead-letters it with the reason instead of emitting it.
+   *
+   * @return a future that fails with {@link NotEmitted} carrying the reason once the event was dead-lettered
+   */
+  public CompletableFuture<Void> refuse(CloudEvent event, Producer producer, String reason) {
+    return deadLetter(event, producer, reason);
   }
 
   private CompletableFuture<Void> deadLetter(CloudEvent event, Producer producer, String reason) {

@@ -13,6 +13,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import io.activityservice.rules.internal.LogText;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -124,8 +125,8 @@ public final class ActionDispatcher implements AutoCloseable {
         result.succeeded() ? ExecutionRecord.SUCCEEDED : ExecutionRecord.FAILED, result.attempts(), durationMs,
         result.error());
     if (!result.succeeded()) {
-      log.warn("rule {} ({}): action {} failed after {} attempts: {}", ctx.rule(), ctx.firedRule(),
-          request.handler(), result.attempts(), result.error());
+      log.warn("rule {} ({}): action {} failed after {} attempts: {}", ctx.rule(), LogText.escape(ctx.firedRule()),
+          LogText.escape(request.handler()), result.attempts(), LogText.escape(result.error()));
     }
     try {
       request.sink().accept(record);

@@ -2,10 +2,15 @@ package io.activityservice.rules.action;
 
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import io.activityservice.rules.internal.LogText;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** {@code log}: writes {@code message} (and the triggering event's id) to the log at INFO, logger {@code activity.rules}. */
+/**
+ * {@code log}: writes {@code message} (and the triggering event's id) to the log at INFO, logger {@code activity.rules},
+ * on one line: line breaks and other control characters in the message, the rule's name and the event id are
+ * escaped and the message is bounded ({@link LogText}), so a rule cannot forge log lines.
+ */
 public final class LogAction implements ActionHandler {
 
   private static final Logger log = LoggerFactory.getLogger("activity.rules");
@@ -18,8 +23,8 @@ public final class LogAction implements ActionHandler {
   @Override
   public CompletableFuture<ActionResult> execute(Map<String, Object> params, ActionContext ctx) {
     Object message = params.getOrDefault("message", "fired");
-    log.info("rule {} ({}): {} [event {}]", ctx.rule(), ctx.firedRule(), message,
-        ctx.event() == null ? "-" : ctx.event().getId());
+    log.info("rule {} ({}): {} [event {}]", ctx.rule(), LogText.escape(ctx.firedRule()), LogText.escape(message),
+        ctx.event() == null ? "-" : LogText.escape(ctx.event().getId()));
     return CompletableFuture.completedFuture(ActionResult.succeeded(1));
   }
 }

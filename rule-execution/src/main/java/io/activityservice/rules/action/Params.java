@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.activityservice.events.json.Json;
 import io.activityservice.rules.Event;
+import io.activityservice.rules.EventAccess;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
@@ -63,10 +64,13 @@ final class Params {
     }
   }
 
-  /** Converts a parameter value to JSON; events become their structured CloudEvent JSON. */
+  /**
+   * Converts a parameter value to JSON; events become their structured CloudEvent JSON, copied: the derived event
+   * must not share a tree with the routed event that subscribers receive.
+   */
   static JsonNode json(Object value) {
     if (value instanceof Event e) {
-      return e.routable().json();
+      return EventAccess.routable(e).json().deepCopy();
     }
     if (value instanceof Map<?, ?> map) {
       ObjectNode node = Json.MAPPER.createObjectNode();

@@ -7,6 +7,7 @@ import io.activityservice.channel.http.WebhookClient;
 import io.activityservice.channel.http.WebhookRequest;
 import io.activityservice.events.json.Json;
 import io.activityservice.rules.Event;
+import io.activityservice.rules.EventAccess;
 import java.net.URI;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
@@ -91,7 +92,7 @@ public final class WebhookAction implements ActionHandler {
     String contentType;
     Object event = params.get("event");
     if (event instanceof Event e) {
-      body = Json.write(e.routable().json());
+      body = Json.write(EventAccess.routable(e).json());
       contentType = "application/cloudevents+json";
     } else if (params.containsKey("body")) {
       Object b = params.get("body");
@@ -99,7 +100,7 @@ public final class WebhookAction implements ActionHandler {
       String given = Params.optional(params, "contentType");
       contentType = given != null ? given : b instanceof String ? "text/plain; charset=utf-8" : "application/json";
     } else if (ctx.event() != null) {
-      body = Json.write(ctx.event().routable().json());
+      body = Json.write(EventAccess.routable(ctx.event()).json());
       contentType = "application/cloudevents+json";
     } else {
       throw new IllegalArgumentException("webhook needs 'event' (an Event) or 'body'");

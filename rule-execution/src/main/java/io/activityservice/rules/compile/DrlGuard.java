@@ -52,11 +52,15 @@ public final class DrlGuard {
    * @param source     the compiled source: header + the user's DRL (+ footer)
    * @param userDrl    the user's DRL
    * @param lines      maps lines of {@code source} to lines of {@code userDrl}
+   * @return the rule set's {@code actions.run(..)} calls, with lines of the user's DRL
    * @throws InvalidInputException on field {@code drl} naming each construct that is not allowed and its line
    */
-  void checkParsed(PackageDescr pkg, String source, String userDrl, LineMap lines) {
-    refuseIfAny(DescrCheck.check(pkg, source, languageLevel), lines::toUser);
+  List<ActionCall> checkParsed(PackageDescr pkg, String source, String userDrl, LineMap lines) {
+    DescrCheck.Result result = DescrCheck.check(pkg, source, languageLevel);
+    refuseIfAny(result.refusals(), lines::toUser);
     refuseIfAny(SourceCheck.deniedNames(userDrl), line -> line);
+    return result.actions().stream().map(a -> new ActionCall(lines.toUser(a.line()), a.handler(), a.params()))
+        .toList();
   }
 
   private static void refuseIfAny(List<Refusal> refusals, java.util.function.IntUnaryOperator toUserLine) {

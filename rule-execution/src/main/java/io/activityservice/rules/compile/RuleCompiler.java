@@ -2,6 +2,7 @@ package io.activityservice.rules.compile;
 
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.InvalidInputException.FieldError;
+import io.activityservice.events.scope.TypeScope;
 import io.activityservice.rules.Actions;
 import io.activityservice.rules.Event;
 import java.time.Duration;
@@ -78,7 +79,7 @@ public final class RuleCompiler {
     }
     // The guard checks the parsed rule set, and exactly that rule set is compiled: Drools does not parse
     // the text a second time, so what was checked is what runs.
-    guard.checkParsed(pkg, source, drl, lines);
+    List<ActionCall> actions = guard.checkParsed(pkg, source, drl, lines);
 
     KnowledgeBuilderConfiguration conf = KnowledgeBuilderFactory.newKnowledgeBuilderConfiguration(classLoader);
     conf.setOption(LANGUAGE_LEVEL);
@@ -100,7 +101,7 @@ public final class RuleCompiler {
     kbConf.setOption(EventProcessingOption.STREAM);
     InternalKnowledgeBase kieBase = KnowledgeBaseFactory.newKnowledgeBase(kbConf);
     kieBase.addPackages(builder.getKnowledgePackages());
-    return new CompiledRule(name, drl, kieBase, TypeExtractor.extract(pkg));
+    return new CompiledRule(name, drl, kieBase, TypeExtractor.extract(pkg), actions, TypeScope.ALL);
   }
 
   private static PackageDescr parse(String source, LineMap lines) {

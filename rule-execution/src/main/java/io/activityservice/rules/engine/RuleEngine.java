@@ -3,6 +3,7 @@ package io.activityservice.rules.engine;
 import io.activityservice.events.routing.EventRouter;
 import io.activityservice.events.routing.RoutableEvent;
 import io.activityservice.rules.Event;
+import io.activityservice.rules.EventAccess;
 import io.activityservice.rules.RuleSettings;
 import io.activityservice.rules.action.ActionDispatcher;
 import io.activityservice.rules.action.ExecutionRecord;
@@ -165,7 +166,7 @@ public final class RuleEngine implements EventRouter.Tap, AutoCloseable {
 
   /** Offers an event directly (tests and benchmarks); same path as {@link #onEvent}. */
   public void accept(Event event) {
-    onEvent(event.routable());
+    onEvent(EventAccess.routable(event));
   }
 
   private void reindex() {

@@ -7,6 +7,7 @@ import io.activityservice.rules.action.ActionContext;
 import io.activityservice.rules.action.ActionDispatcher;
 import io.activityservice.rules.action.ActionRequest;
 import io.activityservice.rules.compile.CompiledRule;
+import io.activityservice.rules.internal.LogText;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -182,7 +183,8 @@ final class RuleSession {
       trim();
       session.fireAllRules(budget);
     } catch (RuntimeException e) {
-      log.warn("rule set {} failed on event {}: {}", rule.name(), event.getId(), e.toString());
+      log.warn("rule set {} failed on event {}: {}", rule.name(), LogText.escape(event.getId()),
+          LogText.escape(e.toString()));
     } finally {
       current = null;
       firedRule = null;
@@ -207,7 +209,8 @@ final class RuleSession {
       lastBreachLogged = breach.time();
       log.warn("rule set {} hit its {} bound on event {}: {} rule firings, {} matches dropped, {} ms "
               + "({} breaches so far; see activity.rules.evaluation-budget and max-activations-per-event)",
-          rule.name(), bound.tag(), event.getId(), breach.fired(), breach.dropped(), nanos / 1_000_000, count);
+          rule.name(), bound.tag(), LogText.escape(event.getId()), breach.fired(), breach.dropped(), nanos / 1_000_000,
+          count);
     }
   }
 
@@ -227,7 +230,8 @@ final class RuleSession {
   private void runAction(String handler, Map<String, Object> params) {
     Map<String, Object> copy = params == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(params));
     Event trigger = copy.get("event") instanceof Event e ? e : current;
-    dispatcher.submit(new ActionRequest(handler, copy, new ActionContext(rule.name(), firedRule, trigger),
+    dispatcher.submit(new ActionRequest(handler, copy, new ActionContext(rule.name(), firedRule, trigger,
+        rule.authorScope()),
         Instant.now(), System.nanoTime(), state::record));
   }
 }

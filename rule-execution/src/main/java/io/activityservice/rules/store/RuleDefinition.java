@@ -1,5 +1,6 @@
 package io.activityservice.rules.store;
 
+import io.activityservice.events.scope.TypeScope;
 import java.time.OffsetDateTime;
 
 /**
@@ -12,16 +13,29 @@ import java.time.OffsetDateTime;
  * @param updatedAt when it was last changed
  * @param partitionBy with several replicas, the key its input events are partitioned by (e.g. {@code data.meter}):
  *                    each key is processed by one replica; {@code null}: one replica processes all its events
+ * @param authorScope the event types its author may use (what it receives, publishes and sends is checked against
+ *                    it); {@code null}: unscoped (an admin, or a rule set stored before scopes were stored)
  */
 public record RuleDefinition(String name, String drl, long version, OffsetDateTime createdAt,
-                             OffsetDateTime updatedAt, String partitionBy) {
+                             OffsetDateTime updatedAt, String partitionBy, TypeScope authorScope) {
 
   public RuleDefinition {
     partitionBy = partitionBy == null || partitionBy.isBlank() ? null : partitionBy.trim();
   }
 
-  /** A rule set that is not partitioned. */
+  /** A rule set of an unscoped author. */
+  public RuleDefinition(String name, String drl, long version, OffsetDateTime createdAt, OffsetDateTime updatedAt,
+                        String partitionBy) {
+    this(name, drl, version, createdAt, updatedAt, partitionBy, null);
+  }
+
+  /** A rule set that is not partitioned, of an unscoped author. */
   public RuleDefinition(String name, String drl, long version, OffsetDateTime createdAt, OffsetDateTime updatedAt) {
-    this(name, drl, version, createdAt, updatedAt, null);
+    this(name, drl, version, createdAt, updatedAt, null, null);
+  }
+
+  /** The scope its actions are checked against: {@link TypeScope#ALL} when unscoped. */
+  public TypeScope effectiveScope() {
+    return authorScope == null ? TypeScope.ALL : authorScope;
   }
 }

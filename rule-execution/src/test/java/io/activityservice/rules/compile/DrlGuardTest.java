@@ -125,6 +125,44 @@ class DrlGuardTest {
         .anySatisfy(r -> assertThat(r).startsWith("line " + line + ": ").contains(expected));
   }
 
+  /** The allowed forms of declaration annotations and attributes still compile. */
+  @Test
+  void declarationsAndAttributesInTheirAllowedFormsCompile() {
+    CompiledRule rule = compiler.compile("declared", """
+        declare Event
+          @role( Event )
+          @timestamp( "time" )
+          @expires( 1h30m )
+        end
+        declare Reading
+          @role(event)
+          @timestamp(at)
+          @duration(span)
+          @propertyReactive
+          meter : String @key @position(0)
+          at : long
+          span : long
+        end
+        rule "attributes"
+        salience ( 10 + 5 )
+        enabled true
+        no-loop true
+        lock-on-active false
+        auto-focus false
+        agenda-group "grid load"
+        activation-group "one-of"
+        date-effective "01-Jan-2020"
+        date-expires "01-Jan-2099"
+        calendars "weekdays", "nights"
+        when
+          $e : Event( type == "a" )
+        then
+          actions.run("log", Map.of("id", $e.getId()));
+        end
+        """);
+    assertThat(rule.kieBase().getKiePackage("io.activityservice.rules.deployed").getRules()).hasSize(1);
+  }
+
   @Test
   void refusalsNameTheUsersLinesInsideCode() {
     InvalidInputException e = refused("""

@@ -14,19 +14,27 @@ import java.util.stream.Stream;
  * outside the rule engine if Drools compiled it and an event of type {@value #TRIGGER} arrived. The
  * file starts with four comment lines: {@code description}, {@code effect} (what it would do:
  * {@code canary} file, system {@code property}, {@code thread}, {@code network} connection,
- * {@code exit} of the JVM, endless {@code loop}, {@code memory} exhaustion), {@code refused} (text the
- * refusal must contain) and {@code line} (the user's line the refusal must name). Placeholders
- * {@code ${CANARY}}, {@code ${PROPERTY}}, {@code ${THREAD}} and {@code ${PORT}} are filled in per test.
+ * {@code exit} of the JVM, endless {@code loop}, {@code memory} exhaustion, an HTTP request to the
+ * canary server ({@code fetch}), a change of the routed event that subscribers receive ({@code mutation})),
+ * {@code refused} (text the refusal must contain) and {@code line} (the user's line the refusal must
+ * name). Placeholders {@code ${CANARY}}, {@code ${PROPERTY}}, {@code ${THREAD}}, {@code ${PORT}} and
+ * {@code ${HTTP}} (the canary HTTP server's base URL) are filled in per test.
  */
 record EscapeAttempt(String id, String description, String effect, String refused, int line, String template) {
 
   static final String TRIGGER = "escape.trigger";
-  static final List<String> EFFECTS = List.of("canary", "property", "thread", "network", "exit", "loop", "memory");
+  static final List<String> EFFECTS = List.of("canary", "property", "thread", "network", "exit", "loop", "memory",
+      "fetch", "mutation");
+
+  /** The DRL with the placeholders filled in (no HTTP canary). */
+  String drl(Path canary, String property, String thread, int port) {
+    return drl(canary, property, thread, port, "http://127.0.0.1:1");
+  }
 
   /** The DRL with the placeholders filled in. */
-  String drl(Path canary, String property, String thread, int port) {
+  String drl(Path canary, String property, String thread, int port, String http) {
     return template.replace("${CANARY}", canary.toString()).replace("${PROPERTY}", property)
-        .replace("${THREAD}", thread).replace("${PORT}", Integer.toString(port));
+        .replace("${THREAD}", thread).replace("${PORT}", Integer.toString(port)).replace("${HTTP}", http);
   }
 
   @Override

@@ -5,8 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
+import com.sun.net.httpserver.HttpServer;
+import io.activityservice.events.json.Json;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.InvalidInputException.FieldError;
+import io.activityservice.rules.Event;
+import io.activityservice.rules.EventAccess;
 import io.activityservice.rules.RuleService;
 import io.activityservice.rules.RuleSettings;
 import io.activityservice.rules.TestEvents.Recorder;
@@ -16,6 +20,7 @@ import io.activityservice.rules.store.RuleRepository;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.file.Files;
@@ -43,7 +48,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * user's line; nothing may be stored or deployed; and nothing may have run, neither while the service
  * handled the DRL nor when an event of the attempt's trigger type arrives afterwards: the canary file in
  * a temporary directory does not exist, the system property is not set, no thread of the attempt's name
- * exists, the test's TCP server saw no connection, and no action was asked for. (An attempt aimed at
+ * exists, the test's TCP server saw no connection, the canary HTTP server (the trigger event's source and a URL in
+ * its data) received no request, the trigger's routed JSON, what subscribers receive, is unchanged, and no
+ * action was asked for. (An attempt aimed at
  * {@code System.exit} or {@code halt} that ran would end this JVM, which Surefire reports as a crashed
  * fork.) {@link UnguardedControlTest} shows that the same texts do run when Drools compiles them without
  * the guard.
@@ -59,7 +66,9 @@ class EscapeCorpusTest {
   final Recorder log = new Recorder("log");
   final Recorder webhook = new Recorder("webhook");
   final AtomicInteger connections = new AtomicInteger();
+  final AtomicInteger requests = new AtomicInteger();
   ServerSocket server;
+  HttpServer http;
   Thread acceptor;
   RuleRepository repository;
   RuleEngine engine;
@@ -90,10 +99,23 @@ class EscapeCorpusTest {
     }, "escape-corpus-server");
     acceptor.setDaemon(true);
     acceptor.start();
+    http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    http.createContext("/", exchange -> {
+      requests.incrementAndGet();
+      exchange.sendResponseHeaders(200, 2);
+      exchange.getResponseBody().write("42".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      exchange.close();
+    });
+    http.start();
+  }
+
+  private String httpBase() {
+    return "http://127.0.0.1:" + http.getAddress().getPort();
   }
 
   @AfterAll
   void stop() throws IOException {
+    http.stop(0);
     server.close();
     engine.close();
     dispatcher.close();
@@ -104,14 +126,23 @@ class EscapeCorpusTest {
   }
 
   @Test
-  void theCorpusCoversAtLeast25AttemptsWithKnownEffects() {
+  void theCorpusCoversAtLeast90AttemptsWithKnownEffects() {
     List<EscapeAttempt> all = EscapeAttempt.all();
-    assertThat(all).hasSizeGreaterThanOrEqualTo(25);
+    assertThat(all).hasSizeGreaterThanOrEqualTo(90);
     assertThat(all).allSatisfy(a -> {
       assertThat(EscapeAttempt.EFFECTS).as(a.id()).contains(a.effect());
       assertThat(a.template()).as(a.id()).contains(EscapeAttempt.TRIGGER);
     });
     assertThat(all).extracting(EscapeAttempt::effect).containsAll(EscapeAttempt.EFFECTS);
+  }
+
+  /** The event that would run an attempt: its source and a URL in its data point at the canary HTTP server. */
+  private Event trigger(String id) {
+    return Event.of(io.activityservice.events.routing.RoutableEvent.of(io.cloudevents.core.builder.CloudEventBuilder
+        .v1().withId("trigger-" + id).withSource(java.net.URI.create(httpBase() + "/source")).withType(EscapeAttempt.TRIGGER)
+        .withTime(java.time.OffsetDateTime.ofInstant(java.time.Instant.ofEpochMilli(T0), java.time.ZoneOffset.UTC))
+        .withData("application/json", ("{\"k\": \"v\", \"items\": [1, 2], \"o\": {\"x\": 1}, \"url\": \""
+            + httpBase() + "/data\"}").getBytes(java.nio.charset.StandardCharsets.UTF_8)).build()));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -121,7 +152,7 @@ class EscapeCorpusTest {
     Path canary = dir.resolve(attempt.id() + ".canary");
     String property = "escape.canary." + attempt.id();
     String thread = "escape-thread-" + attempt.id();
-    String drl = attempt.drl(canary, property, thread, server.getLocalPort());
+    String drl = attempt.drl(canary, property, thread, server.getLocalPort(), httpBase());
 
     InvalidInputException refused = catchThrowableOfType(InvalidInputException.class, () -> service.create(name, drl));
 
@@ -133,12 +164,16 @@ class EscapeCorpusTest {
     assertThat(repository.find(name)).as("stored").isEmpty();
     assertThat(engine.deployed(name)).as("deployed").isEmpty();
 
-    engine.accept(event("trigger-" + attempt.id(), EscapeAttempt.TRIGGER, T0, "{}"));
+    Event trigger = trigger(attempt.id());
+    String routedJson = Json.write(EventAccess.routable(trigger).json());
+    engine.accept(trigger);
     await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(() ->
         !Files.exists(canary)
             && System.getProperty(property) == null
             && Thread.getAllStackTraces().keySet().stream().noneMatch(t -> t.getName().equals(thread))
             && connections.get() == 0
+            && requests.get() == 0
+            && Json.write(EventAccess.routable(trigger).json()).equals(routedJson)
             && log.calls.isEmpty()
             && webhook.calls.isEmpty());
   }

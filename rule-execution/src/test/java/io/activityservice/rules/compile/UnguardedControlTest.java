@@ -26,6 +26,11 @@ import org.kie.internal.io.ResourceFactory;
  * trigger event. They do write the canary file or set the system property, so the corpus attempts are
  * real escapes, not texts that would fail anyway. Only attempts with harmless effects are run here: never
  * {@code System.exit}, {@code halt}, process start, threads, loops or memory bombs.
+ *
+ * <p>For the classes issue 19 added (declaration code, fact mutation) it shows the second layer: the {@code Event}
+ * fact is a read-only view, so without the guard the probes that fetched a URL and emptied the routing JSON through
+ * {@code declare} annotations find nothing behind the fact (Drools cannot compile them), and rules that call the data
+ * view's mutators compile and run, throw, and leave the routed event unchanged.
  */
 class UnguardedControlTest {
 
@@ -67,6 +72,55 @@ class UnguardedControlTest {
     EscapeAttempt attempt = EscapeAttempt.named("39-rule-annotation");
     build(attempt.drl(dir.resolve("unused"), property, "unused", 1));
     assertThat(System.getProperty(property)).isEqualTo("escaped");
+  }
+
+  @ParameterizedTest(name = "{0} finds nothing behind the fact without the guard")
+  @ValueSource(strings = {"49-declare-timestamp-fetches-url", "50-declare-duration-clears-routing-json",
+      "56-declared-fields-make-a-fetch-chain", "57-declared-fields-make-a-mutation-chain"})
+  void theIssue19ProbesReachNothingBehindTheReadOnlyFact(String id) {
+    String drl = EscapeAttempt.named(id).drl(dir.resolve("unused"), "unused", "unused", 1);
+    KnowledgeBuilder builder = newBuilder(RuleCompiler.HEADER + drl
+        + (drl.contains("declare Event") ? "" : "\ndeclare Event @role(event) @timestamp(time) end\n"));
+    assertThat(builder.getErrors()).as("Drools finds no such member of Event").isNotEmpty();
+  }
+
+  @ParameterizedTest(name = "{0} runs without the guard and changes nothing")
+  @ValueSource(strings = {"51-declare-timestamp-clears-data", "80-function-clears-data",
+      "86-consequence-key-set-remove", "88-consequence-compute-if-absent", "89-consequence-replace-all"})
+  void theReadOnlyFactHoldsWithoutTheGuard(String id) {
+    EscapeAttempt attempt = EscapeAttempt.named(id);
+    String drl = attempt.drl(dir.resolve("unused"), "unused", "unused", 1);
+    KnowledgeBuilder builder = newBuilder(RuleCompiler.HEADER + drl
+        + (drl.contains("declare Event") ? "" : "\ndeclare Event @role(event) @timestamp(time) end\n"));
+    assertThat(builder.getErrors()).as("Drools compiles it").isEmpty();
+    InternalKnowledgeBase kieBase = KnowledgeBaseFactory.newKnowledgeBase();
+    kieBase.addPackages(builder.getKnowledgePackages());
+    KieSession session = kieBase.newKieSession();
+    Event trigger = event("trigger", EscapeAttempt.TRIGGER, System.currentTimeMillis(),
+        "{\"k\": \"v\", \"items\": [1, 2], \"o\": {\"x\": 1}}");
+    String before = io.activityservice.events.json.Json.write(io.activityservice.rules.EventAccess.routable(trigger)
+        .json());
+    RuntimeException thrown = null;
+    try {
+      session.setGlobal("actions", (Actions) (handler, params) -> { });
+      session.insert(trigger);
+      session.fireAllRules();
+    } catch (RuntimeException e) {
+      thrown = e;
+    } finally {
+      session.dispose();
+    }
+    assertThat(thrown).as("the mutator threw").isNotNull();
+    assertThat(io.activityservice.events.json.Json.write(io.activityservice.rules.EventAccess.routable(trigger).json()))
+        .isEqualTo(before);
+    assertThat(trigger.getData()).containsEntry("k", "v").containsEntry("o", java.util.Map.of("x", 1));
+  }
+
+  private static KnowledgeBuilder newBuilder(String source) {
+    KnowledgeBuilder builder = KnowledgeBuilderFactory.newKnowledgeBuilder(
+        KnowledgeBuilderFactory.newKnowledgeBuilderConfiguration(Event.class.getClassLoader()));
+    builder.add(ResourceFactory.newByteArrayResource(source.getBytes(StandardCharsets.UTF_8)), ResourceType.DRL);
+    return builder;
   }
 
   private static void runUnguarded(EscapeAttempt attempt, Path canary, String property) {

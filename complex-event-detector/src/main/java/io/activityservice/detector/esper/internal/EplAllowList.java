@@ -118,6 +118,28 @@ public final class EplAllowList {
    */
   static final Set<String> RETAINING_AGGREGATIONS = Set.of("sorted", "maxby", "minby");
 
+  /** Esper's extended built-in aggregations (parsed as plug-in projections); no plug-in aggregation is configured. */
+  static final Set<String> EXTENDED_AGGREGATIONS = Set.of("rate", "nth", "leaving", "sorted", "maxby", "minby",
+      "maxbyever", "minbyever");
+
+  /** Pattern guards, as namespace:name ({@code while} is Esper's {@code internal:while}). */
+  static final Set<String> PATTERN_GUARDS = Set.of("timer:within", "timer:withinmax", "internal:while");
+
+  /** Pattern observers, as namespace:name. */
+  static final Set<String> PATTERN_OBSERVERS = Set.of("timer:interval", "timer:at", "timer:schedule");
+
+  /** Pattern annotations, which take no values. */
+  static final Set<String> PATTERN_ANNOTATIONS = Set.of("SuppressOverlappingMatches", "DiscardPartialsOnMatch");
+
+  /** View namespaces of Esper's own views (the old {@code R.win:length(3)} form); plug-in views are not configured. */
+  static final Set<String> VIEW_NAMESPACES = Set.of("win", "std", "ext", "stat");
+
+  /**
+   * Most states a statement's match_recognize patterns may expand to: Esper compiles one NFA state per (repeated)
+   * variable into generated code, and {@code A{1000}} took 8 s and ~90 MB to compile here, {@code A{10000}} failed.
+   */
+  static final long MAX_REGEX_STATES = 100;
+
   private EplAllowList() {
   }
 

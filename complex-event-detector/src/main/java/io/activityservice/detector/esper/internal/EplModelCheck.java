@@ -55,6 +55,12 @@ import com.espertech.esper.common.client.soda.LastProjectionExpression;
 import com.espertech.esper.common.client.soda.LikeExpression;
 import com.espertech.esper.common.client.soda.MatchRecognizeClause;
 import com.espertech.esper.common.client.soda.MatchRecognizeDefine;
+import com.espertech.esper.common.client.soda.MatchRecognizeRegEx;
+import com.espertech.esper.common.client.soda.MatchRecognizeRegExAlteration;
+import com.espertech.esper.common.client.soda.MatchRecognizeRegExAtom;
+import com.espertech.esper.common.client.soda.MatchRecognizeRegExConcatenation;
+import com.espertech.esper.common.client.soda.MatchRecognizeRegExNested;
+import com.espertech.esper.common.client.soda.MatchRecognizeRegExRepeat;
 import com.espertech.esper.common.client.soda.MaxProjectionExpression;
 import com.espertech.esper.common.client.soda.MaxRowExpression;
 import com.espertech.esper.common.client.soda.MedianProjectionExpression;
@@ -90,6 +96,7 @@ import com.espertech.esper.common.client.soda.PropertyValueExpression;
 import com.espertech.esper.common.client.soda.PropertyValueExpressionPair;
 import com.espertech.esper.common.client.soda.RegExpExpression;
 import com.espertech.esper.common.client.soda.RelationalOpExpression;
+import com.espertech.esper.common.client.soda.RowLimitClause;
 import com.espertech.esper.common.client.soda.SelectClause;
 import com.espertech.esper.common.client.soda.SelectClauseElement;
 import com.espertech.esper.common.client.soda.SelectClauseExpression;
@@ -118,8 +125,13 @@ import java.util.Set;
 
 /**
  * Walks one statement's object model ({@link EPStatementObjectModel}) and throws a {@link Refusal} at the
- * first construct that is not allowed. Fail-closed: a clause, stream, pattern or expression class it does not
- * know is refused, so constructs added by a later Esper version are refused until they are reviewed here.
+ * first construct that is not allowed. It walks every expression Esper will evaluate: select, where, group by,
+ * having, order by, output rate (incl. {@code output at} crontab parameters and {@code when}), data window and
+ * view parameters, pattern filters, guards and observers with their parameters, pattern annotations,
+ * match_recognize partitions, defines, measures, interval and the pattern's repeats, contained-event
+ * selections, joins and subqueries. Fail-closed twice over: a clause, stream, pattern or expression class it
+ * does not know is refused, and so is any part of a model object this walk does not read ({@link ModelMembers}),
+ * so constructs added by a later Esper version are refused until they are reviewed here.
  * The from clause is walked first, so stream names and pattern tags are known when expressions use them.
  */
 final class EplModelCheck {
@@ -158,6 +170,38 @@ final class EplModelCheck {
       StddevProjectionExpression.class, SumProjectionExpression.class, WindowProjectionExpression.class,
       PlugInProjectionExpression.class);
 
+  /** What each kind of model object may hold: the getters this walk reads or refuses explicitly. */
+  private static final Set<String> STATEMENT_MEMBERS = Set.of("getAnnotations", "getScriptExpressions",
+      "getExpressionDeclarations", "getClassProvidedExpressions", "getCreateClass", "getCreateWindow",
+      "getCreateVariable", "getCreateTable", "getCreateSchema", "getCreateContext", "getCreateIndex",
+      "getCreateDataFlow", "getCreateExpression", "getOnExpr", "getUpdateClause", "getFireAndForgetClause",
+      "getInsertInto", "getIntoTableClause", "getContextName", "getForClause", "getFromClause",
+      "getMatchRecognizeClause", "getSelectClause", "getWhereClause", "getGroupByClause", "getHavingClause",
+      "getOrderByClause", "getOutputLimitClause", "getRowLimitClause");
+  private static final Set<String> OUTPUT_MEMBERS = Set.of("getSelector", "getFrequency", "getUnit",
+      "getFrequencyVariable", "getWhenExpression", "getTimePeriodExpression", "getThenAssignments",
+      "getCrontabAtParameters", "getAfterTimePeriodExpression", "getAfterNumberOfEvents",
+      "getAndAfterTerminateAndExpr", "getAndAfterTerminateThenAssignments");
+  private static final Set<String> ROW_LIMIT_MEMBERS = Set.of("getNumRows", "getOptionalOffsetRows",
+      "getNumRowsVariable", "getOptionalOffsetRowsVariable");
+  private static final Set<String> SELECT_MEMBERS = Set.of("getSelectList", "getStreamSelector");
+  private static final Set<String> FROM_MEMBERS = Set.of("getStreams", "getOuterJoinQualifiers");
+  private static final Set<String> STREAM_MEMBERS = Set.of("getFilter", "getExpression", "getAnnotations",
+      "getStreamName", "getViews");
+  private static final Set<String> FILTER_MEMBERS = Set.of("getEventTypeName", "getFilter",
+      "getOptionalPropertySelects");
+  private static final Set<String> VIEW_MEMBERS = Set.of("getNamespace", "getName", "getParameters");
+  private static final Set<String> CONTAINED_MEMBERS = Set.of("getOptionalAsName", "getOptionalSplitExpressionTypeName",
+      "getSelectClause", "getSplitExpression", "getWhereClause");
+  private static final Set<String> MATCH_RECOGNIZE_MEMBERS = Set.of("getDefines", "getIntervalClause",
+      "getMeasures", "getPartitionExpressions", "getPattern", "getSkipClause");
+  private static final Set<String> REGEX_MEMBERS = Set.of("getChildren", "getName", "getOptionalRepeat");
+  private static final Set<String> REPEAT_MEMBERS = Set.of("getLow", "getHigh", "getSingle");
+  private static final Set<String> PATTERN_MEMBERS = Set.of("getChildren", "getFilter", "getTagName",
+      "getOptionalConsumptionLevel", "getGuarded", "getName", "getNamespace", "getParameters", "getExpressions",
+      "getLow", "getHigh", "getSingle", "getOptionalMaxPerSubexpression");
+  private static final Set<String> JOIN_MEMBERS = Set.of("getAdditionalProperties", "getLeft", "getRight");
+
   /** Pattern operators that only combine their children. */
   private static final Set<Class<?>> PATTERN_OPERATORS = Set.of(PatternAndExpr.class, PatternOrExpr.class,
       PatternNotExpr.class, PatternEveryExpr.class);
@@ -167,6 +211,8 @@ final class EplModelCheck {
   private final Duration maxWindowTime;
   /** Names that denote values: inputs, stream names, pattern tags, match-recognize variables, lambda parameters. */
   private final Set<String> valueNames = new HashSet<>();
+  /** States the match_recognize patterns of the statement expand to (Esper compiles one NFA state each). */
+  private long regexStates;
   /** Whether every stream of the statement being walked has a count or time window. */
   private boolean streamsBounded;
 
@@ -174,12 +220,41 @@ final class EplModelCheck {
     this.inputs = inputs;
     this.maxWindowEvents = maxWindowEvents;
     this.maxWindowTime = maxWindowTime;
-    valueNames.addAll(inputs);
+    inputs.forEach(alias -> valueName(alias, alias));
     valueNames.addAll(eventProperties);
+  }
+
+  /**
+   * Adds a name that denotes a value. A value name decides how the walk reads a dotted name ({@code a.b.c()} is a
+   * call on the value {@code a}, not a static call), so none may shadow a package root ({@code java}, {@code org}...)
+   * or a class EPL may call static methods on: {@code x => java.lang.System.exit(0)} with a lambda parameter named
+   * {@code java} would otherwise read as a call on a value.
+   */
+  private void valueName(String name, String word) {
+    if (name == null) {
+      return;
+    }
+    String plain = name.replace("`", "");
+    if (EplAllowList.PACKAGE_ROOTS.contains(plain.toLowerCase(Locale.ROOT))
+        || EplAllowList.STATIC_METHODS.containsKey(plain)) {
+      throw new Refusal(word, "the name '" + plain + "' is not allowed for a stream, tag, variable or parameter: it "
+          + "is a package or class name");
+    }
+    valueNames.add(plain);
+  }
+
+  /** Refuses the parts of a model object this walk does not read. */
+  private static void members(Object model, Set<String> handled, String word) {
+    List<String> unknown = ModelMembers.unhandled(model, handled);
+    if (!unknown.isEmpty()) {
+      throw new Refusal(word, model.getClass().getSimpleName() + " holds " + String.join(", ", unknown)
+          .replace("get", "") + ", which the detector guard does not check, so it is refused");
+    }
   }
 
   /** Checks a statement or a subquery. */
   void statement(EPStatementObjectModel m) {
+    members(m, STATEMENT_MEMBERS, "select");
     if (m.getAnnotations() != null && !m.getAnnotations().isEmpty()) {
       AnnotationPart a = m.getAnnotations().get(0);
       throw new Refusal(a.getName(), "annotation @" + a.getName() + " is not allowed");
@@ -226,18 +301,24 @@ final class EplModelCheck {
     select(m.getSelectClause());
     expression(m.getWhereClause());
     if (m.getGroupByClause() != null) {
+      members(m.getGroupByClause(), Set.of("getGroupByExpressions"), "group");
       m.getGroupByClause().getGroupByExpressions().forEach(this::groupBy);
     }
     expression(m.getHavingClause());
     if (m.getOrderByClause() != null) {
+      members(m.getOrderByClause(), Set.of("getOrderByExpressions"), "order");
       for (OrderByElement e : m.getOrderByClause().getOrderByExpressions()) {
+        members(e, Set.of("getExpression"), "order");
         expression(e.getExpression());
       }
     }
     output(m.getOutputLimitClause());
-    if (m.getRowLimitClause() != null && (m.getRowLimitClause().getNumRowsVariable() != null
-        || m.getRowLimitClause().getOptionalOffsetRowsVariable() != null)) {
-      throw new Refusal("limit", "variables are not allowed in limit");
+    RowLimitClause limit = m.getRowLimitClause();
+    if (limit != null) {
+      members(limit, ROW_LIMIT_MEMBERS, "limit");
+      if (limit.getNumRowsVariable() != null || limit.getOptionalOffsetRowsVariable() != null) {
+        throw new Refusal("limit", "variables are not allowed in limit");
+      }
     }
     streamsBounded = outer;
   }
@@ -262,14 +343,16 @@ final class EplModelCheck {
     if (from == null) {
       return true;
     }
+    members(from, FROM_MEMBERS, "from");
     boolean bounded = true;
     for (Stream s : from.getStreams()) {
-      if (s.getStreamName() != null) {
-        valueNames.add(s.getStreamName());
-      }
+      valueName(s.getStreamName(), s.getStreamName() == null ? "" : s.getStreamName());
       if (s instanceof FilterStream f) {
+        members(s, STREAM_MEMBERS, "from");
         filter(f.getFilter());
       } else if (s instanceof PatternStream p) {
+        members(s, STREAM_MEMBERS, "from");
+        patternAnnotations(p);
         pattern(p.getExpression());
       } else {
         String kind = s.getClass().getSimpleName().replace("Stream", "").toLowerCase(Locale.ROOT);
@@ -279,6 +362,7 @@ final class EplModelCheck {
       bounded &= s instanceof ProjectedStream p && views(p.getViews());
     }
     for (OuterJoinQualifier q : from.getOuterJoinQualifiers()) {
+      members(q, JOIN_MEMBERS, "join");
       expression(q.getLeft());
       expression(q.getRight());
       for (PropertyValueExpressionPair pair : q.getAdditionalProperties()) {
@@ -287,6 +371,24 @@ final class EplModelCheck {
       }
     }
     return bounded;
+  }
+
+  /**
+   * Pattern annotations: only {@code @SuppressOverlappingMatches} and {@code @DiscardPartialsOnMatch}, which take no
+   * values (Esper resolves other annotation names as classes).
+   */
+  private static void patternAnnotations(PatternStream p) {
+    if (p.getAnnotations() == null) {
+      return;
+    }
+    for (AnnotationPart a : p.getAnnotations()) {
+      if (!EplAllowList.PATTERN_ANNOTATIONS.contains(a.getName())
+          || a.getAttributes() != null && !a.getAttributes().isEmpty()) {
+        throw new Refusal(a.getName(), "pattern annotation @" + a.getName() + (a.getAttributes() == null
+            || a.getAttributes().isEmpty() ? "" : "(...)") + " is not allowed; allowed without values: @"
+            + String.join(", @", EplAllowList.PATTERN_ANNOTATIONS.stream().sorted().toList()));
+      }
+    }
   }
 
   /** Checks a stream's views; returns whether one of them bounds what the stream retains. */
@@ -308,6 +410,7 @@ final class EplModelCheck {
   }
 
   private void filter(Filter f) {
+    members(f, FILTER_MEMBERS, f.getEventTypeName());
     if (!inputs.contains(f.getEventTypeName())) {
       throw new Refusal(f.getEventTypeName(), "stream '" + f.getEventTypeName()
           + "' is not an input of this detector; inputs: " + String.join(", ", inputs));
@@ -315,13 +418,12 @@ final class EplModelCheck {
     expression(f.getFilter());
     if (f.getOptionalPropertySelects() != null) {
       for (ContainedEventSelect c : f.getOptionalPropertySelects()) {
+        members(c, CONTAINED_MEMBERS, "select");
         if (c.getOptionalSplitExpressionTypeName() != null) {
           throw new Refusal("@type", "@type(" + c.getOptionalSplitExpressionTypeName()
               + ") in a contained-event selection is not allowed");
         }
-        if (c.getOptionalAsName() != null) {
-          valueNames.add(c.getOptionalAsName());
-        }
+        valueName(c.getOptionalAsName(), c.getOptionalAsName() == null ? "" : c.getOptionalAsName());
         expression(c.getSplitExpression());
         select(c.getSelectClause());
         expression(c.getWhereClause());
@@ -333,10 +435,9 @@ final class EplModelCheck {
     if (p == null) {
       return;
     }
+    members(p, PATTERN_MEMBERS, "pattern");
     if (p instanceof PatternFilterExpr f) {
-      if (f.getTagName() != null) {
-        valueNames.add(f.getTagName());
-      }
+      valueName(f.getTagName(), f.getTagName() == null ? "" : f.getTagName());
       filter(f.getFilter());
     } else if (p instanceof PatternEveryDistinctExpr d) {
       d.getExpressions().forEach(this::expression);
@@ -355,8 +456,18 @@ final class EplModelCheck {
         f.getOptionalMaxPerSubexpression().forEach(this::expression);
       }
     } else if (p instanceof PatternGuardExpr g) {
+      String name = g.getNamespace() + ":" + g.getName();
+      if (!EplAllowList.PATTERN_GUARDS.contains(name)) {
+        throw new Refusal(g.getName(), "pattern guard " + name + " is not allowed; allowed: timer:within, "
+            + "timer:withinmax, while");
+      }
       g.getParameters().forEach(this::expression);
     } else if (p instanceof PatternObserverExpr o) {
+      String name = o.getNamespace() + ":" + o.getName();
+      if (!EplAllowList.PATTERN_OBSERVERS.contains(name)) {
+        throw new Refusal(o.getName(), "pattern observer " + name + " is not allowed; allowed: timer:interval, "
+            + "timer:at, timer:schedule");
+      }
       o.getParameters().forEach(this::expression);
     } else if (!PATTERN_OPERATORS.contains(p.getClass())) {
       throw new Refusal("pattern", "pattern element " + p.getClass().getSimpleName() + " is not allowed");
@@ -367,6 +478,11 @@ final class EplModelCheck {
   }
 
   private void view(View v) {
+    members(v, VIEW_MEMBERS, v.getName());
+    if (v.getNamespace() != null && !EplAllowList.VIEW_NAMESPACES.contains(v.getNamespace().toLowerCase(Locale.ROOT))) {
+      throw new Refusal(v.getNamespace(), "view namespace " + v.getNamespace() + ": is not allowed: plug-in views "
+          + "are not available to detectors");
+    }
     String name = v.getName().toLowerCase(Locale.ROOT);
     List<Expression> params = v.getParameters();
     Integer countAt = EplAllowList.COUNT_WINDOWS.get(name);
@@ -389,8 +505,16 @@ final class EplModelCheck {
     if (mr == null) {
       return;
     }
+    members(mr, MATCH_RECOGNIZE_MEMBERS, "match_recognize");
+    regex(mr.getPattern());
+    if (regexStates > EplAllowList.MAX_REGEX_STATES) {
+      throw new Refusal("pattern", "the match_recognize pattern expands to " + regexStates + " states, above the limit "
+          + "of " + EplAllowList.MAX_REGEX_STATES + " (Esper compiles one state per repeated variable: A{1000} takes "
+          + "seconds to compile)");
+    }
     for (MatchRecognizeDefine d : mr.getDefines()) {
-      valueNames.add(d.getName());
+      members(d, Set.of("getName", "getExpression"), "define");
+      valueName(d.getName(), d.getName());
     }
     mr.getPartitionExpressions().forEach(this::expression);
     for (MatchRecognizeDefine d : mr.getDefines()) {
@@ -400,14 +524,67 @@ final class EplModelCheck {
       expression(e.getExpression());
     }
     if (mr.getIntervalClause() != null) {
-      expression(mr.getIntervalClause().getExpression());
+      members(mr.getIntervalClause(), Set.of("getExpression"), "interval");
+      time(mr.getIntervalClause().getExpression(), "match_recognize interval", "interval");
     }
+  }
+
+  /** Walks a match_recognize pattern, adding up the states it expands to; repeats need constant bounds. */
+  private void regex(MatchRecognizeRegEx r) {
+    regexStates += regexSize(r);
+  }
+
+  private long regexSize(MatchRecognizeRegEx r) {
+    if (r == null) {
+      return 0;
+    }
+    members(r, REGEX_MEMBERS, "pattern");
+    long size;
+    if (r instanceof MatchRecognizeRegExAtom a) {
+      size = 1;
+      size *= repeat(a.getOptionalRepeat());
+    } else if (r instanceof MatchRecognizeRegExNested n) {
+      size = 0;
+      for (MatchRecognizeRegEx c : n.getChildren()) {
+        size += regexSize(c);
+      }
+      size *= repeat(n.getOptionalRepeat());
+    } else if (r instanceof MatchRecognizeRegExConcatenation || r instanceof MatchRecognizeRegExAlteration) {
+      size = 0;
+      for (MatchRecognizeRegEx c : r.getChildren()) {
+        size += regexSize(c);
+      }
+    } else {
+      throw new Refusal("pattern", "match_recognize element " + r.getClass().getSimpleName().replace("MatchRecognize",
+          "") + " is not allowed");
+    }
+    return Math.min(size, Long.MAX_VALUE / 4);
+  }
+
+  /** The largest count a repeat {n}, {n,}, {,m} or {n,m} stands for (1 without a repeat). */
+  private long repeat(MatchRecognizeRegExRepeat r) {
+    if (r == null) {
+      return 1;
+    }
+    members(r, REPEAT_MEMBERS, "pattern");
+    long most = 1;
+    for (Expression bound : new Expression[] {r.getLow(), r.getHigh(), r.getSingle()}) {
+      if (bound == null) {
+        continue;
+      }
+      if (!(bound instanceof ConstantExpression c) || !(c.getConstant() instanceof Number n)) {
+        throw new Refusal("pattern", "match_recognize repeat bounds must be numbers");
+      }
+      most = Math.max(most, n.longValue());
+    }
+    return most;
   }
 
   private void select(SelectClause select) {
     if (select == null) {
       return;
     }
+    members(select, SELECT_MEMBERS, "select");
     for (SelectClauseElement e : select.getSelectList()) {
       if (e instanceof SelectClauseExpression x) {
         expression(x.getExpression());
@@ -435,6 +612,7 @@ final class EplModelCheck {
     if (o == null) {
       return;
     }
+    members(o, OUTPUT_MEMBERS, "output");
     if (o.getFrequencyVariable() != null || o.getThenAssignments() != null && !o.getThenAssignments().isEmpty()
         || o.getAndAfterTerminateThenAssignments() != null && !o.getAndAfterTerminateThenAssignments().isEmpty()) {
       throw new Refusal("output", "variables and assignments (then set ...) in the output clause are not allowed");
@@ -447,6 +625,11 @@ final class EplModelCheck {
     if (o.getTimePeriodExpression() != null) {
       time(o.getTimePeriodExpression(), "output rate", "output");
     }
+    if (o.getCrontabAtParameters() != null) {
+      for (Expression p : o.getCrontabAtParameters()) {
+        expression(p);
+      }
+    }
     expression(o.getWhenExpression());
     expression(o.getAfterTimePeriodExpression());
     expression(o.getAndAfterTerminateAndExpr());
@@ -458,7 +641,7 @@ final class EplModelCheck {
       return;
     }
     if (e instanceof LambdaExpression l) {
-      valueNames.addAll(l.getParameters());
+      l.getParameters().forEach(name -> valueName(name, name));
     }
     for (Expression child : e.getChildren()) {
       expression(child);
@@ -491,6 +674,10 @@ final class EplModelCheck {
       throw new Refusal(function.contains("(") ? function.substring(0, function.indexOf('(')) : function,
           function + " keeps every value it aggregates: every stream of the statement needs a count or time window, "
           + "e.g. #length(1000) or #time(1 hour)");
+    } else if (e instanceof PlugInProjectionExpression p
+        && !EplAllowList.EXTENDED_AGGREGATIONS.contains(p.getFunctionName().toLowerCase(Locale.ROOT))) {
+      throw new Refusal(p.getFunctionName(), "aggregation " + p.getFunctionName() + "() is not allowed: only Esper's "
+          + "built-in aggregations are available to detectors");
     } else if (e instanceof PriorExpression) {
       count(e.getChildren().isEmpty() ? null : e.getChildren().get(0), "prior index", "prior");
     } else if (e instanceof CurrentEvaluationContextExpression) {

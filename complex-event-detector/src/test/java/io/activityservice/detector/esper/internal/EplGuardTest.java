@@ -174,4 +174,32 @@ class EplGuardTest {
     assertThat(EplModelCheck.segments("data('class')")).containsExactly("data");
     assertThat(refusal("select data('k').`Class` from R")).contains("property 'Class' is not allowed");
   }
+
+  @Test
+  void anInputAliasMayNotShadowAPackageRootOrAStaticClass() {
+    for (String alias : List.of("java", "org", "Math")) {
+      assertThatThrownBy(() -> guard.check("select * from " + alias, Set.of(alias), PROPERTIES))
+          .isInstanceOfSatisfying(InvalidInputException.class, e -> assertThat(e.errors().get(0).reason())
+              .contains("the name '" + alias + "' is not allowed for a stream"));
+    }
+  }
+
+  @Test
+  void theWholeStatementIsWalkedWithTheAllowedGuardsObserversAndAggregations() {
+    assertThatCode(() -> guard.check("select rate(10) as r, nth(data.value, 1) as n, leaving() as l, "
+        + "maxbyever(data.value) as m from R#length(3)", Set.of("R"), PROPERTIES)).doesNotThrowAnyException();
+    assertThatCode(() -> guard.check("select * from pattern @SuppressOverlappingMatches [every a=R -> "
+        + "(b=R where timer:within(10 sec)) while (b.id != a.id)]", Set.of("R"), PROPERTIES)).doesNotThrowAnyException();
+    assertThatCode(() -> guard.check("select * from pattern [every timer:interval(10 sec) and timer:at(*, *, *, *, *)]",
+        Set.of("R"), PROPERTIES)).doesNotThrowAnyException();
+    assertThatCode(() -> guard.check("select * from R output at (*/1, *, *, *, *)", Set.of("R"), PROPERTIES))
+        .doesNotThrowAnyException();
+    assertThatCode(() -> guard.check("select * from R match_recognize ( measures A[0].id as a pattern (A{3} B+) "
+        + "interval 10 sec define A as A.id is not null, B as B.id is null)", Set.of("R"), PROPERTIES))
+        .doesNotThrowAnyException();
+    assertThat(refusal("select * from R match_recognize ( measures A[0].id as a pattern ((A{10} B){10}) "
+        + "define A as A.id is not null, B as B.id is null)")).contains("expands to 110 states, above the limit of 100");
+    assertThatCode(() -> guard.check("select * from R#win:length(3)#ext:sort(3, id)", Set.of("R"), PROPERTIES))
+        .doesNotThrowAnyException();
+  }
 }

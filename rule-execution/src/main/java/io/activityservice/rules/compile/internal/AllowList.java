@@ -1,6 +1,22 @@
 package io.activityservice.rules.compile.internal;
 
+import io.activityservice.rules.Event;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.util.AbstractCollection;
+import java.util.AbstractList;
+import java.util.AbstractMap;
+import java.util.AbstractSet;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -102,9 +118,22 @@ public final class AllowList {
       "activation-group", "auto-focus", "date-effective", "date-expires", "enabled", "timer", "calendars",
       "duration", "ruleflow-group", "dialect");
 
-  /** Annotations of {@code declare}d types (Drools reads them; none runs code). */
-  public static final Set<String> DECLARE_ANNOTATIONS = Set.of("role", "timestamp", "duration", "expires", "key",
-      "position", "propertyReactive", "classReactive");
+  /**
+   * Annotations of {@code declare}d types, each with the only values it may have. Drools evaluates some of them:
+   * the values of {@code @timestamp} and {@code @duration} are MVEL expressions run on every fact, so they may
+   * only name a field of the type itself (or {@code time} for {@code Event}).
+   */
+  public static final Set<String> TYPE_ANNOTATIONS = Set.of("role", "timestamp", "duration", "expires",
+      "propertyReactive", "classReactive");
+
+  /** Annotations of the fields of {@code declare}d types: {@code @key} (no value) and {@code @position(n)}. */
+  public static final Set<String> FIELD_ANNOTATIONS = Set.of("key", "position");
+
+  /** The values of {@code @role}. */
+  public static final Set<String> ROLES = Set.of("event", "fact");
+
+  /** The one field of {@code Event} {@code @timestamp} may name. */
+  public static final String EVENT_TIMESTAMP = "time";
 
   /** Widest {@code String.format} field (width or precision): {@code %999999999d} would allocate a gigabyte. */
   public static final int MAX_FORMAT_WIDTH = 100;
@@ -161,6 +190,49 @@ public final class AllowList {
     for (String n : names) {
       d.put(n, reason);
     }
+  }
+
+  /**
+   * Every member name of the values rule code can reach (the {@code Event} fact; its data: maps, lists, strings,
+   * numbers, booleans; what accumulate, collect and {@code Map.of} make), as a condition would read it as a
+   * property: {@code size}, {@code bytes} for {@code getBytes()}, {@code empty} for {@code isEmpty()}. MVEL reads
+   * a property {@code x} through {@code getX()}, {@code isX()}, a method {@code x()} or a public field, on whatever value is
+   * there, so a declared field may not be named like any of them (but those of {@link #PROPERTIES}): the name
+   * would become a property on every value, and a chain of them could lead anywhere.
+   */
+  public static final Set<String> REACHABLE_MEMBERS = reachableMembers(Event.class, Object.class, String.class,
+      CharSequence.class, Comparable.class, Number.class, Integer.class, Long.class, Double.class, Float.class,
+      Short.class, Byte.class, BigInteger.class, BigDecimal.class, Boolean.class, Character.class, Map.class,
+      List.class, Set.class, Collection.class, Iterable.class, AbstractMap.class, AbstractList.class,
+      AbstractSet.class, AbstractCollection.class, HashMap.class, LinkedHashMap.class, ArrayList.class, HashSet.class,
+      LinkedHashSet.class, Map.of().getClass(), Map.of("k", 1).getClass(), Map.of("k", 1, "l", 2).getClass(),
+      List.of().getClass(), List.of(1).getClass(), List.of(1, 2, 3).getClass(), Set.of().getClass(),
+      Set.of(1).getClass(), Set.of(1, 2, 3).getClass(), Collections.unmodifiableMap(new HashMap<>()).getClass(),
+      Collections.unmodifiableList(new ArrayList<>()).getClass(),
+      Collections.unmodifiableSet(new HashSet<>()).getClass(), Collections.emptyMap().getClass(),
+      Collections.emptyList().getClass());
+
+  private static Set<String> reachableMembers(Class<?>... classes) {
+    Set<String> names = new HashSet<>();
+    for (Class<?> c : classes) {
+      for (Method m : c.getMethods()) {
+        if (m.getParameterCount() != 0) {
+          continue; // a property is read through a method without parameters
+        }
+        String n = m.getName();
+        names.add(n);
+        if (n.length() > 3 && n.startsWith("get") && Character.isUpperCase(n.charAt(3))) {
+          names.add(Character.toLowerCase(n.charAt(3)) + n.substring(4));
+        } else if (n.length() > 2 && n.startsWith("is") && Character.isUpperCase(n.charAt(2))) {
+          names.add(Character.toLowerCase(n.charAt(2)) + n.substring(3));
+        }
+      }
+      for (Field f : c.getFields()) {
+        names.add(f.getName());
+      }
+    }
+    names.removeAll(PROPERTIES);
+    return Set.copyOf(names);
   }
 
   /** Why a name is refused, or {@code null} if it is not on the deny list. */

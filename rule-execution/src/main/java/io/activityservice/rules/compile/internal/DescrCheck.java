@@ -53,17 +53,56 @@ import org.kie.internal.builder.conf.LanguageLevelOption;
 /**
  * Walks a parsed rule set ({@link PackageDescr}, exactly what is then handed to the Drools builder)
  * and checks every part against the {@link AllowList}: imports, globals, functions, type
- * declarations, rule attributes and annotations, every condition (patterns and their fact types,
- * constraints split by Drools' own constraint parser, {@code eval}, {@code from}, {@code accumulate},
- * {@code collect}, windows) and every consequence. Code inside these parts goes to {@link JavaCodeCheck}.
- * An element kind that is not handled here is refused.
+ * declarations with their annotations and fields, entry-point and window declarations, rule and query
+ * attributes and annotations, every condition (patterns and their fact types, constraints split by
+ * Drools' own constraint parser, {@code eval}, {@code from}, {@code accumulate}, {@code collect},
+ * windows, entry points) and every consequence. Code inside these parts goes to {@link JavaCodeCheck};
+ * values Drools evaluates elsewhere (annotation values such as {@code @timestamp}, attribute values) must
+ * have the exact form the allow-list gives them. Fail-closed twice over: an element kind that is not
+ * handled here is refused, and so is any part of a descriptor this walk does not read ({@link DescrMembers}).
  */
 public final class DescrCheck {
 
   private static final Pattern PLAIN_VALUE = Pattern.compile("[\\w\\s.$\"'\\-:,+]*");
+  /** A name Drools reads as data (agenda and activation groups, calendars, entry points). */
+  private static final Pattern PLAIN_NAME = Pattern.compile("[\\w .:/\\-]{0,200}");
+  /** A date of date-effective / date-expires, parsed by Drools as a date, never evaluated. */
+  private static final Pattern DATE = Pattern.compile("[\\w\\s:.,+\\-/]{1,40}");
+  /** A Drools duration: {@code 10m}, {@code 1h30m}, {@code 600000ms}, {@code 600000}, or {@code -1} (never). */
+  private static final Pattern DURATION = Pattern.compile("\\s*(-1|(\\d{1,12}(ms|s|m|h|d)?\\s*)+)\\s*");
+  private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
   private static final Pattern TIMER = Pattern.compile("\\s*(int:)?\\s*\\d+[a-z]*(\\d+[a-z]*)*\\s*");
   private static final Pattern LITERAL = Pattern.compile("\\s*(-?\\d+|true|false)\\s*");
   private static final Pattern PARAMETER = Pattern.compile("\\s*-?[\\w.]*\\s*");
+
+  /** What each kind of descriptor may hold: the getters this walk reads, or knows to hold no code. */
+  private static final Set<String> PACKAGE_MEMBERS = Set.of("getName", "getDocumentation", "getUnit", "getImports",
+      "getFunctionImports", "getAccumulateImports", "getGlobals", "getAttributes", "getFunctions", "getRules",
+      "getTypeDeclarations", "getEntryPointDeclarations", "getWindowDeclarations", "getEnumDeclarations",
+      "getClassAndEnumDeclarationDescrs", "getPreferredPkgUUID");
+  private static final Set<String> RULE_MEMBERS = Set.of("getName", "getDocumentation", "getUnit",
+      "getUnitQualifiedName", "getAnnotations", "getAnnotationNames", "getAttributes", "getLhs", "getConsequence",
+      "getNamedConsequences", "getClassName", "getDialect", "getSalience", "getEnabled", "getParentName",
+      "getErrors", "getParameters", "getParameterTypes");
+  private static final Set<String> TYPE_MEMBERS = Set.of("getTypeName", "getFullTypeName", "getType",
+      "getAnnotations", "getAnnotationNames", "getFields", "getSuperTypes", "getSuperTypeName",
+      "getSuperTypeNamespace", "getSupertTypeFullName");
+  private static final Set<String> FIELD_MEMBERS = Set.of("getFieldName", "getInitExpr", "getPattern",
+      "getAnnotations", "getAnnotationNames", "getOverriding");
+  private static final Set<String> PATTERN_MEMBERS = Set.of("getObjectType", "getIdentifier", "getAllBoundIdentifiers",
+      "getAnnotations", "getAnnotationNames", "getBehaviors", "getDescrs", "getPositionalConstraints",
+      "getSlottedConstraints", "getConstraint", "getSource", "getGenericType");
+  private static final Set<String> ACCUMULATE_MEMBERS = Set.of("getInput", "getInputPattern", "getDescrs",
+      "getFunctions", "getInitCode", "getActionCode", "getReverseCode", "getResultCode", "getClassName",
+      "getDeclarations");
+  private static final Set<String> GROUP_MEMBERS = Set.of("getDescrs", "getAllPatternDescr", "getAnnotations",
+      "getAnnotationNames", "getBasePattern", "getRemainingPatterns", "getSelfJoinConstraint");
+  private static final Set<String> EVAL_MEMBERS = Set.of("getContent", "getDeclarations", "getClassMethodName",
+      "getDescrs");
+  private static final Set<String> COLLECT_MEMBERS = Set.of("getInputPattern", "getDescrs", "getClassMethodName");
+  private static final Set<String> FROM_MEMBERS = Set.of("getDataSource", "getExpression", "getDescrs");
+  private static final Set<String> WINDOW_MEMBERS = Set.of("getName", "getPattern", "getAnnotations",
+      "getAnnotationNames");
 
   private final LanguageLevelOption languageLevel;
   private final String source;
@@ -82,19 +121,29 @@ public final class DescrCheck {
   }
 
   /**
-   * Everything the rule set may not do.
+   * Everything the rule set may not do, and the actions it runs.
    *
    * @param pkg           the parsed rule set
    * @param source        the text it was parsed from (to place consequences on their lines)
    * @param languageLevel the DRL language level Drools builds with (its constraint parser is used)
    */
-  public static List<Refusal> check(PackageDescr pkg, String source, LanguageLevelOption languageLevel) {
+  public static Result check(PackageDescr pkg, String source, LanguageLevelOption languageLevel) {
     DescrCheck check = new DescrCheck(languageLevel, source);
     check.run(pkg);
-    return check.refusals;
+    return new Result(check.refusals, check.code.actionSites());
+  }
+
+  /**
+   * What the check found.
+   *
+   * @param refusals everything the rule set may not do
+   * @param actions  the {@code actions.run(..)} calls of its consequences and functions
+   */
+  public record Result(List<Refusal> refusals, List<ActionSite> actions) {
   }
 
   private void run(PackageDescr pkg) {
+    members(pkg, PACKAGE_MEMBERS, "the rule set");
     pkg.getFunctions().forEach(f -> functions.add(f.getName()));
     for (TypeDeclarationDescr t : pkg.getTypeDeclarations()) {
       declaredTypes.add(t.getTypeName());
@@ -116,10 +165,18 @@ public final class DescrCheck {
       }
     }
     pkg.getEnumDeclarations().forEach(e -> refuse(e, "declare enum " + e.getTypeName(), "enums are not allowed"));
+    pkg.getEntryPointDeclarations().forEach(e -> refuse(e, "declare entry-point " + e.getEntryPointId(),
+        "entry-point declarations are not allowed: events only enter the default entry point"));
     pkg.getTypeDeclarations().forEach(this::typeDeclaration);
+    long eventDeclarations = pkg.getTypeDeclarations().stream().filter(t -> isEvent(t.getTypeName())).count();
+    if (eventDeclarations > 1) {
+      refuse(pkg.getTypeDeclarations().get(pkg.getTypeDeclarations().size() - 1), "declare Event",
+          "Event may be declared once");
+    }
     for (WindowDeclarationDescr w : pkg.getWindowDeclarations()) {
       context = w.getLine();
-      annotations(w, "a window declaration");
+      members(w, WINDOW_MEMBERS, "declare window " + w.getName());
+      refuseAnnotations(w, "a window declaration");
       Set<String> bindings = new HashSet<>();
       bindings(w.getPattern(), bindings);
       lhs(w.getPattern(), bindings);
@@ -146,10 +203,15 @@ public final class DescrCheck {
         "custom accumulate functions are not allowed"));
   }
 
+  private static boolean isEvent(String typeName) {
+    return typeName.equals("Event") || typeName.equals("io.activityservice.rules.Event");
+  }
+
   private void typeDeclaration(TypeDeclarationDescr t) {
     context = t.getLine();
+    members(t, TYPE_MEMBERS, "declare " + t.getTypeName());
     String name = t.getTypeName();
-    boolean event = name.equals("Event") || name.equals("io.activityservice.rules.Event");
+    boolean event = isEvent(name);
     if (!event && (name.contains(".") || AllowList.TYPES.contains(name)
         || AllowList.STATIC_METHODS.containsKey(name) || AllowList.denied(name) != null)) {
       refuse(t, "declare " + name, "a declared type needs a new simple name (it may not re-declare a class)");
@@ -160,42 +222,144 @@ public final class DescrCheck {
     if (!t.getSuperTypes().isEmpty()) {
       refuse(t, "declare " + name + " extends " + t.getSuperTypeName(), "declared types may not extend a class");
     }
-    annotations(t, "declare " + name);
+    if (event && !t.getFields().isEmpty()) {
+      refuse(t, "declare Event " + String.join(", ", t.getFields().keySet()), "declare Event may only set its "
+          + "annotations (@role, @timestamp, @expires...): its fields are the service's");
+    }
+    // @timestamp and @duration are read from the fact on every insert: they may only name a field of the type
+    Set<String> timeFields = event ? Set.of(AllowList.EVENT_TIMESTAMP) : t.getFields().keySet();
+    typeAnnotations(t, name, timeFields);
     for (TypeFieldDescr f : t.getFields().values()) {
       int line = f.getLine() > 0 ? f.getLine() : t.getLine();
+      members(f, FIELD_MEMBERS, "field " + f.getFieldName());
       // Field names become property names in conditions, on any value: no field may read like a refused
-      // getter (a field 'classLoader' would make $x.classLoader a property).
+      // getter (a field 'classLoader' would make $x.classLoader a property), nor like any method or property of
+      // the values rules reach (fields 'cloudEvent', 'toURL', 'content' would make a chain that fetches a URL).
       String n = f.getFieldName();
       String getter = n.isEmpty() ? n : "get" + Character.toUpperCase(n.charAt(0)) + n.substring(1);
       String denied = AllowList.denied(n) != null ? AllowList.denied(n) : AllowList.denied(getter);
       if (denied != null) {
         refuse(f, "field " + n, "a field may not be named like something refused: " + denied);
+      } else if (!IDENTIFIER.matcher(n).matches() || AllowList.REACHABLE_MEMBERS.contains(n)) {
+        refuse(f, "field " + n, "a field may not be named like a method or property of the values rules reach "
+            + "(Event, its data, strings, numbers, maps, lists): conditions would read that name on any of them");
       }
       code.typeName(f.getPattern().getObjectType(), line);
       if (f.getInitExpr() != null) {
         refuse(f, "field " + f.getFieldName() + " = " + f.getInitExpr(), "field initialisers are not allowed");
       }
-      annotations(f, "field " + f.getFieldName());
+      if (f.getOverriding() != null) {
+        refuse(f, "field " + f.getFieldName(), "overriding fields are not allowed");
+      }
+      fieldAnnotations(f);
     }
   }
 
-  /** Only Drools' own type annotations, with plain values (no code: some annotation values are evaluated). */
-  private void annotations(AnnotatedBaseDescr d, String where) {
-    for (AnnotationDescr a : d.getAnnotations()) {
-      boolean typeLevel = d instanceof TypeDeclarationDescr || d instanceof TypeFieldDescr;
-      if (!typeLevel || !AllowList.DECLARE_ANNOTATIONS.contains(a.getName())) {
-        refuse(a.getLine() > 0 ? a : d, "@" + a.getName(), "annotations are not allowed on " + where
-            + (typeLevel ? " except @" + String.join(", @", AllowList.DECLARE_ANNOTATIONS.stream().sorted().toList())
-            : ""));
+  /**
+   * The annotations of a declared type, each with its one allowed form: {@code @role(event|fact)},
+   * {@code @timestamp(field)} and {@code @duration(field)} naming a field of the type itself ({@code time} for
+   * Event: Drools evaluates these values on every fact), {@code @expires(duration)} with a literal duration,
+   * {@code @propertyReactive} and {@code @classReactive} without values.
+   */
+  private void typeAnnotations(TypeDeclarationDescr t, String type, Set<String> timeFields) {
+    for (AnnotationDescr a : t.getAnnotations()) {
+      int at = annotationLine(a, t);
+      String n = a.getName();
+      if (!AllowList.TYPE_ANNOTATIONS.contains(n)) {
+        refuse(at, "@" + n, "annotations of a declared type are limited to @"
+            + String.join(", @", AllowList.TYPE_ANNOTATIONS.stream().sorted().toList()));
         continue;
       }
-      for (Object value : a.getValueMap().values()) {
-        if (!(value instanceof String s) || !PLAIN_VALUE.matcher(s).matches()) {
-          refuse(a.getLine() > 0 ? a : d, "@" + a.getName() + "(" + value + ")", "annotation values must be plain "
-              + "names, numbers or durations");
+      String value = singleValue(a, at, !n.equals("propertyReactive") && !n.equals("classReactive"));
+      if (value == null) {
+        continue;
+      }
+      switch (n) {
+        case "role" -> {
+          if (!AllowList.ROLES.contains(value.toLowerCase(java.util.Locale.ROOT))) {
+            refuse(at, "@role(" + value + ")", "@role is event or fact");
+          }
         }
+        case "timestamp", "duration" -> {
+          if (!timeFields.contains(value)) {
+            refuse(at, "@" + n + "(" + shorten(value) + ")", "@" + n + " may only name a field of " + type
+                + (timeFields.isEmpty() ? "" : " (" + String.join(", ", new java.util.TreeSet<>(timeFields)) + ")")
+                + ": Drools evaluates its value on every event, so it may not be an expression");
+          }
+        }
+        case "expires" -> {
+          if (!DURATION.matcher(value).matches()) {
+            refuse(at, "@expires(" + shorten(value) + ")", "@expires takes a literal duration such as 10m or 1h30m");
+          }
+        }
+        default -> refuse(at, "@" + n + "(" + shorten(value) + ")", "@" + n + " takes no value");
       }
     }
+  }
+
+  /** {@code @key} (no value) and {@code @position(n)} on fields; nothing else. */
+  private void fieldAnnotations(TypeFieldDescr f) {
+    for (AnnotationDescr a : f.getAnnotations()) {
+      int at = annotationLine(a, f);
+      if (!AllowList.FIELD_ANNOTATIONS.contains(a.getName())) {
+        refuse(at, "@" + a.getName(), "annotations of a field are limited to @key and @position(n)");
+        continue;
+      }
+      String value = singleValue(a, at, a.getName().equals("position"));
+      if (value != null && !value.matches("\\d{1,3}")) {
+        refuse(at, "@position(" + shorten(value) + ")", "@position takes a number");
+      }
+    }
+  }
+
+  /**
+   * The one plain value of an annotation ({@code @x(v)}, quotes removed), or null: refused when it has other
+   * keys, a value that is not a string, or a value when it takes none (or none when it needs one).
+   */
+  private String singleValue(AnnotationDescr a, int at, boolean needsValue) {
+    Map<String, Object> values = a.getValueMap();
+    if (!needsValue) {
+      if (!values.isEmpty()) {
+        refuse(at, "@" + a.getName() + "(..)", "@" + a.getName() + " takes no value");
+      }
+      return null;
+    }
+    if (values.size() != 1 || !values.containsKey("value") || !(values.get("value") instanceof String v)) {
+      refuse(at, "@" + a.getName() + values, "@" + a.getName() + " takes exactly one plain value");
+      return null;
+    }
+    return unquote(v);
+  }
+
+  /** The line of an annotation: Drools gives none for some, so it is found in the text from its owner's line. */
+  private int annotationLine(AnnotationDescr a, BaseDescr owner) {
+    if (a.getLine() > 0) {
+      return a.getLine();
+    }
+    int from = owner.getLine() > 0 ? owner.getLine() : context;
+    return firstLineOf("@" + a.getName(), from);
+  }
+
+  /** Rules, queries, patterns, windows and condition groups may carry no annotation: Drools evaluates some. */
+  private void refuseAnnotations(AnnotatedBaseDescr d, String where) {
+    for (AnnotationDescr a : d.getAnnotations()) {
+      refuse(annotationLine(a, d), "@" + a.getName(), "annotations are not allowed on " + where
+          + " (Drools evaluates their values)");
+    }
+  }
+
+  /** Refuses the parts of a descriptor this walk does not read. */
+  private void members(Object descr, Set<String> handled, String where) {
+    for (String member : DescrMembers.unhandled(descr, handled)) {
+      refusals.add(new Refusal(descr instanceof BaseDescr b && b.getLine() > 0 ? b.getLine() : context,
+          where + " (" + member.replaceFirst("^(get|is|has)", "") + ")",
+          "the guard does not check this part of a rule set, so it is refused"));
+    }
+  }
+
+  private static String shorten(String s) {
+    String one = s.replaceAll("\\s+", " ");
+    return one.length() > 60 ? one.substring(0, 57) + "..." : one;
   }
 
   private void function(FunctionDescr f) {
@@ -249,7 +413,11 @@ public final class DescrCheck {
 
   private void rule(RuleDescr rule) {
     context = rule.getLine();
-    annotations(rule, "rules");
+    members(rule, RULE_MEMBERS, (rule instanceof QueryDescr ? "query " : "rule ") + rule.getName());
+    refuseAnnotations(rule, rule instanceof QueryDescr ? "queries" : "rules");
+    if (rule.getUnit() != null) {
+      refuse(rule, "unit " + rule.getUnit().getTarget(), "rule units are not allowed");
+    }
     Set<String> bindings = new HashSet<>();
     if (rule instanceof QueryDescr query) {
       String[] types = query.getParameterTypes();
@@ -275,6 +443,11 @@ public final class DescrCheck {
     }
   }
 
+  /**
+   * Rule (and package) attributes, each in the one form the allow-list gives it. Drools evaluates
+   * {@code salience} and {@code enabled} as expressions (checked as code), parses dates, and reads the others
+   * as names, booleans or literal delays.
+   */
   private void attribute(AttributeDescr a, Set<String> bindings) {
     String name = a.getName();
     String value = a.getValue() == null ? "" : a.getValue();
@@ -282,6 +455,7 @@ public final class DescrCheck {
       refuse(a, name, "attribute is not allowed");
       return;
     }
+    AttributeDescr.Type type = a.getType();
     switch (name) {
       case "dialect" -> {
         if (!unquote(value).equals("java")) {
@@ -300,9 +474,30 @@ public final class DescrCheck {
               + "repeating and cron timers fire once per interval of event time");
         }
       }
+      case "no-loop", "lock-on-active", "auto-focus" -> {
+        if (type != AttributeDescr.Type.BOOLEAN || !value.matches("\\s*(true|false)?\\s*")) {
+          refuse(a, name + " " + value, name + " is true or false");
+        }
+      }
+      case "date-effective", "date-expires" -> {
+        if (type != AttributeDescr.Type.DATE || !DATE.matcher(unquote(value)).matches()) {
+          refuse(a, name + " " + value, name + " takes a date in quotes, e.g. \"01-Jan-2030\"");
+        }
+      }
+      case "calendars" -> {
+        String list = value.trim();
+        list = list.startsWith("[") && list.endsWith("]") ? list.substring(1, list.length() - 1) : list;
+        for (String calendar : list.split(",")) {
+          if (!PLAIN_NAME.matcher(unquote(calendar)).matches()) {
+            refuse(a, name + " " + value, "calendars are names in quotes");
+            break;
+          }
+        }
+      }
       default -> {
-        if (!PLAIN_VALUE.matcher(value).matches()) {
-          refuse(a, name + " " + value, "attribute values must be plain strings, names or numbers");
+        // agenda-group, activation-group, ruleflow-group: names Drools reads as data
+        if (type != AttributeDescr.Type.STRING || !PLAIN_NAME.matcher(unquote(value)).matches()) {
+          refuse(a, name + " " + value, name + " takes a name in quotes (letters, digits, spaces, . : / - _)");
         }
       }
     }
@@ -368,13 +563,19 @@ public final class DescrCheck {
     if (d instanceof PatternDescr p) {
       pattern(p, bindings);
     } else if (d instanceof EvalDescr eval) {
+      members(eval, EVAL_MEMBERS, "eval");
       String content = String.valueOf(eval.getContent());
       code.expression(content, eval.getLine(), bindings, Dialect.JAVA);
     } else if (d instanceof AccumulateDescr acc) {
       accumulate(acc, bindings);
     } else if (d instanceof CollectDescr collect) {
+      members(collect, COLLECT_MEMBERS, "collect");
       lhs(collect.getInputPattern(), bindings);
     } else if (isGroup(d)) {
+      members(d, GROUP_MEMBERS, d.getClass().getSimpleName().replace("Descr", "").toLowerCase(java.util.Locale.ROOT));
+      if (d instanceof AnnotatedBaseDescr annotated) {
+        refuseAnnotations(annotated, "conditions");
+      }
       for (BaseDescr child : ((ConditionalElementDescr) d).getDescrs()) {
         lhs(child, bindings);
       }
@@ -384,12 +585,16 @@ public final class DescrCheck {
   }
 
   private void pattern(PatternDescr p, Set<String> bindings) {
+    members(p, PATTERN_MEMBERS, "pattern " + p.getObjectType());
+    if (p.isQuery()) {
+      refuse(p, "?" + p.getObjectType() + "( )", "calling queries from conditions is not allowed");
+    }
     String type = p.getObjectType();
     if (type == null || !(AllowList.PATTERN_TYPES.contains(type) || declaredTypes.contains(type))) {
       refuse(p, String.valueOf(type) + "( )", why(type, "patterns may match Event, Number, Object, String, the "
           + "boxed numbers, List, Set, Collection, Map and declared types only"));
     }
-    annotations(p, "patterns");
+    refuseAnnotations(p, "patterns");
     for (BehaviorDescr b : p.getBehaviors()) {
       String construct = "over " + b.getType() + ":" + b.getSubType() + "(" + String.join(", ", b.getParameters()) + ")";
       boolean window = "window".equals(b.getType()) && ("time".equals(b.getSubType()) || "length".equals(b.getSubType()));
@@ -409,6 +614,7 @@ public final class DescrCheck {
     }
     PatternSourceDescr source = p.getSource();
     if (source instanceof FromDescr from) {
+      members(from, FROM_MEMBERS, "from");
       if (from.getDataSource() instanceof MVELExprDescr expr) {
         code.expression(expr.getExpression(), p.getLine(), bindings, Dialect.MVEL);
       } else {
@@ -430,6 +636,7 @@ public final class DescrCheck {
 
   private void accumulate(AccumulateDescr acc, Set<String> bindings) {
     int line = acc.getLine() > 0 ? acc.getLine() : context;
+    members(acc, ACCUMULATE_MEMBERS, "accumulate");
     if (!acc.isExternalFunction()) {
       refuse(acc, "accumulate( .., init(..) action(..) result(..) )", "inline accumulate code is not allowed; use "
           + "count, sum, average, min, max, collectList or collectSet");
@@ -503,6 +710,10 @@ public final class DescrCheck {
     }
     int at = index < 0 ? -1 : source.indexOf(text, index);
     return at < 0 ? fromLine : DrlScanner.lineOf(source, at);
+  }
+
+  private void refuse(int line, String construct, String reason) {
+    refusals.add(new Refusal(line > 0 ? line : context, construct, reason));
   }
 
   private void refuse(BaseDescr at, String construct, String reason) {

@@ -36,6 +36,9 @@ import com.github.javaparser.ast.expr.TextBlockLiteralExpr;
 import com.github.javaparser.ast.expr.ThisExpr;
 import com.github.javaparser.ast.expr.UnaryExpr;
 import com.github.javaparser.ast.expr.VariableDeclarationExpr;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import com.github.javaparser.ast.stmt.BlockStmt;
 import com.github.javaparser.ast.stmt.DoStmt;
 import com.github.javaparser.ast.stmt.EmptyStmt;
@@ -86,6 +89,7 @@ public final class JavaCodeCheck {
   private final Set<String> declaredFields;
   private final List<Refusal> refusals;
   private final Map<String, Set<String>> calls = new HashMap<>();
+  private final List<ActionSite> actions = new ArrayList<>();
   // One parser per check of a rule set (JavaParser is not thread-safe; a check runs on one thread).
   private final JavaParser parser = newParser();
 
@@ -101,6 +105,11 @@ public final class JavaCodeCheck {
     this.declaredTypes = declaredTypes;
     this.declaredFields = declaredFields;
     this.refusals = refusals;
+  }
+
+  /** The {@code actions.run(..)} calls found in the code checked (to know what a rule set emits). */
+  public List<ActionSite> actionSites() {
+    return actions;
   }
 
   /** Which declared functions each function calls (for the recursion check). */
@@ -383,6 +392,8 @@ public final class JavaCodeCheck {
           refuse(m, scope, "actions." + name + "(..)", "actions may only be run in consequences, not in conditions");
         } else if (!name.equals("run")) {
           refuse(m, scope, "actions." + name + "(..)", "the actions global only has run(handler, params)");
+        } else {
+          actions.add(actionSite(m, scope));
         }
         return;
       }
@@ -398,13 +409,64 @@ public final class JavaCodeCheck {
       return;
     }
     if (dotted != null && !rootKnown(dotted, scope)) {
-      refuse(m, scope, dotted + "." + name + "(..)", qualifiedReason(dotted));
+      refuse(m, scope, dotted + "." + name + "(..)", qualifiedReason(dotted, scope));
       return;
     }
     expression(receiver, scope);
     if (!AllowList.INSTANCE_METHODS.contains(name)) {
       refuse(m, scope, name + "(..)", reasonFor(name, "method is not on the allow-list"));
     }
+  }
+
+  /** What an {@code actions.run(handler, params)} call shows: its handler and its literal parameters. */
+  private ActionSite actionSite(MethodCallExpr m, Scope scope) {
+    int line = m.getBegin().map(p -> scope.firstLine + p.line - 1).orElse(scope.firstLine);
+    NodeList<Expression> args = m.getArguments();
+    String handler = !args.isEmpty() && args.get(0) instanceof StringLiteralExpr s ? s.asString() : null;
+    Map<String, String> params = args.size() == 2 ? literalMap(args.get(1), scope) : null;
+    return new ActionSite(line, handler, params);
+  }
+
+  /** The literal keys (and literal string values) of a {@code Map.of(..)} or {@code Map.ofEntries(..)}, or null. */
+  private static Map<String, String> literalMap(Expression e, Scope scope) {
+    while (e instanceof EnclosedExpr en) {
+      e = en.getInner();
+    }
+    if (!(e instanceof MethodCallExpr call) || !isMapClass(call.getScope().orElse(null), scope)) {
+      return null;
+    }
+    Map<String, String> out = new LinkedHashMap<>();
+    NodeList<Expression> args = call.getArguments();
+    if (call.getNameAsString().equals("of") && args.size() % 2 == 0) {
+      for (int i = 0; i < args.size(); i += 2) {
+        if (!put(out, args.get(i), args.get(i + 1))) {
+          return null;
+        }
+      }
+    } else if (call.getNameAsString().equals("ofEntries")) {
+      for (Expression entry : args) {
+        if (!(entry instanceof MethodCallExpr en) || !en.getNameAsString().equals("entry")
+            || !isMapClass(en.getScope().orElse(null), scope) || en.getArguments().size() != 2
+            || !put(out, en.getArguments().get(0), en.getArguments().get(1))) {
+          return null;
+        }
+      }
+    } else {
+      return null;
+    }
+    return Collections.unmodifiableMap(out);
+  }
+
+  private static boolean isMapClass(Expression e, Scope scope) {
+    return e instanceof NameExpr n && n.getNameAsString().equals("Map") && !scope.variables.contains("Map");
+  }
+
+  private static boolean put(Map<String, String> out, Expression key, Expression value) {
+    if (!(key instanceof StringLiteralExpr k) || out.containsKey(k.asString())) {
+      return false;
+    }
+    out.put(k.asString(), value instanceof StringLiteralExpr v ? v.asString() : null);
+    return true;
   }
 
   /** {@code String.format} with a literal pattern and narrow fields only: {@code %999999999d} is a memory bomb. */
@@ -438,7 +500,7 @@ public final class JavaCodeCheck {
     }
     String dotted = dotted(f);
     if (dotted != null && !rootKnown(dotted, scope)) {
-      refuse(f, scope, dotted, qualifiedReason(dotted));
+      refuse(f, scope, dotted, qualifiedReason(dotted, scope));
       return;
     }
     if (scope.dialect == Dialect.JAVA) {
@@ -455,6 +517,17 @@ public final class JavaCodeCheck {
   private boolean rootKnown(String dotted, Scope scope) {
     String root = dotted.substring(0, dotted.contains(".") ? dotted.indexOf('.') : dotted.length());
     return scope.variables.contains(root) || isProperty(root, scope);
+  }
+
+  /** In conditions a dotted name may also be a chain of properties: say which first name is unknown. */
+  private static String qualifiedReason(String dotted, Scope scope) {
+    String reason = qualifiedReason(dotted);
+    String root = dotted.contains(".") ? dotted.substring(0, dotted.indexOf('.')) : dotted;
+    if (scope.dialect == Dialect.MVEL && AllowList.denied(root) == null && reason.startsWith("fully qualified")) {
+      return "'" + root + "' is neither a binding nor a property on the allow-list (type, id, source, subject, time, "
+          + "data, ...), and fully qualified class names are not allowed";
+    }
+    return reason;
   }
 
   private static String qualifiedReason(String dotted) {
