@@ -1,6 +1,6 @@
 package io.activityservice.detector;
 
-import io.activityservice.detector.internal.LogText;
+import io.activityservice.events.log.LogSafe;
 import io.activityservice.events.derive.DerivedEventEmitter;
 import io.activityservice.events.routing.HopCount;
 import io.cloudevents.CloudEvent;
@@ -86,7 +86,7 @@ public class DerivedEvents implements DetectorOutput, AutoCloseable {
             } else if (cause != null) {
               metrics.derivedFailed();
               log.warn("derived event {} of detector '{}' was not routed: {}", event.getId(), name,
-                  LogText.escape(cause.toString()));
+                  LogSafe.message(cause.toString()));
             }
           });
     } catch (RuntimeException e) {

@@ -1,6 +1,6 @@
 package io.activityservice.detector;
 
-import io.activityservice.detector.internal.LogText;
+import io.activityservice.events.log.LogSafe;
 import io.activityservice.events.cluster.ConfigChanges;
 import io.activityservice.events.problem.ConflictException;
 import io.activityservice.events.problem.ForbiddenException;
@@ -107,7 +107,7 @@ public class DetectorService {
     } catch (RuntimeException e) {
       failures.put(d.name(), e.getMessage());
       log.error("stored detector '{}' could not be deployed and stays stopped: {}", d.name(),
-          LogText.escape(e.getMessage()));
+          LogSafe.message(e.getMessage()));
     }
   }
 

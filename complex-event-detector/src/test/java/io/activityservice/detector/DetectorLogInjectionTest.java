@@ -7,7 +7,7 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import io.activityservice.detector.internal.LogText;
+import io.activityservice.events.log.LogSafe;
 import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
 import java.util.Map;
@@ -56,9 +56,9 @@ class DetectorLogInjectionTest {
 
   @Test
   void logTextEscapesControlCharactersAndBoundsLength() {
-    assertThat(LogText.escape("a\r\nb\u2028c\u001bd")).isEqualTo("a\\r\\nb\\u2028c\\u001bd");
-    assertThat(LogText.escape("x".repeat(5000))).startsWith("x".repeat(LogText.MAX))
-        .endsWith("...(4000 more characters)");
-    assertThat(LogText.escape("plain")).isEqualTo("plain");
+    assertThat(LogSafe.message("a\r\nb\u2028c\u001bd")).isEqualTo("a\\r\\nb\\u2028c\\u001bd");
+    assertThat(LogSafe.message("x".repeat(5000))).startsWith("x".repeat(LogSafe.MAX_MESSAGE_LENGTH))
+        .endsWith("…(+4000 chars)");
+    assertThat(LogSafe.message("plain")).isEqualTo("plain");
   }
 }

@@ -11,7 +11,7 @@ import io.activityservice.rules.action.ExecutionRecord;
 import io.activityservice.rules.compile.CompiledRule;
 import io.activityservice.rules.compile.RuleCompiler;
 import io.activityservice.rules.engine.RuleEngine;
-import io.activityservice.rules.internal.LogText;
+import io.activityservice.events.log.LogSafe;
 import io.activityservice.rules.store.RuleDefinition;
 import io.activityservice.rules.store.RuleRepository;
 import java.time.Clock;
@@ -119,7 +119,7 @@ public class RuleService {
       deploy(r, compiled);
     } catch (InvalidInputException | ForbiddenException e) {
       log.error("stored rule set '{}' no longer compiles or reaches beyond its author's scope and is not deployed; "
-          + "fix it with PUT /api/v1/rules/{}: {}", r.name(), r.name(), LogText.escape(e.getMessage()));
+          + "fix it with PUT /api/v1/rules/{}: {}", r.name(), r.name(), LogSafe.message(e.getMessage()));
     }
   }
 
@@ -215,6 +215,11 @@ public class RuleService {
 
   public List<RuleInfo> list() {
     return repository.findAll().stream().map(this::info).toList();
+  }
+
+  /** The rule set with this name, if there is one. */
+  public java.util.Optional<RuleInfo> find(String name) {
+    return repository.find(name).map(this::info);
   }
 
   /** @throws NotFoundException if there is no such rule set */

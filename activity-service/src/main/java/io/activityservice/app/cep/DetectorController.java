@@ -84,6 +84,8 @@ class DetectorController {
   @DeleteMapping("/{name}")
   @ResponseStatus(HttpStatus.NO_CONTENT)
   void delete(@PathVariable String name) {
+    Callers.current().scope().requireCovers(detectors.get(name).definition().effectiveScope(), "name",
+        "detector " + name);
     detectors.delete(name);
   }
 }

@@ -3,6 +3,7 @@ package io.activityservice.app.rules;
 import io.activityservice.app.security.Callers;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.activityservice.events.problem.InvalidInputException;
+import io.activityservice.events.scope.TypeScope;
 import io.activityservice.rules.RuleInfo;
 import io.activityservice.rules.RuleService;
 import io.activityservice.rules.action.ExecutionRecord;
@@ -83,13 +84,18 @@ class RuleController {
     if (body.name() != null && !body.name().equals(name)) {
       throw new InvalidInputException("name", "must equal the name in the path ('" + name + "') or be omitted");
     }
-    RuleService.Put put = rules.put(name, body.drl(), body.partitionBy(), Callers.current().scope());
+    TypeScope caller = Callers.current().scope();
+    rules.find(name).ifPresent(r -> caller.requireCovers(r.definition().effectiveScope(), "name",
+        "rule set " + name));
+    RuleService.Put put = rules.put(name, body.drl(), body.partitionBy(), caller);
     return ResponseEntity.status(put.created() ? HttpStatus.CREATED : HttpStatus.OK).body(RuleView.of(put.rule()));
   }
 
   @DeleteMapping("/{name}")
   @ResponseStatus(HttpStatus.NO_CONTENT)
   void delete(@PathVariable String name) {
+    Callers.current().scope().requireCovers(rules.get(name).definition().effectiveScope(), "name",
+        "rule set " + name);
     rules.delete(name);
   }
 

@@ -221,6 +221,51 @@ class AuthorScopeApiTest {
   }
 
   @Test
+  void aScopedAuthorCannotReplaceOrDeleteWhatAnotherTeamOrAnAdminDeployed() throws Exception {
+    Api teamA = authorOfTeamA();
+    Api teamB = admin.withKey(admin.createKey("author-b-" + UUID.randomUUID().toString().substring(0, 8),
+        List.of("author"), List.of(b + "*")));
+    String ruleName = "owned-" + UUID.randomUUID().toString().substring(0, 6);
+    String drl = """
+        rule "derive"
+        when
+          $e : Event( type == "%strigger" )
+        then
+          actions.run("publish", Map.of("type", "%sderived"));
+        end""".formatted(a, a);
+    assertThat(teamA.postJson("/api/v1/rules", rule(ruleName, drl)).status()).isEqualTo(201);
+    String detector = "owned-" + UUID.randomUUID().toString().substring(0, 6);
+    assertThat(teamA.postJson("/api/v1/detectors", MAPPER.writeValueAsString(Map.of("name", detector,
+        "inputs", Map.of("R", a + "trigger"), "epl", "select id as triggerId from R", "emits", a + "alert")))
+        .status()).isEqualTo(201);
+    String adminRule = "admins-" + UUID.randomUUID().toString().substring(0, 6);
+    assertThat(admin.postJson("/api/v1/rules", rule(adminRule, drl)).status()).isEqualTo(201);
+
+    // Team B may neither take over nor remove team A's rule set and detector, nor the admin's rule set ...
+    String takeover = """
+        rule "derive"
+        when
+          $e : Event( type == "%strigger" )
+        then
+        end""".formatted(b);
+    assertForbidden(teamB.put("/api/v1/rules/" + ruleName, rule(ruleName, takeover)), "name", "rule set " + ruleName);
+    assertForbidden(teamB.delete("/api/v1/rules/" + ruleName), "name", "reach beyond yours");
+    assertForbidden(teamB.delete("/api/v1/detectors/" + detector), "name", "detector " + detector);
+    assertForbidden(teamB.delete("/api/v1/rules/" + adminRule), "name", "rule set " + adminRule);
+    assertForbidden(teamA.delete("/api/v1/rules/" + adminRule), "name", "rule set " + adminRule);
+    // ... and what they tried left everything as it was.
+    assertThat(admin.get("/api/v1/rules/" + ruleName).json().get("drl").asText()).isEqualTo(drl);
+    assertThat(admin.get("/api/v1/rules/" + ruleName).json().get("authorScope").toString())
+        .isEqualTo("[\"" + a + "*\"]");
+    assertThat(admin.get("/api/v1/detectors/" + detector).status()).isEqualTo(200);
+    // The team that deployed them still manages them.
+    assertThat(teamA.put("/api/v1/rules/" + ruleName, rule(ruleName, drl)).status()).isEqualTo(200);
+    assertThat(teamA.delete("/api/v1/rules/" + ruleName).status()).isEqualTo(204);
+    assertThat(teamA.delete("/api/v1/detectors/" + detector).status()).isEqualTo(204);
+    assertThat(admin.delete("/api/v1/rules/" + adminRule).status()).isEqualTo(204);
+  }
+
+  @Test
   void aJwtAuthorsEventTypeClaimScopesItsRulesAndDetectorsToo() throws Exception {
     Api jwtAuthor = admin.withKey(issuer.token("carol", Map.of("roles", List.of("author"),
         "event_types", List.of(a + "*"))));

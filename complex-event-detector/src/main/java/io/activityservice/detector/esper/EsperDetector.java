@@ -13,7 +13,7 @@ import io.activityservice.detector.DetectorDefinition;
 import io.activityservice.detector.DetectorMetrics;
 import io.activityservice.detector.DetectorOutput;
 import io.activityservice.detector.DetectorRow;
-import io.activityservice.detector.internal.LogText;
+import io.activityservice.events.log.LogSafe;
 import java.lang.reflect.Array;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -121,8 +121,8 @@ final class EsperDetector implements UpdateListener {
       lastHop = event.hopCount();
     } catch (RuntimeException | LinkageError e) {
       // LinkageError: generated code linking a class the sandbox's class loader refuses; the worker carries on
-      log.warn("detector '{}' failed on event {}: {}", definition.name(), LogText.escape(event.id()),
-          LogText.escape(e.toString()));
+      log.warn("detector '{}' failed on event {}: {}", definition.name(), LogSafe.message(event.id()),
+          LogSafe.message(e.toString()));
     } finally {
       current = null;
       metrics.processed(System.nanoTime() - start);
@@ -139,7 +139,7 @@ final class EsperDetector implements UpdateListener {
         runtime.getEventService().advanceTime(now);
       }
     } catch (RuntimeException | LinkageError e) {
-      log.warn("detector '{}' failed on a clock tick: {}", definition.name(), LogText.escape(e.toString()));
+      log.warn("detector '{}' failed on a clock tick: {}", definition.name(), LogSafe.message(e.toString()));
     }
   }
 
@@ -177,7 +177,7 @@ final class EsperDetector implements UpdateListener {
         metrics.rowOut();
       } catch (RuntimeException e) {
         log.warn("detector '{}' could not turn a row into an event: {}", definition.name(),
-            LogText.escape(e.toString()));
+            LogSafe.message(e.toString()));
       }
     }
   }

@@ -11,7 +11,7 @@ import io.activityservice.detector.DetectorEngine;
 import io.activityservice.detector.DetectorMetrics;
 import io.activityservice.detector.DetectorOutput;
 import io.activityservice.detector.DetectorStats;
-import io.activityservice.detector.internal.LogText;
+import io.activityservice.events.log.LogSafe;
 import io.activityservice.events.problem.ConflictException;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.detector.esper.internal.EplSandbox;
@@ -205,7 +205,7 @@ public class EsperDetectorEngine implements DetectorEngine {
           lastDropLog = now;
           log.warn("detector queue full: dropped event {} of type {} ({} dropped so far); raise "
               + "activity.detectors.queue-capacity or activity.detectors.threads, or simplify detectors",
-              LogText.escape(event.event().getId()), LogText.escape(type), n);
+              LogSafe.message(event.event().getId()), LogSafe.message(type), n);
         }
       }
     }

@@ -15,6 +15,8 @@ public final class LogSafe {
 
   /** Longest text kept, in characters, before {@code …(+N chars)}. */
   public static final int MAX_LENGTH = 256;
+  /** Longest text kept of a message a user wrote to be logged (a rule's {@code log} action, a compiler's error). */
+  public static final int MAX_MESSAGE_LENGTH = 1000;
 
   private LogSafe() {
   }
@@ -22,6 +24,11 @@ public final class LogSafe {
   /** {@code value} as one bounded, escaped line; {@code null} stays {@code "null"}. */
   public static String text(Object value) {
     return text(value, MAX_LENGTH);
+  }
+
+  /** A message a user wrote to be logged (a rule's {@code log} action, a compiler error quoting DRL or EPL). */
+  public static String message(Object value) {
+    return text(value, MAX_MESSAGE_LENGTH);
   }
 
   /** {@code value} as one escaped line of at most {@code maxLength} characters of the input. */
@@ -74,6 +81,7 @@ public final class LogSafe {
     return c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0x9f) || c == '\\'
         || c == 0x2028 || c == 0x2029
         || (c >= 0x200b && c <= 0x200f) || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)
-        || c == 0xfeff || c == 0x85;
+        || c == 0xfeff || c == 0x85
+        || (c >= 0x80 && Character.getType(c) == Character.FORMAT);
   }
 }

@@ -133,6 +133,31 @@ public final class TypeScope {
     return false;
   }
 
+  /** Whether every type {@code other} allows, this scope allows too. */
+  public boolean covers(TypeScope other) {
+    if (all) {
+      return true;
+    }
+    if (other.all) {
+      return false;
+    }
+    return other.exact.stream().allMatch(this::allows) && other.prefixes.stream().allMatch(this::coversPrefix);
+  }
+
+  /**
+   * Checks that a caller with this scope may replace or delete a definition (rule set, detector) whose author had
+   * {@code authorScope}: only if everything that author could use lies within this scope, so a scoped author cannot
+   * take over, or remove, what another team (or an admin) deployed.
+   *
+   * @throws ForbiddenException naming {@code field} otherwise
+   */
+  public void requireCovers(TypeScope authorScope, String field, String what) {
+    if (!covers(authorScope)) {
+      throw new ForbiddenException(field, what + " was deployed by an author whose event types (" + authorScope
+          + ") reach beyond yours (" + this + "); ask that team or an admin");
+    }
+  }
+
   /** Whether this scope allows every type. */
   public boolean isAll() {
     return all;

@@ -13,7 +13,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import io.activityservice.rules.internal.LogText;
+import io.activityservice.events.log.LogSafe;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -125,8 +125,8 @@ public final class ActionDispatcher implements AutoCloseable {
         result.succeeded() ? ExecutionRecord.SUCCEEDED : ExecutionRecord.FAILED, result.attempts(), durationMs,
         result.error());
     if (!result.succeeded()) {
-      log.warn("rule {} ({}): action {} failed after {} attempts: {}", ctx.rule(), LogText.escape(ctx.firedRule()),
-          LogText.escape(request.handler()), result.attempts(), LogText.escape(result.error()));
+      log.warn("rule {} ({}): action {} failed after {} attempts: {}", ctx.rule(), LogSafe.message(ctx.firedRule()),
+          LogSafe.message(request.handler()), result.attempts(), LogSafe.message(result.error()));
     }
     try {
       request.sink().accept(record);

@@ -2,7 +2,7 @@ package io.activityservice.rules.action;
 
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import io.activityservice.rules.internal.LogText;
+import io.activityservice.events.log.LogSafe;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,8 +23,8 @@ public final class LogAction implements ActionHandler {
   @Override
   public CompletableFuture<ActionResult> execute(Map<String, Object> params, ActionContext ctx) {
     Object message = params.getOrDefault("message", "fired");
-    log.info("rule {} ({}): {} [event {}]", ctx.rule(), LogText.escape(ctx.firedRule()), LogText.escape(message),
-        ctx.event() == null ? "-" : LogText.escape(ctx.event().getId()));
+    log.info("rule {} ({}): {} [event {}]", ctx.rule(), LogSafe.message(ctx.firedRule()), LogSafe.message(message),
+        ctx.event() == null ? "-" : LogSafe.message(ctx.event().getId()));
     return CompletableFuture.completedFuture(ActionResult.succeeded(1));
   }
 }

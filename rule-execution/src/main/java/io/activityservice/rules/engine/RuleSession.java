@@ -7,7 +7,7 @@ import io.activityservice.rules.action.ActionContext;
 import io.activityservice.rules.action.ActionDispatcher;
 import io.activityservice.rules.action.ActionRequest;
 import io.activityservice.rules.compile.CompiledRule;
-import io.activityservice.rules.internal.LogText;
+import io.activityservice.events.log.LogSafe;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -183,8 +183,8 @@ final class RuleSession {
       trim();
       session.fireAllRules(budget);
     } catch (RuntimeException e) {
-      log.warn("rule set {} failed on event {}: {}", rule.name(), LogText.escape(event.getId()),
-          LogText.escape(e.toString()));
+      log.warn("rule set {} failed on event {}: {}", rule.name(), LogSafe.message(event.getId()),
+          LogSafe.message(e.toString()));
     } finally {
       current = null;
       firedRule = null;
@@ -209,7 +209,7 @@ final class RuleSession {
       lastBreachLogged = breach.time();
       log.warn("rule set {} hit its {} bound on event {}: {} rule firings, {} matches dropped, {} ms "
               + "({} breaches so far; see activity.rules.evaluation-budget and max-activations-per-event)",
-          rule.name(), bound.tag(), LogText.escape(event.getId()), breach.fired(), breach.dropped(), nanos / 1_000_000,
+          rule.name(), bound.tag(), LogSafe.message(event.getId()), breach.fired(), breach.dropped(), nanos / 1_000_000,
           count);
     }
   }

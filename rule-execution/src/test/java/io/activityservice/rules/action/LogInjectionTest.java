@@ -9,7 +9,7 @@ import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import io.activityservice.rules.RoutingHarness;
-import io.activityservice.rules.internal.LogText;
+import io.activityservice.events.log.LogSafe;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Arrays;
@@ -131,10 +131,10 @@ class LogInjectionTest {
   @Test
   void aHugeMessageIsBounded() {
     String huge = "x".repeat(100_000);
-    assertThat(LogText.escape(huge)).hasSize(LogText.MAX + "...(99000 more characters)".length())
-        .endsWith("...(99000 more characters)");
-    assertThat(LogText.escape("plain text")).isSameAs("plain text").isEqualTo("plain text");
-    assertThat(LogText.escape("a\tb\u0000c")).isEqualTo("a\\tb\\u0000c");
-    assertThat(LogText.escape(null)).isEqualTo("null");
+    assertThat(LogSafe.message(huge)).hasSize(LogSafe.MAX_MESSAGE_LENGTH + "…(+99000 chars)".length())
+        .endsWith("…(+99000 chars)");
+    assertThat(LogSafe.message("plain text")).isSameAs("plain text").isEqualTo("plain text");
+    assertThat(LogSafe.message("a\tb\u0000c")).isEqualTo("a\\tb\\u0000c");
+    assertThat(LogSafe.message(null)).isEqualTo("null");
   }
 }
