@@ -12,41 +12,66 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.MessageConsumer;
 import jakarta.jms.Session;
+import jakarta.jms.TransactionRolledBackException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.activemq.ActiveMQConnection;
 import org.apache.activemq.ActiveMQConnectionFactory;
-import org.apache.activemq.ActiveMQSession;
 import org.apache.activemq.command.ActiveMQQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Listens on one queue (for a topic: the subscription's virtual-topic consumer queue) with its own
- * connection and a dedicated thread that owns the session.
+ * Listens on one queue (for a topic: the subscription's virtual-topic consumer queue) with a few
+ * transacted sessions, each with its own connection and a thread that owns the session.
  *
- * <p>Acknowledgement: the session uses ActiveMQ's {@code INDIVIDUAL_ACKNOWLEDGE}, so
- * {@link Acknowledgement#ack()} removes exactly that message, in any order, from any thread (acks
- * are sent by the adapter's ack thread, never by the caller). At most {@code maxInFlight} messages
- * are handed out and not yet settled (a semaphore; the prefetch is the same size). A
- * {@link Acknowledgement#nack(Throwable) nack} leaves the message unacknowledged on the broker and
- * hands the same event to the handler again after the redelivery backoff (growing with each nack of
- * that message), from the adapter's redelivery thread; the connection stays up, other messages are
- * not affected, and the message keeps its in-flight permit until it is acked. If the connection is
- * torn down meanwhile, the pending redispatch is dropped: the broker redelivers the message itself.
+ * <p><b>Batches.</b> A session's thread waits for a first message ({@code receive()}, blocking:
+ * nothing runs while the queue is idle), then takes what has arrived and keeps taking for up to the
+ * linger time, until the batch has {@code batchSize} messages or the channel's in-flight permits
+ * run out. Each message is handed to the handler as soon as it is taken. When every message of the
+ * batch is {@linkplain Acknowledgement#ack() acknowledged}, the thread commits the session's
+ * transaction: one commit (the only synchronous broker round trip) per batch, no acknowledgement
+ * per message, no ack thread. The last {@code ack()} of a sealed batch wakes the thread (one
+ * wake-up per batch). While one session waits for its batch to settle and commits, the channel's
+ * other sessions take messages (pipelining).
  *
- * <p>Connection failures are handled by the failover transport; any other error tears the
- * connection down and the thread reconnects after the reconnect delay, forever, until closed.
+ * <p><b>In flight.</b> At most {@code maxInFlight} messages of the channel are received and not
+ * yet committed (a semaphore; permits are taken per message and given back per commit). A crash
+ * before a commit brings the batch back from the broker, acknowledged or not: at-least-once, at
+ * most {@code maxInFlight} duplicates per channel, which the core's deduplication absorbs.
+ *
+ * <p><b>Nacks.</b> A {@link Acknowledgement#nack(Throwable) nack} keeps the message in its batch
+ * (uncommitted on the broker) and hands the same event to the handler again after the redelivery
+ * backoff, from the adapter's redelivery thread; the batch commits once that event is finally
+ * acknowledged. Nothing else is redelivered and nothing goes to the broker: the SPI's contract
+ * (only the nacked message comes again, after the backoff) at no cost. A nacked message holds its
+ * session's batch meanwhile; the channel's other sessions go on.
+ *
+ * <p><b>Failures.</b> The failover transport reconnects on its own. If a commit fails, the batch
+ * comes again from the broker; the ids of its messages the handler had already acknowledged are
+ * remembered (a bounded set), and when they come again they are committed with the next batch
+ * without being handed out again. Any other error tears the session's connection down (the broker
+ * then redelivers its uncommitted messages) and the thread reconnects after the reconnect delay,
+ * until the channel is closed.
+ *
+ * <p><b>Close.</b> A session waiting for a message stops at once; one with an open batch waits up
+ * to the close timeout for it to settle and commits it, else drops it (the broker redelivers it).
  */
 final class JmsInboundChannel implements InboundChannel {
 
   private static final Logger LOG = LoggerFactory.getLogger(JmsInboundChannel.class);
-  private static final long POLL_MS = 200;
+  /** The longest single wait while a batch lingers: a close() is noticed within it. */
+  private static final long LINGER_SLICE_MS = 100;
 
   private final ChannelUri uri;
   private final ActiveMQQueue queue;
@@ -54,50 +79,56 @@ final class JmsInboundChannel implements InboundChannel {
   private final InboundHandler handler;
   private final JmsCloudEventCodec codec;
   private final ActiveMQConnectionFactory factory;
-  private final int maxInFlight;
+  private final int batchSize;
+  private final long lingerNanos;
+  private final int prefetch;
   private final Backoff redelivery;
   private final Duration reconnectDelay;
   private final Duration closeWait;
-  private final Executor acker;
   private final ScheduledExecutorService redeliverer;
   private final Runnable onClose;
+  /** Messages received and not yet committed, across the channel's sessions. */
   private final Semaphore permits;
-  private final CountDownLatch connected = new CountDownLatch(1);
-  private final Thread thread;
+  private final SettledIds settledIds;
+  private final Worker[] workers;
+  private final CountDownLatch subscribed;
   private volatile boolean closed;
-  /** Incremented on every teardown: a redispatch of a message of an older connection is dropped. */
-  private volatile int generation;
-
-  // Used by the channel's thread only.
-  private ActiveMQConnection connection;
-  private MessageConsumer consumer;
 
   JmsInboundChannel(ChannelUri uri, ActiveMQQueue queue, InboundSettings settings, InboundHandler handler,
-      JmsCloudEventCodec codec, ActiveMQConnectionFactory factory, int maxInFlight, JmsChannelProperties props,
-      Executor acker, ScheduledExecutorService redeliverer, Runnable onClose) {
+      JmsCloudEventCodec codec, ActiveMQConnectionFactory factory, int maxInFlight, int sessions,
+      JmsChannelProperties props, ScheduledExecutorService redeliverer, Runnable onClose) {
     this.uri = uri;
     this.queue = queue;
     this.settings = settings;
     this.handler = handler;
     this.codec = codec;
     this.factory = factory;
-    this.maxInFlight = maxInFlight;
+    int n = Math.min(sessions, maxInFlight);
+    this.batchSize = Math.min(props.batch().size(), maxInFlight);
+    this.lingerNanos = props.batch().linger().toNanos();
+    // Together the sessions prefetch about maxInFlight messages; at least a batch's worth each.
+    this.prefetch = Math.max(batchSize, (maxInFlight + n - 1) / n);
     this.redelivery = props.redelivery().backoff();
     this.reconnectDelay = props.reconnectDelay();
     this.closeWait = props.sendTimeout().plusSeconds(2);
-    this.acker = acker;
     this.redeliverer = redeliverer;
     this.onClose = onClose;
     this.permits = new Semaphore(maxInFlight);
-    this.thread = new Thread(this::run, "jms-inbound-" + queue.getPhysicalName());
-    thread.setDaemon(true);
+    this.settledIds = new SettledIds(Math.max(1000, 4 * maxInFlight));
+    this.subscribed = new CountDownLatch(n);
+    this.workers = new Worker[n];
+    for (int i = 0; i < n; i++) {
+      workers[i] = new Worker("jms-inbound-" + queue.getPhysicalName() + (n == 1 ? "" : "-" + i));
+    }
   }
 
-  /** Starts the thread and waits up to {@code wait} for the consumer to be registered. */
+  /** Starts the sessions' threads and waits up to {@code wait} for their consumers to be registered. */
   void start(Duration wait) {
-    thread.start();
+    for (Worker w : workers) {
+      w.thread.start();
+    }
     try {
-      if (!connected.await(wait.toMillis(), TimeUnit.MILLISECONDS)) {
+      if (!subscribed.await(wait.toMillis(), TimeUnit.MILLISECONDS)) {
         LOG.warn("jms inbound channel {} could not subscribe within {}; it keeps trying in the background",
             uri, wait);
       }
@@ -116,6 +147,11 @@ final class JmsInboundChannel implements InboundChannel {
     return queue.getPhysicalName();
   }
 
+  /** The number of transacted sessions of this channel. */
+  int sessions() {
+    return workers.length;
+  }
+
   @Override
   public void close() {
     if (closed) {
@@ -123,108 +159,236 @@ final class JmsInboundChannel implements InboundChannel {
     }
     closed = true;
     onClose.run();
-    if (Thread.currentThread() != thread) {
+    permits.release(workers.length); // a session waiting for a permit wakes up and sees the channel closed
+    for (Worker w : workers) {
+      w.stop();
+    }
+    long deadline = System.nanoTime() + closeWait.plusSeconds(1).toNanos();
+    for (Worker w : workers) {
+      if (Thread.currentThread() == w.thread) {
+        continue;
+      }
       try {
-        thread.join(closeWait.toMillis());
+        w.thread.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
+        return;
       }
     }
   }
 
-  private void run() {
-    while (!closed) {
-      try {
-        if (consumer == null) {
-          open();
-          connected.countDown();
+  /** One transacted session: its connection, consumer and thread. */
+  private final class Worker implements Runnable {
+
+    private static final int BUSY = 0;
+    private static final int RECEIVING = 1;
+    private static final int STOPPED = 2;
+
+    final Thread thread;
+    /** RECEIVING while the thread waits for the first message of a batch; the closer then closes the connection. */
+    private final AtomicInteger state = new AtomicInteger(BUSY);
+    private volatile ActiveMQConnection connection;
+    private boolean subscribedOnce;
+    // Used by the worker's thread only.
+    private Session session;
+    private MessageConsumer consumer;
+
+    Worker(String name) {
+      this.thread = new Thread(this, name);
+      thread.setDaemon(true);
+    }
+
+    /** Called by close(): wakes the thread, closing the connection if it waits for a message. */
+    void stop() {
+      if (state.compareAndSet(RECEIVING, STOPPED)) {
+        ActiveMQConnection c = connection;
+        if (c != null) {
+          JmsSenderPool.closeQuietly(c);
         }
-        if (!permits.tryAcquire(POLL_MS, TimeUnit.MILLISECONDS)) {
-          continue;
-        }
-        Message message;
+      }
+      LockSupport.unpark(thread);
+    }
+
+    @Override
+    public void run() {
+      while (!closed) {
         try {
-          message = consumer.receive(POLL_MS);
-        } catch (JMSException | RuntimeException e) {
-          permits.release();
-          throw e;
-        }
-        if (message == null) {
-          permits.release();
-        } else {
-          dispatch(message);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        break;
-      } catch (JMSException | RuntimeException e) {
-        if (closed) {
-          break;
-        }
-        LOG.warn("jms inbound channel {} failed ({}); reconnecting in {}", uri, e.toString(), reconnectDelay);
-        teardown();
-        try {
-          pause(reconnectDelay);
-        } catch (InterruptedException ie) {
+          if (consumer == null) {
+            open();
+            if (!subscribedOnce) {
+              subscribedOnce = true;
+              subscribed.countDown();
+            }
+          }
+          runBatch();
+        } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           break;
+        } catch (JMSException | RuntimeException e) {
+          if (closed) {
+            break;
+          }
+          LOG.warn("jms inbound channel {} failed ({}); reconnecting in {}", uri, e.toString(), reconnectDelay);
+          teardown();
+          try {
+            pause(reconnectDelay);
+          } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+            break;
+          }
+        }
+      }
+      teardown();
+    }
+
+    private void open() throws JMSException {
+      ActiveMQConnection c = (ActiveMQConnection) factory.createConnection();
+      try {
+        c.getPrefetchPolicy().setQueuePrefetch(prefetch);
+        c.setExceptionListener(e -> LOG.debug("jms inbound channel {}: {}", uri, e.toString()));
+        c.start();
+        Session s = c.createSession(true, Session.SESSION_TRANSACTED);
+        consumer = s.createConsumer(queue);
+        session = s;
+        connection = c;
+      } catch (JMSException | RuntimeException e) {
+        consumer = null;
+        session = null;
+        JmsSenderPool.closeQuietly(c);
+        throw e;
+      }
+    }
+
+    private void teardown() {
+      consumer = null;
+      session = null;
+      ActiveMQConnection c = connection;
+      connection = null;
+      if (c != null) {
+        JmsSenderPool.closeQuietly(c);
+      }
+    }
+
+    private void pause(Duration delay) throws InterruptedException {
+      long end = System.nanoTime() + delay.toNanos();
+      long left;
+      while (!closed && (left = end - System.nanoTime()) > 0) {
+        LockSupport.parkNanos(this, left); // close() unparks
+        if (Thread.interrupted()) {
+          throw new InterruptedException();
         }
       }
     }
-    teardown();
-  }
 
-  private void open() throws JMSException {
-    ActiveMQConnection c = (ActiveMQConnection) factory.createConnection();
-    try {
-      c.getPrefetchPolicy().setQueuePrefetch(maxInFlight);
-      c.setExceptionListener(e -> LOG.debug("jms inbound channel {}: {}", uri, e.toString()));
-      c.start();
-      Session session = c.createSession(false, ActiveMQSession.INDIVIDUAL_ACKNOWLEDGE);
-      consumer = session.createConsumer(queue);
-      connection = c;
-    } catch (JMSException | RuntimeException e) {
-      consumer = null;
-      JmsSenderPool.closeQuietly(c);
-      throw e;
+    /** Takes one batch, hands it out, waits for it to settle and commits it. */
+    private void runBatch() throws JMSException, InterruptedException {
+      permits.acquire();
+      if (closed) {
+        permits.release();
+        return;
+      }
+      Message first;
+      state.set(RECEIVING);
+      try {
+        first = closed ? null : consumer.receive(); // blocks until a message comes or the connection closes
+      } catch (JMSException | RuntimeException e) {
+        permits.release();
+        state.compareAndSet(RECEIVING, BUSY);
+        throw e;
+      }
+      if (!state.compareAndSet(RECEIVING, BUSY) || first == null) {
+        permits.release();
+        if (closed) {
+          return; // a message taken meanwhile is not committed: the broker redelivers it
+        }
+        throw new JMSException("the consumer of " + queue.getPhysicalName() + " was closed");
+      }
+      Batch batch = new Batch(thread);
+      try {
+        take(batch, first);
+        long deadline = System.nanoTime() + lingerNanos;
+        while (batch.received < batchSize && !closed && permits.tryAcquire()) {
+          Message next = consumer.receiveNoWait();
+          if (next == null && lingerNanos > 0) {
+            long left = deadline - System.nanoTime();
+            if (left > 0) {
+              // receive(0) would wait forever: at least 1 ms; at most LINGER_SLICE_MS, so that a close is seen.
+              next = consumer.receive(Math.max(1, Math.min(LINGER_SLICE_MS, TimeUnit.NANOSECONDS.toMillis(left))));
+              if (next == null && System.nanoTime() - deadline < 0 && !closed) {
+                permits.release();
+                continue; // one slice of the linger time passed: wait for the next
+              }
+            }
+          }
+          if (next == null) {
+            permits.release();
+            break;
+          }
+          take(batch, next);
+        }
+      } catch (JMSException | RuntimeException e) {
+        abandon(batch);
+        throw e;
+      }
+      if (!batch.awaitSettled()) {
+        abandon(batch);
+        if (closed) {
+          return;
+        }
+        throw new JMSException("a batch of " + batch.received + " messages could not be settled");
+      }
+      commit(batch);
     }
-  }
 
-  private void teardown() {
-    generation++;
-    consumer = null;
-    if (connection != null) {
-      JmsSenderPool.closeQuietly(connection);
-      connection = null;
+    /** Adds a received message (its permit taken) to the batch and hands it out. */
+    private void take(Batch batch, Message message) throws JMSException {
+      batch.received++;
+      String id = message.getJMSMessageID();
+      if (message.getJMSRedelivered() && settledIds.remove(id)) {
+        return; // handled before a commit that failed: committed with this batch, not handed out again
+      }
+      CloudEvent event;
+      try {
+        event = codec.decode(message, uri, settings);
+      } catch (IllegalArgumentException e) {
+        LOG.warn("jms inbound channel {}: dropping message {} that is not a CloudEvent: {}", uri, id, e.getMessage());
+        return; // committed with the batch
+      }
+      Delivery delivery = new Delivery(batch, id, event);
+      batch.add(delivery);
+      handOut(delivery);
     }
-  }
 
-  private void pause(Duration delay) throws InterruptedException {
-    long end = System.nanoTime() + delay.toNanos();
-    long left;
-    while (!closed && (left = end - System.nanoTime()) > 0) {
-      Thread.sleep(Math.max(1, Math.min(POLL_MS, TimeUnit.NANOSECONDS.toMillis(left))));
+    private void commit(Batch batch) throws JMSException {
+      try {
+        session.commit();
+      } catch (TransactionRolledBackException e) {
+        // The client rolled the batch back itself (a failover while it was open): its messages come again,
+        // those already handled are committed without being handed out again. The session stays usable.
+        LOG.info("jms inbound channel {}: a batch of {} was rolled back ({}); it comes again", uri,
+            batch.received, e.getMessage());
+        abandon(batch);
+        return;
+      } catch (JMSException | RuntimeException e) {
+        abandon(batch);
+        throw e;
+      }
+      permits.release(batch.received);
     }
-  }
 
-  private void dispatch(Message message) throws JMSException {
-    if (closed) {
-      permits.release(); // not acknowledged: the broker redelivers it to the next consumer
-      return;
+    /** The batch will not be committed here: remember what was handled, give its permits back. */
+    private void abandon(Batch batch) {
+      if (batch.abandoned) {
+        return;
+      }
+      batch.abandoned = true;
+      for (Delivery d : batch.deliveries) {
+        if (d.acked) {
+          settledIds.add(d.messageId);
+        }
+      }
+      permits.release(batch.received);
     }
-    CloudEvent event;
-    try {
-      event = codec.decode(message, uri, settings);
-    } catch (IllegalArgumentException e) {
-      LOG.warn("jms inbound channel {}: dropping message {} that is not a CloudEvent: {}",
-          uri, message.getJMSMessageID(), e.getMessage());
-      new Settlement(new Delivery(message, null, generation)).ack();
-      return;
-    } catch (JMSException | RuntimeException e) {
-      permits.release();
-      throw e;
-    }
-    handOut(new Delivery(message, event, generation));
   }
 
   /** Hands an event to the handler with a fresh acknowledgement; a throwing handler counts as a nack. */
@@ -239,40 +403,116 @@ final class JmsInboundChannel implements InboundChannel {
     }
   }
 
-  /** Hands a nacked event out again after the backoff, unless its connection is gone meanwhile. */
+  /** Hands a nacked event out again after the backoff, unless its batch was given up meanwhile. */
   private void redispatch(Delivery delivery, Throwable cause) {
     int attempt = ++delivery.nacks;
     Duration delay = redelivery.delay(attempt);
     LOG.debug("jms inbound channel {}: event {} nacked ({} time(s): {}); redelivering in {}", uri,
         delivery.event.getId(), attempt, cause, delay);
+    Batch batch = delivery.batch;
+    batch.waitingForRedelivery.incrementAndGet();
     try {
       redeliverer.schedule(() -> {
-        if (closed || delivery.generation != generation) {
-          permits.release(); // unacknowledged: the broker redelivers it after the reconnect
+        batch.waitingForRedelivery.decrementAndGet();
+        if (closed || batch.abandoned) {
+          batch.giveUp(); // uncommitted: the broker redelivers it
           return;
         }
         handOut(delivery);
       }, delay.toNanos(), TimeUnit.NANOSECONDS);
     } catch (RejectedExecutionException e) {
-      permits.release(); // adapter closed: the broker redelivers the message
+      batch.giveUp(); // adapter closed: the broker redelivers the message
+    }
+  }
+
+  /**
+   * The messages of one transaction. {@code unsettled} counts the handed-out messages not yet
+   * acknowledged, plus one while the session still takes messages; whoever brings it to zero after
+   * that wakes the session's thread.
+   */
+  private final class Batch {
+    final Thread owner;
+    final AtomicInteger unsettled = new AtomicInteger(1);
+    final AtomicInteger waitingForRedelivery = new AtomicInteger();
+    final List<Delivery> deliveries = new ArrayList<>();
+    /** Messages in the transaction (handed out, skipped or dropped). Owner thread only. */
+    int received;
+    volatile boolean abandoned;
+    volatile boolean cannotSettle;
+
+    Batch(Thread owner) {
+      this.owner = owner;
+    }
+
+    /** Called by the owner before handing the delivery out. */
+    void add(Delivery delivery) {
+      deliveries.add(delivery);
+      unsettled.incrementAndGet();
+    }
+
+    void settled() {
+      if (unsettled.decrementAndGet() == 0) {
+        LockSupport.unpark(owner);
+      }
+    }
+
+    /** A redelivery cannot happen (channel or adapter closed): the owner drops the batch. */
+    void giveUp() {
+      cannotSettle = true;
+      LockSupport.unpark(owner);
+    }
+
+    /**
+     * Seals the batch and waits until every message is acknowledged. Returns false if the batch
+     * cannot settle: a redelivery was cancelled, or the channel is closing and the batch did not
+     * settle within the close timeout (or waits for a redelivery).
+     */
+    boolean awaitSettled() {
+      if (unsettled.decrementAndGet() == 0) {
+        return true;
+      }
+      long closingDeadline = 0;
+      while (unsettled.get() != 0) {
+        if (cannotSettle) {
+          return false;
+        }
+        if (closed) {
+          if (waitingForRedelivery.get() > 0) {
+            return false;
+          }
+          if (closingDeadline == 0) {
+            closingDeadline = System.nanoTime() + closeWait.toNanos();
+          }
+          long left = closingDeadline - System.nanoTime();
+          if (left <= 0) {
+            return false;
+          }
+          LockSupport.parkNanos(this, left);
+        } else {
+          LockSupport.park(this);
+        }
+        Thread.interrupted(); // only close() and settlements wake this thread; an interrupt is not ours to keep
+      }
+      return true;
     }
   }
 
   /** One received message; {@code nacks} is only touched by the one current hand-out. */
   private static final class Delivery {
-    final Message message;
+    final Batch batch;
+    final String messageId;
     final CloudEvent event;
-    final int generation;
     int nacks;
+    volatile boolean acked;
 
-    Delivery(Message message, CloudEvent event, int generation) {
-      this.message = message;
+    Delivery(Batch batch, String messageId, CloudEvent event) {
+      this.batch = batch;
+      this.messageId = messageId;
       this.event = event;
-      this.generation = generation;
     }
   }
 
-  /** Settles one hand-out of a message: ack sends the individual acknowledgement, nack redispatches. */
+  /** Settles one hand-out of a message: ack counts it settled in its batch, nack redispatches it. */
   private final class Settlement extends OnceOnlyAcknowledgement {
 
     private final Delivery delivery;
@@ -283,26 +523,39 @@ final class JmsInboundChannel implements InboundChannel {
 
     @Override
     protected void onAck() {
-      try {
-        acker.execute(this::acknowledge);
-      } catch (RejectedExecutionException e) {
-        permits.release(); // adapter closed: the broker redelivers the message
-      }
-    }
-
-    private void acknowledge() {
-      try {
-        delivery.message.acknowledge();
-      } catch (JMSException | RuntimeException e) {
-        LOG.debug("jms inbound channel {}: ack not delivered ({}); the message will come again", uri, e.toString());
-      } finally {
-        permits.release();
-      }
+      delivery.acked = true;
+      delivery.batch.settled();
     }
 
     @Override
     protected void onNack(Throwable cause) {
       redispatch(delivery, cause);
+    }
+  }
+
+  /**
+   * JMS message ids of messages the handler acknowledged in a batch that was not committed, so that
+   * they are not handed out again when the broker redelivers them. Bounded: the oldest ids go first
+   * (a message redelivered to another replica never comes back here).
+   */
+  private static final class SettledIds {
+    private final Map<String, Boolean> ids;
+
+    SettledIds(int capacity) {
+      this.ids = new LinkedHashMap<>(64, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+          return size() > capacity;
+        }
+      };
+    }
+
+    synchronized void add(String id) {
+      ids.put(id, Boolean.TRUE);
+    }
+
+    synchronized boolean remove(String id) {
+      return ids.remove(id) != null;
     }
   }
 }
