@@ -23,9 +23,9 @@ import org.springframework.boot.context.properties.bind.ConstructorBinding;
  * @param persistent        default delivery mode of outbound channels: persistent sends wait until
  *                          the broker stored the message (default true; per channel:
  *                          {@code jms:queue:x?persistent=false})
- * @param maxInFlight       maximum number of received but not yet acknowledged messages per inbound
- *                          channel; also the consumer prefetch (default 1000; per channel: inbound
- *                          property {@code maxInFlight})
+ * @param maxInFlight       maximum number of received but not yet committed messages per inbound
+ *                          channel, shared by its sessions; also their prefetch together (default
+ *                          1000; per channel: inbound property {@code maxInFlight})
  * @param sendConcurrency   number of sender sessions (each with its own connection and thread)
  *                          shared by all outbound channels (default 4)
  * @param sendQueueCapacity events that may wait for a sender session before {@code send} fails fast
@@ -225,7 +225,10 @@ public record JmsChannelProperties(
    * transaction without waiting for a receipt per message, then commits once and completes their
    * futures.
    *
-   * @param size     inbound: most messages per consumer transaction (default 100; at most
+   * @param size     inbound: most messages per consumer transaction (default: the channel's
+   *                 {@code max-in-flight} divided by {@code sessions}, i.e. 500, so that the sessions
+   *                 together keep {@code max-in-flight} messages in flight even when each batch waits
+   *                 for its slowest event, e.g. a subscriber parked after {@code park-after}; at most
    *                 {@code max-in-flight} are used)
    * @param linger   inbound: how long a transaction keeps taking messages after its first one when
    *                 fewer than {@code size} are there (default 10ms; 0: only what has already
@@ -237,8 +240,6 @@ public record JmsChannelProperties(
    */
   public record Batch(Integer size, Duration linger, Integer sessions, Integer sendSize) {
 
-    /** Default {@code size}. */
-    public static final int DEFAULT_SIZE = 100;
     /** Default {@code linger}. */
     public static final Duration DEFAULT_LINGER = Duration.ofMillis(10);
     /** Default {@code sessions}. */
@@ -247,11 +248,12 @@ public record JmsChannelProperties(
     public static final int DEFAULT_SEND_SIZE = 100;
 
     public Batch {
-      size = size == null ? DEFAULT_SIZE : size;
       linger = linger == null ? DEFAULT_LINGER : linger;
       sessions = sessions == null ? DEFAULT_SESSIONS : sessions;
       sendSize = sendSize == null ? DEFAULT_SEND_SIZE : sendSize;
-      requireRange(size, 1, 10_000, "batch.size", "e.g. 100");
+      if (size != null) {
+        requireRange(size, 1, 100_000, "batch.size", "e.g. 500, or leave it unset for max-in-flight / sessions");
+      }
       requireRange(sessions, 1, 16, "batch.sessions", "e.g. 2");
       requireRange(sendSize, 1, 10_000, "batch.send-size", "e.g. 100");
       if (linger.isNegative() || linger.compareTo(Duration.ofSeconds(10)) > 0) {
@@ -260,9 +262,18 @@ public record JmsChannelProperties(
       }
     }
 
-    /** All defaults: 100 messages, 10ms, 2 sessions, 100 sends. */
+    /** All defaults: max-in-flight / sessions messages, 10ms, 2 sessions, 100 sends. */
     public static Batch defaults() {
       return new Batch(null, null, null, null);
+    }
+
+    /**
+     * The batch size of an inbound channel: {@code size} if set, else {@code maxInFlight / sessions}
+     * rounded up; never more than {@code maxInFlight}.
+     */
+    public int sizeFor(int maxInFlight, int channelSessions) {
+      int derived = size != null ? size : (maxInFlight + channelSessions - 1) / channelSessions;
+      return Math.max(1, Math.min(derived, maxInFlight));
     }
   }
 }

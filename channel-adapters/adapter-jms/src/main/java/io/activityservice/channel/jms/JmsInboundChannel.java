@@ -104,7 +104,7 @@ final class JmsInboundChannel implements InboundChannel {
     this.codec = codec;
     this.factory = factory;
     int n = Math.min(sessions, maxInFlight);
-    this.batchSize = Math.min(props.batch().size(), maxInFlight);
+    this.batchSize = props.batch().sizeFor(maxInFlight, n);
     this.lingerNanos = props.batch().linger().toNanos();
     // Together the sessions prefetch about maxInFlight messages; at least a batch's worth each.
     this.prefetch = Math.max(batchSize, (maxInFlight + n - 1) / n);
