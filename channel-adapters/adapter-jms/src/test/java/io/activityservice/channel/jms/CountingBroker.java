@@ -27,8 +27,11 @@ import org.apache.activemq.command.TransactionId;
  */
 final class CountingBroker implements AutoCloseable {
 
-  /** What one transaction carried when it ended. */
-  record Tx(int sends, int acked, List<String> eventIds, boolean committed) {
+  /**
+   * What one transaction carried when it ended: sends, messages acknowledged (consumed), and the
+   * acknowledgement commands that carried them.
+   */
+  record Tx(int sends, int acked, int ackCommands, List<String> eventIds, boolean committed) {
     boolean consumer() {
       return acked > 0 && sends == 0;
     }
@@ -54,6 +57,7 @@ final class CountingBroker implements AutoCloseable {
   private static final class Open {
     final AtomicInteger sends = new AtomicInteger();
     final AtomicInteger acked = new AtomicInteger();
+    final AtomicInteger ackCommands = new AtomicInteger();
     final List<String> eventIds = new CopyOnWriteArrayList<>();
   }
 
@@ -104,7 +108,9 @@ final class CountingBroker implements AutoCloseable {
       public void acknowledge(ConsumerBrokerExchange exchange, MessageAck ack) throws Exception {
         if (ack.isStandardAck() || ack.isIndividualAck()) {
           if (ack.getTransactionId() != null) {
-            open.computeIfAbsent(ack.getTransactionId(), k -> new Open()).acked.addAndGet(ack.getMessageCount());
+            Open tx = open.computeIfAbsent(ack.getTransactionId(), k -> new Open());
+            tx.acked.addAndGet(ack.getMessageCount());
+            tx.ackCommands.incrementAndGet();
           } else {
             acksOutsideTransactions.incrementAndGet();
           }
@@ -118,26 +124,27 @@ final class CountingBroker implements AutoCloseable {
         Open tx = open.remove(xid);
         int sends = tx == null ? 0 : tx.sends.get();
         int acked = tx == null ? 0 : tx.acked.get();
+        int ackCommands = tx == null ? 0 : tx.ackCommands.get();
         Exception failure = commitHook.beforeCommit(sends, acked);
         if (failure != null) {
-          ended.add(new Tx(sends, acked, tx == null ? List.of() : List.copyOf(tx.eventIds), false));
+          ended.add(new Tx(sends, acked, ackCommands, tx == null ? List.of() : List.copyOf(tx.eventIds), false));
           throw failure;
         }
         List<String> ids = tx == null ? List.of() : List.copyOf(tx.eventIds);
         try {
           super.commitTransaction(context, xid, onePhase);
         } catch (Exception e) { // e.g. rollback-only after a refused send
-          ended.add(new Tx(sends, acked, ids, false));
+          ended.add(new Tx(sends, acked, ackCommands, ids, false));
           throw e;
         }
-        ended.add(new Tx(sends, acked, ids, true));
+        ended.add(new Tx(sends, acked, ackCommands, ids, true));
       }
 
       @Override
       public void rollbackTransaction(ConnectionContext context, TransactionId xid) throws Exception {
         Open tx = open.remove(xid);
         if (tx != null) {
-          ended.add(new Tx(tx.sends.get(), tx.acked.get(), List.copyOf(tx.eventIds), false));
+          ended.add(new Tx(tx.sends.get(), tx.acked.get(), tx.ackCommands.get(), List.copyOf(tx.eventIds), false));
         }
         super.rollbackTransaction(context, xid);
       }
