@@ -214,12 +214,12 @@ public record JmsChannelProperties(
    * Transaction batching ({@code activity.channels.jms.batch.*}). Every field is optional.
    *
    * <p>Inbound, each channel has {@code sessions} transacted sessions, each with its own connection
-   * and thread. A session takes a batch: it waits (blocking, no polling) for a first message, then
-   * takes what has arrived, and keeps taking messages for up to {@code linger} after the first one,
-   * until it holds {@code size} messages or the channel's {@code max-in-flight} permits run out. Every
-   * message is handed to the handler as soon as it is taken; once all of the batch are acknowledged the
-   * session commits once. A crash before that commit brings the whole batch back (at-least-once: at
-   * most {@code max-in-flight} messages of a channel are received and not yet committed).
+   * and thread. A session's thread waits for a message without polling, hands every message to the
+   * handler as soon as it arrives, and keeps taking messages into the open transaction. It commits
+   * once every message of it is acknowledged and {@code linger} has passed since the first one, or
+   * once it is full ({@code size} messages, or the channel's {@code max-in-flight} permits used up)
+   * and all of it is acknowledged. A crash before that commit brings the whole batch back (at-least-
+   * once: at most {@code max-in-flight} messages of a channel are received and not yet committed).
    *
    * <p>Outbound, each sender drains its queue and sends up to {@code sendSize} events in one producer
    * transaction without waiting for a receipt per message, then commits once and completes their
@@ -227,12 +227,12 @@ public record JmsChannelProperties(
    *
    * @param size     inbound: most messages per consumer transaction (default: the channel's
    *                 {@code max-in-flight} divided by {@code sessions}, i.e. 500, so that the sessions
-   *                 together keep {@code max-in-flight} messages in flight even when each batch waits
-   *                 for its slowest event, e.g. a subscriber parked after {@code park-after}; at most
-   *                 {@code max-in-flight} are used)
-   * @param linger   inbound: how long a transaction keeps taking messages after its first one when
-   *                 fewer than {@code size} are there (default 10ms; 0: only what has already
-   *                 arrived). It delays the commit, not the hand-out: events are routed at once
+   *                 together can keep {@code max-in-flight} messages in flight while full batches wait
+   *                 for their slowest event, e.g. one parked after {@code park-after} behind a slow
+   *                 subscriber; at most {@code max-in-flight} are used)
+   * @param linger   inbound: how long a transaction stays open for more messages after its first
+   *                 one once all of it is acknowledged (default 10ms; 0: commit as soon as all is
+   *                 acknowledged). It delays the commit, never the hand-out: events are routed at once
    * @param sessions inbound: transacted sessions per channel, so that one takes messages while another
    *                 waits for its batch to settle and commits (default 2; an {@code exclusive} channel
    *                 uses 1)

@@ -10,7 +10,6 @@ import io.activityservice.channel.OnceOnlyAcknowledgement;
 import io.cloudevents.CloudEvent;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
-import jakarta.jms.MessageConsumer;
 import jakarta.jms.Session;
 import jakarta.jms.TransactionRolledBackException;
 import java.time.Duration;
@@ -27,6 +26,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.activemq.ActiveMQConnection;
 import org.apache.activemq.ActiveMQConnectionFactory;
+import org.apache.activemq.ActiveMQMessageConsumer;
 import org.apache.activemq.command.ActiveMQQueue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -35,14 +35,18 @@ import org.slf4j.LoggerFactory;
  * Listens on one queue (for a topic: the subscription's virtual-topic consumer queue) with a few
  * transacted sessions, each with its own connection and a thread that owns the session.
  *
- * <p><b>Batches.</b> A session's thread waits for a first message ({@code receive()}, blocking:
- * nothing runs while the queue is idle), then takes what has arrived and keeps taking for up to the
- * linger time, until the batch has {@code batchSize} messages or the channel's in-flight permits
- * run out. Each message is handed to the handler as soon as it is taken. When every message of the
- * batch is {@linkplain Acknowledgement#ack() acknowledged}, the thread commits the session's
- * transaction: one commit (the only synchronous broker round trip) per batch, no acknowledgement
- * per message, no ack thread. The last {@code ack()} of a sealed batch wakes the thread (one
- * wake-up per batch). While one session waits for its batch to settle and commits, the channel's
+ * <p><b>Batches.</b> A session's thread parks until a message arrives (ActiveMQ's
+ * {@code MessageAvailableListener} wakes it from the transport thread: nothing runs while the
+ * queue is idle, no polling). It takes the message and every one that has arrived, each handed to
+ * the handler as soon as it is taken, and keeps taking new ones as they arrive while the batch is
+ * open. The batch commits once every message of it is {@linkplain Acknowledgement#ack()
+ * acknowledged} and the linger time since its first message has passed, or once it is full
+ * ({@code batchSize}) or the channel's in-flight permits run out and all of it is acknowledged:
+ * one commit (the only synchronous broker round trip) per batch, no acknowledgement per message,
+ * no ack thread. The last {@code ack()} wakes the thread. Because a batch keeps taking messages
+ * while it waits for slow settlements, an event that settles slowly (e.g. parked after
+ * {@code park-after} behind a slow subscriber) does not hold up the hand-out of the next ones,
+ * only the commit. While one session waits for a full batch to settle and commits, the channel's
  * other sessions take messages (pipelining).
  *
  * <p><b>In flight.</b> At most {@code maxInFlight} messages of the channel are received and not
@@ -70,8 +74,6 @@ import org.slf4j.LoggerFactory;
 final class JmsInboundChannel implements InboundChannel {
 
   private static final Logger LOG = LoggerFactory.getLogger(JmsInboundChannel.class);
-  /** The longest single wait while a batch lingers: a close() is noticed within it. */
-  private static final long LINGER_SLICE_MS = 100;
 
   private final ChannelUri uri;
   private final ActiveMQQueue queue;
@@ -180,32 +182,20 @@ final class JmsInboundChannel implements InboundChannel {
   /** One transacted session: its connection, consumer and thread. */
   private final class Worker implements Runnable {
 
-    private static final int BUSY = 0;
-    private static final int RECEIVING = 1;
-    private static final int STOPPED = 2;
-
     final Thread thread;
-    /** RECEIVING while the thread waits for the first message of a batch; the closer then closes the connection. */
-    private final AtomicInteger state = new AtomicInteger(BUSY);
-    private volatile ActiveMQConnection connection;
     private boolean subscribedOnce;
     // Used by the worker's thread only.
+    private ActiveMQConnection connection;
     private Session session;
-    private MessageConsumer consumer;
+    private ActiveMQMessageConsumer consumer;
 
     Worker(String name) {
       this.thread = new Thread(this, name);
       thread.setDaemon(true);
     }
 
-    /** Called by close(): wakes the thread, closing the connection if it waits for a message. */
+    /** Called by close(): the thread finishes its batch (bounded by the close timeout) and ends. */
     void stop() {
-      if (state.compareAndSet(RECEIVING, STOPPED)) {
-        ActiveMQConnection c = connection;
-        if (c != null) {
-          JmsSenderPool.closeQuietly(c);
-        }
-      }
       LockSupport.unpark(thread);
     }
 
@@ -220,7 +210,7 @@ final class JmsInboundChannel implements InboundChannel {
               subscribed.countDown();
             }
           }
-          runBatch();
+          serve();
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           break;
@@ -248,7 +238,11 @@ final class JmsInboundChannel implements InboundChannel {
         c.setExceptionListener(e -> LOG.debug("jms inbound channel {}: {}", uri, e.toString()));
         c.start();
         Session s = c.createSession(true, Session.SESSION_TRANSACTED);
-        consumer = s.createConsumer(queue);
+        ActiveMQMessageConsumer mc = (ActiveMQMessageConsumer) s.createConsumer(queue);
+        // Called on the transport thread for every message put in the consumer's buffer: wakes this thread, which
+        // parks instead of blocking in receive() so that a settlement or a close can wake it too.
+        mc.setAvailableListener(available -> LockSupport.unpark(thread));
+        consumer = mc;
         session = s;
         connection = c;
       } catch (JMSException | RuntimeException e) {
@@ -280,64 +274,91 @@ final class JmsInboundChannel implements InboundChannel {
       }
     }
 
-    /** Takes one batch, hands it out, waits for it to settle and commits it. */
-    private void runBatch() throws JMSException, InterruptedException {
-      permits.acquire();
-      if (closed) {
-        permits.release();
-        return;
-      }
-      Message first;
-      state.set(RECEIVING);
+    /**
+     * Takes messages into batches and commits them, until the channel closes. The thread only ever
+     * parks (no timed polling): a message put in the consumer's buffer, a batch's last settlement,
+     * a permit given back and close() wake it; a timed park only runs out a batch's linger.
+     */
+    private void serve() throws JMSException, InterruptedException {
+      Batch batch = null;
       try {
-        first = closed ? null : consumer.receive(); // blocks until a message comes or the connection closes
-      } catch (JMSException | RuntimeException e) {
-        permits.release();
-        state.compareAndSet(RECEIVING, BUSY);
-        throw e;
-      }
-      if (!state.compareAndSet(RECEIVING, BUSY) || first == null) {
-        permits.release();
-        if (closed) {
-          return; // a message taken meanwhile is not committed: the broker redelivers it
-        }
-        throw new JMSException("the consumer of " + queue.getPhysicalName() + " was closed");
-      }
-      Batch batch = new Batch(thread);
-      try {
-        take(batch, first);
-        long deadline = System.nanoTime() + lingerNanos;
-        while (batch.received < batchSize && !closed && permits.tryAcquire()) {
-          Message next = consumer.receiveNoWait();
-          if (next == null && lingerNanos > 0) {
-            long left = deadline - System.nanoTime();
-            if (left > 0) {
-              // receive(0) would wait forever: at least 1 ms; at most LINGER_SLICE_MS, so that a close is seen.
-              next = consumer.receive(Math.max(1, Math.min(LINGER_SLICE_MS, TimeUnit.NANOSECONDS.toMillis(left))));
-              if (next == null && System.nanoTime() - deadline < 0 && !closed) {
-                permits.release();
-                continue; // one slice of the linger time passed: wait for the next
-              }
+        while (true) {
+          if (batch == null) {
+            if (closed) {
+              return;
             }
+            permits.acquire(); // close() gives permits out, so this wait ends then too
+            Message first = closed ? null : consumer.receiveNoWait();
+            if (first == null) {
+              permits.release();
+              if (closed) {
+                return;
+              }
+              LockSupport.park(this); // idle: until a message arrives or the channel closes
+              checkInterrupt();
+              continue;
+            }
+            batch = new Batch(thread, System.nanoTime() + lingerNanos);
+            take(batch, first);
           }
-          if (next == null) {
-            permits.release();
-            break;
+          // Take what has arrived, each handed out at once, until the batch is full or the permits run out.
+          while (!batch.sealed && !closed) {
+            if (batch.received >= batchSize || !permits.tryAcquire()) {
+              batch.sealed = true;
+              break;
+            }
+            Message next = consumer.receiveNoWait();
+            if (next == null) {
+              permits.release();
+              break;
+            }
+            take(batch, next);
           }
-          take(batch, next);
+          if (batch.cannotSettle || (closed && batch.waitingForRedelivery.get() > 0)) {
+            abandon(batch); // a redelivery will not happen here: the broker redelivers the message
+            int size = batch.received;
+            batch = null;
+            if (closed) {
+              return;
+            }
+            throw new JMSException("a batch of " + size + " messages could not be settled");
+          }
+          if (batch.unsettled.get() == 0) {
+            long lingerLeft = batch.lingerDeadline - System.nanoTime();
+            if (batch.sealed || closed || lingerLeft <= 0) {
+              commit(batch);
+              batch = null;
+              continue;
+            }
+            LockSupport.parkNanos(this, lingerLeft); // settled: more messages may join until the linger ends
+          } else if (closed) {
+            if (batch.closingDeadline == 0) {
+              batch.closingDeadline = System.nanoTime() + closeWait.toNanos();
+            }
+            long left = batch.closingDeadline - System.nanoTime();
+            if (left <= 0) {
+              abandon(batch); // not settled in time: not committed, the broker redelivers the batch
+              return;
+            }
+            LockSupport.parkNanos(this, left);
+          } else {
+            LockSupport.park(this); // until a settlement, a message or close()
+          }
+          checkInterrupt();
         }
-      } catch (JMSException | RuntimeException e) {
-        abandon(batch);
+      } catch (JMSException | RuntimeException | InterruptedException e) {
+        if (batch != null) {
+          abandon(batch);
+        }
         throw e;
       }
-      if (!batch.awaitSettled()) {
-        abandon(batch);
-        if (closed) {
-          return;
-        }
-        throw new JMSException("a batch of " + batch.received + " messages could not be settled");
+    }
+
+    /** Nothing in the adapter interrupts this thread; an interrupt ends it (the flag stays set). */
+    private void checkInterrupt() throws InterruptedException {
+      if (Thread.currentThread().isInterrupted()) {
+        throw new InterruptedException();
       }
-      commit(batch);
     }
 
     /** Adds a received message (its permit taken) to the batch and hands it out. */
@@ -373,12 +394,13 @@ final class JmsInboundChannel implements InboundChannel {
         abandon(batch);
         throw e;
       }
+      batch.committed = true;
       permits.release(batch.received);
     }
 
     /** The batch will not be committed here: remember what was handled, give its permits back. */
     private void abandon(Batch batch) {
-      if (batch.abandoned) {
+      if (batch.abandoned || batch.committed) {
         return;
       }
       batch.abandoned = true;
@@ -427,21 +449,28 @@ final class JmsInboundChannel implements InboundChannel {
 
   /**
    * The messages of one transaction. {@code unsettled} counts the handed-out messages not yet
-   * acknowledged, plus one while the session still takes messages; whoever brings it to zero after
-   * that wakes the session's thread.
+   * acknowledged; whoever brings it to zero wakes the session's thread. Only the owner thread adds
+   * messages and reads {@code deliveries}.
    */
   private final class Batch {
     final Thread owner;
-    final AtomicInteger unsettled = new AtomicInteger(1);
+    final long lingerDeadline;
+    final AtomicInteger unsettled = new AtomicInteger();
     final AtomicInteger waitingForRedelivery = new AtomicInteger();
     final List<Delivery> deliveries = new ArrayList<>();
     /** Messages in the transaction (handed out, skipped or dropped). Owner thread only. */
     int received;
+    /** No more messages join: full, or out of permits. Owner thread only. */
+    boolean sealed;
+    /** When a closing channel stops waiting for the batch. Owner thread only. */
+    long closingDeadline;
+    boolean committed;
     volatile boolean abandoned;
     volatile boolean cannotSettle;
 
-    Batch(Thread owner) {
+    Batch(Thread owner, long lingerDeadline) {
       this.owner = owner;
+      this.lingerDeadline = lingerDeadline;
     }
 
     /** Called by the owner before handing the delivery out. */
@@ -460,40 +489,6 @@ final class JmsInboundChannel implements InboundChannel {
     void giveUp() {
       cannotSettle = true;
       LockSupport.unpark(owner);
-    }
-
-    /**
-     * Seals the batch and waits until every message is acknowledged. Returns false if the batch
-     * cannot settle: a redelivery was cancelled, or the channel is closing and the batch did not
-     * settle within the close timeout (or waits for a redelivery).
-     */
-    boolean awaitSettled() {
-      if (unsettled.decrementAndGet() == 0) {
-        return true;
-      }
-      long closingDeadline = 0;
-      while (unsettled.get() != 0) {
-        if (cannotSettle) {
-          return false;
-        }
-        if (closed) {
-          if (waitingForRedelivery.get() > 0) {
-            return false;
-          }
-          if (closingDeadline == 0) {
-            closingDeadline = System.nanoTime() + closeWait.toNanos();
-          }
-          long left = closingDeadline - System.nanoTime();
-          if (left <= 0) {
-            return false;
-          }
-          LockSupport.parkNanos(this, left);
-        } else {
-          LockSupport.park(this);
-        }
-        Thread.interrupted(); // only close() and settlements wake this thread; an interrupt is not ours to keep
-      }
-      return true;
     }
   }
 

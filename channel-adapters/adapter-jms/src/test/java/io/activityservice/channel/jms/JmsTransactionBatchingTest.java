@@ -137,6 +137,32 @@ class JmsTransactionBatchingTest {
   }
 
   @Test
+  void eventsArrivingWhileABatchWaitsForSlowSettlementsAreHandedOutAtOnce() throws Exception {
+    ChannelUri uri = freshQueue("slow");
+    JmsChannelAdapter adapter = adapter(inbound(100, Duration.ofMillis(10), 1));
+    List<String> handedOut = new CopyOnWriteArrayList<>();
+    List<io.activityservice.channel.Acknowledgement> slow = new CopyOnWriteArrayList<>();
+    track(adapter.openInbound(uri, InboundSettings.strict(), (e, ack) -> {
+      handedOut.add(e.getId());
+      slow.add(ack); // settles later, like an event whose first delivery attempt is parked after park-after
+    }));
+    List<String> first = preload(uri, 5);
+    await().atMost(WAIT).until(() -> handedOut.size() == 5);
+    Thread.sleep(100); // well past the linger: the batch stays open only because it is not settled
+
+    List<String> later = preload(uri, 10);
+    await().atMost(WAIT).until(() -> handedOut.size() == 15);
+    assertThat(handedOut).containsAll(later);
+    assertThat(broker.committed(CountingBroker.Tx::consumer)).as("nothing settled, nothing committed").isEmpty();
+
+    slow.forEach(io.activityservice.channel.Acknowledgement::ack);
+    await().atMost(WAIT).until(() -> broker.committed(CountingBroker.Tx::consumer).stream()
+        .mapToInt(CountingBroker.Tx::acked).sum() == 15);
+    assertThat(broker.committed(CountingBroker.Tx::consumer)).as("one transaction for all 15").hasSize(1);
+    assertThat(handedOut).containsAll(first).hasSize(15);
+  }
+
+  @Test
   void closingTheChannelCommitsWhatWasHandledWithoutWaitingForTheLinger() throws Exception {
     ChannelUri uri = freshQueue("close");
     List<String> ids = preload(uri, 10);
