@@ -65,8 +65,10 @@ class ServiceKilledMidStreamIT {
   void batchesOpenAtTheKillComeBackWholeAndNothingAcknowledgedIsLost() throws Exception {
     int events = 8_000;
     int maxInFlight = 1_000;
-    // 20 events every 10 ms: ~2,000 events/s, so each of the two sessions keeps a batch open for ~0.5 s.
-    Result r = killMidStream(events, maxInFlight, 500, Duration.ofSeconds(1), 2_000, i -> i % 20 == 19);
+    // 20 events every 10 ms: ~2,000 events/s, so each of the two sessions fills a batch of 500 in ~0.5 s. The kill
+    // comes at 2,250 received, a quarter into the third batch of each session (at a multiple of 1,000 both sessions
+    // would just have committed full batches).
+    Result r = killMidStream(events, maxInFlight, 500, Duration.ofSeconds(1), 2_250, i -> i % 20 == 19);
     System.out.printf("kill test (paced stream, batches of up to 500 lingering 1 s): %d of %d delivered before the"
         + " kill, %d duplicates after restart (events delivered in batches not yet committed)%n", r.beforeRestart(),
         events, r.duplicates());
