@@ -15,13 +15,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.activemq.ActiveMQMessageProducer;
+import org.apache.activemq.AsyncCallback;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,7 +43,9 @@ import org.slf4j.LoggerFactory;
  * destination the broker refuses, e.g. not authorized, marks the whole transaction rollback-only),
  * the sender sends each destination's events again in a transaction of its own, so one bad
  * destination cannot fail the events of others. While a commit is under way new events queue up and
- * form the next batch: batches grow with the load, with no waiting at low rates.
+ * form the next batch: batches grow with the load, with no waiting at low rates. An event alone in
+ * its batch is sent without a transaction, with a receipt ({@link AsyncCallback}): at low rates
+ * that is dispatched sooner (see {@code sendAlone}).
  *
  * <p><b>Affinity.</b> Events with a partition key always go to the sender of their key (so they
  * reach the broker in send order; message groups promise order only for what arrives in order).
@@ -203,6 +209,11 @@ final class JmsSenderPool implements AutoCloseable {
     private Connection connection;
     private Session session;
     private MessageProducer producer;
+    /** A non-transacted session of the same connection, for an event that is alone in its batch. */
+    private Session plainSession;
+    private ActiveMQMessageProducer plainProducer;
+    /** Events sent alone, whose receipt has not come yet (completed on the transport thread). */
+    private final Set<Pending> awaitingReceipt = ConcurrentHashMap.newKeySet();
 
     Sender(ConnectionFactory factory, JmsCloudEventCodec codec, int capacity, int batchSize, String name) {
       this.factory = factory;
@@ -218,7 +229,7 @@ final class JmsSenderPool implements AutoCloseable {
     }
 
     boolean busy() {
-      return inFlight != null || !queue.isEmpty();
+      return inFlight != null || !queue.isEmpty() || !awaitingReceipt.isEmpty();
     }
 
     /** Fails the queued and in-flight events past their deadline; returns whether any event is still pending. */
@@ -234,6 +245,12 @@ final class JmsSenderPool implements AutoCloseable {
       for (Pending p : queue) {
         if (p != STOP && now - p.deadline() >= 0) {
           p.future().completeExceptionally(timeout(p));
+        }
+      }
+      for (Pending p : awaitingReceipt) {
+        if (now - p.deadline() >= 0) {
+          p.future().completeExceptionally(timeout(p));
+          awaitingReceipt.remove(p);
         }
       }
       return busy();
@@ -286,6 +303,10 @@ final class JmsSenderPool implements AutoCloseable {
         live.add(p);
       }
       if (live.isEmpty()) {
+        return;
+      }
+      if (live.size() == 1) {
+        sendAlone(live.get(0));
         return;
       }
       inFlight = live;
@@ -351,6 +372,53 @@ final class JmsSenderPool implements AutoCloseable {
       return null;
     }
 
+    /**
+     * An event alone in its batch (low rates) goes without a transaction, with a receipt: a
+     * committed transaction is dispatched only after the broker synced it to disk, while a plain
+     * persistent send is dispatched while it is being stored (KahaDB's concurrent store and
+     * dispatch). A receipt per event costs more than a commit per batch, but only when events come
+     * one at a time. The order per partition key holds: the next batch of this sender is written to
+     * the same connection after this message.
+     */
+    private void sendAlone(Pending p) {
+      Message message;
+      try {
+        open();
+        message = codec.toMessage(plainSession, p.event().encoded(JmsCloudEventCodec.BINARY));
+        if (p.event().partitionKey() != null) {
+          message.setStringProperty(GROUP_ID, p.event().partitionKey());
+        }
+      } catch (JMSException | RuntimeException e) {
+        p.future().completeExceptionally(e);
+        if (!(e instanceof RuntimeException)) {
+          closeConnection();
+        }
+        return;
+      }
+      awaitingReceipt.add(p);
+      try {
+        int mode = p.persistent() ? DeliveryMode.PERSISTENT : DeliveryMode.NON_PERSISTENT;
+        plainProducer.send(p.destination(), message, mode, Message.DEFAULT_PRIORITY, Message.DEFAULT_TIME_TO_LIVE,
+            new AsyncCallback() {
+              @Override
+              public void onSuccess() {
+                awaitingReceipt.remove(p);
+                p.future().complete(null);
+              }
+
+              @Override
+              public void onException(JMSException e) {
+                awaitingReceipt.remove(p);
+                p.future().completeExceptionally(e);
+              }
+            });
+      } catch (JMSException | RuntimeException e) {
+        awaitingReceipt.remove(p);
+        p.future().completeExceptionally(e);
+        closeConnection();
+      }
+    }
+
     private void fail(List<Pending> events, Exception error) {
       for (Pending p : events) {
         p.future().completeExceptionally(error);
@@ -371,7 +439,11 @@ final class JmsSenderPool implements AutoCloseable {
         c.setExceptionListener(e -> broken = true);
         c.start();
         Session s = c.createSession(true, Session.SESSION_TRANSACTED);
-        producer = s.createProducer(null);
+        MessageProducer txProducer = s.createProducer(null);
+        Session plain = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
+        plainProducer = (ActiveMQMessageProducer) plain.createProducer(null);
+        plainSession = plain;
+        producer = txProducer;
         session = s;
         connection = c;
       } catch (JMSException | RuntimeException e) {
@@ -386,8 +458,10 @@ final class JmsSenderPool implements AutoCloseable {
       connection = null;
       session = null;
       producer = null;
+      plainSession = null;
+      plainProducer = null;
       if (c != null) {
-        closeQuietly(c);
+        closeQuietly(c); // a receipt still awaited fails with the connection: its callback completes the future
       }
     }
 
@@ -408,6 +482,10 @@ final class JmsSenderPool implements AutoCloseable {
       if (batch != null) {
         fail(batch, closedError);
       }
+      for (Pending awaiting : awaitingReceipt) {
+        awaiting.future().completeExceptionally(closedError);
+      }
+      awaitingReceipt.clear();
     }
   }
 

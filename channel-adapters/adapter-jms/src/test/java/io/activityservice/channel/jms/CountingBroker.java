@@ -15,6 +15,7 @@ import org.apache.activemq.broker.ConnectionContext;
 import org.apache.activemq.broker.ConsumerBrokerExchange;
 import org.apache.activemq.broker.ProducerBrokerExchange;
 import org.apache.activemq.broker.region.DestinationInterceptor;
+import org.apache.activemq.command.ConnectionInfo;
 import org.apache.activemq.command.Message;
 import org.apache.activemq.command.MessageAck;
 import org.apache.activemq.command.TransactionId;
@@ -22,8 +23,9 @@ import org.apache.activemq.command.TransactionId;
 /**
  * A real in-memory ActiveMQ broker on a free port whose plugin counts what the clients do: every
  * transaction committed or rolled back with the sends and consumed acknowledgements it carried, and
- * every acknowledgement sent outside a transaction. Tests can make it fail or delay a commit, and
- * refuse sends to some destinations, the way a broker refuses them (e.g. not authorized).
+ * every acknowledgement and send outside a transaction. Tests can make it fail or delay a commit, delay
+ * a new connection, and refuse sends to some destinations, the way a broker refuses them (e.g. not
+ * authorized).
  */
 final class CountingBroker implements AutoCloseable {
 
@@ -51,6 +53,8 @@ final class CountingBroker implements AutoCloseable {
   private final Map<TransactionId, Open> open = new ConcurrentHashMap<>();
   private final List<Tx> ended = new CopyOnWriteArrayList<>();
   private final AtomicInteger acksOutsideTransactions = new AtomicInteger();
+  private final AtomicInteger sendsOutsideTransactions = new AtomicInteger();
+  private volatile long nextConnectionDelayMillis;
   private volatile CommitHook commitHook = (sends, acked) -> null;
   private volatile Predicate<String> refusedDestinations = name -> false;
 
@@ -93,7 +97,9 @@ final class CountingBroker implements AutoCloseable {
         if (refusedDestinations.test(destination)) {
           throw new SecurityException("refused by the test broker: " + destination);
         }
-        if (message.getTransactionId() != null) {
+        if (message.getTransactionId() == null) {
+          sendsOutsideTransactions.incrementAndGet();
+        } else {
           Open tx = open.computeIfAbsent(message.getTransactionId(), k -> new Open());
           tx.sends.incrementAndGet();
           Object id = message.getProperty(JmsCloudEventCodec.PREFIX + "id");
@@ -102,6 +108,16 @@ final class CountingBroker implements AutoCloseable {
           }
         }
         super.send(exchange, message);
+      }
+
+      @Override
+      public void addConnection(ConnectionContext context, ConnectionInfo info) throws Exception {
+        long delay = nextConnectionDelayMillis;
+        if (delay > 0) {
+          nextConnectionDelayMillis = 0;
+          Thread.sleep(delay); // the client waits for this answer: whatever it sends meanwhile queues up
+        }
+        super.addConnection(context, info);
       }
 
       @Override
@@ -176,9 +192,20 @@ final class CountingBroker implements AutoCloseable {
     return acksOutsideTransactions.get();
   }
 
+  int sendsOutsideTransactions() {
+    return sendsOutsideTransactions.get();
+  }
+
+  /** The next client connection is answered only after {@code delay} (e.g. to let a sender's queue fill up). */
+  void delayNextConnection(java.time.Duration delay) {
+    this.nextConnectionDelayMillis = delay.toMillis();
+  }
+
   void reset() {
     ended.clear();
     acksOutsideTransactions.set(0);
+    sendsOutsideTransactions.set(0);
+    nextConnectionDelayMillis = 0;
     commitHook = (sends, acked) -> null;
     refusedDestinations = name -> false;
   }

@@ -192,15 +192,9 @@ class JmsTransactionBatchingTest {
   }
 
   @Test
-  void sendsQueuedWhileACommitIsUnderWayGoInOneTransaction() {
+  void sendsQueuedWhileTheSenderIsBusyGoInOneTransactionPerBatch() {
     ChannelUri uri = freshQueue("send-batch");
-    AtomicInteger producerCommits = new AtomicInteger();
-    broker.onCommit((sends, acked) -> {
-      if (sends > 0 && producerCommits.getAndIncrement() == 0) {
-        Thread.sleep(500); // the first commit takes long: everything sent meanwhile queues up
-      }
-      return null;
-    });
+    broker.delayNextConnection(Duration.ofMillis(500)); // the sender connects on its first send: the rest queue up
     JmsChannelAdapter adapter = adapter(new JmsChannelProperties.Batch(null, null, null, 100));
     OutboundChannel out = track(adapter.openOutbound(uri));
     List<CompletableFuture<Void>> sends = new ArrayList<>();
@@ -210,11 +204,22 @@ class JmsTransactionBatchingTest {
     CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS)
         .join();
 
-    List<CountingBroker.Tx> commits = broker.committed(CountingBroker.Tx::producer);
-    assertThat(commits).extracting(CountingBroker.Tx::sends).allSatisfy(n -> assertThat(n).isLessThanOrEqualTo(100));
-    assertThat(commits.stream().mapToInt(CountingBroker.Tx::sends).sum()).isEqualTo(200);
-    assertThat(commits).as("the first event alone, then the 199 queued meanwhile in batches of at most 100")
-        .hasSizeLessThanOrEqualTo(3);
+    assertThat(broker.committed(CountingBroker.Tx::producer)).as("200 queued events, batches of at most 100")
+        .extracting(CountingBroker.Tx::sends).containsExactly(100, 100);
+    assertThat(broker.sendsOutsideTransactions()).isZero();
+  }
+
+  @Test
+  void anEventAloneInItsBatchIsSentWithoutATransaction() throws Exception {
+    ChannelUri uri = freshQueue("alone");
+    JmsChannelAdapter adapter = adapter(JmsChannelProperties.Batch.defaults());
+    OutboundChannel out = track(adapter.openOutbound(uri));
+    for (int i = 0; i < 3; i++) {
+      out.send(event(i)).get(WAIT.toSeconds(), TimeUnit.SECONDS); // one at a time: each alone in its batch
+    }
+    assertThat(broker.sendsOutsideTransactions()).isEqualTo(3);
+    assertThat(broker.committed(CountingBroker.Tx::producer)).isEmpty();
+    assertThat(drain(uri)).hasSize(3);
   }
 
   @Test
@@ -309,46 +314,32 @@ class JmsTransactionBatchingTest {
   void aFailedOutboundCommitFailsEveryFutureOfItsBatchAndNoOther() throws Exception {
     ChannelUri uri = freshQueue("send-fails");
     AtomicInteger producerCommits = new AtomicInteger();
-    java.util.concurrent.CountDownLatch firstCommitting = new java.util.concurrent.CountDownLatch(1);
-    broker.onCommit((sends, acked) -> {
-      if (sends == 0) {
-        return null;
-      }
-      int n = producerCommits.getAndIncrement();
-      if (n == 0) {
-        firstCommitting.countDown();
-        Thread.sleep(300); // the others queue up behind the first
-        return null;
-      }
-      return n == 1 ? new IllegalStateException("the second commit fails on purpose") : null;
-    });
+    broker.onCommit((sends, acked) -> sends > 0 && producerCommits.getAndIncrement() == 0
+        ? new IllegalStateException("the first commit fails on purpose") : null);
+    broker.delayNextConnection(Duration.ofMillis(300)); // the 50 events queue up while the sender connects
     JmsChannelAdapter adapter = adapter(JmsChannelProperties.Batch.defaults());
     OutboundChannel out = track(adapter.openOutbound(uri));
-    Map<String, CompletableFuture<Void>> sends = new HashMap<>();
-    CloudEvent first = event(-1);
-    sends.put(first.getId(), out.send(first));
-    assertThat(firstCommitting.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
+    Map<String, CompletableFuture<Void>> failing = new HashMap<>();
     for (int i = 0; i < 50; i++) {
       CloudEvent e = event(i);
-      sends.put(e.getId(), out.send(e));
+      failing.put(e.getId(), out.send(e));
     }
-    CompletableFuture.allOf(sends.values().toArray(CompletableFuture[]::new)).handle((ok, error) -> null)
+    CompletableFuture.allOf(failing.values().toArray(CompletableFuture[]::new)).handle((ok, error) -> null)
         .get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    Map<String, CompletableFuture<Void>> later = new HashMap<>();
+    for (int i = 50; i < 70; i++) {
+      CloudEvent e = event(i);
+      later.put(e.getId(), out.send(e));
+    }
+    CompletableFuture.allOf(later.values().toArray(CompletableFuture[]::new)).get(WAIT.toSeconds(), TimeUnit.SECONDS);
 
     List<CountingBroker.Tx> failed = broker.transactions().stream().filter(tx -> !tx.committed()).toList();
     assertThat(failed).hasSize(1);
-    Set<String> failedIds = new HashSet<>(failed.get(0).eventIds());
-    assertThat(failedIds).as("a batch of several events").hasSizeGreaterThan(1);
-    sends.forEach((id, future) -> {
-      if (failedIds.contains(id)) {
-        assertThat(future).as(id).isCompletedExceptionally();
-      } else {
-        assertThat(future).as(id).isCompleted().isNotCompletedExceptionally();
-      }
-    });
-    // The failed batch never reached the queue; the others did.
-    Set<String> onQueue = drain(uri);
-    assertThat(onQueue).hasSize(sends.size() - failedIds.size()).doesNotContainAnyElementsOf(failedIds);
+    assertThat(failed.get(0).eventIds()).as("one transaction of the 50 queued events")
+        .containsExactlyInAnyOrderElementsOf(failing.keySet());
+    assertThat(failing.values()).allSatisfy(f -> assertThat(f).isCompletedExceptionally());
+    // The failed batch never reached the queue; the later events did.
+    assertThat(drain(uri)).containsExactlyInAnyOrderElementsOf(later.keySet());
   }
 
   @Test
@@ -356,20 +347,10 @@ class JmsTransactionBatchingTest {
     ChannelUri good = freshQueue("good");
     ChannelUri refused = ChannelUri.parse("jms:queue:refused." + names.incrementAndGet());
     broker.refuseSendsTo(name -> name.startsWith("refused."));
-    AtomicInteger producerCommits = new AtomicInteger();
-    java.util.concurrent.CountDownLatch firstCommitting = new java.util.concurrent.CountDownLatch(1);
-    broker.onCommit((sends, acked) -> {
-      if (sends > 0 && producerCommits.getAndIncrement() == 0) {
-        firstCommitting.countDown();
-        Thread.sleep(300); // what follows queues up and goes in one transaction
-      }
-      return null;
-    });
+    broker.delayNextConnection(Duration.ofMillis(300)); // what is sent meanwhile goes in one transaction
     JmsChannelAdapter adapter = adapter(JmsChannelProperties.Batch.defaults());
     OutboundChannel toGood = track(adapter.openOutbound(good));
     OutboundChannel toRefused = track(adapter.openOutbound(refused));
-    toGood.send(event(-1)); // occupies the sender for 300 ms
-    assertThat(firstCommitting.await(WAIT.toSeconds(), TimeUnit.SECONDS)).isTrue();
     Map<String, CompletableFuture<Void>> goodSends = new HashMap<>();
     List<CompletableFuture<Void>> refusedSends = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
