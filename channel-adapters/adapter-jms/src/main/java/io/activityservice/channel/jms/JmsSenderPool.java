@@ -282,8 +282,23 @@ final class JmsSenderPool implements AutoCloseable {
           }
         }
         batch.add(first);
+        // Connect (if needed) before taking the rest: what queues up meanwhile joins this batch.
+        Exception connectFailure = null;
+        try {
+          open();
+        } catch (JMSException | RuntimeException e) {
+          connectFailure = e;
+        }
         queue.drainTo(batch, batchSize - 1);
-        sendBatch(batch);
+        if (connectFailure == null) {
+          sendBatch(batch);
+        } else {
+          for (Pending p : batch) {
+            if (p != STOP) {
+              p.future().completeExceptionally(connectFailure);
+            }
+          }
+        }
         batch.clear();
       }
       closeConnection();
