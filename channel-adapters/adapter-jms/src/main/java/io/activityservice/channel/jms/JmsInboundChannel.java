@@ -52,14 +52,16 @@ import org.slf4j.LoggerFactory;
  * <p><b>In flight.</b> At most {@code maxInFlight} messages of the channel are received and not
  * yet committed (a semaphore; permits are taken per message and given back per commit). A crash
  * before a commit brings the batch back from the broker, acknowledged or not: at-least-once, at
- * most {@code maxInFlight} duplicates per channel, which the core's deduplication absorbs.
+ * most {@code maxInFlight} duplicates per channel (the core's deduplication window is in memory and does not
+ * survive a crash).
  *
  * <p><b>Nacks.</b> A {@link Acknowledgement#nack(Throwable) nack} keeps the message in its batch
  * (uncommitted on the broker) and hands the same event to the handler again after the redelivery
  * backoff, from the adapter's redelivery thread; the batch commits once that event is finally
  * acknowledged. Nothing else is redelivered and nothing goes to the broker: the SPI's contract
- * (only the nacked message comes again, after the backoff) at no cost. A nacked message holds its
- * session's batch meanwhile; the channel's other sessions go on.
+ * (only the nacked message comes again, after the backoff) at no cost. A nacked message holds up
+ * its batch's commit meanwhile (the batch keeps taking messages until it is full; the channel's
+ * other sessions go on).
  *
  * <p><b>Failures.</b> The failover transport reconnects on its own. If a commit fails, the batch
  * comes again from the broker; the ids of its messages the handler had already acknowledged are
