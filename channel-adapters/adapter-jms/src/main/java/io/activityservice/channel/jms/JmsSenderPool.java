@@ -320,7 +320,8 @@ final class JmsSenderPool implements AutoCloseable {
       if (live.isEmpty()) {
         return;
       }
-      if (live.size() == 1) {
+      if (live.size() == 1 && awaitingReceipt.size() < batchSize) {
+        // Bounded: if receipts lag behind (a slow broker), single events go in (synchronous) transactions too.
         sendAlone(live.get(0));
         return;
       }
