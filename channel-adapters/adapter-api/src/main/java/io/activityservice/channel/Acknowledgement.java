@@ -4,8 +4,13 @@ package io.activityservice.channel;
  * Settles one inbound message: the contract every adapter keeps, whatever its transport.
  *
  * <p><b>{@link #ack()}</b>: the event was handled (routed); the adapter removes the message from its
- * transport (JMS acknowledge, SQS DeleteMessage, Kafka offset commit once every earlier record of the
- * partition is settled too) and frees the message's in-flight slot.
+ * transport (JMS: the commit of the message's transaction, once every message of that batch is
+ * settled; SQS DeleteMessage; Kafka offset commit once every earlier record of the partition is
+ * settled too) and frees the message's in-flight slot. An adapter may remove acknowledged messages
+ * in batches, some time after {@code ack()}: until then a crash brings an acknowledged message back
+ * too (at-least-once; at most the channel's in-flight limit of messages). A channel that is closed
+ * removes what was acknowledged before {@code close()} returns, so a clean close brings none of it
+ * back.
  *
  * <p><b>{@link #nack(Throwable)}</b>: the event could not be handled now. The adapter hands the
  * <em>same</em> event to the handler again, with a new {@code Acknowledgement}, after a delay that

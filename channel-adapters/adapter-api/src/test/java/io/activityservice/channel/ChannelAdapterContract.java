@@ -15,6 +15,7 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -524,6 +525,42 @@ public abstract class ChannelAdapterContract {
     public java.util.Set<String> getExtensionNames() {
       return delegate.getExtensionNames();
     }
+  }
+
+  /**
+   * An adapter that removes acknowledged messages in batches (JMS transactions, SQS delete batches,
+   * Kafka offset commits) flushes them when the channel closes: a clean close brings nothing
+   * acknowledged back to the next receiver.
+   */
+  @Test
+  void acknowledgedEventsDoNotComeBackAfterTheReceiverIsClosed() throws Exception {
+    assumeTrue(supportsRedelivery(), "transport has no inbound redelivery");
+    ChannelUri uri = freshChannel();
+    Set<String> first = ConcurrentHashMap.newKeySet();
+    AutoCloseable receiver = openReceiver(uri, (event, ack) -> {
+      first.add(event.getId());
+      ack.ack();
+    });
+    OutboundChannel out = track(adapter().openOutbound(uri));
+    List<CompletableFuture<Void>> sends = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      sends.add(out.send(sampleEvent(i)));
+    }
+    CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
+        .get(deliveryTimeout().toSeconds(), TimeUnit.SECONDS);
+    await().atMost(deliveryTimeout()).until(() -> first.size() == 20);
+    receiver.close();
+
+    List<String> again = new CopyOnWriteArrayList<>();
+    track(openReceiver(uri, (event, ack) -> {
+      again.add(event.getId());
+      ack.ack();
+    }));
+    CloudEvent marker = sampleEvent(99);
+    out.send(marker).get(deliveryTimeout().toSeconds(), TimeUnit.SECONDS);
+    await().atMost(deliveryTimeout()).until(() -> again.contains(marker.getId()));
+    await().during(Duration.ofSeconds(1)).atMost(deliveryTimeout())
+        .until(() -> again.size() == 1);
   }
 
   @Test

@@ -7,10 +7,7 @@ import io.activityservice.channel.InboundHandler;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.OutboundChannel;
 import java.util.Set;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
 import org.apache.activemq.ActiveMQConnectionFactory;
 
 /**
@@ -18,8 +15,11 @@ import org.apache.activemq.ActiveMQConnectionFactory;
  * (optionally {@code ?persistent=false}). Events travel in CloudEvents binary mode (see
  * {@link JmsCloudEventCodec}).
  *
- * <p>Outbound channels share a small pool of sender sessions; inbound channels each own a
- * connection and a thread. Inbound topic channels join a shared durable subscription (an ActiveMQ
+ * <p>Both directions work in transactions of many messages (see {@link JmsChannelProperties.Batch}):
+ * outbound channels share a small pool of senders, each committing what it has queued at once;
+ * inbound channels each own a few transacted sessions (connection and thread each) that commit once
+ * per batch of received messages, after the handler acknowledged all of them. Inbound topic channels
+ * join a shared durable subscription (an ActiveMQ
  * virtual topic, see {@link VirtualTopics}) named by the inbound property
  * {@value #SUBSCRIPTION_NAME} or {@link JmsChannelProperties#subscriptionName()}, so replicas with
  * the same name compete for the messages. Connections use the failover transport and come back on
@@ -43,7 +43,6 @@ public final class JmsChannelAdapter extends AbstractChannelAdapter {
   private final ActiveMQConnectionFactory factory;
   private final JmsCloudEventCodec codec = new JmsCloudEventCodec();
   private final JmsSenderPool senders;
-  private final ThreadPoolExecutor acker;
   private final ScheduledThreadPoolExecutor redeliverer;
 
   /**
@@ -61,13 +60,7 @@ public final class JmsChannelAdapter extends AbstractChannelAdapter {
     this.properties = properties;
     this.factory = JmsConnections.factory(properties);
     this.senders = new JmsSenderPool(JmsConnections.senderFactory(properties), codec, properties.sendConcurrency(),
-        properties.sendQueueCapacity(), properties.sendTimeout());
-    // Acks are bounded by the inbound channels' in-flight permits, so the queue is too.
-    this.acker = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), r -> {
-      Thread t = new Thread(r, "jms-ack");
-      t.setDaemon(true);
-      return t;
-    });
+        properties.sendQueueCapacity(), properties.batch().sendSize(), properties.sendTimeout());
     this.redeliverer = new ScheduledThreadPoolExecutor(1, r -> {
       Thread t = new Thread(r, "jms-redelivery");
       t.setDaemon(true);
@@ -106,9 +99,11 @@ public final class JmsChannelAdapter extends AbstractChannelAdapter {
         effective.property(SUBSCRIPTION_NAME, properties.subscriptionName()), "inbound property " + SUBSCRIPTION_NAME);
     int maxInFlight = maxInFlight(effective);
     boolean exclusive = exclusive(effective);
+    // Of several exclusive consumers only one receives: more sessions would only stand by.
+    int sessions = exclusive ? 1 : properties.batch().sessions();
     JmsInboundChannel channel = register(onClose -> new JmsInboundChannel(uri, address.consumerQueue(subscription,
         exclusive),
-        effective, handler, codec, factory, maxInFlight, properties, acker, redeliverer, onClose));
+        effective, handler, codec, factory, maxInFlight, sessions, properties, redeliverer, onClose));
     channel.start(properties.sendTimeout());
     return channel;
   }
@@ -144,11 +139,5 @@ public final class JmsChannelAdapter extends AbstractChannelAdapter {
   protected void doClose() {
     senders.close();
     redeliverer.shutdownNow();
-    acker.shutdown();
-    try {
-      acker.awaitTermination(properties.sendTimeout().toMillis(), TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }

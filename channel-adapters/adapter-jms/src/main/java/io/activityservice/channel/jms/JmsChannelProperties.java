@@ -23,9 +23,9 @@ import org.springframework.boot.context.properties.bind.ConstructorBinding;
  * @param persistent        default delivery mode of outbound channels: persistent sends wait until
  *                          the broker stored the message (default true; per channel:
  *                          {@code jms:queue:x?persistent=false})
- * @param maxInFlight       maximum number of received but not yet acknowledged messages per inbound
- *                          channel; also the consumer prefetch (default 1000; per channel: inbound
- *                          property {@code maxInFlight})
+ * @param maxInFlight       maximum number of received but not yet committed messages per inbound
+ *                          channel, shared by its sessions; also their prefetch together (default
+ *                          1000; per channel: inbound property {@code maxInFlight})
  * @param sendConcurrency   number of sender sessions (each with its own connection and thread)
  *                          shared by all outbound channels (default 4)
  * @param sendQueueCapacity events that may wait for a sender session before {@code send} fails fast
@@ -40,6 +40,9 @@ import org.springframework.boot.context.properties.bind.ConstructorBinding;
  * @param redelivery        backoff of a nacked message before the channel hands it to the handler
  *                          again (default 1s doubling up to 60s, full jitter; see
  *                          {@link RedeliverySettings})
+ * @param batch             transactions: how many messages an inbound transaction takes and for how
+ *                          long, how many transacted sessions an inbound channel has, how many sends
+ *                          an outbound transaction carries (see {@link Batch})
  */
 @ConfigurationProperties("activity.channels.jms")
 public record JmsChannelProperties(
@@ -56,7 +59,8 @@ public record JmsChannelProperties(
     Duration redeliveryDelay,
     Duration reconnectDelay,
     EmbeddedBroker embeddedBroker,
-    RedeliverySettings redelivery) {
+    RedeliverySettings redelivery,
+    Batch batch) {
 
   private static final String P = "activity.channels.jms.";
 
@@ -79,6 +83,7 @@ public record JmsChannelProperties(
           + " positive, e.g. 1s");
     }
     redelivery = redelivery != null ? redelivery : new RedeliverySettings(redeliveryDelay, null, null);
+    batch = batch == null ? Batch.defaults() : batch;
 
     VirtualTopics.checkSubscriptionName(subscriptionName, P + "subscription-name");
     requireRange(maxInFlight, 1, 100_000, "max-in-flight", "e.g. 1000");
@@ -89,46 +94,73 @@ public record JmsChannelProperties(
   }
 
   /**
-   * The constructor of the earlier version (without {@code redelivery}), kept for callers outside
-   * this module; {@code redeliveryDelay} becomes {@code redelivery.initial}.
+   * The constructor of the earlier version (without {@code redelivery} and {@code batch}), kept for
+   * callers outside this module; {@code redeliveryDelay} becomes {@code redelivery.initial}.
    */
   public JmsChannelProperties(Boolean enabled, String brokerUrl, String user, String password,
       String subscriptionName, Boolean persistent, Integer maxInFlight, Integer sendConcurrency,
       Integer sendQueueCapacity, Duration sendTimeout, Duration redeliveryDelay, Duration reconnectDelay,
       EmbeddedBroker embeddedBroker) {
     this(enabled, brokerUrl, user, password, subscriptionName, persistent, maxInFlight, sendConcurrency,
-        sendQueueCapacity, sendTimeout, redeliveryDelay, reconnectDelay, embeddedBroker, null);
+        sendQueueCapacity, sendTimeout, redeliveryDelay, reconnectDelay, embeddedBroker, null, null);
+  }
+
+  /**
+   * The constructor of the earlier version (without {@code batch}), kept for callers outside this
+   * module: default batching.
+   */
+  public JmsChannelProperties(Boolean enabled, String brokerUrl, String user, String password,
+      String subscriptionName, Boolean persistent, Integer maxInFlight, Integer sendConcurrency,
+      Integer sendQueueCapacity, Duration sendTimeout, Duration redeliveryDelay, Duration reconnectDelay,
+      EmbeddedBroker embeddedBroker, RedeliverySettings redelivery) {
+    this(enabled, brokerUrl, user, password, subscriptionName, persistent, maxInFlight, sendConcurrency,
+        sendQueueCapacity, sendTimeout, redeliveryDelay, reconnectDelay, embeddedBroker, redelivery, null);
   }
 
   /** Defaults, connected to {@code brokerUrl}. */
   public static JmsChannelProperties forBroker(String brokerUrl) {
     return new JmsChannelProperties(null, brokerUrl, null, null, null, null, null, null, null, null, null,
-        null, null, null);
+        null, null, null, null);
   }
 
   /** A copy with another broker URL (used to point the adapter at the embedded broker). */
   public JmsChannelProperties withBrokerUrl(String url) {
     return new JmsChannelProperties(enabled, url, user, password, subscriptionName, persistent, maxInFlight,
-        sendConcurrency, sendQueueCapacity, sendTimeout, redeliveryDelay, reconnectDelay, embeddedBroker, redelivery);
+        sendConcurrency, sendQueueCapacity, sendTimeout, redeliveryDelay, reconnectDelay, embeddedBroker, redelivery, batch);
   }
 
   /** A copy with another default delivery mode. */
   public JmsChannelProperties withPersistent(boolean value) {
     return new JmsChannelProperties(enabled, brokerUrl, user, password, subscriptionName, value, maxInFlight,
-        sendConcurrency, sendQueueCapacity, sendTimeout, redeliveryDelay, reconnectDelay, embeddedBroker, redelivery);
+        sendConcurrency, sendQueueCapacity, sendTimeout, redeliveryDelay, reconnectDelay, embeddedBroker, redelivery, batch);
   }
 
   /** A copy with other send and reconnect timings. */
   public JmsChannelProperties withTimeouts(Duration send, Duration reconnect) {
     return new JmsChannelProperties(enabled, brokerUrl, user, password, subscriptionName, persistent,
-        maxInFlight, sendConcurrency, sendQueueCapacity, send, redeliveryDelay, reconnect, embeddedBroker, redelivery);
+        maxInFlight, sendConcurrency, sendQueueCapacity, send, redeliveryDelay, reconnect, embeddedBroker, redelivery,
+        batch);
   }
 
   /** A copy with other redelivery settings (the backoff after a nack). */
   public JmsChannelProperties withRedelivery(RedeliverySettings value) {
     return new JmsChannelProperties(enabled, brokerUrl, user, password, subscriptionName, persistent,
         maxInFlight, sendConcurrency, sendQueueCapacity, sendTimeout, redeliveryDelay, reconnectDelay,
-        embeddedBroker, value);
+        embeddedBroker, value, batch);
+  }
+
+  /** A copy with other transaction batching. */
+  public JmsChannelProperties withBatch(Batch value) {
+    return new JmsChannelProperties(enabled, brokerUrl, user, password, subscriptionName, persistent,
+        maxInFlight, sendConcurrency, sendQueueCapacity, sendTimeout, redeliveryDelay, reconnectDelay,
+        embeddedBroker, redelivery, value);
+  }
+
+  /** A copy with another {@code max-in-flight}. */
+  public JmsChannelProperties withMaxInFlight(int value) {
+    return new JmsChannelProperties(enabled, brokerUrl, user, password, subscriptionName, persistent,
+        value, sendConcurrency, sendQueueCapacity, sendTimeout, redeliveryDelay, reconnectDelay,
+        embeddedBroker, redelivery, batch);
   }
 
   /** Whether the embedded broker must be started (no broker URL configured). */
@@ -149,6 +181,12 @@ public record JmsChannelProperties(
     }
   }
 
+  /** Like the generated one, but the {@code password} prints as {@code ***} (settings end up in logs). */
+  @Override
+  public String toString() {
+    return Redaction.record(this, java.util.Set.of("password"));
+  }
+
   /**
    * The embedded ActiveMQ broker ({@code activity.channels.jms.embedded-broker.*}), started only
    * when {@code broker-url} is empty. Other processes can reach it on {@code tcp://host:port}.
@@ -158,12 +196,6 @@ public record JmsChannelProperties(
    * @param dataDir    directory of the KahaDB message store (default {@code ./data/activemq})
    * @param persistent whether messages survive a restart (KahaDB store; default true)
    */
-  /** Like the generated one, but the {@code password} prints as {@code ***} (settings end up in logs). */
-  @Override
-  public String toString() {
-    return Redaction.record(this, java.util.Set.of("password"));
-  }
-
   public record EmbeddedBroker(String host, Integer port, String dataDir, Boolean persistent) {
 
     public EmbeddedBroker {
@@ -175,6 +207,73 @@ public record JmsChannelProperties(
         throw new IllegalArgumentException(
             P + "embedded-broker.port is " + port + "; use a TCP port 1-65535, or 0 for a free one");
       }
+    }
+  }
+
+  /**
+   * Transaction batching ({@code activity.channels.jms.batch.*}). Every field is optional.
+   *
+   * <p>Inbound, each channel has {@code sessions} transacted sessions, each with its own connection
+   * and thread. A session's thread waits for a message without polling, hands every message to the
+   * handler as soon as it arrives, and keeps taking messages into the open transaction. It commits
+   * once every message of it is acknowledged and {@code linger} has passed since the first one, or
+   * once it is full ({@code size} messages, or the channel's {@code max-in-flight} permits used up)
+   * and all of it is acknowledged. A crash before that commit brings the whole batch back (at-least-
+   * once: at most {@code max-in-flight} messages of a channel are received and not yet committed).
+   *
+   * <p>Outbound, each sender drains its queue and sends up to {@code sendSize} events in one producer
+   * transaction without waiting for a receipt per message, then commits once and completes their
+   * futures.
+   *
+   * @param size     inbound: most messages per consumer transaction (default: the channel's
+   *                 {@code max-in-flight} divided by {@code sessions}, i.e. 500, so that the sessions
+   *                 together can keep {@code max-in-flight} messages in flight while full batches wait
+   *                 for their slowest event, e.g. one parked after {@code park-after} behind a slow
+   *                 subscriber; at most {@code max-in-flight} are used)
+   * @param linger   inbound: how long a transaction stays open for more messages after its first
+   *                 one once all of it is acknowledged (default 10ms; 0: commit as soon as all is
+   *                 acknowledged). It delays the commit, never the hand-out: events are routed at once
+   * @param sessions inbound: transacted sessions per channel, so that one takes messages while another
+   *                 waits for its batch to settle and commits (default 2; an {@code exclusive} channel
+   *                 uses 1)
+   * @param sendSize outbound: most sends per producer transaction (default 100)
+   */
+  public record Batch(Integer size, Duration linger, Integer sessions, Integer sendSize) {
+
+    /** Default {@code linger}. */
+    public static final Duration DEFAULT_LINGER = Duration.ofMillis(10);
+    /** Default {@code sessions}. */
+    public static final int DEFAULT_SESSIONS = 2;
+    /** Default {@code sendSize}. */
+    public static final int DEFAULT_SEND_SIZE = 100;
+
+    public Batch {
+      linger = linger == null ? DEFAULT_LINGER : linger;
+      sessions = sessions == null ? DEFAULT_SESSIONS : sessions;
+      sendSize = sendSize == null ? DEFAULT_SEND_SIZE : sendSize;
+      if (size != null) {
+        requireRange(size, 1, 100_000, "batch.size", "e.g. 500, or leave it unset for max-in-flight / sessions");
+      }
+      requireRange(sessions, 1, 16, "batch.sessions", "e.g. 2");
+      requireRange(sendSize, 1, 10_000, "batch.send-size", "e.g. 100");
+      if (linger.isNegative() || linger.compareTo(Duration.ofSeconds(10)) > 0) {
+        throw new IllegalArgumentException(P + "batch.linger is " + linger
+            + " but must be between 0 and 10s; use e.g. 10ms (0: commit what has arrived without waiting)");
+      }
+    }
+
+    /** All defaults: max-in-flight / sessions messages, 10ms, 2 sessions, 100 sends. */
+    public static Batch defaults() {
+      return new Batch(null, null, null, null);
+    }
+
+    /**
+     * The batch size of an inbound channel: {@code size} if set, else {@code maxInFlight / sessions}
+     * rounded up; never more than {@code maxInFlight}.
+     */
+    public int sizeFor(int maxInFlight, int channelSessions) {
+      int derived = size != null ? size : (maxInFlight + channelSessions - 1) / channelSessions;
+      return Math.max(1, Math.min(derived, maxInFlight));
     }
   }
 }

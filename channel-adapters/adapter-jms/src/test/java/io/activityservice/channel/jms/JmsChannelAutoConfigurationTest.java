@@ -56,7 +56,10 @@ class JmsChannelAutoConfigurationTest {
     try {
       runner.withPropertyValues("activity.channels.jms.broker-url=" + TestBrokers.tcpUrl(external),
               "activity.channels.jms.subscription-name=replica-set",
-              "activity.channels.jms.redelivery.max=30s")
+              "activity.channels.jms.redelivery.max=30s",
+              "activity.channels.jms.batch.size=7",
+              "activity.channels.jms.batch.linger=250ms",
+              "activity.channels.jms.batch.send-size=9")
           .run(context -> {
             assertThat(context).doesNotHaveBean(EmbeddedActiveMqBroker.class).hasSingleBean(JmsChannelAdapter.class);
             JmsChannelProperties properties = context.getBean(JmsChannelProperties.class);
@@ -64,6 +67,8 @@ class JmsChannelAutoConfigurationTest {
             assertThat(properties.redelivery()).isEqualTo(
                 new io.activityservice.channel.RedeliverySettings(java.time.Duration.ofSeconds(1),
                     java.time.Duration.ofSeconds(30), true));
+            assertThat(properties.batch()).isEqualTo(
+                new JmsChannelProperties.Batch(7, java.time.Duration.ofMillis(250), 2, 9));
           });
     } finally {
       external.close();

@@ -24,6 +24,26 @@ class JmsChannelPropertiesTest {
     assertThat(p.embeddedBroker().dataDir()).isEqualTo("./data/activemq");
     assertThat(p.embeddedBroker().persistent()).isTrue();
     assertThat(p.withBrokerUrl("tcp://mq:61616").useEmbeddedBroker()).isFalse();
+    assertThat(p.batch()).isEqualTo(new JmsChannelProperties.Batch(null, Duration.ofMillis(10), 2, 100));
+    assertThat(p.batch().sizeFor(1000, 2)).as("max-in-flight / sessions").isEqualTo(500);
+    assertThat(p.batch().sizeFor(5, 2)).isEqualTo(3);
+    assertThat(new JmsChannelProperties.Batch(100, null, null, null).sizeFor(1000, 2)).isEqualTo(100);
+    assertThat(new JmsChannelProperties.Batch(100, null, null, null).sizeFor(50, 2)).isEqualTo(50);
+  }
+
+  @Test
+  void rejectsBadBatchSettingsSayingHowToFixThem() {
+    assertThatThrownBy(() -> new JmsChannelProperties.Batch(0, null, null, null))
+        .hasMessageContaining("activity.channels.jms.batch.size").hasMessageContaining("e.g. 500");
+    assertThatThrownBy(() -> new JmsChannelProperties.Batch(null, Duration.ofMillis(-1), null, null))
+        .hasMessageContaining("activity.channels.jms.batch.linger").hasMessageContaining("between 0 and 10s");
+    assertThatThrownBy(() -> new JmsChannelProperties.Batch(null, Duration.ofSeconds(11), null, null))
+        .hasMessageContaining("batch.linger");
+    assertThatThrownBy(() -> new JmsChannelProperties.Batch(null, null, 17, null))
+        .hasMessageContaining("activity.channels.jms.batch.sessions").hasMessageContaining("between 1 and 16");
+    assertThatThrownBy(() -> new JmsChannelProperties.Batch(null, null, null, 0))
+        .hasMessageContaining("activity.channels.jms.batch.send-size");
+    assertThat(new JmsChannelProperties.Batch(null, Duration.ZERO, null, null).linger()).isZero();
   }
 
   @Test
