@@ -100,7 +100,8 @@ class DeliveryIsolationTest {
     String aloneType = "com.example.iso.alone." + leg;
     String besideType = "com.example.iso.beside." + leg;
 
-    try (SlowFailingWebhook webhook = new SlowFailingWebhook(Duration.ofSeconds(5))) {
+    Duration webhookHold = Duration.ofSeconds(5);
+    try (SlowFailingWebhook webhook = new SlowFailingWebhook(webhookHold)) {
       assertThat(api.postJson("/api/v1/channels", "{\"uri\": \"" + in + "\"}").status()).isEqualTo(201);
       subscribe(api, "warm", warmType, warmQueue, null);
       subscribe(api, "healthy alone", aloneType, aloneQueue, null);
@@ -128,7 +129,13 @@ class DeliveryIsolationTest {
         assertThat(beside.byId).hasSize(EVENTS);
         assertThat(alone.duplicates()).isZero();
         assertThat(beside.duplicates()).as("every event reaches the healthy queue exactly once").isZero();
-        assertThat(ratio).as("healthy subscription's time beside the failing webhook / alone").isLessThanOrEqualTo(1.2);
+        // Not a timing ratio (that is a figure for perf-tests, and noise on a shared CI host): a healthy
+        // subscription coupled to the failing one waits at least one of the webhook's holds per stall, so the
+        // extra time beside it stays below a single hold only if the two are independent.
+        assertThat(besideSeconds - aloneSeconds)
+            .as("seconds the failing webhook added to the healthy subscription (one webhook hold is %d s)",
+                webhookHold.toSeconds())
+            .isLessThan((double) webhookHold.toSeconds());
 
         // The webhook's deliveries: parked after park-after, retried from the store, dead-lettered after
         // maxAttempts, each exactly once, with the reason.
