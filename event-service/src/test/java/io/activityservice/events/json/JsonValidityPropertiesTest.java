@@ -45,7 +45,7 @@ class JsonValidityPropertiesTest {
     agree(bytes(value));
   }
 
-  @Property(tries = 3000)
+  @Property(tries = 10000)
   void agreesOnMutatedJson(@ForAll("json") Object value, @ForAll("edits") List<Integer> edits) {
     byte[] bytes = bytes(value);
     StringBuilder text = new StringBuilder(new String(bytes, StandardCharsets.UTF_8));
@@ -64,8 +64,17 @@ class JsonValidityPropertiesTest {
     agree(text.toString().getBytes(StandardCharsets.UTF_8));
   }
 
-  @Property(tries = 1000)
+  @Property(tries = 5000)
   void agreesOnArbitraryBytes(@ForAll byte[] bytes) {
+    agree(bytes);
+  }
+
+  @Property(tries = 3000)
+  void agreesOnStringsWithArbitraryBytes(@ForAll byte[] inside) {
+    byte[] bytes = new byte[inside.length + 2];
+    bytes[0] = '"';
+    System.arraycopy(inside, 0, bytes, 1, inside.length);
+    bytes[bytes.length - 1] = '"';
     agree(bytes);
   }
 
@@ -73,7 +82,7 @@ class JsonValidityPropertiesTest {
   void agreesOnEdgeCases() {
     for (String s : List.of("", "  ", "1", "-0", "01", "1e999999999", "1e9999999999999", "[1e-2147483649]",
         "{\"a\":1} ", "{\"a\":1}{", "{\"a\":1} 2", "[1,]", "{\"a\":}", "\"\\ud800\"", "\"\\u00\"", "NaN",
-        "tru", "null", "[[[[[]]]]]", "{\"a\":{\"b\":[1,2,{\"c\":null}]}}", "\"tab\there\"", "'a'", "/* c */ 1")) {
+        "tru", "null", "[[[[[]]]]]", "\"\\x\"", "\"\\u12\"", "\"\\uD83D\\uDE00\"", "\"é€😀\"", "{\"a\":{\"b\":[1,2,{\"c\":null}]}}", "\"tab\there\"", "'a'", "/* c */ 1")) {
       agree(s.getBytes(StandardCharsets.UTF_8));
     }
     agree(new byte[] {'"', (byte) 0xC3, '"'}); // truncated UTF-8 sequence in a string
