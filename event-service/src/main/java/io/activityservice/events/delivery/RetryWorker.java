@@ -83,16 +83,32 @@ final class RetryWorker implements AutoCloseable {
     return settings.maxConcurrentAttempts() - permits.availablePermits();
   }
 
+  /**
+   * Sleeps until the earliest free delivery is due, at most {@code poll-interval}, then claims what is due. This
+   * replica is woken sooner when it parks or reschedules a delivery due before that, when an attempt ends and frees a
+   * slot, and on a redrive; the periodic check finds deliveries of other replicas whose lease ran out, and — on
+   * PostgreSQL — work another replica parked (it is woken by their notification too).
+   */
   private void run() {
     while (!closed) {
       try {
-        int free = Math.min(permits.availablePermits(), settings.claimBatch());
         nudged = false;
-        int claimed = free == 0 ? 0 : claimAndAttempt(free);
+        int free = Math.min(permits.availablePermits(), settings.claimBatch());
         if (free == 0) {
           pause(settings.pollInterval().toMillis()); // woken when an attempt ends
-        } else if (claimed < free) {
-          pause(untilNextDue());
+          continue;
+        }
+        // Look before claiming: a claim is a locking transaction, the look one indexed read, and most wake-ups find
+        // nothing due yet (the periodic check, a delivery parked with a backoff).
+        long now = clock.millis();
+        long max = settings.pollInterval().toMillis();
+        Long due = store.nextDue(now);
+        if (due == null || due > now) {
+          pause(due == null ? max : Math.min(max, due - now));
+        } else if (claimAndAttempt(free) == 0) {
+          // Due but not claimed: its subscription is at its bound of attempts here (woken when one ends) or another
+          // replica is claiming it right now.
+          pause(Math.min(max, MIN_WAIT_MILLIS));
         }
       } catch (RuntimeException e) {
         if (!closed) {
@@ -101,27 +117,6 @@ final class RetryWorker implements AutoCloseable {
         }
       }
     }
-  }
-
-  /**
-   * How long to sleep: until the earliest free delivery is due, at most {@code poll-interval}. This replica is woken
-   * sooner when it parks or reschedules a delivery, when an attempt ends and frees a slot, and on a redrive; the
-   * periodic check finds deliveries of other replicas whose lease ran out, and — on PostgreSQL — work another replica
-   * parked (it is woken by their notification too).
-   */
-  private long untilNextDue() {
-    long now = clock.millis();
-    long max = settings.pollInterval().toMillis();
-    Long due = store.nextDue(now);
-    if (due == null) {
-      return max;
-    }
-    if (due <= now) {
-      // Due but not claimed: its subscription is at its bound of attempts here (woken when one ends) or another
-      // replica is claiming it right now.
-      return Math.min(max, MIN_WAIT_MILLIS);
-    }
-    return Math.min(max, due - now);
   }
 
   private int claimAndAttempt(int max) {
