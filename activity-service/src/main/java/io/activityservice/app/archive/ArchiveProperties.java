@@ -31,14 +31,15 @@ public record ArchiveProperties(Integer queueCapacity, Duration maintenanceInter
   /**
    * @param lease       how long a replica holds a replay between progress records; another replica resumes it after
    *                    (default 30s)
-   * @param poll        how often idle replicas look for replays to run (default 1s)
+   * @param poll        how often idle replicas look for replays to run (default 10s): the replica that creates a
+   *                    replay starts it at once, this check finds replays whose runner died (lease ran out)
    * @param pageSize    archived events read per query (default 500)
    * @param maxInFlight replayed events handed over and not yet durable (default 256)
    */
   public record Replay(Duration lease, Duration poll, Integer pageSize, Integer maxInFlight) {
     public Replay {
       lease = lease == null ? Duration.ofSeconds(30) : lease;
-      poll = poll == null ? Duration.ofSeconds(1) : poll;
+      poll = poll == null ? Duration.ofSeconds(10) : poll;
       pageSize = pageSize == null ? 500 : pageSize;
       maxInFlight = maxInFlight == null ? 256 : maxInFlight;
       if (pageSize < 1 || maxInFlight < 1) {

@@ -15,8 +15,10 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param internalChannel    internal channel of a detector or rule set, with {@code {kind}} and {@code {name}}
  *                           placeholders (default {@code jms:queue:activity.internal.{kind}.{name}})
  * @param configPollInterval how often a replica checks the configuration version, in case it missed a
- *                           notification (default 1s)
- * @param heartbeat          how often a replica refreshes its row in the cluster view (default 2s)
+ *                           notification (default 30s; changes arrive by PostgreSQL NOTIFY within milliseconds, a
+ *                           replica whose listening connection broke catches up as soon as it reconnects, and on H2
+ *                           there is one replica)
+ * @param heartbeat          how often a replica refreshes its row in the cluster view (default 5s)
  * @param replicaId          this replica's name (default host-pid-random)
  */
 @ConfigurationProperties("activity.cluster")
@@ -27,8 +29,8 @@ public record ClusterProperties(Boolean enabled, String internalChannel, Duratio
     enabled = enabled != null && enabled;
     internalChannel = internalChannel == null || internalChannel.isBlank()
         ? "jms:queue:activity.internal.{kind}.{name}" : internalChannel.trim();
-    configPollInterval = configPollInterval == null ? Duration.ofSeconds(1) : configPollInterval;
-    heartbeat = heartbeat == null ? Duration.ofSeconds(2) : heartbeat;
+    configPollInterval = configPollInterval == null ? Duration.ofSeconds(30) : configPollInterval;
+    heartbeat = heartbeat == null ? Duration.ofSeconds(5) : heartbeat;
     replicaId = replicaId == null || replicaId.isBlank() ? defaultReplicaId() : replicaId.trim();
     if (!internalChannel.contains("{name}")) {
       throw new IllegalArgumentException("activity.cluster.internal-channel must contain {name} (and usually {kind}),"
@@ -36,7 +38,7 @@ public record ClusterProperties(Boolean enabled, String internalChannel, Duratio
     }
     if (configPollInterval.toMillis() < 10 || heartbeat.toMillis() < 100) {
       throw new IllegalArgumentException("activity.cluster.config-poll-interval must be at least 10ms and heartbeat"
-          + " at least 100ms, e.g. 1s and 2s");
+          + " at least 100ms, e.g. 30s and 5s");
     }
   }
 

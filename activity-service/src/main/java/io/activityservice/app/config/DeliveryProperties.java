@@ -9,7 +9,10 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *
  * @param lease                      how long a replica holds a parked delivery it claimed before others may take it
  *                                   over (default 60s); must exceed park-after and the slowest channel's send timeout
- * @param pollInterval               how often each replica looks for due parked deliveries (default 250ms)
+ * @param pollInterval               longest a replica's retry worker sleeps (default 5s): it wakes when the earliest
+ *                                   parked delivery is due, when this replica parks or reschedules one, and (on
+ *                                   PostgreSQL) when another replica parks one; this periodic check finds deliveries
+ *                                   whose lease ran out on a replica that died
  * @param claimBatch                 most deliveries claimed per query (default 100)
  * @param maxConcurrentAttempts      retry attempts in flight per replica (default 256)
  * @param maxAttemptsPerSubscription retry attempts in flight per replica and subscription (default 64)
@@ -25,7 +28,7 @@ public record DeliveryProperties(Duration lease, Duration pollInterval, Integer 
 
   public DeliveryProperties {
     lease = lease == null ? Duration.ofSeconds(60) : lease;
-    pollInterval = pollInterval == null ? Duration.ofMillis(250) : pollInterval;
+    pollInterval = pollInterval == null ? Duration.ofSeconds(5) : pollInterval;
     claimBatch = claimBatch == null ? 100 : claimBatch;
     maxConcurrentAttempts = maxConcurrentAttempts == null ? 256 : maxConcurrentAttempts;
     maxAttemptsPerSubscription = maxAttemptsPerSubscription == null ? 64 : maxAttemptsPerSubscription;

@@ -102,7 +102,7 @@ public class EventServiceConfiguration {
     ActivityProperties.Routing r = props.routing();
     // Type tags for registered types only: publishers cannot grow the metric with random types.
     return new EventRouter(index, delivery, new DuplicateFilter(r.dedupWindow(), r.dedupMaxEntries()),
-        new RoutingMetrics(meters, type -> registry.find(type).isPresent()), r.maxInFlight());
+        new RoutingMetrics(meters, registry::isRegistered, registry::version), r.maxInFlight());
   }
 
   @Bean

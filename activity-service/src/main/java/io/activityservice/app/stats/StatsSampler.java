@@ -98,9 +98,14 @@ public final class StatsSampler implements AutoCloseable {
   private long lastLatencyCount = -1;
   private boolean started;
   private ScheduledExecutorService scheduler;
+  /** The counters per family and the latency timer, found once (and again after meters changed). */
+  private final Map<Family, List<Counter>> byFamily = new EnumMap<>(Family.class);
+  private Timer latencyTimer;
+  private volatile boolean metersChanged = true;
 
   public StatsSampler(MeterRegistry registry, Clock clock, ConsoleProperties.Stats settings) {
     this.registry = registry;
+    registry.config().onMeterAdded(m -> metersChanged = true).onMeterRemoved(m -> metersChanged = true);
     this.clock = clock;
     this.settings = settings;
     this.capacity = (int) settings.retention().dividedBy(settings.interval());
@@ -167,20 +172,40 @@ public final class StatsSampler implements AutoCloseable {
 
   private Map<String, Double> counts(Family f) {
     Map<String, Double> counts = new HashMap<>();
-    for (Counter c : registry.find(f.meter).counters()) {
+    for (Counter c : counters(f)) {
       String series = c.getId().getTag(f.tag);
       counts.merge(series == null ? OTHER : series, c.count(), Double::sum);
     }
     return counts;
   }
 
+  /**
+   * The counters of a family. Searching the registry walks every meter (JVM, Tomcat, pools…), so the counters are
+   * looked up again only after meters were added or removed.
+   */
+  private List<Counter> counters(Family f) {
+    if (metersChanged) {
+      metersChanged = false;
+      byFamily.clear();
+      latencyTimer = null;
+    }
+    return byFamily.computeIfAbsent(f, k -> List.copyOf(registry.find(k.meter).counters()));
+  }
+
   private record Latency(long count, Double p50, Double p99) {
   }
 
   private Latency latency() {
-    Timer timer = registry.find(LATENCY_METER).timer();
+    Timer timer = latencyTimer;
+    if (timer == null) {
+      timer = registry.find(LATENCY_METER).timer();
+      latencyTimer = timer;
+    }
     if (timer == null) {
       return new Latency(0, null, null);
+    }
+    if (timer.count() == lastLatencyCount && lastBuckets != null) {
+      return new Latency(0, null, null); // nothing routed: no snapshot of the histogram's buckets
     }
     HistogramSnapshot snapshot = timer.takeSnapshot();
     CountAtBucket[] buckets = snapshot.histogramCounts();

@@ -88,7 +88,7 @@ public final class EventStreamHub implements AutoCloseable {
     if (streams.isEmpty()) {
       return;
     }
-    List<SubscriptionIndex.Entry> matched = index.match(event.event(), event.json());
+    List<SubscriptionIndex.Entry> matched = index.match(event);
     for (SubscriptionIndex.Entry m : matched) {
       Stream s = streams.get(m.subscription().id());
       if (s != null) {

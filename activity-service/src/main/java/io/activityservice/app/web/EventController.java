@@ -10,9 +10,13 @@ import io.activityservice.events.ingest.EventIngest;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.OverloadedException;
 import io.activityservice.events.routing.RoutableEvent;
-import io.activityservice.events.routing.RoutingOutcome;
 import io.cloudevents.CloudEvent;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.time.Duration;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -21,13 +25,15 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.ResponseEntity;
+import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
-import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.servlet.HandlerExceptionResolver;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
  * {@code POST /api/v1/events}: publish CloudEvents over HTTP in structured, batch or binary mode.
@@ -56,15 +62,33 @@ class EventController {
 
   private final EventIngest ingest;
   private final long maxBody;
+  private final JsonMapper json;
+  private final HandlerExceptionResolver problems;
+  private final long answerTimeoutMillis;
 
-  EventController(EventIngest ingest, ActivityProperties props) {
+  EventController(EventIngest ingest, ActivityProperties props, JsonMapper json,
+                  @Qualifier("handlerExceptionResolver") HandlerExceptionResolver problems,
+                  @Value("${spring.mvc.async.request-timeout:60s}") Duration answerTimeout) {
     this.ingest = ingest;
     this.maxBody = props.maxBodySize().toBytes();
+    this.json = json;
+    this.problems = problems;
+    this.answerTimeoutMillis = answerTimeout.toMillis();
   }
 
+  /**
+   * Answers 202 once every event is durable ({@link PublishAnswer}): on the request thread when every target
+   * accepted at once, else through the servlet's async context, written by the thread that settles the last event —
+   * without a second dispatch through the filter chain and the MVC machinery, which cost about as much CPU as the
+   * request itself. Errors found before routing (400, 403, 413) are thrown as before; a refusal after routing
+   * started (503) is rendered by the same problem handler.
+   */
   @PostMapping
-  @ResponseStatus(HttpStatus.ACCEPTED) // documents the status; the ResponseEntity sets it
-  CompletableFuture<ResponseEntity<PublishResponse>> publish(HttpServletRequest request) throws IOException {
+  // No @ResponseStatus: the answer may be written by another thread while this method returns; this documents it.
+  @ApiResponse(responseCode = "202", description = "Accepted: every event is durable (delivered, or parked for retries)",
+      content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
+          schema = @Schema(implementation = PublishResponse.class)))
+  void publish(HttpServletRequest request, HttpServletResponse response) throws IOException {
     byte[] body = readBounded(request.getInputStream());
     String contentType = request.getContentType();
     String base = contentType == null ? "" : contentType.toLowerCase(Locale.ROOT);
@@ -88,38 +112,21 @@ class EventController {
           + "application/cloudevents-batch+json (batch), or binary mode with ce-specversion, ce-id, ce-source "
           + "and ce-type headers");
     }
-    List<Accepted> accepted = new ArrayList<>(prepared.size());
-    @SuppressWarnings("unchecked")
-    CompletableFuture<RoutingOutcome>[] routes = new CompletableFuture[prepared.size()];
-    for (int i = 0; i < routes.length; i++) {
-      RoutableEvent e = prepared.get(i);
-      routes[i] = ingest.route(e);
-      if (routes[i].isCompletedExceptionally()) {
+    PublishAnswer answer = new PublishAnswer(prepared.size(), json, problems, answerTimeoutMillis);
+    for (int i = 0; i < prepared.size(); i++) {
+      ingest.route(prepared.get(i), answer.event(i));
+      Throwable refusedNow = answer.refusedAt(i);
+      if (refusedNow != null) {
         // Fail fast (e.g. 503 at the in-flight bound) instead of routing the rest of a batch.
-        break;
+        throw refused(refusedNow, i, prepared.size());
       }
+    }
+    List<Accepted> accepted = new ArrayList<>(prepared.size());
+    for (RoutableEvent e : prepared) {
       CloudEvent ce = e.event();
       accepted.add(new Accepted(ce.getId(), ce.getSource().toString(), ce.getType()));
     }
-    if (accepted.size() < routes.length) {
-      int routed = accepted.size();
-      return routes[routed].handle((ok, error) -> {
-        throw refused(error, routed, routes.length);
-      });
-    }
-    return CompletableFuture.allOf(routes).handle((ok, error) -> {
-      if (error != null) {
-        throw refused(error, 0, routes.length);
-      }
-      int delivered = 0;
-      int parked = 0;
-      for (CompletableFuture<RoutingOutcome> r : routes) {
-        delivered += r.join().delivered();
-        parked += r.join().parked();
-      }
-      return ResponseEntity.status(HttpStatus.ACCEPTED)
-          .body(new PublishResponse(accepted.size(), accepted, delivered, parked));
-    });
+    answer.routedAll(accepted, request, response);
   }
 
   /**
@@ -138,7 +145,7 @@ class EventController {
    * The answer when routing refused an event: 503 (the client retries; events of the request that were delivered
    * meanwhile are recognised as duplicates within the dedup window).
    */
-  private static RuntimeException refused(Throwable error, int routed, int total) {
+  static RuntimeException refused(Throwable error, int routed, int total) {
     Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
         ? error.getCause() : error;
     if (cause instanceof OverloadedException overloaded) {

@@ -15,7 +15,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One engine thread with its bounded queue. It owns a share of the detectors: for each queued event it
  * converts the event once per input type and sends it into each of its detectors consuming that type;
- * every {@code tickMillis} it advances its processing-time detectors' clocks.
+ * every {@code tickMillis} it advances its processing-time detectors' clocks — only while it has detectors: without
+ * any it just waits for work.
  */
 final class DetectorWorker implements Runnable {
 
@@ -28,6 +29,11 @@ final class DetectorWorker implements Runnable {
   /** An event for every detector of its type on this worker, or ({@code only} set) for one detector. */
   private record Work(RoutableEvent event, EsperDetector only) {
   }
+
+  /** Queued by {@link #add} to wake a worker that waits without ticking (it had no detector). */
+  private static final Work WAKE = new Work(null, null);
+  /** How long a worker without detectors waits for work: nothing to tick, so no wake-ups every tick (issue 20). */
+  private static final long IDLE_WAIT_MILLIS = 60_000;
 
   private final BlockingQueue<Work> queue;
   private final Clock clock;
@@ -78,6 +84,7 @@ final class DetectorWorker implements Runnable {
     List<EsperDetector> d = new ArrayList<>(detectors);
     d.add(detector);
     detectors = List.copyOf(d);
+    queue.offer(WAKE); // start ticking; if the queue is full, the worker is not waiting anyway
   }
 
   /** Removes a detector (called under the engine's lock); the caller closes it. */
@@ -97,7 +104,10 @@ final class DetectorWorker implements Runnable {
     while (running) {
       Work event;
       try {
-        event = queue.poll(tickMillis, TimeUnit.MILLISECONDS);
+        event = queue.poll(detectors.isEmpty() ? IDLE_WAIT_MILLIS : tickMillis, TimeUnit.MILLISECONDS);
+        if (event == WAKE) {
+          event = null;
+        }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         break;

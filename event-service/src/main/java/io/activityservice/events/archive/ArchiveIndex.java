@@ -2,6 +2,7 @@ package io.activityservice.events.archive;
 
 import io.activityservice.events.json.Json;
 import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.subscription.PatternFields;
 import io.activityservice.events.subscription.SubscriptionIndex;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -11,19 +12,25 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import software.amazon.event.ruler.GenericMachine;
 
-/** Which archives an event belongs in: one Event Ruler machine over every archive's pattern, like subscriptions. */
+/**
+ * Which archives an event belongs in: one Event Ruler machine over every archive's pattern, like subscriptions,
+ * matched against a view of the event with only the members the patterns read.
+ */
 final class ArchiveIndex {
 
   private final GenericMachine<String> machine = new GenericMachine<>();
+  private final PatternFields fields = new PatternFields();
   private final Map<String, Archive> archives = new ConcurrentHashMap<>();
   private final Set<String> matchAll = ConcurrentHashMap.newKeySet();
 
   synchronized void add(Archive a) {
     remove(a.name());
     if (SubscriptionIndex.hasPattern(a.pattern())) {
+      fields.add(a.pattern());
       try {
         machine.addRule(a.name(), Json.write(a.pattern()));
       } catch (IOException e) {
+        fields.remove(a.pattern());
         throw new IllegalArgumentException("pattern of archive " + a.name() + " does not compile", e);
       }
     } else {
@@ -43,6 +50,7 @@ final class ArchiveIndex {
       } catch (IOException e) {
         throw new IllegalStateException("pattern of archive " + name + " no longer parses", e);
       }
+      fields.remove(a.pattern());
     }
   }
 
@@ -55,7 +63,7 @@ final class ArchiveIndex {
   }
 
   List<Archive> match(RoutableEvent event) {
-    List<String> names = machine.isEmpty() ? List.of() : machine.rulesForJSONEvent(event.json());
+    List<String> names = machine.isEmpty() ? List.of() : machine.rulesForJSONEvent(event.view(fields.members()));
     List<Archive> out = new ArrayList<>(names.size() + matchAll.size());
     for (String n : names) {
       Archive a = archives.get(n);

@@ -37,6 +37,10 @@ final class ArchiveWriter implements AutoCloseable {
   private static final int BATCH = 1000;
   /** How long the writer waits for a fuller batch; bounds what a crash can lose from archives. */
   private static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+  /** How long an idle writer waits before looking at its closed flag again (close() wakes it anyway). */
+  private static final long IDLE_WAIT_MILLIS = 60_000;
+  /** Queued by close() to wake the writer; archives nothing. */
+  private static final Pending WAKE = new Pending(-1, null, 0, 0);
 
   private final ArchiveIndex index;
   private final ArchivedEventStore store;
@@ -121,8 +125,12 @@ final class ArchiveWriter implements AutoCloseable {
       try {
         // Linger a little for a fuller batch: one transaction per ~LINGER instead of one per few events, which
         // costs the routing threads far less CPU (and the database far fewer commits) at moderate rates.
-        if (QueueBatches.take(queue, batch, BATCH, 100, LINGER_NANOS)) {
-          write(rows(batch));
+        // Idle, the thread just waits for the queue (close() wakes it).
+        if (QueueBatches.take(queue, batch, BATCH, IDLE_WAIT_MILLIS, LINGER_NANOS)) {
+          batch.remove(WAKE);
+          if (!batch.isEmpty()) {
+            write(rows(batch));
+          }
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
@@ -183,6 +191,7 @@ final class ArchiveWriter implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
+    queue.offer(WAKE); // if the queue is full, the writer is not waiting anyway
     try {
       thread.join(10_000);
     } catch (InterruptedException e) {

@@ -37,6 +37,9 @@ public final class ClusterMembers implements AutoCloseable {
   private final Supplier<Long> version;
   private final Supplier<Object> ownership;
   private final long startedAt;
+  private static final long CLEANUP_MILLIS = Duration.ofMinutes(5).toMillis();
+  /** When the last cleanup ran; on the heartbeat thread only. */
+  private long lastCleanup = Long.MIN_VALUE / 2;
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
     Thread t = new Thread(r, "cluster-heartbeat");
     t.setDaemon(true);
@@ -74,8 +77,11 @@ public final class ClusterMembers implements AutoCloseable {
         jdbc.update("insert into cluster_member (replica_id, address, started_at, last_seen, config_version,"
             + " ownership_json) values (?, ?, ?, ?, ?, ?)", replicaId, address, startedAt, now, version.get(), json);
       }
-      // Rows of replicas gone for an hour are history, not members.
-      jdbc.update("delete from cluster_member where last_seen < ?", now - Duration.ofHours(1).toMillis());
+      // Rows of replicas gone for an hour are history, not members: dropped every few minutes, not every beat.
+      if (now - lastCleanup >= CLEANUP_MILLIS) {
+        jdbc.update("delete from cluster_member where last_seen < ?", now - Duration.ofHours(1).toMillis());
+        lastCleanup = now;
+      }
     } catch (RuntimeException e) {
       log.warn("cluster heartbeat failed: {}", e.toString());
     }

@@ -1,5 +1,6 @@
 package io.activityservice.events.delivery;
 
+import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.Redaction;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -28,20 +29,43 @@ public class DeliveryMetrics {
   private final Map<String, Counter> deadBySubscription = new ConcurrentHashMap<>();
   private final Map<String, Counter> evicted = new ConcurrentHashMap<>();
   private final Map<String, AtomicLong> pending = new ConcurrentHashMap<>();
+  /** Target channel to its counters; bounded like the tag values (targets beyond the bound share "other"). */
+  private final Map<ChannelUri, ChannelMeters> byTarget = new ConcurrentHashMap<>();
 
   public DeliveryMetrics(MeterRegistry registry, int maxTagValues) {
     this.registry = registry;
     this.maxTagValues = maxTagValues;
   }
 
-  void delivered(String channel) {
-    counter(out, "activity.events.out", "channel", Redaction.uri(channel), "Deliveries accepted by the target channel")
-        .increment();
+  /** The delivery counters of one target channel, resolved once (tag redacted and bounded), then cached. */
+  record ChannelMeters(Counter delivered, Counter failed) {
   }
 
-  void failedAttempt(String channel) {
-    counter(failed, "activity.events.failed", "channel", Redaction.uri(channel),
-        "Failed delivery attempts (retried or dead-lettered)").increment();
+  /** The counters of a target channel: its redacted tag is computed on the first delivery to it only. */
+  ChannelMeters channel(ChannelUri target) {
+    ChannelMeters m = byTarget.get(target);
+    if (m != null) {
+      return m;
+    }
+    // Targets come and go with subscriptions: beyond a bound, resolve without caching rather than grow.
+    return byTarget.size() < MAX_CACHED_TARGETS ? byTarget.computeIfAbsent(target, this::resolve) : resolve(target);
+  }
+
+  private ChannelMeters resolve(ChannelUri target) {
+    String tag = Redaction.uri(target.toString());
+    return new ChannelMeters(
+        counter(out, "activity.events.out", "channel", tag, "Deliveries accepted by the target channel"),
+        counter(failed, "activity.events.failed", "channel", tag, "Failed delivery attempts (retried or dead-lettered)"));
+  }
+
+  private static final int MAX_CACHED_TARGETS = 10_000;
+
+  void delivered(ChannelUri channel) {
+    channel(channel).delivered().increment();
+  }
+
+  void failedAttempt(ChannelUri channel) {
+    channel(channel).failed().increment();
   }
 
   void parked(String subscription) {

@@ -10,7 +10,10 @@ import java.util.Objects;
  *                                    delivery is parked in the store and the message is settled
  * @param lease                       how long a replica holds a parked delivery it claimed; after that another
  *                                    replica may attempt it (a crashed replica's work is taken over then)
- * @param pollInterval                how often each replica looks for parked deliveries that are due
+ * @param pollInterval                longest the retry worker sleeps: it wakes when the earliest parked delivery is
+ *                                    due, when this replica parks or reschedules one, when an attempt frees a slot,
+ *                                    and on PostgreSQL when another replica parks one; this check finds deliveries
+ *                                    whose lease ran out on a replica that died
  * @param claimBatch                  most deliveries claimed by one query
  * @param maxConcurrentAttempts       retry attempts in flight per replica
  * @param maxAttemptsPerSubscription  retry attempts in flight per replica and subscription, so one failing
@@ -39,9 +42,9 @@ public record DeliverySettings(Duration parkAfter, Duration lease, Duration poll
     }
   }
 
-  /** Defaults for tests and embedded use: park after 1 s, lease 60 s, poll every 250 ms. */
+  /** Defaults for tests and embedded use: park after 1 s, lease 60 s, check at least every 5 s. */
   public static DeliverySettings defaults(String replicaId) {
-    return new DeliverySettings(Duration.ofSeconds(1), Duration.ofSeconds(60), Duration.ofMillis(250), 100, 256, 64,
+    return new DeliverySettings(Duration.ofSeconds(1), Duration.ofSeconds(60), Duration.ofSeconds(5), 100, 256, 64,
         100_000, Duration.ofDays(14), replicaId);
   }
 

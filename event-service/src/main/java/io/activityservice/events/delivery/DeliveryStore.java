@@ -47,12 +47,41 @@ public class DeliveryStore {
   public record Cursor(long deadLetteredAt, String id) {
   }
 
+  /** The PostgreSQL channel on which a replica that parked deliveries free for any replica wakes the others. */
+  public static final String DUE_CHANNEL = "activity_delivery_due";
+
+  private final DataSource dataSource;
   private final JdbcTemplate jdbc;
   private final TransactionTemplate tx;
+  private volatile Boolean postgres;
 
   public DeliveryStore(DataSource dataSource) {
+    this.dataSource = dataSource;
     this.jdbc = new JdbcTemplate(dataSource);
     this.tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+  }
+
+  /** Whether the store is PostgreSQL (which has {@code LISTEN}/{@code NOTIFY}). */
+  public boolean isPostgres() {
+    Boolean p = postgres;
+    if (p == null) {
+      p = Boolean.TRUE.equals(jdbc.execute((java.sql.Connection c) ->
+          "PostgreSQL".equalsIgnoreCase(c.getMetaData().getDatabaseProductName())));
+      postgres = p;
+    }
+    return p;
+  }
+
+  /**
+   * On PostgreSQL, runs {@code onDue} whenever another replica (or this one) parks deliveries that any replica may
+   * claim; {@code null} on other databases. Close it to stop listening.
+   */
+  public AutoCloseable listenForDueDeliveries(Runnable onDue) {
+    if (!isPostgres()) {
+      return null;
+    }
+    return new io.activityservice.events.internal.PgNotifications(dataSource, DUE_CHANNEL, onDue,
+        "delivery-due-listener").start();
   }
 
   /**
@@ -80,9 +109,22 @@ public class DeliveryStore {
   public record Park(ParkedDelivery row, String lockedBy, Long lockedUntil) {
   }
 
-  /** Inserts parked deliveries in one transaction. */
+  /**
+   * Inserts parked deliveries in one transaction. On PostgreSQL, if any of them is free for every replica to claim,
+   * the other replicas are notified at commit (their retry workers may be asleep until later).
+   */
   public void park(List<Park> parks) {
-    tx.executeWithoutResult(s -> jdbc.batchUpdate("insert into parked_delivery (" + PARKED_COLUMNS
+    boolean free = parks.stream().anyMatch(p -> p.lockedBy() == null);
+    tx.executeWithoutResult(s -> {
+      insert(parks);
+      if (free && isPostgres()) {
+        jdbc.queryForList(io.activityservice.events.internal.PgNotifications.notifySql(DUE_CHANNEL));
+      }
+    });
+  }
+
+  private void insert(List<Park> parks) {
+    jdbc.batchUpdate("insert into parked_delivery (" + PARKED_COLUMNS
         + ", locked_by, locked_until) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", parks, parks.size(),
         (ps, p) -> {
           ParkedDelivery r = p.row();
@@ -102,10 +144,23 @@ public class DeliveryStore {
           ps.setLong(14, r.createdAt());
           ps.setString(15, p.lockedBy());
           setLong(ps, 16, p.lockedUntil());
-        }));
+        });
   }
 
   // ------------------------------------------------------------------ claiming
+
+  /**
+   * When the next delivery not leased by anyone becomes due: the earliest {@code next_attempt_at} among rows free to
+   * claim (walks the {@code next_attempt_at} index and stops at the first free row), or {@code null} if there is
+   * none. Rows leased now are left out: this replica hears when its own end, and another replica's lease ending
+   * (a crash) is found by the retry worker's periodic check.
+   */
+  public Long nextDue(long now) {
+    List<Long> due = jdbc.queryForList("select next_attempt_at from parked_delivery"
+        + " where locked_until is null or locked_until < ? order by next_attempt_at fetch first 1 rows only",
+        Long.class, now);
+    return due.isEmpty() ? null : due.get(0);
+  }
 
   /**
    * Claims up to {@code max} due deliveries for this replica: each gets a fresh lock token and a lease until

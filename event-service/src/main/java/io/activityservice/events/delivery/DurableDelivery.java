@@ -2,6 +2,7 @@ package io.activityservice.events.delivery;
 
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
+import io.activityservice.channel.OutboundChannel;
 import io.activityservice.channel.OutboundEvent;
 import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.problem.InvalidInputException;
@@ -40,6 +41,7 @@ import org.slf4j.LoggerFactory;
 public final class DurableDelivery implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(DurableDelivery.class);
+  private static final int MAX_ROUTES = 10_000;
 
   /** How a delivery handed to {@link #deliver} ended, as far as the caller is concerned. */
   public enum Result {
@@ -49,6 +51,16 @@ public final class DurableDelivery implements AutoCloseable {
     PARKED,
     /** Given up at once (no retries allowed); kept as a dead letter. */
     DEAD_LETTERED
+  }
+
+  /**
+   * Told once how one delivery handed to {@link #deliver(SubscriptionIndex.Entry, RoutableEvent, Callback)} ended:
+   * a result, or the error that kept it from becoming durable (the caller must then let the event be redelivered).
+   * Called on whichever thread ended it (a channel's, the store writer's, the timer's); must not block.
+   */
+  @FunctionalInterface
+  public interface Callback {
+    void settled(Result result, Throwable error);
   }
 
   /** What {@code GET /subscriptions/{id}/deliveries} reports. */
@@ -73,6 +85,8 @@ public final class DurableDelivery implements AutoCloseable {
   private final RetryWorker worker;
   private final ScheduledExecutorService scheduler;
   private final ParkAfterTimer timer;
+  /** Routes by target (targets come and go with subscriptions: beyond the bound, looked up uncached). */
+  private final java.util.Map<ChannelUri, Route> routes = new java.util.concurrent.ConcurrentHashMap<>();
 
   /**
    * @param fallbackDeadLetter dead-letter channel for subscriptions without their own, or {@code null}
@@ -87,7 +101,7 @@ public final class DurableDelivery implements AutoCloseable {
     this.metrics = metrics;
     this.clock = clock;
     this.settings = settings;
-    this.writer = new StoreWriter(store, settings.maxQueuedParks(), this::enforceMaxPending);
+    this.writer = new StoreWriter(store, settings.maxQueuedParks(), this::enforceMaxPending, this::wakeRetries);
     this.deadLetters = new DeadLetters(channels, fallbackDeadLetter, writer::deadLetter, clock);
     this.settler = new Settler(writer, deadLetters, metrics, clock);
     this.worker = new RetryWorker(store, settler, this, deadLetters, subscriptions, settings, clock);
@@ -110,6 +124,14 @@ public final class DurableDelivery implements AutoCloseable {
     return this;
   }
 
+  /** On the writer thread: deliveries were parked or rescheduled; the earliest is due at {@code dueAt}. */
+  private void wakeRetries(long dueAt) {
+    RetryWorker w = worker;
+    if (w != null) {
+      w.dueAt(dueAt);
+    }
+  }
+
   /** Dead letters outside subscriptions (invalid inbound events, derivation loops) go through this. */
   public DeadLetters deadLetters() {
     return deadLetters;
@@ -126,28 +148,78 @@ public final class DurableDelivery implements AutoCloseable {
    *     not take it (the caller must then let the event be redelivered)
    */
   public CompletableFuture<Result> deliver(SubscriptionIndex.Entry entry, RoutableEvent event) {
-    RoutedDelivery d = new RoutedDelivery(this, entry, event);
+    CompletableFuture<Result> result = new CompletableFuture<>();
+    deliver(entry, event, (r, error) -> {
+      if (error == null) {
+        result.complete(r);
+      } else {
+        result.completeExceptionally(error);
+      }
+    });
+    return result;
+  }
+
+  /**
+   * Delivers one routed event to one subscription, and tells {@code done} once the event was delivered, or durably
+   * parked or dead-lettered, or could not be taken over (the caller must let the event be redelivered). Never
+   * throws; {@code done} may be called before this returns (a channel that accepts at once).
+   */
+  public void deliver(SubscriptionIndex.Entry entry, RoutableEvent event, Callback done) {
+    RoutedDelivery d = new RoutedDelivery(this, entry, event, done);
     d.start();
     if (d.isPending()) {
       timer.add(d);
     }
-    return d.result();
+  }
+
+  /**
+   * The outbound channel of a target and its delivery counters, looked up once per target: one map lookup per
+   * delivery, no tag built per event.
+   */
+  record Route(OutboundChannel channel, DeliveryMetrics.ChannelMeters meters) {
+
+    /** Sends; never throws (a channel that throws fails the attempt). */
+    CompletableFuture<Void> send(OutboundEvent event) {
+      try {
+        CompletableFuture<Void> f = channel.send(event);
+        return f != null ? f : CompletableFuture.failedFuture(new IllegalStateException("channel returned no future"));
+      } catch (RuntimeException e) {
+        return CompletableFuture.failedFuture(e);
+      }
+    }
+  }
+
+  /** The route to a target; throws if no adapter serves it (the attempt fails). */
+  Route route(ChannelUri target) {
+    Route r = routes.get(target);
+    if (r == null) {
+      r = new Route(channels.outbound(target), metrics.channel(target));
+      if (routes.size() < MAX_ROUTES) {
+        routes.putIfAbsent(target, r); // the registry keeps one channel per URI, so racing routes are equal
+      }
+    }
+    return r;
+  }
+
+  /** Counts a failed attempt at a target that has no route (no adapter serves it). */
+  void countFailedAttempt(ChannelUri target) {
+    metrics.failedAttempt(target);
   }
 
   /** Sends through the target's channel, counting the outcome; never throws. */
   CompletableFuture<Void> send(ChannelUri target, OutboundEvent event) {
-    CompletableFuture<Void> send;
+    Route route;
     try {
-      send = channels.outbound(target).send(event);
+      route = route(target);
     } catch (RuntimeException e) {
-      send = CompletableFuture.failedFuture(e);
+      metrics.failedAttempt(target);
+      return CompletableFuture.failedFuture(e);
     }
-    String channel = target.toString();
-    return send.whenComplete((ok, error) -> {
+    return route.send(event).whenComplete((ok, error) -> {
       if (error == null) {
-        metrics.delivered(channel);
+        route.meters().delivered().increment();
       } else {
-        metrics.failedAttempt(channel);
+        route.meters().failed().increment();
       }
     });
   }

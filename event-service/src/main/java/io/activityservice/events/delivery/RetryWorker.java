@@ -32,6 +32,8 @@ final class RetryWorker implements AutoCloseable {
   private static final int MAX_SKIPPED = 200;
   /** How long a delivery of a subscription this replica does not know yet is put back. */
   private static final long UNKNOWN_SUBSCRIPTION_DELAY_MILLIS = 1_000;
+  /** Wait when deliveries are due but none could be claimed (saturated subscriptions, a concurrent claim). */
+  private static final long MIN_WAIT_MILLIS = 50;
 
   private final DeliveryStore store;
   private final Settler settler;
@@ -43,8 +45,14 @@ final class RetryWorker implements AutoCloseable {
   private final Semaphore permits;
   private final Map<String, AtomicInteger> perSubscription = new ConcurrentHashMap<>();
   private final Object wake = new Object();
+  /** Set by {@link #nudge()}, cleared before each claim (guarded by {@code wake}'s monitor for the wait). */
+  private volatile boolean nudged;
+  /** When the sleeping worker wakes up by itself (epoch millis); {@code Long.MAX_VALUE} while it is awake. */
+  private long wakeAt = Long.MAX_VALUE;
   private final Thread thread;
   private volatile boolean closed;
+  /** PostgreSQL: wakes the worker when another replica parks a delivery; {@code null} on H2. */
+  private AutoCloseable listener;
 
   RetryWorker(DeliveryStore store, Settler settler, DurableDelivery owner, DeadLetters deadLetters,
               Function<String, SubscriptionIndex.Entry> subscriptions, DeliverySettings settings, Clock clock) {
@@ -62,6 +70,12 @@ final class RetryWorker implements AutoCloseable {
 
   void start() {
     thread.start();
+    try {
+      listener = store.listenForDueDeliveries(this::nudge);
+    } catch (RuntimeException e) {
+      log.warn("not listening for deliveries parked by other replicas (found by the periodic check instead): {}",
+          e.toString());
+    }
   }
 
   /** Attempts in flight on this replica. */
@@ -69,18 +83,37 @@ final class RetryWorker implements AutoCloseable {
     return settings.maxConcurrentAttempts() - permits.availablePermits();
   }
 
+  /**
+   * Sleeps until the earliest free delivery is due, at most {@code poll-interval}, then claims what is due. This
+   * replica is woken sooner when it parks or reschedules a delivery due before that, when an attempt ends and frees a
+   * slot, and on a redrive; the periodic check finds deliveries of other replicas whose lease ran out, and — on
+   * PostgreSQL — work another replica parked (it is woken by their notification too).
+   */
   private void run() {
     while (!closed) {
       try {
+        nudged = false;
         int free = Math.min(permits.availablePermits(), settings.claimBatch());
-        int claimed = free == 0 ? 0 : claimAndAttempt(free);
-        if (claimed < free || free == 0) {
-          pause();
+        if (free == 0) {
+          pause(settings.pollInterval().toMillis()); // woken when an attempt ends
+          continue;
+        }
+        // Look before claiming: a claim is a locking transaction, the look one indexed read, and most wake-ups find
+        // nothing due yet (the periodic check, a delivery parked with a backoff).
+        long now = clock.millis();
+        long max = settings.pollInterval().toMillis();
+        Long due = store.nextDue(now);
+        if (due == null || due > now) {
+          pause(due == null ? max : Math.min(max, due - now));
+        } else if (claimAndAttempt(free) == 0) {
+          // Due but not claimed: its subscription is at its bound of attempts here (woken when one ends) or another
+          // replica is claiming it right now.
+          pause(Math.min(max, MIN_WAIT_MILLIS));
         }
       } catch (RuntimeException e) {
         if (!closed) {
           log.warn("claiming parked deliveries failed, trying again in {}: {}", settings.pollInterval(), e.toString());
-          pause();
+          pause(settings.pollInterval().toMillis());
         }
       }
     }
@@ -148,15 +181,11 @@ final class RetryWorker implements AutoCloseable {
 
   private void done(ParkedDelivery row) {
     AtomicInteger n = perSubscription.get(row.subscriptionId());
-    if (n != null) {
-      n.decrementAndGet();
-    }
+    boolean subscriptionWasFull = n != null && n.getAndDecrement() >= settings.maxAttemptsPerSubscription();
     boolean wasFull = permits.availablePermits() == 0;
     permits.release();
-    if (wasFull) {
-      synchronized (wake) {
-        wake.notifyAll();
-      }
+    if (wasFull || subscriptionWasFull) {
+      nudge();
     }
   }
 
@@ -171,23 +200,43 @@ final class RetryWorker implements AutoCloseable {
     return skip;
   }
 
-  private void pause() {
+  private void pause(long millis) {
     synchronized (wake) {
-      if (closed) {
+      if (closed || nudged || millis <= 0) {
         return;
       }
+      wakeAt = clock.millis() + millis;
       try {
-        wake.wait(settings.pollInterval().toMillis());
+        wake.wait(millis);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         closed = true;
+      } finally {
+        wakeAt = Long.MAX_VALUE;
       }
     }
   }
 
-  /** Wakes the worker early (e.g. after a redrive made deliveries due). */
+  /**
+   * Deliveries were committed that are due at {@code dueAt} (epoch millis): wakes the worker if that is before its
+   * planned wake-up (or if it is claiming now, so it looks again).
+   */
+  void dueAt(long dueAt) {
+    synchronized (wake) {
+      if (dueAt < wakeAt) {
+        nudged = true;
+        wake.notifyAll();
+      }
+    }
+  }
+
+  /**
+   * Wakes the worker early: a delivery was parked or rescheduled (it may be due before the worker's wake-up), an
+   * attempt freed a slot, a redrive made deliveries due. A nudge during a claim is not lost: the worker claims again.
+   */
   void nudge() {
     synchronized (wake) {
+      nudged = true;
       wake.notifyAll();
     }
   }
@@ -195,6 +244,13 @@ final class RetryWorker implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
+    if (listener != null) {
+      try {
+        listener.close();
+      } catch (Exception e) {
+        log.debug("closing the delivery listener: {}", e.toString());
+      }
+    }
     nudge();
     try {
       thread.join(5_000);

@@ -3,68 +3,84 @@ package io.activityservice.events.delivery;
 import io.activityservice.events.routing.RoutableEvent;
 import io.activityservice.events.subscription.SubscriptionIndex;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.BiConsumer;
 
 /**
  * The first attempt of one routed event at one subscription's target. It ends in one of three ways:
  * delivered; failed, and parked (or given up) in the store; or still running when {@code park-after} elapsed,
  * and then parked under this replica's lease while the attempt goes on — its late result is settled on the
- * parked row like any retry attempt's. {@link #result()} completes once the outcome is durable, and only then
+ * parked row like any retry attempt's. The callback is told once the outcome is durable, and only then
  * may the inbound message be settled or the REST request answered.
+ *
+ * <p>One object per delivery: it is the completion of the channel's future (no extra futures), the timer's entry,
+ * and the state machine; once settled it drops the event, so a settled entry waiting in the timer's queue is small.
  */
-final class RoutedDelivery {
+final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTimer.Entry {
 
   private enum State { PENDING, SETTLED, PARKED_IN_FLIGHT }
 
   private final DurableDelivery owner;
   private final SubscriptionIndex.Entry entry;
-  private final RoutableEvent event;
+  private final DurableDelivery.Callback done;
   private final long startNanos = System.nanoTime();
-  private final CompletableFuture<DurableDelivery.Result> result = new CompletableFuture<>();
-  private State state = State.PENDING;
+  /** Cleared once the first attempt ended or the delivery was parked: nothing needs the event after that. */
+  private RoutableEvent event;
+  private DurableDelivery.Route route;
+  /** Changed under {@code this}; read without the lock by the timer. */
+  private volatile State state = State.PENDING;
   private ParkedDelivery parkedRow;
   private CompletableFuture<Void> parking;
 
-  RoutedDelivery(DurableDelivery owner, SubscriptionIndex.Entry entry, RoutableEvent event) {
+  RoutedDelivery(DurableDelivery owner, SubscriptionIndex.Entry entry, RoutableEvent event,
+                 DurableDelivery.Callback done) {
     this.owner = owner;
     this.entry = entry;
     this.event = event;
+    this.done = done;
   }
 
-  CompletableFuture<DurableDelivery.Result> result() {
-    return result;
-  }
-
-  long startNanos() {
+  @Override
+  public long startNanos() {
     return startNanos;
   }
 
-  SubscriptionIndex.Entry entry() {
-    return entry;
-  }
-
-  RoutableEvent event() {
-    return event;
-  }
-
-  synchronized boolean isPending() {
+  @Override
+  public boolean isPending() {
     return state == State.PENDING;
   }
 
-  /** Sends; the timer calls {@link #parkAfterElapsed()} if it is still pending then. */
+  /** Sends; the timer calls {@link #parkAfterElapsed()} if it is still pending then. Never throws. */
   void start() {
-    owner.send(entry.target(), event.outbound()).whenComplete((ok, error) -> attemptDone(error));
+    CompletableFuture<Void> send;
+    try {
+      route = owner.route(entry.target());
+      send = route.send(event.outbound());
+    } catch (RuntimeException e) {
+      send = CompletableFuture.failedFuture(e);
+    }
+    if (send.isDone() && !send.isCompletedExceptionally()) {
+      accept(null, null); // accepted at once: no completion stage to allocate
+    } else {
+      send.whenComplete(this);
+    }
   }
 
-  private void attemptDone(Throwable error) {
+  /** The first attempt ended ({@code error == null}: the target accepted the event). */
+  @Override
+  public void accept(Void ok, Throwable error) {
+    if (route != null) {
+      (error == null ? route.meters().delivered() : route.meters().failed()).increment();
+    } else {
+      owner.countFailedAttempt(entry.target());
+    }
     CompletableFuture<Void> inFlightPark;
     ParkedDelivery row;
+    RoutableEvent e;
     synchronized (this) {
+      e = event;
+      event = null;
       if (state == State.PENDING) {
         state = State.SETTLED;
-        if (error == null) {
-          result.complete(DurableDelivery.Result.DELIVERED);
-          return;
-        }
         inFlightPark = null;
         row = null;
       } else {
@@ -72,14 +88,16 @@ final class RoutedDelivery {
         row = parkedRow;
       }
     }
-    if (inFlightPark == null) {
-      owner.parkFailedFirstAttempt(entry, event, error).whenComplete((r, e) -> {
-        if (e == null) {
-          result.complete(r);
-        } else {
-          result.completeExceptionally(e);
-        }
-      });
+    if (inFlightPark == null && error == null) {
+      done.settled(DurableDelivery.Result.DELIVERED, null);
+    } else if (inFlightPark == null) {
+      CompletableFuture<DurableDelivery.Result> parked;
+      try {
+        parked = owner.parkFailedFirstAttempt(entry, e, error);
+      } catch (RuntimeException unexpected) {
+        parked = CompletableFuture.failedFuture(unexpected);
+      }
+      parked.whenComplete(done::settled);
     } else {
       // The row is ours (locked under our lease): settle it once it is written; if writing it failed, the
       // inbound message was refused and comes again, so there is nothing to settle.
@@ -88,21 +106,19 @@ final class RoutedDelivery {
   }
 
   /** Called by the timer: parks the delivery if its first attempt is still running. */
-  void parkAfterElapsed() {
+  @Override
+  public void parkAfterElapsed() {
+    CompletableFuture<Void> p;
     synchronized (this) {
       if (state != State.PENDING) {
         return;
       }
       state = State.PARKED_IN_FLIGHT;
       parkedRow = owner.inFlightRow(entry, event);
+      event = null;
       parking = owner.parkInFlight(parkedRow);
+      p = parking;
     }
-    parking.whenComplete((ok, error) -> {
-      if (error == null) {
-        result.complete(DurableDelivery.Result.PARKED);
-      } else {
-        result.completeExceptionally(error);
-      }
-    });
+    p.whenComplete((ok, error) -> done.settled(error == null ? DurableDelivery.Result.PARKED : null, error));
   }
 }

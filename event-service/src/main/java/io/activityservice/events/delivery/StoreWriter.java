@@ -27,11 +27,17 @@ public final class StoreWriter implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(StoreWriter.class);
   private static final int MAX_BATCH = 500;
+  /** How long an idle writer waits for work before looking at its closed flag again (close() wakes it anyway). */
+  private static final long IDLE_WAIT_MILLIS = 60_000;
 
   /** One queued write. */
   private sealed interface Write permits ParkWrite, DeleteWrite, RescheduleWrite, GiveUpWrite, BuryWrite,
-      DeadLetterWrite {
+      DeadLetterWrite, Wake {
     CompletableFuture<Void> done();
+  }
+
+  /** Wakes the writer to notice that it is closed; writes nothing. */
+  private record Wake(CompletableFuture<Void> done) implements Write {
   }
 
   private record ParkWrite(DeliveryStore.Park park, CompletableFuture<Void> done) implements Write {
@@ -55,6 +61,7 @@ public final class StoreWriter implements AutoCloseable {
   private final DeliveryStore store;
   private final int maxQueuedParks;
   private final Consumer<Set<String>> afterParks;
+  private final java.util.function.LongConsumer afterDueChange;
   private final BlockingQueue<Write> queue = new LinkedBlockingQueue<>();
   private final AtomicInteger queuedParks = new AtomicInteger();
   private final Thread thread;
@@ -65,9 +72,20 @@ public final class StoreWriter implements AutoCloseable {
    *                   (to enforce {@code retry.maxPending})
    */
   public StoreWriter(DeliveryStore store, int maxQueuedParks, Consumer<Set<String>> afterParks) {
+    this(store, maxQueuedParks, afterParks, due -> { });
+  }
+
+  /**
+   * @param afterDueChange called on the writer thread after a batch committed deliveries free for any replica to
+   *                       claim (parked, rescheduled), with the earliest time one of them is due: the retry worker
+   *                       wakes if that is before its own wake-up
+   */
+  public StoreWriter(DeliveryStore store, int maxQueuedParks, Consumer<Set<String>> afterParks,
+                     java.util.function.LongConsumer afterDueChange) {
     this.store = store;
     this.maxQueuedParks = maxQueuedParks;
     this.afterParks = afterParks;
+    this.afterDueChange = afterDueChange;
     this.thread = new Thread(this::run, "delivery-store-writer");
     thread.setDaemon(true);
     thread.start();
@@ -125,7 +143,8 @@ public final class StoreWriter implements AutoCloseable {
     while (!closed || !queue.isEmpty()) {
       try {
         // No linger: a group commit of whatever queued while the previous one ran keeps the answer latency low.
-        if (QueueBatches.take(queue, batch, MAX_BATCH, 100, 0)) {
+        // Idle, the thread just waits for the queue (close() wakes it).
+        if (QueueBatches.take(queue, batch, MAX_BATCH, IDLE_WAIT_MILLIS, 0)) {
           write(batch);
         }
       } catch (InterruptedException e) {
@@ -140,6 +159,9 @@ public final class StoreWriter implements AutoCloseable {
     }
     Write w;
     while ((w = queue.poll()) != null) {
+      if (w instanceof ParkWrite) {
+        queuedParks.decrementAndGet();
+      }
       w.done().completeExceptionally(new RejectedExecutionException("delivery store writer closed"));
     }
   }
@@ -181,6 +203,25 @@ public final class StoreWriter implements AutoCloseable {
     }
     apply(reschedules, list -> store.reschedule(list.stream().map(RescheduleWrite::change).toList()));
     apply(giveUps, list -> store.toDeadLetterPhase(list.stream().map(GiveUpWrite::change).toList()));
+    long due = Long.MAX_VALUE;
+    for (ParkWrite p : parks) {
+      if (p.park().lockedBy() == null) { // a delivery parked while its first attempt runs is leased, not due
+        due = Math.min(due, p.park().row().nextAttemptAt());
+      }
+    }
+    for (RescheduleWrite r : reschedules) {
+      due = Math.min(due, r.change().nextAttemptAt());
+    }
+    if (!giveUps.isEmpty()) {
+      due = Long.MIN_VALUE; // handed to the dead-letter channel at once
+    }
+    if (due != Long.MAX_VALUE) {
+      try {
+        afterDueChange.accept(due);
+      } catch (RuntimeException e) {
+        log.warn("waking the retry worker failed: {}", e.toString());
+      }
+    }
     apply(burials, list -> store.bury(list.stream().map(BuryWrite::burial).toList()));
     apply(deletes, list -> store.delete(list.stream().map(DeleteWrite::claim).toList()));
     apply(deadLetters, list -> store.insertDeadLetters(list.stream().map(DeadLetterWrite::record).toList()));
@@ -214,6 +255,7 @@ public final class StoreWriter implements AutoCloseable {
   @Override
   public void close() {
     closed = true;
+    queue.add(new Wake(new CompletableFuture<>()));
     try {
       thread.join(10_000);
     } catch (InterruptedException e) {

@@ -7,9 +7,11 @@ import io.activityservice.events.routing.EventRouter;
 import io.activityservice.events.routing.RoutableEvent;
 import io.activityservice.events.routing.RoutingOutcome;
 import io.cloudevents.CloudEvent;
-import io.cloudevents.core.builder.CloudEventBuilder;
 import java.time.Clock;
+import java.time.Instant;
+import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -61,11 +63,22 @@ public class EventIngest {
    */
   public RoutableEvent prepare(CloudEvent event) {
     checkLengths(event);
-    CloudEvent withTime = event.getTime() != null ? event
-        : CloudEventBuilder.from(event).withTime(OffsetDateTime.now(clock)).build();
-    RoutableEvent routable = RoutableEvent.of(withTime);
-    registry.validate(withTime.getType(), routable.data(), routable.dataIsJson());
+    CloudEvent withTime = event.getTime() != null ? event : new TimedCloudEvent(event, now());
+    String type = withTime.getType();
+    // The data is parsed now if a schema or a pattern will read it, else only checked to be JSON (and parsed later
+    // if a detector, rule set or archive reads it).
+    boolean readNow = registry.hasSchema(type) || (router != null && router.readsData());
+    RoutableEvent routable = RoutableEvent.of(withTime, readNow);
+    registry.validateData(type, routable::data, routable.dataIsJson());
     return routable;
+  }
+
+  /** Now, in the clock's zone, without looking up zone rules (which allocates per call for a fixed offset). */
+  private OffsetDateTime now() {
+    Instant instant = clock.instant();
+    ZoneOffset offset = clock.getZone() instanceof ZoneOffset fixed ? fixed
+        : clock.getZone().getRules().getOffset(instant);
+    return OffsetDateTime.of(LocalDateTime.ofEpochSecond(instant.getEpochSecond(), instant.getNano(), offset), offset);
   }
 
   /** Attribute and extension lengths: a few length reads per event, no parse and no allocation unless refused. */
@@ -127,6 +140,11 @@ public class EventIngest {
   /** Routes a prepared event; see {@link EventRouter#route(RoutableEvent)}. */
   public CompletableFuture<RoutingOutcome> route(RoutableEvent event) {
     return router.route(event);
+  }
+
+  /** Routes a prepared event and tells {@code done}; see {@link EventRouter#route(RoutableEvent, EventRouter.Callback)}. */
+  public void route(RoutableEvent event, EventRouter.Callback done) {
+    router.route(event, done);
   }
 
   /** Prepares and routes; validation errors fail the returned future. */

@@ -34,7 +34,7 @@ final class RoutingInboundHandler implements InboundHandler {
   @Override
   public void onEvent(CloudEvent event, Acknowledgement ack) {
     try {
-      ingest.route(ingest.prepare(event)).whenComplete((outcome, error) -> {
+      ingest.route(ingest.prepare(event), (outcome, error) -> {
         if (error == null) {
           ack.ack();
         } else {

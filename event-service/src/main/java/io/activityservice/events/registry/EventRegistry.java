@@ -42,6 +42,8 @@ public class EventRegistry {
   private final JsonSchemaFactory schemaFactory = JsonSchemaFactory.getInstance(SpecVersion.VersionFlag.V202012,
       builder -> builder.schemaLoaders(loaders -> loaders.add(SchemaReferences.LOADER)));
   private final Map<String, Compiled> cache = new ConcurrentHashMap<>();
+  /** Counts changes of {@link #cache} (types registered, changed, removed), for caches of per-type decisions. */
+  private final java.util.concurrent.atomic.AtomicLong version = new java.util.concurrent.atomic.AtomicLong();
   private final ConfigChanges changes;
   /** The 2020-12 meta-schema, bundled with the validator: user schemas are checked against it. */
   private final JsonSchema metaSchema = schemaFactory.getSchema(SchemaLocation.of(SchemaId.V202012));
@@ -91,8 +93,10 @@ public class EventRegistry {
     Optional<EventType> stored = repository.find(type);
     if (stored.isEmpty()) {
       cache.remove(type);
+      version.incrementAndGet();
     } else {
       cache.put(type, compileStored(stored.get()));
+      version.incrementAndGet();
     }
   }
 
@@ -121,6 +125,7 @@ public class EventRegistry {
       }
     });
     cache.put(type, compiled);
+    version.incrementAndGet();
     return t;
   }
 
@@ -136,6 +141,7 @@ public class EventRegistry {
       }
     });
     cache.put(type, compiled);
+    version.incrementAndGet();
     return t;
   }
 
@@ -146,6 +152,7 @@ public class EventRegistry {
       }
     });
     cache.remove(type);
+    version.incrementAndGet();
   }
 
   /** Names of all registered types (for tools such as detectors that need typed inputs). */
@@ -161,6 +168,32 @@ public class EventRegistry {
    * @throws InvalidInputException naming {@code type} or {@code data.<path>}
    */
   public void validate(String type, JsonNode data, boolean dataIsJson) {
+    validateData(type, () -> data, dataIsJson);
+  }
+
+  /** Whether events of this type are checked against a schema (so ingest will read their data). */
+  public boolean hasSchema(String type) {
+    Compiled c = cache.get(type);
+    return c != null && c.schema() != null;
+  }
+
+  /** Changes whenever a type is registered, changed or removed (on this replica or applied from another). */
+  public long version() {
+    return version.get();
+  }
+
+  /** Whether a type is registered; no allocation (the routing metrics ask per event). */
+  public boolean isRegistered(String type) {
+    return type != null && cache.containsKey(type);
+  }
+
+  /**
+   * Like {@link #validate(String, JsonNode, boolean)}, with the data read only if the type has a schema.
+   *
+   * @param data the parsed JSON data, or {@code null} if the event has no (JSON) data; not called for types without
+   *             a schema
+   */
+  public void validateData(String type, java.util.function.Supplier<JsonNode> data, boolean dataIsJson) {
     Compiled c = cache.get(type);
     if (c == null) {
       if (policy == UnregisteredTypePolicy.REJECT) {
@@ -179,9 +212,10 @@ public class EventRegistry {
     if (!dataIsJson) {
       throw new InvalidInputException("data", "type '" + type + "' has a JSON Schema, so data must be JSON");
     }
+    JsonNode tree = data.get();
     Set<ValidationMessage> messages;
     try {
-      messages = c.schema().validate(data == null ? com.fasterxml.jackson.databind.node.NullNode.getInstance() : data);
+      messages = c.schema().validate(tree == null ? com.fasterxml.jackson.databind.node.NullNode.getInstance() : tree);
     } catch (RuntimeException e) {
       // E.g. a reference the loader refused (nothing is fetched): the data cannot be shown valid.
       throw new InvalidInputException("data", "could not be checked against the schema of type '" + type + "'");

@@ -1,12 +1,7 @@
 package io.activityservice.events.routing;
 
 import java.time.Duration;
-import java.util.Map;
-import java.util.Queue;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Suppresses duplicates by CloudEvents identity (source, id) within a time window, so a redelivered
@@ -16,20 +11,52 @@ import java.util.concurrent.atomic.AtomicInteger;
  * first copy is still routing waits for the same outcome. If routing fails, the router
  * {@linkplain #forget forgets} the entry so that the transport's redelivery is routed again (nothing is lost). Memory is bounded by
  * {@code maxEntries}; past it the oldest entries are forgotten early.
+ *
+ * <p>The entry is the routed event's {@link Claim} itself (the router's settlement), keyed by (source, id) and
+ * linked into a FIFO list in the order it was claimed: remembering an event costs one map node, nothing else.
  */
 public class DuplicateFilter {
 
-  private record Key(String source, String id) {
-  }
+  /**
+   * What the filter remembers of one event: its identity, when it expires, and whether its routing has settled.
+   * Equal to another claim of the same (source, id).
+   */
+  abstract static class Claim {
+    final String source;
+    final String id;
+    private final int hash;
+    /** Guarded by the filter's lock. */
+    private long expiresAt;
+    private Claim next;
+    private boolean forgotten;
 
-  private record Stamp(Key key, long expiresAt) {
+    Claim(String source, String id) {
+      this.source = source;
+      this.id = id;
+      this.hash = 31 * source.hashCode() + id.hashCode();
+    }
+
+    /** Whether routing has settled (an entry still routing is never forgotten early). */
+    abstract boolean isSettled();
+
+    @Override
+    public final boolean equals(Object o) {
+      return o instanceof Claim c && c.hash == hash && c.id.equals(id) && c.source.equals(source);
+    }
+
+    @Override
+    public final int hashCode() {
+      return hash;
+    }
   }
 
   private final long windowNanos;
   private final int maxEntries;
-  private final Map<Key, CompletableFuture<RoutingOutcome>> seen = new ConcurrentHashMap<>();
-  private final Queue<Stamp> order = new ConcurrentLinkedQueue<>();
-  private final AtomicInteger size = new AtomicInteger();
+  private final ConcurrentHashMap<Claim, Claim> seen = new ConcurrentHashMap<>();
+  /** Claims in the order they were made (re-stamped ones move to the end); guarded by {@code this}. */
+  private Claim head;
+  private Claim tail;
+  private int size;
 
   /** A window of zero disables deduplication. */
   public DuplicateFilter(Duration window, int maxEntries) {
@@ -40,33 +67,39 @@ public class DuplicateFilter {
   /**
    * Claims an event for routing.
    *
-   * @param routing the future that will carry this copy's outcome
-   * @return {@code null} if this is the first copy (caller routes it), else the outcome of the
-   *     copy already routed or routing
+   * @return {@code null} if this is the first copy (the caller routes it), else the claim of the copy already
+   *     routed or routing
    */
-  public CompletableFuture<RoutingOutcome> claim(String source, String id, CompletableFuture<RoutingOutcome> routing) {
+  Claim claim(Claim claim) {
     if (windowNanos == 0) {
       return null;
     }
-    long now = System.nanoTime();
-    expire(now);
-    Key key = new Key(source, id);
-    CompletableFuture<RoutingOutcome> existing = seen.putIfAbsent(key, routing);
+    Claim existing = seen.putIfAbsent(claim, claim);
     if (existing != null) {
       return existing;
     }
-    order.add(new Stamp(key, now + windowNanos));
-    size.incrementAndGet();
+    long now = System.nanoTime();
+    synchronized (this) {
+      claim.expiresAt = now + windowNanos;
+      append(claim);
+      expire(now);
+    }
     return null;
   }
 
   /**
    * Forgets a copy whose routing failed, so that the transport's redelivery is routed again. Must be
-   * called before {@code routing} is completed, so a redelivery triggered by that completion is new.
+   * called before the copy's outcome is given to anyone, so a redelivery triggered by it is new.
    */
-  public void forget(String source, String id, CompletableFuture<RoutingOutcome> routing) {
-    if (windowNanos != 0) {
-      seen.remove(new Key(source, id), routing);
+  void forget(Claim claim) {
+    if (windowNanos == 0) {
+      return;
+    }
+    synchronized (this) {
+      if (!claim.forgotten) {
+        claim.forgotten = true;
+        seen.remove(claim, claim);
+      }
     }
   }
 
@@ -75,20 +108,37 @@ public class DuplicateFilter {
     return seen.size();
   }
 
+  private void append(Claim c) {
+    c.next = null;
+    if (tail == null) {
+      head = c;
+    } else {
+      tail.next = c;
+    }
+    tail = c;
+    size++;
+  }
+
+  /** Drops expired entries from the head (and the oldest beyond {@code maxEntries}); under the lock. */
   private void expire(long now) {
-    Stamp head;
-    while ((head = order.peek()) != null && (head.expiresAt() - now < 0 || size.get() > maxEntries)) {
-      if (order.remove(head)) {
-        size.decrementAndGet();
-        CompletableFuture<RoutingOutcome> f = seen.get(head.key());
-        if (f != null && f.isDone()) {
-          seen.remove(head.key(), f);
-        } else if (f != null) {
-          // Still routing: keep it; re-stamp so it is checked again later.
-          order.add(new Stamp(head.key(), now + windowNanos));
-          size.incrementAndGet();
-          return;
-        }
+    Claim c;
+    while ((c = head) != null && (c.expiresAt - now < 0 || size > maxEntries)) {
+      head = c.next;
+      if (head == null) {
+        tail = null;
+      }
+      size--;
+      if (c.forgotten) {
+        continue; // no longer in the map; a newer claim of the same event may be
+      }
+      if (c.isSettled()) {
+        c.forgotten = true;
+        seen.remove(c, c);
+      } else {
+        // Still routing: keep it; re-stamp so it is checked again later.
+        c.expiresAt = now + windowNanos;
+        append(c);
+        return;
       }
     }
   }

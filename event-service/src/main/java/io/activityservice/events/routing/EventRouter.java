@@ -4,9 +4,9 @@ import io.activityservice.events.log.LogSafe;
 import io.activityservice.events.delivery.DurableDelivery;
 import io.activityservice.events.problem.OverloadedException;
 import io.activityservice.events.subscription.SubscriptionIndex;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Semaphore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,6 +18,11 @@ import org.slf4j.LoggerFactory;
  * message waits at most about {@code park-after}, however slow a subscriber is. At most {@code maxInFlight} events
  * are being routed at once; beyond that, routing fails fast with {@link OverloadedException} (REST answers 503,
  * inbound channels redeliver later), so memory stays bounded under overload.
+ *
+ * <p>Per event the router allocates one {@link Settlement}, which is at once the event's dedup entry, the
+ * completion of its deliveries and of the forwarders' hand-over, and the keeper of its outcome; callers that settle
+ * a transport message pass a {@link Callback} ({@link #route(RoutableEvent, Callback)}) instead of chaining on a
+ * future.
  */
 public class EventRouter {
 
@@ -35,8 +40,9 @@ public class EventRouter {
   private final RoutingMetrics metrics;
   private final Semaphore inFlight;
   private final int maxInFlight;
-  private final List<Tap> taps = new CopyOnWriteArrayList<>();
-  private final List<Forwarder> forwarders = new CopyOnWriteArrayList<>();
+  /** Copy-on-write arrays: read per event without an iterator. */
+  private volatile Tap[] taps = new Tap[0];
+  private volatile Forwarder[] forwarders = new Forwarder[0];
 
   public EventRouter(SubscriptionIndex index, DurableDelivery delivery, DuplicateFilter duplicates,
                      RoutingMetrics metrics, int maxInFlight) {
@@ -46,6 +52,16 @@ public class EventRouter {
     this.metrics = metrics;
     this.maxInFlight = maxInFlight;
     this.inFlight = new Semaphore(maxInFlight);
+  }
+
+  /**
+   * Told once what routing did with an event: its outcome, or the error for which it must be redelivered
+   * ({@link OverloadedException} at the in-flight bound). Called on whichever thread settled the event (possibly
+   * the caller's, before {@link #route(RoutableEvent, Callback)} returns); must not block.
+   */
+  @FunctionalInterface
+  public interface Callback {
+    void routed(RoutingOutcome outcome, Throwable error);
   }
 
   /**
@@ -59,28 +75,22 @@ public class EventRouter {
   }
 
   /** Registers a forwarder that sees every routed (non-duplicate) event. */
-  public void addForwarder(Forwarder forwarder) {
-    forwarders.add(forwarder);
-  }
-
-  private CompletableFuture<Void> forward(RoutableEvent event) {
-    if (forwarders.isEmpty()) {
-      return CompletableFuture.completedFuture(null);
-    }
-    List<CompletableFuture<Void>> all = new java.util.ArrayList<>(forwarders.size());
-    for (Forwarder f : forwarders) {
-      try {
-        all.add(f.forward(event));
-      } catch (RuntimeException e) {
-        all.add(CompletableFuture.failedFuture(e));
-      }
-    }
-    return all.size() == 1 ? all.get(0) : CompletableFuture.allOf(all.toArray(CompletableFuture[]::new));
+  public synchronized void addForwarder(Forwarder forwarder) {
+    Forwarder[] f = Arrays.copyOf(forwarders, forwarders.length + 1);
+    f[f.length - 1] = forwarder;
+    forwarders = f;
   }
 
   /** Registers a tap that sees every routed (non-duplicate) event. */
-  public void addTap(Tap tap) {
-    taps.add(tap);
+  public synchronized void addTap(Tap tap) {
+    Tap[] t = Arrays.copyOf(taps, taps.length + 1);
+    t[t.length - 1] = tap;
+    taps = t;
+  }
+
+  /** Whether some subscription's pattern reads the event's data (ingest then parses it at once). */
+  public boolean readsData() {
+    return index.readsData();
   }
 
   /**
@@ -89,39 +99,46 @@ public class EventRouter {
    */
   public CompletableFuture<RoutingOutcome> route(RoutableEvent event) {
     CompletableFuture<RoutingOutcome> outcome = new CompletableFuture<>();
-    String id = event.event().getId();
-    String source = event.event().getSource().toString();
-    CompletableFuture<RoutingOutcome> earlier = duplicates.claim(source, id, outcome);
-    if (earlier != null) {
-      return earlier.thenApply(o -> new RoutingOutcome(o.eventId(), o.matched(), o.delivered(), o.parked(),
-          o.deadLettered(), true));
-    }
-    if (!inFlight.tryAcquire()) {
-      duplicates.forget(source, id, outcome);
-      outcome.completeExceptionally(new OverloadedException(
-          "router is at its bound of " + maxInFlight + " events in flight; retry later"));
-      return outcome;
-    }
-    // Routing settles an internal future first: the permit and the dedup entry are released before
-    // callers (and waiting duplicates) see the outcome, so whatever they do next (route the next
-    // event, nack for a redelivery) finds the router already in its new state.
-    CompletableFuture<RoutingOutcome> settled = new CompletableFuture<>();
-    settled.whenComplete((o, error) -> {
-      inFlight.release();
+    route(event, (o, error) -> {
       if (error != null) {
-        duplicates.forget(source, id, outcome);
         outcome.completeExceptionally(error);
       } else {
         outcome.complete(o);
       }
     });
-    try {
-      dispatch(event, settled);
-    } catch (RuntimeException e) {
-      log.error("routing event {} failed unexpectedly", LogSafe.text(id), e);
-      settled.completeExceptionally(e);
-    }
     return outcome;
+  }
+
+  /**
+   * Routes one validated event and tells {@code done} once every matching delivery is durable (delivered, parked or
+   * dead-lettered), or that the event must be redelivered. Never throws. A duplicate within the dedup window is
+   * told the first copy's outcome, marked as a duplicate (once that copy has one).
+   */
+  public void route(RoutableEvent event, Callback done) {
+    Settlement s;
+    try {
+      s = new Settlement(this, event, done);
+    } catch (RuntimeException e) {
+      tell(done, null, e);
+      return;
+    }
+    DuplicateFilter.Claim earlier = duplicates.claim(s);
+    if (earlier != null) {
+      ((Settlement) earlier).duplicate(done);
+      return;
+    }
+    if (!inFlight.tryAcquire()) {
+      duplicates.forget(s);
+      tell(done, null, new OverloadedException(
+          "router is at its bound of " + maxInFlight + " events in flight; retry later"));
+      return;
+    }
+    try {
+      dispatch(event, s);
+    } catch (RuntimeException e) {
+      log.error("routing event {} failed unexpectedly", LogSafe.text(event.event().getId()), e);
+      s.fail(e);
+    }
   }
 
   /**
@@ -132,7 +149,7 @@ public class EventRouter {
    */
   public CompletableFuture<RoutingOutcome> replay(RoutableEvent event, java.util.Set<String> subscriptionIds) {
     try {
-      List<SubscriptionIndex.Entry> matches = index.match(event.event(), event.json());
+      List<SubscriptionIndex.Entry> matches = index.match(event);
       if (subscriptionIds != null) {
         matches = matches.stream().filter(m -> subscriptionIds.contains(m.subscription().id())).toList();
       }
@@ -170,7 +187,7 @@ public class EventRouter {
     return maxInFlight - inFlight.availablePermits();
   }
 
-  private void dispatch(RoutableEvent event, CompletableFuture<RoutingOutcome> outcome) {
+  private void dispatch(RoutableEvent event, Settlement s) {
     metrics.received(event.event().getType());
     for (Tap tap : taps) {
       try {
@@ -179,32 +196,64 @@ public class EventRouter {
         log.warn("tap {} failed on event {}", tap, LogSafe.text(event.event().getId()), e);
       }
     }
-    CompletableFuture<Void> forwarded = forward(event);
-    List<SubscriptionIndex.Entry> matches = index.match(event.event(), event.json());
-    String id = event.event().getId();
-    if (matches.isEmpty()) {
-      forwarded.whenComplete((ok, error) -> {
-        metrics.routed(event.receivedAt());
-        if (error != null) {
-          outcome.completeExceptionally(error);
-        } else {
-          outcome.complete(new RoutingOutcome(id, 0, 0, 0, 0, false));
-        }
-      });
-      return;
+    CompletableFuture<?> forwarded = forward(event);
+    boolean waitForForward = forwarded != null && (!forwarded.isDone() || forwarded.isCompletedExceptionally());
+    List<SubscriptionIndex.Entry> matches = index.match(event);
+    s.expect(matches.size(), waitForForward);
+    if (waitForForward) {
+      forwarded.whenComplete(s);
     }
-    @SuppressWarnings("unchecked")
-    CompletableFuture<DurableDelivery.Result>[] deliveries = new CompletableFuture[matches.size()];
-    for (int i = 0; i < deliveries.length; i++) {
-      deliveries[i] = delivery.deliver(matches.get(i), event);
+    for (int i = 0; i < matches.size(); i++) {
+      delivery.deliver(matches.get(i), event, s);
     }
-    CompletableFuture.allOf(CompletableFuture.allOf(deliveries), forwarded).whenComplete((ok, error) -> {
-      metrics.routed(event.receivedAt());
-      if (error != null) {
-        outcome.completeExceptionally(error);
-        return;
-      }
-      outcome.complete(outcomeOf(id, deliveries));
-    });
+    s.dispatched();
+  }
+
+  /** Hands the event to every forwarder; {@code null} if there are none. */
+  private CompletableFuture<?> forward(RoutableEvent event) {
+    Forwarder[] all = forwarders;
+    if (all.length == 0) {
+      return null;
+    }
+    if (all.length == 1) {
+      return forwardOne(all[0], event);
+    }
+    CompletableFuture<?>[] each = new CompletableFuture<?>[all.length];
+    for (int i = 0; i < all.length; i++) {
+      each[i] = forwardOne(all[i], event);
+    }
+    return CompletableFuture.allOf(each);
+  }
+
+  private static CompletableFuture<Void> forwardOne(Forwarder f, RoutableEvent event) {
+    try {
+      CompletableFuture<Void> r = f.forward(event);
+      return r != null ? r : CompletableFuture.failedFuture(new IllegalStateException("forwarder returned no future"));
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /**
+   * Called by a settlement once its last delivery and hand-over ended: the slot and (for a failure) the dedup entry
+   * are released before the caller and waiting duplicates hear the outcome, so whatever they do next (route the
+   * next event, nack for a redelivery) finds the router already in its new state.
+   */
+  void settle(Settlement s, long receivedAt, Throwable error) {
+    metrics.routed(receivedAt);
+    inFlight.release();
+    if (error != null) {
+      duplicates.forget(s);
+    }
+    s.complete();
+  }
+
+  /** Tells a callback; one that throws is logged, never propagated (async code never throws). */
+  static void tell(Callback callback, RoutingOutcome outcome, Throwable error) {
+    try {
+      callback.routed(outcome, error);
+    } catch (RuntimeException e) {
+      log.error("a routing callback failed", e);
+    }
   }
 }

@@ -6,13 +6,14 @@ import io.micrometer.core.instrument.Timer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
 /**
  * Micrometer meters of the router: events in per type, and routing latency (receipt until every matching
  * delivery was delivered or durably parked). Delivery meters are in
- * {@link io.activityservice.events.delivery.DeliveryMetrics}. Meters are cached, so the hot path does one map
- * lookup per count.
+ * {@link io.activityservice.events.delivery.DeliveryMetrics}. Meters are cached per event type (given the registry's
+ * version), so the hot path does one map lookup per count and builds no tag.
  *
  * <p>The {@code type} tag is bounded: it names registered types only and reports every other type as
  * {@value #OTHER}, so that publishers of random types cannot grow the metric without limit (types are
@@ -25,16 +26,30 @@ public class RoutingMetrics {
 
   private final MeterRegistry registry;
   private final Predicate<String> registered;
+  private final LongSupplier version;
   private final Timer latency;
   private final Map<String, Counter> in = new ConcurrentHashMap<>();
+  /** Event type to its counter (its own or "other"), for the registry version {@link #cachedVersion}. */
+  private final Map<String, Counter> byType = new ConcurrentHashMap<>();
+  private volatile long cachedVersion;
 
   /**
    * @param registered whether a type is registered (e.g. {@code type -> registry.find(type).isPresent()});
-   *                   others are counted under {@value #OTHER}
+   *                   others are counted under {@value #OTHER}; asked per event
    */
   public RoutingMetrics(MeterRegistry registry, Predicate<String> registered) {
+    this(registry, registered, null);
+  }
+
+  /**
+   * @param registered whether a type is registered; others are counted under {@value #OTHER}
+   * @param version    changes whenever a type is registered or removed: the decision per type is cached until then,
+   *                   so counting an event is one map lookup
+   */
+  public RoutingMetrics(MeterRegistry registry, Predicate<String> registered, LongSupplier version) {
     this.registry = registry;
     this.registered = registered;
+    this.version = version;
     this.latency = Timer.builder("activity.routing.latency")
         .description("Time from receipt of an event until every matching delivery was delivered or parked")
         .publishPercentileHistogram()
@@ -42,11 +57,34 @@ public class RoutingMetrics {
   }
 
   void received(String type) {
+    if (version == null || type == null) {
+      counter(type).increment();
+      return;
+    }
+    long v = version.getAsLong();
+    if (v != cachedVersion) {
+      byType.clear();
+      cachedVersion = v;
+    }
+    Counter c = byType.get(type);
+    if (c == null) {
+      c = counter(type);
+      if (byType.size() < MAX_CACHED_TYPES && version.getAsLong() == v) {
+        byType.put(type, c);
+      }
+    }
+    c.increment();
+  }
+
+  private Counter counter(String type) {
     String tag = type != null && registered.test(type) ? type : OTHER;
     Counter c = in.get(tag);
-    (c != null ? c : in.computeIfAbsent(tag, v -> Counter.builder("activity.events.in")
-        .description("Events received, by type").tag("type", v).register(registry))).increment();
+    return c != null ? c : in.computeIfAbsent(tag, v -> Counter.builder("activity.events.in")
+        .description("Events received, by type").tag("type", v).register(registry));
   }
+
+  /** Types whose tag decision is cached (random types of unregistered events beyond it are decided per event). */
+  private static final int MAX_CACHED_TYPES = 10_000;
 
   void routed(long receivedAtNanos) {
     latency.record(System.nanoTime() - receivedAtNanos, TimeUnit.NANOSECONDS);

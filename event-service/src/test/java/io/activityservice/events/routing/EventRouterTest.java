@@ -75,11 +75,15 @@ class EventRouterTest {
   }
 
   private EventRouter router(String fallbackDeadLetter, Duration dedupWindow, int maxInFlight) {
+    return router(fallbackDeadLetter, dedupWindow, maxInFlight, Duration.ofMillis(20));
+  }
+
+  private EventRouter router(String fallbackDeadLetter, Duration dedupWindow, int maxInFlight, Duration poll) {
     if (delivery != null) {
       delivery.close();
     }
     DeliverySettings settings = DeliverySettings.defaults("test-replica").withParkAfter(PARK_AFTER)
-        .withLease(Duration.ofSeconds(5), Duration.ofMillis(20));
+        .withLease(Duration.ofSeconds(5), poll);
     delivery = new DurableDelivery(new DeliveryStore(db), channels,
         fallbackDeadLetter == null ? null : ChannelUri.parse(fallbackDeadLetter), index::get,
         new DeliveryMetrics(meters, 100), Clock.systemUTC(), settings).start();
@@ -161,6 +165,24 @@ class EventRouterTest {
     assertThat(meters.get("activity.events.failed").tag("channel", "fake:flaky").counter().count()).isEqualTo(2);
     assertThat(meters.get("activity.delivery.parked").tag("subscription", s.id()).counter().count()).isEqualTo(1);
     assertThat(deadLetters()).isEmpty();
+  }
+
+  /**
+   * The retry worker sleeps until the earliest parked delivery is due and is woken when one is parked: retries run on
+   * the subscription's schedule (backoff 5–20 ms here) even when its periodic check is 30 s away.
+   */
+  @Test
+  void retriesRunWhenDueWithoutWaitingForThePeriodicCheck() throws Exception {
+    router = router(null, Duration.ofMinutes(5), 100, Duration.ofSeconds(30));
+    subscribe("fake:flaky");
+    FakeOutbound flaky = fake.outbound("fake:flaky").failTimes(2);
+
+    RoutingOutcome o = outcome(router.route(reading("m1")));
+
+    assertThat(o.parked()).isEqualTo(1);
+    await().atMost(Duration.ofSeconds(10)).until(() -> flaky.accepted().size() == 1);
+    await().atMost(Duration.ofSeconds(10)).until(() -> parked() == 0);
+    assertThat(flaky.attempts()).isEqualTo(3);
   }
 
   @Test

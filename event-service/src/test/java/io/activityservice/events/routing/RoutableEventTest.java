@@ -1,8 +1,11 @@
 package io.activityservice.events.routing;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.InboundSettings;
@@ -17,6 +20,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -84,5 +88,63 @@ class RoutableEventTest {
     assertThat(s.data()).isSameAs(((JsonCloudEventData) structured.getData()).getNode());
     assertThat(s.json().get("time").asText()).isEqualTo("2026-01-02T03:04:00Z");
     assertThat(s.json()).isEqualTo(encoded(structured));
+  }
+
+  /** Data whose content type says JSON but which is not is refused when the event is created, parsed or not. */
+  @Test
+  void jsonDataThatIsNotJsonIsRefusedWhetherParsedNowOrLater() {
+    CloudEvent bad = base("bad").withData("application/json", "{\"v\": ".getBytes(StandardCharsets.UTF_8)).build();
+    for (boolean parseNow : new boolean[] {false, true}) {
+      assertThatThrownBy(() -> RoutableEvent.of(bad, parseNow)).as("parse now: " + parseNow)
+          .isInstanceOf(InvalidInputException.class)
+          .satisfies(e -> assertThat(((InvalidInputException) e).errors().get(0).field()).isEqualTo("data"));
+    }
+  }
+
+  /** Parsed later or now, the data and the view are the same. */
+  @Test
+  void lazyAndEagerEventsReadTheSame() {
+    CloudEvent e = base("lazy").withData("application/json", "{\"v\":1.50,\"a\":[1,2]}".getBytes(StandardCharsets.UTF_8))
+        .build();
+    RoutableEvent lazy = RoutableEvent.of(e, false);
+    RoutableEvent eager = RoutableEvent.of(e, true);
+    assertThat(lazy.data()).isEqualTo(eager.data());
+    assertThat(lazy.data()).as("parsed once").isSameAs(lazy.data());
+    assertThat(lazy.json()).isEqualTo(eager.json()).isEqualTo(encoded(e));
+    assertThat(lazy.json().get("data")).isSameAs(lazy.data());
+  }
+
+  /** A view with some members is the whole view restricted to them, data included only when asked for. */
+  @Test
+  void aViewHoldsJustTheMembersAsked() {
+    CloudEvent e = base("view").withData("application/json", "{\"v\":2}".getBytes(StandardCharsets.UTF_8)).build();
+    ObjectNode whole = RoutableEvent.of(e).json();
+    for (Set<String> members : List.of(Set.of("type"), Set.of("type", "source", "n", "flag"), Set.of("time", "label"),
+        Set.of("data", "subject"), Set.of("data_base64", "missing"))) {
+      ObjectNode view = RoutableEvent.of(e).view(members);
+      ObjectNode expected = whole.deepCopy();
+      expected.retain(members);
+      assertThat(view).as(members.toString()).isEqualTo(expected);
+    }
+    RoutableEvent binary = RoutableEvent.of(base("b").withData("application/octet-stream", new byte[] {1, 2}).build());
+    assertThat(binary.view(Set.of("data_base64")).get("data_base64").asText()).isEqualTo("AQI=");
+  }
+
+  /** Event Ruler reads members as quoted strings (unescaped) or literals: the flat values say the same. */
+  @Test
+  void rulerValuesAreAsRulerReadsTheView() {
+    RoutableEvent r = RoutableEvent.of(base("rv").build());
+    assertThat(r.rulerValue("type")).isEqualTo("\"com.example.t\"");
+    assertThat(r.rulerValue("n")).isEqualTo("7");
+    assertThat(r.rulerValue("flag")).isEqualTo("true");
+    assertThat(r.rulerValue("time")).isEqualTo("\"2026-01-02T03:04:00Z\"");
+    assertThat(r.rulerValue("nothing")).isNull();
+  }
+
+  @Test
+  void theTimeIsFormattedOnce() {
+    RoutableEvent r = RoutableEvent.of(base("t").build());
+    assertThat(r.time()).isEqualTo("2026-01-02T03:04:00Z").isSameAs(r.time());
+    assertThat(r.json().get("time").asText()).isSameAs(r.time());
   }
 }
