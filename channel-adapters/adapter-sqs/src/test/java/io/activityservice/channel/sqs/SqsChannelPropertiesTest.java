@@ -16,7 +16,9 @@ class SqsChannelPropertiesTest {
     assertThat(p.enabled()).isTrue();
     assertThat(p.usesEmbeddedServer()).isTrue();
     assertThat(p.createQueues()).isTrue();
-    assertThat(p.pollers()).isEqualTo(2);
+    assertThat(p.pollers()).isEqualTo(4);
+    assertThat(p.deleteLinger()).isEqualTo(Duration.ofMillis(100));
+    assertThat(p.checksumValidation()).isFalse();
     assertThat(p.waitTime()).isEqualTo(Duration.ofSeconds(20));
     assertThat(p.visibilityTimeout()).isEqualTo(Duration.ofSeconds(30));
     assertThat(p.batchLinger()).isEqualTo(Duration.ofMillis(5));
