@@ -19,9 +19,10 @@ import org.slf4j.LoggerFactory;
  * ChangeMessageVisibilityBatch): at most {@value #MAX_ENTRIES} entries (or the policy's smaller
  * {@link BatchPolicy#maxBatch()}) and {@code maxBatchBytes} per request. A full batch (by count or by
  * bytes) goes at once; when a partial one goes is the {@link BatchPolicy}'s decision, asked whenever an
- * entry arrives, a request completes or a linger expires — except while a {@link SendCork} holds
- * entries of this batcher: then partial batches wait for the cork to close, so a group submitted as one
- * unit of work (the events of one received batch) is decided on as a whole. At most
+ * entry arrives, a request completes or a linger expires — except while a {@link SendCork} that
+ * submitted entries here is open: then partial batches wait until no such cork is open, so a group
+ * submitted as one unit of work (the events of one received batch) is decided on as a whole, and the
+ * groups of concurrent units fill each other's batches. At most
  * {@code maxRequestsInFlight} requests run at once; entries wait in a bounded buffer meanwhile.
  * Entries that fail with a retryable error are retried after the {@link Backoff} of their attempt, up
  * to {@code maxAttempts} attempts, before their future fails.
@@ -107,8 +108,8 @@ final class Batcher<T> {
   private final ArrayDeque<Entry<T>> pending = new ArrayDeque<>();
   private int inFlight;
   private int retriesWaiting;
-  /** Pending entries submitted under a cork that has not closed yet. */
-  private int held;
+  /** Corks that submitted entries and have not closed yet: while any is open, only full batches go. */
+  private int openCorks;
   /** When the scheduled re-decision runs (nanoTime), or {@code Long.MAX_VALUE} if none is scheduled. */
   private long timerDue = Long.MAX_VALUE;
   private boolean closing;
@@ -142,10 +143,14 @@ final class Batcher<T> {
           + " bytes exceeds the limit of " + limits.maxBatchBytes() + " bytes per SQS message"));
     }
     SendCork cork = SendCork.current();
+    boolean firstOfCork = cork != null && cork.hold(this);
     Entry<T> entry = new Entry<>(item, bytes, System.nanoTime());
     String rejected = null;
     boolean decide;
     synchronized (lock) {
+      if (firstOfCork) {
+        openCorks++; // until the cork closes (release), accepted entry or not
+      }
       if (closing) {
         rejected = name + " is closed";
       } else if (pending.size() >= limits.maxPending()) {
@@ -154,9 +159,6 @@ final class Batcher<T> {
       } else {
         pending.addLast(entry);
         policy.arrived(entry.enqueuedNanos);
-        if (cork != null) {
-          held++;
-        }
       }
       // Under a cork only a full batch is worth a decision now; the rest waits for the cork to close.
       decide = cork == null || pending.size() >= maxEntries;
@@ -164,19 +166,16 @@ final class Batcher<T> {
     if (rejected != null) {
       return CompletableFuture.failedFuture(new RejectedExecutionException(rejected));
     }
-    if (cork != null) {
-      cork.hold(this);
-    }
     if (decide) {
       drain();
     }
     return entry.result;
   }
 
-  /** A cork that held {@code n} of the pending entries has closed: decide on them now. */
-  void release(int n) {
+  /** A cork that submitted entries here has closed: once none is open, decide on what waits. */
+  void release() {
     synchronized (lock) {
-      held = Math.max(0, held - n);
+      openCorks--;
     }
     drain();
   }
@@ -232,8 +231,8 @@ final class Batcher<T> {
         int n;
         if (closing || full) {
           n = fit;
-        } else if (held > 0) {
-          break; // a group is still being submitted: its cork's close decides
+        } else if (openCorks > 0) {
+          break; // a group is still being submitted: the close of its cork decides
         } else {
           BatchPolicy.Decision decision = policy.decide(now, pending.size(), now - pending.peekFirst().enqueuedNanos,
               inFlight);
@@ -251,7 +250,6 @@ final class Batcher<T> {
         for (int i = 0; i < n; i++) {
           batch.add(pending.pollFirst());
         }
-        held = Math.min(held, pending.size());
         inFlight++;
         requests++;
         entriesSent += n;

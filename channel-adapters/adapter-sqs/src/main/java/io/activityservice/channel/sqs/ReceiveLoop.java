@@ -47,6 +47,7 @@ final class ReceiveLoop {
   private final int maxReceives;
   private final int waitSeconds;
   private final int visibilitySeconds;
+  private final long lingerNanos;
   private final ScheduledExecutorService scheduler;
   private final Consumer<List<Message>> sink;
   private final Consumer<List<Message>> afterClose;
@@ -58,6 +59,7 @@ final class ReceiveLoop {
   private int wanted = 1;
   private int failures;
   private boolean pausedAfterFailure;
+  private boolean lingering;
   private volatile boolean closed;
 
   /**
@@ -66,7 +68,7 @@ final class ReceiveLoop {
    *                   visible again); their slots are released by the caller through {@link #release}
    */
   ReceiveLoop(ChannelUri uri, SqsRequests requests, int maxInFlight, int maxReceives, int waitSeconds,
-      int visibilitySeconds, ScheduledExecutorService scheduler, Consumer<List<Message>> sink,
+      int visibilitySeconds, Duration linger, ScheduledExecutorService scheduler, Consumer<List<Message>> sink,
       Consumer<List<Message>> afterClose) {
     this.uri = uri;
     this.requests = requests;
@@ -75,6 +77,7 @@ final class ReceiveLoop {
     this.freeSlots = maxInFlight;
     this.waitSeconds = waitSeconds;
     this.visibilitySeconds = visibilitySeconds;
+    this.lingerNanos = linger.toNanos();
     this.scheduler = scheduler;
     this.sink = sink;
     this.afterClose = afterClose;
@@ -118,7 +121,7 @@ final class ReceiveLoop {
   private void pump() {
     int start = 0;
     synchronized (lock) {
-      while (!closed && !pausedAfterFailure && receiving < wanted && freeSlots >= batch) {
+      while (!closed && !pausedAfterFailure && !lingering && receiving < wanted && freeSlots >= batch) {
         receiving++;
         freeSlots -= batch;
         start++;
@@ -148,6 +151,7 @@ final class ReceiveLoop {
     }
     List<Message> messages = response.messages();
     int n = messages.size();
+    boolean linger;
     synchronized (lock) {
       receiving--;
       freeSlots += batch - n;
@@ -156,6 +160,16 @@ final class ReceiveLoop {
         wanted = Math.min(maxReceives, wanted + 1);
       } else {
         wanted = Math.max(1, wanted - 1);
+      }
+      // A partial answer with no other receive out: let the next batch gather for a moment.
+      linger = lingerNanos > 0 && n > 0 && n < batch && receiving == 0 && !lingering;
+      lingering |= linger;
+    }
+    if (linger) {
+      try {
+        scheduler.schedule(this::lingered, lingerNanos, TimeUnit.NANOSECONDS);
+      } catch (RejectedExecutionException e) {
+        lingered();
       }
     }
     if (closed) {
@@ -189,6 +203,13 @@ final class ReceiveLoop {
     } catch (RejectedExecutionException e) {
       closed = true; // the adapter is shutting down
     }
+  }
+
+  private void lingered() {
+    synchronized (lock) {
+      lingering = false;
+    }
+    pump();
   }
 
   private void resume() {

@@ -7,9 +7,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Holds back the partial batches a thread submits to {@link Batcher}s until a unit of work is done,
- * like {@code TCP_CORK}: while a cork is open on a thread, entries it submits join their batcher's
- * queue but no partial batch leaves (full batches still do); closing the cork lets each batcher decide
- * with the whole group in view. So the events of one received SQS batch, routed one by one on one
+ * like {@code TCP_CORK}: while a cork that submitted entries to a batcher is open, that batcher sends
+ * only full batches (whoever's entries they are); when the last such cork closes, the batcher's
+ * policy decides on what waits, with the whole group in view. So the events of one received SQS batch, routed one by one on one
  * thread, leave in one SendMessageBatch per target queue, and the acknowledgements one send answer
  * completes leave in one DeleteMessageBatch, instead of the first entry of each going alone because no
  * request happened to be in flight.
@@ -26,9 +26,8 @@ final class SendCork implements AutoCloseable {
   /** Returned by {@link #open()} inside an open cork: closing it does nothing. */
   private static final SendCork NESTED = new SendCork();
 
-  /** Batchers holding entries of this cork, and how many each. */
+  /** Batchers this cork submitted entries to; each is told when the cork closes. */
   private final List<Batcher<?>> batchers = new ArrayList<>(2);
-  private int[] held = new int[2];
 
   private SendCork() {
   }
@@ -48,19 +47,19 @@ final class SendCork implements AutoCloseable {
     return OPEN.get();
   }
 
-  /** Counts one entry {@code batcher} holds for this cork until it closes. */
-  void hold(Batcher<?> batcher) {
-    for (int i = 0; i < batchers.size(); i++) {
-      if (batchers.get(i) == batcher) {
-        held[i]++;
-        return;
+  /**
+   * Registers {@code batcher} as holding entries of this cork until it closes.
+   *
+   * @return true the first time for that batcher (it then counts this cork as open)
+   */
+  boolean hold(Batcher<?> batcher) {
+    for (Batcher<?> b : batchers) {
+      if (b == batcher) {
+        return false;
       }
     }
-    if (batchers.size() == held.length) {
-      held = java.util.Arrays.copyOf(held, held.length * 2);
-    }
-    held[batchers.size()] = 1;
     batchers.add(batcher);
+    return true;
   }
 
   /** Releases every held entry: each batcher decides what to send now. Never throws. */
@@ -72,7 +71,7 @@ final class SendCork implements AutoCloseable {
     OPEN.remove();
     for (int i = 0; i < batchers.size(); i++) {
       try {
-        batchers.get(i).release(held[i]);
+        batchers.get(i).release();
       } catch (RuntimeException e) {
         log.warn("releasing held SQS batch entries failed", e);
       }

@@ -91,7 +91,8 @@ public record SqsChannelProperties(
     Integer batchSize,
     Integer workerThreads,
     Duration deleteLinger,
-    Boolean checksumValidation) {
+    Boolean checksumValidation,
+    Duration receiveLinger) {
 
   /** {@code batching=adaptive}: the {@link AdaptiveBatchPolicy}. */
   public static final String ADAPTIVE = "adaptive";
@@ -126,6 +127,7 @@ public record SqsChannelProperties(
     workerThreads = workerThreads == null ? 2 : workerThreads;
     deleteLinger = deleteLinger == null ? Duration.ofMillis(100) : deleteLinger;
     checksumValidation = checksumValidation != null && checksumValidation;
+    receiveLinger = receiveLinger == null ? Duration.ZERO : receiveLinger;
 
     if (!endpoint.isEmpty()) {
       URI uri;
@@ -166,6 +168,8 @@ public record SqsChannelProperties(
             && deleteLinger.multipliedBy(2).compareTo(visibilityTimeout) < 0,
         "delete-linger", deleteLinger, "between 0ms and 1s and below half of visibility-timeout (" + visibilityTimeout
             + "), e.g. 100ms");
+    require(!receiveLinger.isNegative() && receiveLinger.compareTo(Duration.ofSeconds(1)) <= 0,
+        "receive-linger", receiveLinger, "between 0ms and 1s, e.g. 0ms");
   }
 
   /** The constructor of the earlier version (without delete-linger and checksum-validation), kept for callers. */
@@ -175,7 +179,7 @@ public record SqsChannelProperties(
       Embedded embedded, RedeliverySettings redelivery, String batching, Integer batchSize, Integer workerThreads) {
     this(enabled, endpoint, region, accessKey, secretKey, createQueues, pollers, waitTime, visibilityTimeout,
         maxInFlight, batchLinger, maxBatchRequestsInFlight, maxBatchBytes, sendBufferSize, embedded, redelivery,
-        batching, batchSize, workerThreads, null, null);
+        batching, batchSize, workerThreads, null, null, null);
   }
 
   /** The constructor of the earlier version (without the batching settings), kept for callers outside this module. */
@@ -185,7 +189,7 @@ public record SqsChannelProperties(
       Embedded embedded, RedeliverySettings redelivery) {
     this(enabled, endpoint, region, accessKey, secretKey, createQueues, pollers, waitTime, visibilityTimeout,
         maxInFlight, batchLinger, maxBatchRequestsInFlight, maxBatchBytes, sendBufferSize, embedded, redelivery,
-        null, null, null, null, null);
+        null, null, null, null, null, null);
   }
 
   /**
@@ -205,7 +209,7 @@ public record SqsChannelProperties(
       Embedded embedded) {
     this(enabled, endpoint, region, accessKey, secretKey, createQueues, pollers, waitTime, visibilityTimeout,
         maxInFlight, batchLinger, maxBatchRequestsInFlight, maxBatchBytes, sendBufferSize, embedded, null,
-        null, null, null, null, null);
+        null, null, null, null, null, null);
   }
 
   private static void require(boolean ok, String name, Object value, String expected) {
@@ -217,7 +221,7 @@ public record SqsChannelProperties(
   /** All defaults: embedded ElasticMQ on 127.0.0.1:9324. */
   public static SqsChannelProperties defaults() {
     return new SqsChannelProperties(null, null, null, null, null, null, null, null, null, null, null,
-        null, null, null, null, null, null, null, null, null, null);
+        null, null, null, null, null, null, null, null, null, null, null);
   }
 
   /** Defaults, but against the given endpoint (LocalStack, ElasticMQ) with dummy credentials. */
@@ -230,7 +234,7 @@ public record SqsChannelProperties(
     return new SqsChannelProperties(enabled, endpoint.toString(), region, accessKey, secretKey,
         createQueues, pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger,
         maxBatchRequestsInFlight, maxBatchBytes, sendBufferSize, embedded, redelivery, batching, batchSize,
-        workerThreads, deleteLinger, checksumValidation);
+        workerThreads, deleteLinger, checksumValidation, receiveLinger);
   }
 
   /** A copy with other receive settings. */
@@ -239,7 +243,7 @@ public record SqsChannelProperties(
     return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
         pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
         maxBatchBytes, sendBufferSize, embedded, redelivery, batching, batchSize, workerThreads,
-        deleteLinger, checksumValidation);
+        deleteLinger, checksumValidation, receiveLinger);
   }
 
   /** A copy with other send settings. */
@@ -248,7 +252,7 @@ public record SqsChannelProperties(
     return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
         pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
         maxBatchBytes, sendBufferSize, embedded, redelivery, batching, batchSize, workerThreads,
-        deleteLinger, checksumValidation);
+        deleteLinger, checksumValidation, receiveLinger);
   }
 
   /** A copy with other redelivery settings (the backoff after a nack). */
@@ -256,7 +260,7 @@ public record SqsChannelProperties(
     return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
         pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
         maxBatchBytes, sendBufferSize, embedded, value, batching, batchSize, workerThreads,
-        deleteLinger, checksumValidation);
+        deleteLinger, checksumValidation, receiveLinger);
   }
 
   /**
@@ -269,7 +273,7 @@ public record SqsChannelProperties(
     return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
         pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
         maxBatchBytes, sendBufferSize, embedded, redelivery, mode, size, workerThreads,
-        deleteLinger, checksumValidation);
+        deleteLinger, checksumValidation, receiveLinger);
   }
 
   /** A copy with another {@code delete-linger} (0: every settled group is deleted at once). */
@@ -277,7 +281,15 @@ public record SqsChannelProperties(
     return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
         pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
         maxBatchBytes, sendBufferSize, embedded, redelivery, batching, batchSize, workerThreads, value,
-        checksumValidation);
+        checksumValidation, receiveLinger);
+  }
+
+  /** A copy with another {@code receive-linger}. */
+  public SqsChannelProperties withReceiveLinger(Duration value) {
+    return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
+        pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
+        maxBatchBytes, sendBufferSize, embedded, redelivery, batching, batchSize, workerThreads, deleteLinger,
+        checksumValidation, value);
   }
 
   /** Whether the embedded ElasticMQ is used: no endpoint configured and the server enabled. */

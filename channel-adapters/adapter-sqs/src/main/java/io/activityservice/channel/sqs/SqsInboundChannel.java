@@ -93,7 +93,7 @@ final class SqsInboundChannel implements InboundChannel, ReceivedBatch.Settler {
         new FixedBatchPolicy(Batcher.MAX_ENTRIES, Duration.ZERO), requests::changeVisibility,
         SqsErrors::isRetryable, scheduler);
     this.receiver = new ReceiveLoop(uri, requests, properties.maxInFlight(), properties.pollers(),
-        (int) properties.waitTime().toSeconds(), visibilitySeconds, scheduler, this::received,
+        (int) properties.waitTime().toSeconds(), visibilitySeconds, properties.receiveLinger(), scheduler, this::received,
         this::receivedAfterClose);
     this.deleteDone = (ok, error) -> {
       if (error != null) {
