@@ -113,9 +113,6 @@ final class Batcher<T> {
   /** When the scheduled re-decision runs (nanoTime), or {@code Long.MAX_VALUE} if none is scheduled. */
   private long timerDue = Long.MAX_VALUE;
   private boolean closing;
-  // Counters, for tests and metrics.
-  private long requests;
-  private long entriesSent;
 
   /**
    * @param policy    decides when partial batches go out; used by this batcher only
@@ -193,20 +190,6 @@ final class Batcher<T> {
     return drained;
   }
 
-  /** Batch requests sent so far (retries included). */
-  long requests() {
-    synchronized (lock) {
-      return requests;
-    }
-  }
-
-  /** Entries sent so far (each attempt counted). */
-  long entriesSent() {
-    synchronized (lock) {
-      return entriesSent;
-    }
-  }
-
   /** Sends what is ready; merged with concurrent and re-entrant calls (see the class comment). */
   private void drain() {
     if (drainRequests.getAndIncrement() != 0) {
@@ -251,8 +234,6 @@ final class Batcher<T> {
           batch.add(pending.pollFirst());
         }
         inFlight++;
-        requests++;
-        entriesSent += n;
         if (ready == null) {
           ready = new ArrayList<>(2);
         }

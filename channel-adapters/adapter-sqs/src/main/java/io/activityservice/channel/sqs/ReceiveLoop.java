@@ -28,7 +28,8 @@ import software.amazon.awssdk.services.sqs.model.ReceiveMessageResponse;
  * takes everything that arrived while the previous request was on the wire, so batches grow with the
  * rate); one more whenever an answer comes back full (a backlog), up to {@code maxReceives} and as far
  * as free slots allow; one fewer when an answer is partial. An empty queue costs one request per
- * {@code waitSeconds}; no timer runs.
+ * {@code waitSeconds}; no timer runs. With a {@code linger} (receive-linger), a partial answer while no
+ * other receive is out delays the next receive by that much, so that more messages gather for it.
  *
  * <p><b>Threads.</b> The next receive is sent from the thread that delivers the answer (the SDK's I/O
  * thread, which only completes futures), before the messages are handed to {@code sink}, so polling
@@ -100,20 +101,6 @@ final class ReceiveLoop {
     closed = true;
     for (CompletableFuture<?> receive : pendingReceives) {
       receive.cancel(true);
-    }
-  }
-
-  /** Receives in flight (for tests). */
-  int receiving() {
-    synchronized (lock) {
-      return receiving;
-    }
-  }
-
-  /** Free slots (for tests). */
-  int freeSlots() {
-    synchronized (lock) {
-      return freeSlots;
     }
   }
 

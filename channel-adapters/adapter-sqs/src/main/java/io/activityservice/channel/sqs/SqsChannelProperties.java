@@ -65,6 +65,12 @@ import org.springframework.boot.context.properties.bind.ConstructorBinding;
  *                                 rates ten of them share one request; 0 deletes each settled group at once.
  *                                 FIFO queues always delete at once (SQS holds a message group back until its
  *                                 in-flight message is deleted)
+ * @param receiveLinger            pause before the next receive after a partial answer while no other receive
+ *                                 is out (default 0: none), so that more messages gather for it: fewer
+ *                                 requests at moderate rates, up to that much more latency (at most 1s)
+ * @param ioThreads                Netty event loop threads of the SQS client (default 1): every request and
+ *                                 answer is handled on one loop without thread hops; raise it only if that
+ *                                 thread saturates (many channels at high rates)
  * @param checksumValidation       let the SDK check the MD5 digests SQS returns for sent and received message
  *                                 bodies (default false: HTTPS already protects every byte on the wire, and
  *                                 SigV4 signs each request; see the module README)
@@ -92,7 +98,8 @@ public record SqsChannelProperties(
     Integer workerThreads,
     Duration deleteLinger,
     Boolean checksumValidation,
-    Duration receiveLinger) {
+    Duration receiveLinger,
+    Integer ioThreads) {
 
   /** {@code batching=adaptive}: the {@link AdaptiveBatchPolicy}. */
   public static final String ADAPTIVE = "adaptive";
@@ -128,6 +135,7 @@ public record SqsChannelProperties(
     deleteLinger = deleteLinger == null ? Duration.ofMillis(100) : deleteLinger;
     checksumValidation = checksumValidation != null && checksumValidation;
     receiveLinger = receiveLinger == null ? Duration.ZERO : receiveLinger;
+    ioThreads = ioThreads == null ? 1 : ioThreads;
 
     if (!endpoint.isEmpty()) {
       URI uri;
@@ -170,6 +178,7 @@ public record SqsChannelProperties(
             + "), e.g. 100ms");
     require(!receiveLinger.isNegative() && receiveLinger.compareTo(Duration.ofSeconds(1)) <= 0,
         "receive-linger", receiveLinger, "between 0ms and 1s, e.g. 0ms");
+    require(ioThreads >= 1 && ioThreads <= 64, "io-threads", ioThreads, "between 1 and 64, e.g. 1");
   }
 
   /** The constructor of the earlier version (without delete-linger and checksum-validation), kept for callers. */
@@ -179,7 +188,7 @@ public record SqsChannelProperties(
       Embedded embedded, RedeliverySettings redelivery, String batching, Integer batchSize, Integer workerThreads) {
     this(enabled, endpoint, region, accessKey, secretKey, createQueues, pollers, waitTime, visibilityTimeout,
         maxInFlight, batchLinger, maxBatchRequestsInFlight, maxBatchBytes, sendBufferSize, embedded, redelivery,
-        batching, batchSize, workerThreads, null, null, null);
+        batching, batchSize, workerThreads, null, null, null, null);
   }
 
   /** The constructor of the earlier version (without the batching settings), kept for callers outside this module. */
@@ -189,7 +198,7 @@ public record SqsChannelProperties(
       Embedded embedded, RedeliverySettings redelivery) {
     this(enabled, endpoint, region, accessKey, secretKey, createQueues, pollers, waitTime, visibilityTimeout,
         maxInFlight, batchLinger, maxBatchRequestsInFlight, maxBatchBytes, sendBufferSize, embedded, redelivery,
-        null, null, null, null, null, null);
+        null, null, null, null, null, null, null);
   }
 
   /**
@@ -209,7 +218,7 @@ public record SqsChannelProperties(
       Embedded embedded) {
     this(enabled, endpoint, region, accessKey, secretKey, createQueues, pollers, waitTime, visibilityTimeout,
         maxInFlight, batchLinger, maxBatchRequestsInFlight, maxBatchBytes, sendBufferSize, embedded, null,
-        null, null, null, null, null, null);
+        null, null, null, null, null, null, null);
   }
 
   private static void require(boolean ok, String name, Object value, String expected) {
@@ -221,7 +230,7 @@ public record SqsChannelProperties(
   /** All defaults: embedded ElasticMQ on 127.0.0.1:9324. */
   public static SqsChannelProperties defaults() {
     return new SqsChannelProperties(null, null, null, null, null, null, null, null, null, null, null,
-        null, null, null, null, null, null, null, null, null, null, null);
+        null, null, null, null, null, null, null, null, null, null, null, null);
   }
 
   /** Defaults, but against the given endpoint (LocalStack, ElasticMQ) with dummy credentials. */
@@ -234,7 +243,7 @@ public record SqsChannelProperties(
     return new SqsChannelProperties(enabled, endpoint.toString(), region, accessKey, secretKey,
         createQueues, pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger,
         maxBatchRequestsInFlight, maxBatchBytes, sendBufferSize, embedded, redelivery, batching, batchSize,
-        workerThreads, deleteLinger, checksumValidation, receiveLinger);
+        workerThreads, deleteLinger, checksumValidation, receiveLinger, ioThreads);
   }
 
   /** A copy with other receive settings. */
@@ -243,7 +252,7 @@ public record SqsChannelProperties(
     return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
         pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
         maxBatchBytes, sendBufferSize, embedded, redelivery, batching, batchSize, workerThreads,
-        deleteLinger, checksumValidation, receiveLinger);
+        deleteLinger, checksumValidation, receiveLinger, ioThreads);
   }
 
   /** A copy with other send settings. */
@@ -252,7 +261,7 @@ public record SqsChannelProperties(
     return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
         pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
         maxBatchBytes, sendBufferSize, embedded, redelivery, batching, batchSize, workerThreads,
-        deleteLinger, checksumValidation, receiveLinger);
+        deleteLinger, checksumValidation, receiveLinger, ioThreads);
   }
 
   /** A copy with other redelivery settings (the backoff after a nack). */
@@ -260,7 +269,7 @@ public record SqsChannelProperties(
     return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
         pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
         maxBatchBytes, sendBufferSize, embedded, value, batching, batchSize, workerThreads,
-        deleteLinger, checksumValidation, receiveLinger);
+        deleteLinger, checksumValidation, receiveLinger, ioThreads);
   }
 
   /**
@@ -273,7 +282,7 @@ public record SqsChannelProperties(
     return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
         pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
         maxBatchBytes, sendBufferSize, embedded, redelivery, mode, size, workerThreads,
-        deleteLinger, checksumValidation, receiveLinger);
+        deleteLinger, checksumValidation, receiveLinger, ioThreads);
   }
 
   /** A copy with another {@code delete-linger} (0: every settled group is deleted at once). */
@@ -281,7 +290,15 @@ public record SqsChannelProperties(
     return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
         pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
         maxBatchBytes, sendBufferSize, embedded, redelivery, batching, batchSize, workerThreads, value,
-        checksumValidation, receiveLinger);
+        checksumValidation, receiveLinger, ioThreads);
+  }
+
+  /** A copy with another number of {@code io-threads}. */
+  public SqsChannelProperties withIoThreads(int value) {
+    return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
+        pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
+        maxBatchBytes, sendBufferSize, embedded, redelivery, batching, batchSize, workerThreads, deleteLinger,
+        checksumValidation, receiveLinger, value);
   }
 
   /** A copy with another {@code receive-linger}. */
@@ -289,7 +306,7 @@ public record SqsChannelProperties(
     return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
         pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
         maxBatchBytes, sendBufferSize, embedded, redelivery, batching, batchSize, workerThreads, deleteLinger,
-        checksumValidation, value);
+        checksumValidation, value, ioThreads);
   }
 
   /** Whether the embedded ElasticMQ is used: no endpoint configured and the server enabled. */

@@ -8,6 +8,7 @@ import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.core.client.config.SdkAdvancedAsyncClientOption;
 import software.amazon.awssdk.http.nio.netty.NettyNioAsyncHttpClient;
+import software.amazon.awssdk.http.nio.netty.SdkEventLoopGroup;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.sqs.SqsAsyncClient;
 import software.amazon.awssdk.services.sqs.SqsAsyncClientBuilder;
@@ -23,7 +24,10 @@ import software.amazon.awssdk.services.sqs.SqsAsyncClientBuilder;
  *       settle entries and send the next request), and received batches are handed to the adapter's
  *       workers anyway, so the default would add a thread hand-off to every answer;</li>
  *   <li>the MD5 checks of message bodies ({@code checksumValidationEnabled}) follow
- *       {@code checksum-validation} (default off).</li>
+ *       {@code checksum-validation} (default off);</li>
+ *   <li>the Netty event loops are {@code io-threads} (default 1): with several, a request hops between the
+ *       loop that owns the connection pool, the connection's loop and the caller, each hop an eventfd
+ *       wake-up.</li>
  * </ul>
  */
 public final class SqsClients {
@@ -38,6 +42,7 @@ public final class SqsClients {
   public static SqsAsyncClientBuilder builder(SqsChannelProperties properties) {
     SqsAsyncClientBuilder builder = SqsAsyncClient.builder()
         .httpClientBuilder(NettyNioAsyncHttpClient.builder()
+            .eventLoopGroupBuilder(SdkEventLoopGroup.builder().numberOfThreads(properties.ioThreads()))
             .maxConcurrency(MAX_CONNECTIONS)
             .readTimeout(properties.waitTime().plus(Duration.ofSeconds(15)))
             .connectionTimeout(Duration.ofSeconds(5))

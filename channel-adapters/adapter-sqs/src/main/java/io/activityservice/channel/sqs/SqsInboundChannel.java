@@ -128,16 +128,6 @@ final class SqsInboundChannel implements InboundChannel, ReceivedBatch.Settler {
     return n;
   }
 
-  /** The receive loop (for tests). */
-  ReceiveLoop receiver() {
-    return receiver;
-  }
-
-  /** DeleteMessageBatch requests sent so far (for tests). */
-  long deleteRequests() {
-    return deletes.requests();
-  }
-
   // ------------------------------------------------------------------ routing
 
   /** On the thread that completed the receive: one hand-off of the whole batch to a worker. */
