@@ -50,14 +50,32 @@ public final class SqsRelayMeasurement {
   private SqsRelayMeasurement() {
   }
 
-  /** Counts requests by operation name. */
+  /** Counts requests by operation name; times SendMessageBatch round trips (LocalStack's responsiveness). */
   static final class RequestCounter implements ExecutionInterceptor {
+    private static final software.amazon.awssdk.core.interceptor.ExecutionAttribute<Long> STARTED =
+        new software.amazon.awssdk.core.interceptor.ExecutionAttribute<>("started");
     final Map<String, AtomicLong> counts = new ConcurrentHashMap<>();
+    final Histogram sendRoundTrips = new Histogram(TimeUnit.SECONDS.toMicros(60), 3);
 
     @Override
     public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
       String op = context.request().getClass().getSimpleName().replace("Request", "");
       counts.computeIfAbsent(op, k -> new AtomicLong()).incrementAndGet();
+    }
+
+    @Override
+    public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+      attributes.putAttribute(STARTED, System.nanoTime());
+    }
+
+    @Override
+    public void afterTransmission(Context.AfterTransmission context, ExecutionAttributes attributes) {
+      Long started = attributes.getAttribute(STARTED);
+      if (started != null && context.request().getClass().getSimpleName().startsWith("SendMessageBatch")) {
+        synchronized (sendRoundTrips) {
+          sendRoundTrips.recordValue((System.nanoTime() - started) / 1000);
+        }
+      }
     }
 
     Map<String, Long> snapshot() {
@@ -106,6 +124,7 @@ public final class SqsRelayMeasurement {
             }
           }));
       OutboundChannel producer = clients.openOutbound(in);
+      OutboundChannel direct = clients.openOutbound(out);
       InboundChannel consumer = clients.openInbound(out, InboundSettings.strict(), (event, ack) -> {
         Long t = intended.remove(event.getId());
         if (t != null) {
@@ -122,6 +141,8 @@ public final class SqsRelayMeasurement {
       measure("warm-up", producer, events, clock, intended, latency, received, counter, threads, localstack, 0, burst);
       for (int round = 1; round <= rounds; round++) {
         for (int rate : rates) {
+          measure("direct " + rate, direct, events, clock, intended, latency, received, counter, threads, localstack,
+              rate, rate * seconds);
           measure("paced " + rate, producer, events, clock, intended, latency, received, counter, threads, localstack,
               rate, rate * seconds);
         }
@@ -142,6 +163,9 @@ public final class SqsRelayMeasurement {
       ThreadMXBean threads, Optional<Long> localstack, int rate, int n) throws Exception {
     synchronized (latency) {
       latency.reset();
+    }
+    synchronized (counter.sendRoundTrips) {
+      counter.sendRoundTrips.reset();
     }
     received.set(0);
     Map<String, Long> before = counter.snapshot();
@@ -184,8 +208,16 @@ public final class SqsRelayMeasurement {
       System.out.printf(Locale.ROOT, "%-12s %8d %8.1f %8.1f %8.1f %8.1f %9.3f %9.1f %9.1f  %s%s%n", name,
           received.get(), latency.getValueAtPercentile(50) / 1000.0, latency.getValueAtPercentile(90) / 1000.0,
           latency.getValueAtPercentile(99) / 1000.0, latency.getMaxValue() / 1000.0, (double) requests / n,
-          relayCpu / 1000.0 / n, lsCpu / 1000.0 / n, ops,
+          relayCpu / 1000.0 / n, lsCpu / 1000.0 / n, ops + sendRtt(counter),
           rate == 0 ? String.format(Locale.ROOT, " (%.0f ms, %.0f ev/s)", wall / 1e6, n * 1e9 / wall) : "");
+    }
+  }
+
+  private static String sendRtt(RequestCounter counter) {
+    synchronized (counter.sendRoundTrips) {
+      Histogram h = counter.sendRoundTrips;
+      return h.getTotalCount() == 0 ? "" : String.format(Locale.ROOT, "| send RTT p50 %.1f p99 %.1f ms ",
+          h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(99) / 1000.0);
     }
   }
 

@@ -32,8 +32,8 @@ import software.amazon.awssdk.services.sqs.model.ReceiveMessageResponse;
  * other receive is out delays the next receive by that much, so that more messages gather for it.
  *
  * <p><b>Threads.</b> The next receive is sent from the thread that delivers the answer (the SDK's I/O
- * thread, which only completes futures), before the messages are handed to {@code sink}, so polling
- * never waits for routing. After a failure no receive starts until the {@link Backoff} of the
+ * thread), right after the messages are handed to {@code sink} (a worker), so polling never waits for
+ * routing and routing does not wait for the next request to be built. After a failure no receive starts until the {@link Backoff} of the
  * consecutive failures has passed.
  */
 final class ReceiveLoop {
@@ -165,10 +165,10 @@ final class ReceiveLoop {
       }
       return;
     }
-    pump();
     if (n > 0) {
-      sink.accept(messages);
+      sink.accept(messages); // hands the batch to a worker: routing starts while the next receive is built
     }
+    pump();
   }
 
   private void failed(Throwable error) {
