@@ -1,34 +1,40 @@
 package io.activityservice.channel.sqs;
 
+import io.activityservice.channel.Backoff;
 import io.activityservice.channel.batching.BatchPolicy;
-import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Function;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Groups single entries into SQS batch requests (SendMessageBatch, DeleteMessageBatch,
  * ChangeMessageVisibilityBatch): at most {@value #MAX_ENTRIES} entries (or the policy's smaller
- * {@link BatchPolicy#maxBatch()}) and {@code maxBatchBytes} per request. When a batch goes out is
- * the {@link BatchPolicy}'s decision (adaptive by default: at once at low load, full batches under
- * overload; or a fixed size and linger), asked whenever an entry arrives, a request completes or a
- * linger expires; a batch that reaches the byte limit goes at once. At most
+ * {@link BatchPolicy#maxBatch()}) and {@code maxBatchBytes} per request. A full batch (by count or by
+ * bytes) goes at once; when a partial one goes is the {@link BatchPolicy}'s decision, asked whenever an
+ * entry arrives, a request completes or a linger expires — except while a {@link SendCork} that
+ * submitted entries here is open: then partial batches wait until no such cork is open, so a group
+ * submitted as one unit of work (the events of one received batch) is decided on as a whole, and the
+ * groups of concurrent units fill each other's batches. At most
  * {@code maxRequestsInFlight} requests run at once; entries wait in a bounded buffer meanwhile.
- * Entries that fail with a retryable error are retried with exponential backoff, up to
- * {@code maxAttempts} attempts, before their future fails.
+ * Entries that fail with a retryable error are retried after the {@link Backoff} of their attempt, up
+ * to {@code maxAttempts} attempts, before their future fails.
  *
- * <p>Threads: responses are handled on the adapter's {@code executor}, never on the SDK's response
- * threads (they only complete the futures), so settling entries and sending the next batch (which
- * marshals the request) cost the SDK nothing. Never blocks and never throws from {@link #submit};
- * all locking is short and no future is completed while holding the lock.
+ * <p>Threads: a request's answer is settled on the thread that completes its future — with the
+ * adapter's client, the SDK's I/O thread, as the client completes futures directly
+ * ({@code FUTURE_COMPLETION_EXECUTOR}): completing the entries' futures is short, and what it triggers
+ * (acknowledgements, the next batch) is non-blocking. The entries one answer completes are completed
+ * inside a {@link SendCork}, so the deletes they trigger leave together. Never blocks and never throws
+ * from {@link #submit}; locking is short, no future is completed and no request is sent while holding
+ * the lock, and concurrent or re-entrant calls to send what is ready are merged (one thread at a time
+ * sends, the others leave it the work), so a transport that answers at once cannot recurse.
  *
  * @param <T> the entry type
  */
@@ -36,11 +42,21 @@ final class Batcher<T> {
 
   /** The SQS limit of entries per batch request. */
   static final int MAX_ENTRIES = 10;
+  /**
+   * Delay before retrying failed entries (I/O errors, throttling, 5xx, entries SQS failed on its side):
+   * up to 100 ms after the first attempt, 200 ms after the second, 400 ms after the third … (full
+   * jitter, so the entries of many failed requests do not come back together), at most 2 s.
+   */
+  static final Backoff RETRY_BACKOFF = new Backoff(java.time.Duration.ofMillis(100), java.time.Duration.ofSeconds(2));
 
   private static final Logger log = LoggerFactory.getLogger(Batcher.class);
 
-  /** Batching limits; how entries are grouped within them is the {@link BatchPolicy}'s. */
-  record Limits(long maxBatchBytes, int maxRequestsInFlight, int maxPending, int maxAttempts, Duration retryBackoff) {
+  /**
+   * Batching limits; how entries are grouped within them is the {@link BatchPolicy}'s.
+   *
+   * @param retryBackoff delay before retrying entries whose attempt {@code n} failed: {@code delay(n)}
+   */
+  record Limits(long maxBatchBytes, int maxRequestsInFlight, int maxPending, int maxAttempts, Backoff retryBackoff) {
   }
 
   /**
@@ -57,7 +73,7 @@ final class Batcher<T> {
     }
   }
 
-  /** Sends one batch; the outcomes are in the order of the items. May fail as a whole. */
+  /** Sends one batch; one outcome per item, in the order of the items. May fail as a whole. */
   @FunctionalInterface
   interface Transport<T> {
     CompletableFuture<List<Outcome>> send(List<T> items);
@@ -66,13 +82,14 @@ final class Batcher<T> {
   private static final class Entry<T> {
     final T item;
     final long bytes;
-    final long enqueuedNanos = System.nanoTime();
+    final long enqueuedNanos;
     final CompletableFuture<Void> result = new CompletableFuture<>();
     int attempts;
 
-    Entry(T item, long bytes) {
+    Entry(T item, long bytes, long enqueuedNanos) {
       this.item = item;
       this.bytes = bytes;
+      this.enqueuedNanos = enqueuedNanos;
     }
   }
 
@@ -81,26 +98,29 @@ final class Batcher<T> {
   private final BatchPolicy policy;
   private final int maxEntries;
   private final Transport<T> transport;
-  private final Function<Throwable, Boolean> retryable;
+  private final Predicate<Throwable> retryable;
   private final ScheduledExecutorService scheduler;
-  private final Executor executor;
   private final CompletableFuture<Void> drained = new CompletableFuture<>();
+  /** Calls to {@link #drain()} not yet served; the caller that raised it from 0 serves them all. */
+  private final AtomicInteger drainRequests = new AtomicInteger();
 
   private final Object lock = new Object();
   private final ArrayDeque<Entry<T>> pending = new ArrayDeque<>();
   private int inFlight;
   private int retriesWaiting;
+  /** Corks that submitted entries and have not closed yet: while any is open, only full batches go. */
+  private int openCorks;
   /** When the scheduled re-decision runs (nanoTime), or {@code Long.MAX_VALUE} if none is scheduled. */
   private long timerDue = Long.MAX_VALUE;
   private boolean closing;
 
   /**
-   * @param policy    decides when batches go out; used by this batcher only
+   * @param policy    decides when partial batches go out; used by this batcher only
+   * @param retryable which request failures may succeed when sent again
    * @param scheduler runs linger timers and retry backoffs
-   * @param executor  handles responses (settling entries, sending the next batch)
    */
-  Batcher(String name, Limits limits, BatchPolicy policy, Transport<T> transport,
-      Function<Throwable, Boolean> retryable, ScheduledExecutorService scheduler, Executor executor) {
+  Batcher(String name, Limits limits, BatchPolicy policy, Transport<T> transport, Predicate<Throwable> retryable,
+      ScheduledExecutorService scheduler) {
     this.name = name;
     this.limits = limits;
     this.policy = policy;
@@ -108,20 +128,26 @@ final class Batcher<T> {
     this.transport = transport;
     this.retryable = retryable;
     this.scheduler = scheduler;
-    this.executor = executor;
   }
 
   /**
-   * Queues one entry of {@code bytes} bytes; the future completes when its batch entry succeeded.
+   * Queues one entry of {@code bytes} bytes; the future completes when its batch entry succeeded. With a
+   * {@link SendCork} open on this thread, a partial batch waits for the cork to close.
    */
   CompletableFuture<Void> submit(T item, long bytes) {
     if (bytes > limits.maxBatchBytes()) {
       return CompletableFuture.failedFuture(new IllegalArgumentException(name + ": entry of " + bytes
           + " bytes exceeds the limit of " + limits.maxBatchBytes() + " bytes per SQS message"));
     }
-    Entry<T> entry = new Entry<>(item, bytes);
+    SendCork cork = SendCork.current();
+    boolean firstOfCork = cork != null && cork.hold(this);
+    Entry<T> entry = new Entry<>(item, bytes, System.nanoTime());
     String rejected = null;
+    boolean decide;
     synchronized (lock) {
+      if (firstOfCork) {
+        openCorks++; // until the cork closes (release), accepted entry or not
+      }
       if (closing) {
         rejected = name + " is closed";
       } else if (pending.size() >= limits.maxPending()) {
@@ -131,12 +157,24 @@ final class Batcher<T> {
         pending.addLast(entry);
         policy.arrived(entry.enqueuedNanos);
       }
+      // Under a cork only a full batch is worth a decision now; the rest waits for the cork to close.
+      decide = cork == null || pending.size() >= maxEntries;
     }
     if (rejected != null) {
       return CompletableFuture.failedFuture(new RejectedExecutionException(rejected));
     }
-    drain();
+    if (decide) {
+      drain();
+    }
     return entry.result;
+  }
+
+  /** A cork that submitted entries here has closed: once none is open, decide on what waits. */
+  void release() {
+    synchronized (lock) {
+      openCorks--;
+    }
+    drain();
   }
 
   /**
@@ -152,18 +190,32 @@ final class Batcher<T> {
     return drained;
   }
 
+  /** Sends what is ready; merged with concurrent and re-entrant calls (see the class comment). */
   private void drain() {
-    List<List<Entry<T>>> ready = new ArrayList<>();
+    if (drainRequests.getAndIncrement() != 0) {
+      return;
+    }
+    int missed = 1;
+    do {
+      drainOnce();
+      missed = drainRequests.addAndGet(-missed);
+    } while (missed != 0);
+  }
+
+  private void drainOnce() {
+    List<List<Entry<T>>> ready = null;
     long timerDelay = -1;
     boolean done;
     synchronized (lock) {
       long now = System.nanoTime();
       while (inFlight < limits.maxRequestsInFlight() && !pending.isEmpty()) {
         int fit = headBatchSize();
-        boolean bytesFull = fit < pending.size() && fit < maxEntries;
+        boolean full = fit == maxEntries || fit < pending.size(); // by count, or the next entry's bytes do not fit
         int n;
-        if (closing || bytesFull) {
+        if (closing || full) {
           n = fit;
+        } else if (openCorks > 0) {
+          break; // a group is still being submitted: the close of its cork decides
         } else {
           BatchPolicy.Decision decision = policy.decide(now, pending.size(), now - pending.peekFirst().enqueuedNanos,
               inFlight);
@@ -182,6 +234,9 @@ final class Batcher<T> {
           batch.add(pending.pollFirst());
         }
         inFlight++;
+        if (ready == null) {
+          ready = new ArrayList<>(2);
+        }
         ready.add(batch);
       }
       done = closing && pending.isEmpty() && inFlight == 0 && retriesWaiting == 0;
@@ -189,8 +244,10 @@ final class Batcher<T> {
     if (timerDelay >= 0) {
       schedule(this::lingerExpired, timerDelay);
     }
-    for (List<Entry<T>> batch : ready) {
-      dispatch(batch);
+    if (ready != null) {
+      for (List<Entry<T>> batch : ready) {
+        dispatch(batch);
+      }
     }
     if (done) {
       drained.complete(null);
@@ -232,17 +289,8 @@ final class Batcher<T> {
     } catch (RuntimeException e) {
       response = CompletableFuture.failedFuture(e);
     }
-    // Off the SDK's response thread: it only completes the future; settling and the next batch run here.
-    response.whenCompleteAsync((outcomes, error) -> settle(batch, sent, outcomes, error), this::execute);
-  }
-
-  /** Runs on the executor; inline if it refuses (the adapter is closing), so no entry is left unsettled. */
-  private void execute(Runnable task) {
-    try {
-      executor.execute(task);
-    } catch (RejectedExecutionException e) {
-      task.run();
-    }
+    // Settled where the answer arrives: no hand-off to another thread for completing a few futures.
+    response.whenComplete((outcomes, error) -> settle(batch, sent, outcomes, error));
   }
 
   private void settle(List<Entry<T>> batch, long sent, List<Outcome> outcomes, Throwable error) {
@@ -250,31 +298,38 @@ final class Batcher<T> {
       inFlight--;
       policy.completed(batch.size(), System.nanoTime() - sent);
     }
-    Outcome whole = error == null ? null : new Outcome(error, Boolean.TRUE.equals(retryable.apply(error)));
-    List<Entry<T>> retry = new ArrayList<>();
-    for (int i = 0; i < batch.size(); i++) {
-      Entry<T> e = batch.get(i);
-      Outcome o = whole != null ? whole
-          : outcomes != null && i < outcomes.size() && outcomes.get(i) != null ? outcomes.get(i)
-          : new Outcome(new IllegalStateException("SQS returned no result for entry " + i), true);
-      e.attempts++;
-      if (o.ok()) {
-        e.result.complete(null);
-      } else if (o.retryable() && e.attempts < limits.maxAttempts()) {
-        retry.add(e);
-      } else {
-        e.result.completeExceptionally(o.error());
+    Outcome whole = error == null ? null : new Outcome(error, retryable.test(error));
+    List<Entry<T>> retry = null;
+    // What completing these entries triggers (acknowledgements → deletes) leaves as one group.
+    try (SendCork cork = SendCork.open()) {
+      for (int i = 0; i < batch.size(); i++) {
+        Entry<T> e = batch.get(i);
+        Outcome o = whole != null ? whole
+            : outcomes != null && i < outcomes.size() && outcomes.get(i) != null ? outcomes.get(i)
+            : new Outcome(new IllegalStateException("SQS returned no result for entry " + i), true);
+        e.attempts++;
+        if (o.ok()) {
+          e.result.complete(null);
+        } else if (o.retryable() && e.attempts < limits.maxAttempts()) {
+          if (retry == null) {
+            retry = new ArrayList<>();
+          }
+          retry.add(e);
+        } else {
+          e.result.completeExceptionally(o.error());
+        }
       }
     }
-    if (!retry.isEmpty()) {
-      int attempts = retry.get(0).attempts;
-      long backoff = limits.retryBackoff().toNanos() << Math.min(attempts - 1, 10);
+    if (retry != null) {
+      int attempt = retry.get(0).attempts;
+      long backoff = limits.retryBackoff().delay(attempt).toNanos();
       log.debug("{}: retrying {} of {} entries in {} ms (attempt {} failed)", name, retry.size(),
-          batch.size(), backoff / 1_000_000, attempts);
+          batch.size(), backoff / 1_000_000, attempt);
       synchronized (lock) {
         retriesWaiting++;
       }
-      schedule(() -> requeue(retry), backoff);
+      List<Entry<T>> again = retry;
+      schedule(() -> requeue(again), backoff);
     }
     drain();
   }

@@ -6,7 +6,6 @@ import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundHandler;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.OutboundChannel;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -25,15 +24,16 @@ import software.amazon.awssdk.services.sqs.SqsAsyncClient;
 
 /**
  * Amazon SQS channels: {@code sqs:<queue name>} or {@code sqs:<queue URL>}, on the AWS SDK v2 async
- * client. Outbound channels batch sends (SendMessageBatch); inbound channels long-poll with
- * several receivers, delete acked messages in batches and extend the visibility of messages still
- * being routed. Bodies are structured-mode CloudEvent JSON.
+ * client. The pipeline is batch-aligned: inbound channels receive 10 messages per long poll and route
+ * them as a unit, the sends they cause leave in one SendMessageBatch per target queue, acked messages
+ * are deleted with DeleteMessageBatch and messages still being routed get their visibility extended in
+ * batches. Bodies are structured-mode CloudEvent JSON.
  */
 public final class SqsChannelAdapter extends AbstractChannelAdapter {
 
   private static final Logger log = LoggerFactory.getLogger(SqsChannelAdapter.class);
   private static final long CLOSE_TIMEOUT_SECONDS = 10;
-  /** Tasks waiting for a worker thread: responses of requests in flight, far fewer in practice. */
+  /** Received batches waiting for a worker thread: far fewer in practice (one per receive in flight). */
   private static final int WORKER_QUEUE = 10_000;
 
   private final SqsAsyncClient client;
@@ -67,9 +67,9 @@ public final class SqsChannelAdapter extends AbstractChannelAdapter {
       return t;
     });
     this.scheduler.setRemoveOnCancelPolicy(true);
-    // Receives and batch responses are handled here, not on the SDK's response threads. The queue is bounded
-    // by the requests in flight (pollers and batch requests per channel); beyond it, or once the adapter is
-    // closed, a task runs on the thread that hands it over, so no response is ever dropped.
+    // Received batches are routed here, not on the SDK's I/O threads. The queue is bounded by the receives in
+    // flight (at most max-in-flight / 10 per channel); beyond it, or once the adapter is closed, a task runs
+    // on the thread that hands it over, so no received batch is ever dropped.
     AtomicInteger workers = new AtomicInteger();
     this.worker = new ThreadPoolExecutor(properties.workerThreads(), properties.workerThreads(), 30, TimeUnit.SECONDS,
         new ArrayBlockingQueue<>(WORKER_QUEUE), r -> {
@@ -79,7 +79,7 @@ public final class SqsChannelAdapter extends AbstractChannelAdapter {
         }, (task, executor) -> task.run());
     this.worker.allowCoreThreadTimeOut(true);
     this.sendLimits = new Batcher.Limits(properties.maxBatchBytes(), properties.maxBatchRequestsInFlight(),
-        properties.sendBufferSize(), 4, Duration.ofMillis(100));
+        properties.sendBufferSize(), 4, Batcher.RETRY_BACKOFF);
   }
 
   /** An adapter with its own client built from {@code properties} (closed with the adapter). */
@@ -123,7 +123,7 @@ public final class SqsChannelAdapter extends AbstractChannelAdapter {
   public OutboundChannel openOutbound(ChannelUri uri) {
     String queue = SqsQueues.queueOf(uri);
     SqsOutboundChannel channel = register(onClose -> new SqsOutboundChannel(uri, queue, client, resolver,
-        sendLimits, properties.newBatchPolicy(sendLimits.maxRequestsInFlight()), scheduler, worker, onClose));
+        sendLimits, properties.newBatchPolicy(sendLimits.maxRequestsInFlight()), scheduler, onClose));
     resolver.url(queue); // resolve (and create) early; failures are retried by the sends
     return channel;
   }

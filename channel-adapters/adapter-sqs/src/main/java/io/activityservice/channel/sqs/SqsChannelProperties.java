@@ -28,13 +28,17 @@ import org.springframework.boot.context.properties.bind.ConstructorBinding;
  * @param secretKey                static secret key, required together with {@code accessKey}
  * @param createQueues             create queues that do not exist when a channel is opened. Default:
  *                                 true with an endpoint override or the embedded server, false on AWS
- * @param pollers                  concurrent long-polling receive requests per inbound channel (default 2)
+ * @param pollers                  most concurrent long-polling ReceiveMessage requests per inbound channel
+ *                                 (default 4): one while the queue keeps up, one more for each answer that
+ *                                 comes back full (a backlog), as far as {@code max-in-flight} allows (every
+ *                                 receive asks for 10 messages and reserves 10 slots)
  * @param waitTime                 long-polling wait of a receive request, 0s to 20s (default 20s)
  * @param visibilityTimeout        visibility timeout requested for received messages; messages still
  *                                 being routed after half of it get their visibility extended
  *                                 (default 30s, 1s to 12h)
- * @param maxInFlight              received but not yet settled (acked and deleted, or nacked) messages
- *                                 per inbound channel; polling pauses at the bound (default 100)
+ * @param maxInFlight              received but not yet settled (acked or nacked) messages per inbound
+ *                                 channel; a message's slot is free when it is settled, not when its
+ *                                 delete is done; polling pauses at the bound (default 100)
  * @param batchLinger              longest wait of a send for more events to fill its batch (default 5ms,
  *                                 at most 1s): with {@code batching=fixed} every batch waits up to it unless
  *                                 full; with {@code batching=adaptive} it is the upper bound of the linger
@@ -53,8 +57,23 @@ import org.springframework.boot.context.properties.bind.ConstructorBinding;
  *                                 overload) or {@code fixed} ({@code batch-size} entries or
  *                                 {@code batch-linger}, whichever comes first)
  * @param batchSize                most entries per batch request, 1 to 10 (default 10, the SQS limit)
- * @param workerThreads            adapter threads that handle receives and batch responses, so that the
- *                                 SDK's response threads only complete futures (default 2)
+ * @param workerThreads            adapter threads that route received batches, so that no handler runs on
+ *                                 the SDK's I/O threads (default 2)
+ * @param deleteLinger             longest wait of an acked message's delete for others to fill its
+ *                                 DeleteMessageBatch (default 100ms, at most 1s and less than half the
+ *                                 visibility timeout): deletes cost requests, not latency, so at moderate
+ *                                 rates ten of them share one request; 0 deletes each settled group at once.
+ *                                 FIFO queues always delete at once (SQS holds a message group back until its
+ *                                 in-flight message is deleted)
+ * @param receiveLinger            pause before the next receive after a partial answer while no other receive
+ *                                 is out (default 0: none), so that more messages gather for it: fewer
+ *                                 requests at moderate rates, up to that much more latency (at most 1s)
+ * @param ioThreads                Netty event loop threads of the SQS client (default 1): every request and
+ *                                 answer is handled on one loop without thread hops; raise it only if that
+ *                                 thread saturates (many channels at high rates)
+ * @param checksumValidation       let the SDK check the MD5 digests SQS returns for sent and received message
+ *                                 bodies (default false: HTTPS already protects every byte on the wire, and
+ *                                 SigV4 signs each request; see the module README)
  */
 @ConfigurationProperties("activity.channels.sqs")
 public record SqsChannelProperties(
@@ -76,7 +95,11 @@ public record SqsChannelProperties(
     RedeliverySettings redelivery,
     String batching,
     Integer batchSize,
-    Integer workerThreads) {
+    Integer workerThreads,
+    Duration deleteLinger,
+    Boolean checksumValidation,
+    Duration receiveLinger,
+    Integer ioThreads) {
 
   /** {@code batching=adaptive}: the {@link AdaptiveBatchPolicy}. */
   public static final String ADAPTIVE = "adaptive";
@@ -97,7 +120,7 @@ public record SqsChannelProperties(
     secretKey = secretKey == null || secretKey.isBlank() ? null : secretKey.trim();
     embedded = embedded == null ? new Embedded(null, null, null) : embedded;
     createQueues = createQueues != null ? createQueues : !endpoint.isEmpty() || embedded.enabled();
-    pollers = pollers == null ? 2 : pollers;
+    pollers = pollers == null ? 4 : pollers;
     waitTime = waitTime == null ? Duration.ofSeconds(20) : waitTime;
     visibilityTimeout = visibilityTimeout == null ? Duration.ofSeconds(30) : visibilityTimeout;
     maxInFlight = maxInFlight == null ? 100 : maxInFlight;
@@ -109,6 +132,10 @@ public record SqsChannelProperties(
     batching = batching == null || batching.isBlank() ? ADAPTIVE : batching.trim().toLowerCase(java.util.Locale.ROOT);
     batchSize = batchSize == null ? 10 : batchSize;
     workerThreads = workerThreads == null ? 2 : workerThreads;
+    deleteLinger = deleteLinger == null ? Duration.ofMillis(100) : deleteLinger;
+    checksumValidation = checksumValidation != null && checksumValidation;
+    receiveLinger = receiveLinger == null ? Duration.ZERO : receiveLinger;
+    ioThreads = ioThreads == null ? 1 : ioThreads;
 
     if (!endpoint.isEmpty()) {
       URI uri;
@@ -127,7 +154,7 @@ public record SqsChannelProperties(
       throw new IllegalArgumentException(P + "access-key and " + P
           + "secret-key must be set together (or both left empty to use the default credentials chain)");
     }
-    require(pollers >= 1 && pollers <= 50, "pollers", pollers, "between 1 and 50, e.g. 2");
+    require(pollers >= 1 && pollers <= 50, "pollers", pollers, "between 1 and 50, e.g. 4");
     require(!waitTime.isNegative() && waitTime.compareTo(Duration.ofSeconds(20)) <= 0,
         "wait-time", waitTime, "between 0s and 20s (the SQS maximum), e.g. 20s");
     require(visibilityTimeout.compareTo(Duration.ofSeconds(1)) >= 0
@@ -145,6 +172,23 @@ public record SqsChannelProperties(
     require(batching.equals(ADAPTIVE) || batching.equals(FIXED), "batching", batching, "to adaptive or fixed");
     require(batchSize >= 1 && batchSize <= 10, "batch-size", batchSize, "between 1 and 10 (the SQS limit), e.g. 10");
     require(workerThreads >= 1 && workerThreads <= 64, "worker-threads", workerThreads, "between 1 and 64, e.g. 2");
+    require(!deleteLinger.isNegative() && deleteLinger.compareTo(Duration.ofSeconds(1)) <= 0
+            && deleteLinger.multipliedBy(2).compareTo(visibilityTimeout) < 0,
+        "delete-linger", deleteLinger, "between 0ms and 1s and below half of visibility-timeout (" + visibilityTimeout
+            + "), e.g. 100ms");
+    require(!receiveLinger.isNegative() && receiveLinger.compareTo(Duration.ofSeconds(1)) <= 0,
+        "receive-linger", receiveLinger, "between 0ms and 1s, e.g. 0ms");
+    require(ioThreads >= 1 && ioThreads <= 64, "io-threads", ioThreads, "between 1 and 64, e.g. 1");
+  }
+
+  /** The constructor of the earlier version (without delete-linger and checksum-validation), kept for callers. */
+  public SqsChannelProperties(Boolean enabled, String endpoint, String region, String accessKey, String secretKey,
+      Boolean createQueues, Integer pollers, Duration waitTime, Duration visibilityTimeout, Integer maxInFlight,
+      Duration batchLinger, Integer maxBatchRequestsInFlight, Integer maxBatchBytes, Integer sendBufferSize,
+      Embedded embedded, RedeliverySettings redelivery, String batching, Integer batchSize, Integer workerThreads) {
+    this(enabled, endpoint, region, accessKey, secretKey, createQueues, pollers, waitTime, visibilityTimeout,
+        maxInFlight, batchLinger, maxBatchRequestsInFlight, maxBatchBytes, sendBufferSize, embedded, redelivery,
+        batching, batchSize, workerThreads, null, null, null, null);
   }
 
   /** The constructor of the earlier version (without the batching settings), kept for callers outside this module. */
@@ -154,7 +198,7 @@ public record SqsChannelProperties(
       Embedded embedded, RedeliverySettings redelivery) {
     this(enabled, endpoint, region, accessKey, secretKey, createQueues, pollers, waitTime, visibilityTimeout,
         maxInFlight, batchLinger, maxBatchRequestsInFlight, maxBatchBytes, sendBufferSize, embedded, redelivery,
-        null, null, null);
+        null, null, null, null, null, null, null);
   }
 
   /**
@@ -174,7 +218,7 @@ public record SqsChannelProperties(
       Embedded embedded) {
     this(enabled, endpoint, region, accessKey, secretKey, createQueues, pollers, waitTime, visibilityTimeout,
         maxInFlight, batchLinger, maxBatchRequestsInFlight, maxBatchBytes, sendBufferSize, embedded, null,
-        null, null, null);
+        null, null, null, null, null, null, null);
   }
 
   private static void require(boolean ok, String name, Object value, String expected) {
@@ -186,7 +230,7 @@ public record SqsChannelProperties(
   /** All defaults: embedded ElasticMQ on 127.0.0.1:9324. */
   public static SqsChannelProperties defaults() {
     return new SqsChannelProperties(null, null, null, null, null, null, null, null, null, null, null,
-        null, null, null, null, null, null, null, null);
+        null, null, null, null, null, null, null, null, null, null, null, null);
   }
 
   /** Defaults, but against the given endpoint (LocalStack, ElasticMQ) with dummy credentials. */
@@ -199,7 +243,7 @@ public record SqsChannelProperties(
     return new SqsChannelProperties(enabled, endpoint.toString(), region, accessKey, secretKey,
         createQueues, pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger,
         maxBatchRequestsInFlight, maxBatchBytes, sendBufferSize, embedded, redelivery, batching, batchSize,
-        workerThreads);
+        workerThreads, deleteLinger, checksumValidation, receiveLinger, ioThreads);
   }
 
   /** A copy with other receive settings. */
@@ -207,7 +251,8 @@ public record SqsChannelProperties(
       int maxInFlight) {
     return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
         pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
-        maxBatchBytes, sendBufferSize, embedded, redelivery, batching, batchSize, workerThreads);
+        maxBatchBytes, sendBufferSize, embedded, redelivery, batching, batchSize, workerThreads,
+        deleteLinger, checksumValidation, receiveLinger, ioThreads);
   }
 
   /** A copy with other send settings. */
@@ -215,14 +260,16 @@ public record SqsChannelProperties(
       int maxBatchBytes) {
     return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
         pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
-        maxBatchBytes, sendBufferSize, embedded, redelivery, batching, batchSize, workerThreads);
+        maxBatchBytes, sendBufferSize, embedded, redelivery, batching, batchSize, workerThreads,
+        deleteLinger, checksumValidation, receiveLinger, ioThreads);
   }
 
   /** A copy with other redelivery settings (the backoff after a nack). */
   public SqsChannelProperties withRedelivery(RedeliverySettings value) {
     return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
         pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
-        maxBatchBytes, sendBufferSize, embedded, value, batching, batchSize, workerThreads);
+        maxBatchBytes, sendBufferSize, embedded, value, batching, batchSize, workerThreads,
+        deleteLinger, checksumValidation, receiveLinger, ioThreads);
   }
 
   /**
@@ -234,7 +281,32 @@ public record SqsChannelProperties(
   public SqsChannelProperties withBatching(String mode, int size) {
     return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
         pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
-        maxBatchBytes, sendBufferSize, embedded, redelivery, mode, size, workerThreads);
+        maxBatchBytes, sendBufferSize, embedded, redelivery, mode, size, workerThreads,
+        deleteLinger, checksumValidation, receiveLinger, ioThreads);
+  }
+
+  /** A copy with another {@code delete-linger} (0: every settled group is deleted at once). */
+  public SqsChannelProperties withDeleteLinger(Duration value) {
+    return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
+        pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
+        maxBatchBytes, sendBufferSize, embedded, redelivery, batching, batchSize, workerThreads, value,
+        checksumValidation, receiveLinger, ioThreads);
+  }
+
+  /** A copy with another number of {@code io-threads}. */
+  public SqsChannelProperties withIoThreads(int value) {
+    return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
+        pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
+        maxBatchBytes, sendBufferSize, embedded, redelivery, batching, batchSize, workerThreads, deleteLinger,
+        checksumValidation, receiveLinger, value);
+  }
+
+  /** A copy with another {@code receive-linger}. */
+  public SqsChannelProperties withReceiveLinger(Duration value) {
+    return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
+        pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
+        maxBatchBytes, sendBufferSize, embedded, redelivery, batching, batchSize, workerThreads, deleteLinger,
+        checksumValidation, value, ioThreads);
   }
 
   /** Whether the embedded ElasticMQ is used: no endpoint configured and the server enabled. */

@@ -10,22 +10,19 @@ import io.cloudevents.CloudEvent;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
-import java.util.ArrayList;
 import java.util.HexFormat;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.regex.Pattern;
 import software.amazon.awssdk.services.sqs.SqsAsyncClient;
-import software.amazon.awssdk.services.sqs.model.BatchResultErrorEntry;
-import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
-import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
 
 /**
  * Sends events as structured-mode CloudEvent JSON bodies (the shared
  * {@link CloudEventJson#STRUCTURED} encoding, never encoded again here) through a {@link Batcher}
- * of SendMessageBatch requests, batched by the configured {@link BatchPolicy}. FIFO queues get the event's partition key as message group ({@value #UNKEYED_GROUP}
- * for events without one) and a hash of source and id as deduplication id; standard queues ignore
- * partition keys.
+ * of SendMessageBatch requests, batched by the configured {@link BatchPolicy}; events routed from one
+ * received SQS batch leave together (see {@link SendCork}). FIFO queues get the event's partition key
+ * as message group ({@value #UNKEYED_GROUP} for events without one) and a hash of source and id as
+ * deduplication id; standard queues ignore partition keys.
  */
 final class SqsOutboundChannel implements OutboundChannel {
 
@@ -37,29 +34,19 @@ final class SqsOutboundChannel implements OutboundChannel {
   private static final Pattern GROUP_ID = Pattern.compile("[\\x21-\\x7E]{1,128}");
 
   private final ChannelUri uri;
-  private final String queue;
   private final boolean fifo;
   private final long maxBytes;
-  private final Batcher<Outgoing> batcher;
+  private final Batcher<SqsRequests.Outgoing> batcher;
   private final Runnable onClose;
 
-  /** One message body (and FIFO ids) waiting for a batch. */
-  record Outgoing(String body, String groupId, String deduplicationId) {
-  }
-
   SqsOutboundChannel(ChannelUri uri, String queue, SqsAsyncClient client, QueueResolver resolver,
-      Batcher.Limits limits, BatchPolicy policy, java.util.concurrent.ScheduledExecutorService scheduler,
-      java.util.concurrent.Executor executor, Runnable onClose) {
+      Batcher.Limits limits, BatchPolicy policy, ScheduledExecutorService scheduler, Runnable onClose) {
     this.uri = uri;
-    this.queue = queue;
     this.fifo = SqsQueues.isFifo(queue);
     this.maxBytes = limits.maxBatchBytes();
     this.onClose = onClose;
     this.batcher = new Batcher<>("sqs outbound " + uri, limits, policy,
-        items -> resolver.url(queue).thenCompose(url -> client.sendMessageBatch(r -> r
-            .queueUrl(url)
-            .entries(entries(items)))).thenApply(r -> outcomes(r, items.size())),
-        SqsErrors::isRetryable, scheduler, executor);
+        new SqsRequests(client, resolver, queue)::send, SqsErrors::isRetryable, scheduler);
   }
 
   @Override
@@ -78,8 +65,9 @@ final class SqsOutboundChannel implements OutboundChannel {
             + " accepts at most " + maxBytes + " bytes per message (send large data by reference)"));
       }
       String body = new String(json, StandardCharsets.UTF_8);
-      Outgoing out = fifo ? new Outgoing(body, groupOf(outbound.partitionKey()), outbound.encoded(DEDUPLICATION_ID))
-          : new Outgoing(body, null, null);
+      SqsRequests.Outgoing out = fifo
+          ? new SqsRequests.Outgoing(body, groupOf(outbound.partitionKey()), outbound.encoded(DEDUPLICATION_ID))
+          : new SqsRequests.Outgoing(body, null, null);
       return batcher.submit(out, json.length);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
@@ -95,44 +83,6 @@ final class SqsOutboundChannel implements OutboundChannel {
   @Override
   public void close() {
     closeAsync();
-  }
-
-  private static List<SendMessageBatchRequestEntry> entries(List<Outgoing> items) {
-    List<SendMessageBatchRequestEntry> entries = new ArrayList<>(items.size());
-    for (int i = 0; i < items.size(); i++) {
-      Outgoing o = items.get(i);
-      entries.add(SendMessageBatchRequestEntry.builder()
-          .id(Integer.toString(i))
-          .messageBody(o.body())
-          .messageGroupId(o.groupId())
-          .messageDeduplicationId(o.deduplicationId())
-          .build());
-    }
-    return entries;
-  }
-
-  static List<Batcher.Outcome> outcomes(SendMessageBatchResponse response, int size) {
-    List<Batcher.Outcome> outcomes = new ArrayList<>(size);
-    for (int i = 0; i < size; i++) {
-      outcomes.add(null);
-    }
-    response.successful().forEach(s -> set(outcomes, s.id(), Batcher.Outcome.OK));
-    for (BatchResultErrorEntry f : response.failed()) {
-      set(outcomes, f.id(), new Batcher.Outcome(new SqsBatchEntryException(f),
-          !Boolean.TRUE.equals(f.senderFault())));
-    }
-    return outcomes;
-  }
-
-  static void set(List<Batcher.Outcome> outcomes, String id, Batcher.Outcome outcome) {
-    try {
-      int i = Integer.parseInt(id);
-      if (i >= 0 && i < outcomes.size()) {
-        outcomes.set(i, outcome);
-      }
-    } catch (NumberFormatException ignored) {
-      // Not one of ours; the entry stays without result and is retried.
-    }
   }
 
   /** The message group of a key: the key itself if SQS accepts it, else its SHA-256. */

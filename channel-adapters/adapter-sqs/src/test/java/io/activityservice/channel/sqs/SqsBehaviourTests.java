@@ -259,6 +259,100 @@ abstract class SqsBehaviourTests {
         .singleElement().satisfies(m -> assertThat(m.body()).contains(h1.getId()));
   }
 
+  /**
+   * The batch-aligned relay: a backlog of 300 events goes through an inbound channel that sends each
+   * event to an outbound channel and acks when SQS accepted it (what the service's router does). With
+   * one poller, every ReceiveMessage takes 10, the events of each received batch leave in one
+   * SendMessageBatch, and their acks in one DeleteMessageBatch: 0.3 requests per relayed event.
+   */
+  @Test
+  void aRelayTakesOneReceiveOneSendAndOneDeletePerTenEvents() throws Exception {
+    int events = 300;
+    SqsChannelProperties p = properties().withReceive(1, Duration.ofSeconds(2), Duration.ofSeconds(30), 100);
+    RequestRecorder relayRequests = new RequestRecorder();
+    SqsChannelAdapter relay = adapter(p, relayRequests);
+    SqsChannelAdapter client = adapter(p, new RequestRecorder());
+    ChannelUri in = fresh("relay-in");
+    ChannelUri out = fresh("relay-out");
+    String inUrl = client.queueUrl(in).join();
+    String outUrl = client.queueUrl(out).join();
+    preload(client, in, events);
+
+    Set<String> relayed = ConcurrentHashMap.newKeySet();
+    OutboundChannel target = track(relay.openOutbound(out));
+    track(relay.openInbound(in, InboundSettings.strict(), (e, ack) -> target.send(e).whenComplete((ok, error) -> {
+      if (error == null) {
+        relayed.add(e.getId());
+        ack.ack();
+      } else {
+        ack.nack(error);
+      }
+    })));
+    await().atMost(Duration.ofSeconds(60)).until(() -> relayed.size() == events && queueIsEmpty(client, inUrl));
+
+    assertThat(messagesIn(client, outUrl)).isEqualTo(events);
+    assertThat(relayRequests.receivedBatches.stream().filter(n -> n > 0).toList())
+        .as("every receive took 10").hasSize(events / 10).allSatisfy(n -> assertThat(n).isEqualTo(10));
+    assertThat(relayRequests.sendBatches).as("one SendMessageBatch per received batch")
+        .hasSize(events / 10).allSatisfy(b -> assertThat(b.entries()).isEqualTo(10));
+    assertThat(relayRequests.deleteBatches).as("one DeleteMessageBatch per received batch")
+        .hasSize(events / 10).allSatisfy(n -> assertThat(n).isEqualTo(10));
+    long requests = relayRequests.nonEmptyReceives() + relayRequests.requests("SendMessageBatch")
+        + relayRequests.requests("DeleteMessageBatch") + relayRequests.requests("ChangeMessageVisibilityBatch");
+    assertThat((double) requests / events).as("SQS requests per relayed event (long polls that ended empty aside)")
+        .isLessThanOrEqualTo(0.3);
+  }
+
+  /** Events routed from one received batch to two queues leave in one SendMessageBatch per queue. */
+  @Test
+  void theEventsOfOneReceivedBatchLeaveInOneSendPerTargetQueue() throws Exception {
+    int events = 100;
+    SqsChannelProperties p = properties().withReceive(1, Duration.ofSeconds(2), Duration.ofSeconds(30), 100);
+    RequestRecorder relayRequests = new RequestRecorder();
+    SqsChannelAdapter relay = adapter(p, relayRequests);
+    SqsChannelAdapter client = adapter(p, new RequestRecorder());
+    ChannelUri in = fresh("fan-in");
+    String inUrl = client.queueUrl(in).join();
+    OutboundChannel a = track(relay.openOutbound(fresh("fan-a")));
+    OutboundChannel b = track(relay.openOutbound(fresh("fan-b")));
+    preload(client, in, events);
+
+    AtomicInteger settled = new AtomicInteger();
+    track(relay.openInbound(in, InboundSettings.strict(), (e, ack) ->
+        CompletableFuture.allOf(a.send(e), b.send(e)).whenComplete((ok, error) -> {
+          settled.incrementAndGet();
+          if (error == null) {
+            ack.ack();
+          } else {
+            ack.nack(error);
+          }
+        })));
+    await().atMost(Duration.ofSeconds(60)).until(() -> settled.get() >= events && queueIsEmpty(client, inUrl));
+
+    assertThat(relayRequests.nonEmptyReceives()).isEqualTo(events / 10);
+    assertThat(relayRequests.sendBatches).hasSize(2 * events / 10)
+        .allSatisfy(batch -> assertThat(batch.entries()).isEqualTo(10));
+  }
+
+  /** Sends {@code n} events to {@code queue} in full batches and waits until SQS accepted them all. */
+  private static void preload(SqsChannelAdapter client, ChannelUri queue, int n) throws Exception {
+    OutboundChannel producer = client.openOutbound(queue);
+    List<CompletableFuture<Void>> sends = new ArrayList<>();
+    try (SendCork cork = SendCork.open()) {
+      for (int i = 0; i < n; i++) {
+        sends.add(producer.send(event(i, 200)));
+      }
+    }
+    CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
+    producer.close();
+  }
+
+  private static int messagesIn(SqsChannelAdapter adapter, String url) {
+    return Integer.parseInt(adapter.client().getQueueAttributes(r -> r.queueUrl(url)
+        .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES)).join().attributes()
+        .get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES));
+  }
+
   private static boolean queueIsEmpty(SqsChannelAdapter adapter, String url) {
     Map<QueueAttributeName, String> a = adapter.client().getQueueAttributes(r -> r.queueUrl(url)
         .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,

@@ -16,7 +16,11 @@ class SqsChannelPropertiesTest {
     assertThat(p.enabled()).isTrue();
     assertThat(p.usesEmbeddedServer()).isTrue();
     assertThat(p.createQueues()).isTrue();
-    assertThat(p.pollers()).isEqualTo(2);
+    assertThat(p.pollers()).isEqualTo(4);
+    assertThat(p.deleteLinger()).isEqualTo(Duration.ofMillis(100));
+    assertThat(p.checksumValidation()).isFalse();
+    assertThat(p.receiveLinger()).isZero();
+    assertThat(p.ioThreads()).isEqualTo(1);
     assertThat(p.waitTime()).isEqualTo(Duration.ofSeconds(20));
     assertThat(p.visibilityTimeout()).isEqualTo(Duration.ofSeconds(30));
     assertThat(p.batchLinger()).isEqualTo(Duration.ofMillis(5));
@@ -48,6 +52,12 @@ class SqsChannelPropertiesTest {
     assertThatThrownBy(() -> d.withSend(Duration.ofMillis(200), 8, 2_000_000))
         .hasMessageContaining("max-batch-bytes").hasMessageContaining("1048576");
     assertThatThrownBy(() -> d.withSend(Duration.ofSeconds(5), 8, 1024)).hasMessageContaining("batch-linger");
+    assertThatThrownBy(() -> d.withDeleteLinger(Duration.ofSeconds(2))).hasMessageContaining("delete-linger");
+    assertThatThrownBy(() -> d.withDeleteLinger(Duration.ofMillis(600))
+            .withReceive(1, Duration.ofSeconds(1), Duration.ofSeconds(1), 10))
+        .as("delete-linger must stay below half the visibility timeout").hasMessageContaining("delete-linger");
+    assertThatThrownBy(() -> d.withReceiveLinger(Duration.ofSeconds(3))).hasMessageContaining("receive-linger");
+    assertThatThrownBy(() -> d.withIoThreads(0)).hasMessageContaining("io-threads");
     assertThatThrownBy(() -> SqsChannelProperties.forEndpoint(URI.create("ftp://x")))
         .hasMessageContaining("activity.channels.sqs.endpoint");
     assertThatThrownBy(() -> new SqsChannelProperties(null, null, null, "AKIA", null, null, null, null,

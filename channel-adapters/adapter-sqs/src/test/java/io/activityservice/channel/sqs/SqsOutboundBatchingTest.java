@@ -147,6 +147,36 @@ class SqsOutboundBatchingTest {
     assertThat(fake.requests).extracting(r -> r.entries().size()).containsExactly(1, 6);
   }
 
+  @Test
+  void aGroupSentUnderACorkLeavesInOneRequestWhenTheCorkCloses() {
+    OutboundChannel out = open(Duration.ZERO, 8, SqsChannelProperties.SQS_MAX_BATCH_BYTES,
+        SqsChannelProperties.ADAPTIVE);
+    List<CompletableFuture<Void>> sends;
+    try (SendCork cork = SendCork.open()) {
+      sends = send(out, 7, 10);
+      assertThat(fake.requests).as("nothing leaves while the group forms").isEmpty();
+    }
+    assertThat(fake.requests).extracting(r -> r.entries().size()).containsExactly(7);
+    awaitAll(sends);
+  }
+
+  @Test
+  void underACorkFullBatchesStillGoAtOnce() {
+    OutboundChannel out = open(Duration.ZERO, 8, SqsChannelProperties.SQS_MAX_BATCH_BYTES,
+        SqsChannelProperties.ADAPTIVE);
+    List<CompletableFuture<Void>> sends;
+    try (SendCork cork = SendCork.open()) {
+      sends = send(out, 23, 10);
+      assertThat(fake.requests).extracting(r -> r.entries().size()).containsExactly(10, 10);
+      try (SendCork nested = SendCork.open()) {
+        sends.addAll(send(out, 2, 10));
+      }
+      assertThat(fake.requests).as("a nested cork releases nothing").hasSize(2);
+    }
+    assertThat(fake.requests).extracting(r -> r.entries().size()).containsExactly(10, 10, 5);
+    awaitAll(sends);
+  }
+
   private static CloudEvent event(int dataBytes) {
     return CloudEventBuilder.v1().withId(UUID.randomUUID().toString()).withSource(URI.create("/t"))
         .withType("t").withData("text/plain", "x".repeat(dataBytes).getBytes(StandardCharsets.UTF_8)).build();
