@@ -43,6 +43,7 @@ class ClusterModeGuardIT {
       assertThatThrownBy(() -> second.start(Duration.ofSeconds(180)))
           .hasMessageContaining("service exited");
       assertThat(Files.readString(dir.resolve("replica-second.log")))
+          .contains("APPLICATION FAILED TO START")
           .contains("other replicas are running on this database: first (cluster mode off)")
           .contains("Start every replica with activity.cluster.enabled=true");
 

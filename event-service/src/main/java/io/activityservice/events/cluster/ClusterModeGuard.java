@@ -21,7 +21,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * start-up, before any channel consumes: under a PostgreSQL advisory lock (so two replicas starting together see each
  * other) it writes this replica's heartbeat row with its mode, then looks at the others' rows. A row seen recently
  * may belong to a replica that just crashed (a restart after SIGKILL comes back within its three heartbeats); such a
- * row counts only if its {@code last_seen} moves on within one of its heartbeats and a half, so a restart costs that
+ * row counts only if its {@code last_seen} moves on within two of its heartbeats, so a restart costs that
  * wait only when a dead replica's row is fresh, and nothing otherwise.
  */
 public final class ClusterModeGuard {
@@ -30,6 +30,26 @@ public final class ClusterModeGuard {
   private static final long LOCK_KEY = 0x41435456L;
   /** A heartbeat longer than this is not waited for in full (the check would hold the start-up too long). */
   private static final Duration MAX_WAIT = Duration.ofSeconds(30);
+
+  /** A replica refused because of the others' modes: the message names them and the setting to change. */
+  public static final class ConflictException extends IllegalStateException {
+    private final String action;
+
+    ConflictException(String description, String action) {
+      super(description + " " + action);
+      this.action = action;
+    }
+
+    /** What to do about it. */
+    public String action() {
+      return action;
+    }
+
+    /** What was found, without the action. */
+    public String description() {
+      return getMessage().substring(0, getMessage().length() - action.length() - 1);
+    }
+  }
 
   /** Another replica's row as read. */
   record Row(String replicaId, boolean clustered, long lastSeen, long heartbeatMillis) {
@@ -56,7 +76,7 @@ public final class ClusterModeGuard {
   /**
    * Registers this replica and checks the others.
    *
-   * @throws IllegalStateException naming the setting to change when another live replica runs in the other mode,
+   * @throws ConflictException naming the setting to change when another live replica runs in the other mode,
    *                               or when this replica has cluster mode off and another replica is live
    */
   public void check(String replicaId, String address, boolean clustered, Duration heartbeat) {
@@ -83,19 +103,19 @@ public final class ClusterModeGuard {
     // This replica's row goes again: it never ran.
     jdbc.update("delete from cluster_member where replica_id = ?", replicaId);
     if (clustered) {
-      throw new IllegalStateException("other replicas run on this database without cluster mode: " + names
-          + ". Detectors and rule sets would get part of their input on each of them. Restart every replica with"
+      throw new ConflictException("other replicas run on this database without cluster mode: " + names
+          + ". Detectors and rule sets would get part of their input on each of them.", "Restart every replica with"
           + " activity.cluster.enabled=true (or stop those replicas) before starting this one.");
     }
-    throw new IllegalStateException("other replicas are running on this database: " + names + ". Without cluster"
+    throw new ConflictException("other replicas are running on this database: " + names + ". Without cluster"
         + " mode each replica feeds every detector and rule set directly, so their input would be split between the"
-        + " replicas. Start every replica with activity.cluster.enabled=true (or give this one its own database).");
+        + " replicas.", "Start every replica with activity.cluster.enabled=true (or give this one its own database).");
   }
 
-  /** The rows whose {@code last_seen} moves on within one and a half of their heartbeats: replicas still running. */
+  /** The rows whose {@code last_seen} moves on within two of their heartbeats (one of slack for a loaded host): replicas still running. */
   private List<Row> stillBeating(List<Row> rows) {
     long waitMillis = Math.min(MAX_WAIT.toMillis(),
-        rows.stream().mapToLong(Row::heartbeatMillis).max().orElse(0) * 3 / 2);
+        rows.stream().mapToLong(Row::heartbeatMillis).max().orElse(0) * 2);
     Map<String, Long> before = rows.stream().collect(Collectors.toMap(Row::replicaId, Row::lastSeen));
     List<Row> live = new ArrayList<>();
     long deadline = clock.millis() + waitMillis;
