@@ -2,6 +2,7 @@ package io.activityservice.app.cluster;
 
 import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.cluster.ClusterMembers;
+import io.activityservice.events.cluster.ClusterModeGuard;
 import io.activityservice.events.cluster.ConfigChangeLog;
 import io.activityservice.events.cluster.ConfigPropagator;
 import io.activityservice.events.cluster.ProcessorRouting;
@@ -27,9 +28,22 @@ import org.springframework.context.event.EventListener;
 @Configuration(proxyBeanMethods = false)
 public class ClusterConfiguration {
 
+  /**
+   * This replica's heartbeat, started once the {@link ClusterModeGuard} has found no live replica of the other mode
+   * on the database: before any other service is built, so nothing consumes or answers when the guard refuses.
+   */
+  @DependsOnDatabaseInitialization
+  @Bean(destroyMethod = "close")
+  ClusterMembers clusterMembers(DataSource dataSource, ClusterProperties props, Clock clock) {
+    new ClusterModeGuard(dataSource, clock).check(props.replicaId(), null, props.enabled(), props.heartbeat());
+    return new ClusterMembers(dataSource, props.replicaId(), clock, props.heartbeat(), props.enabled()).start();
+  }
+
+  /** Built after the cluster-mode check: every service that changes configuration needs it. */
   @DependsOnDatabaseInitialization
   @Bean
-  ConfigChangeLog configChangeLog(DataSource dataSource, ClusterProperties props, Clock clock) {
+  ConfigChangeLog configChangeLog(DataSource dataSource, ClusterProperties props, Clock clock,
+                                  ClusterMembers members) {
     return new ConfigChangeLog(dataSource, props.replicaId(), clock);
   }
 
@@ -49,27 +63,22 @@ public class ClusterConfiguration {
   }
 
   @Bean
-  ClusterStarter clusterStarter(ConfigPropagator propagator, DataSource dataSource, ClusterProperties props,
-                                Clock clock, ObjectProvider<ProcessorRouting> routing, ApplicationContext context) {
-    return new ClusterStarter(propagator, dataSource, props, clock, routing, context);
+  ClusterStarter clusterStarter(ConfigPropagator propagator, ClusterMembers members,
+                                ObjectProvider<ProcessorRouting> routing, ApplicationContext context) {
+    return new ClusterStarter(propagator, members, routing, context);
   }
 
-  /** Starts propagation and the heartbeat once every service has registered how it applies changes. */
-  public static final class ClusterStarter implements AutoCloseable {
+  /** Starts propagation, and the heartbeat's full report, once every service has registered how it applies changes. */
+  public static final class ClusterStarter {
     private final ConfigPropagator propagator;
-    private final DataSource dataSource;
-    private final ClusterProperties props;
-    private final Clock clock;
+    private final ClusterMembers members;
     private final ObjectProvider<ProcessorRouting> routing;
     private final ApplicationContext context;
-    private volatile ClusterMembers members;
 
-    ClusterStarter(ConfigPropagator propagator, DataSource dataSource, ClusterProperties props, Clock clock,
-                   ObjectProvider<ProcessorRouting> routing, ApplicationContext context) {
+    ClusterStarter(ConfigPropagator propagator, ClusterMembers members, ObjectProvider<ProcessorRouting> routing,
+                   ApplicationContext context) {
       this.propagator = propagator;
-      this.dataSource = dataSource;
-      this.props = props;
-      this.clock = clock;
+      this.members = members;
       this.routing = routing;
       this.context = context;
     }
@@ -79,23 +88,10 @@ public class ClusterConfiguration {
       propagator.start();
       String address = context instanceof WebServerApplicationContext web && web.getWebServer() != null
           ? "port " + web.getWebServer().getPort() : null;
-      members = new ClusterMembers(dataSource, props.replicaId(), address, clock, props.heartbeat(),
-          propagator::appliedVersion, () -> {
-            ProcessorRouting r = routing.getIfAvailable();
-            return r == null ? List.of() : r.ownership();
-          }).start();
-    }
-
-    /** The cluster view, or null before start. */
-    public ClusterMembers members() {
-      return members;
-    }
-
-    @Override
-    public void close() {
-      if (members != null) {
-        members.close();
-      }
+      members.report(address, propagator::appliedVersion, () -> {
+        ProcessorRouting r = routing.getIfAvailable();
+        return r == null ? List.of() : r.ownership();
+      });
     }
   }
 }

@@ -30,32 +30,34 @@ class ClusterController {
   record Self(String replicaId, long configVersion, boolean clustered, List<Map<String, Object>> owns) {
   }
 
-  /** A replica as last reported by its heartbeat. */
-  record Replica(String replicaId, String address, boolean live, OffsetDateTime startedAt, OffsetDateTime lastSeen,
-                 long configVersion, Object owns) {
+  /** A replica as last reported by its heartbeat; {@code mode} is {@code cluster} or {@code single}. */
+  record Replica(String replicaId, String address, boolean live, String mode, OffsetDateTime startedAt,
+                 OffsetDateTime lastSeen, long configVersion, Object owns) {
   }
 
   /**
+   * @param mode          {@code cluster} (detectors and rule sets fed through internal channels,
+   *                      {@code activity.cluster.enabled=true}) or {@code single} (one replica feeds them directly)
    * @param configVersion the latest configuration version in the database
    * @param self          the replica that answered
    * @param replicas      every replica seen in the last hour, live ones first
    */
-  record ClusterView(long configVersion, Self self, List<Replica> replicas) {
+  record ClusterView(String mode, long configVersion, Self self, List<Replica> replicas) {
   }
 
   private final ConfigChangeLog changes;
   private final ConfigPropagator propagator;
   private final ClusterProperties props;
   private final ObjectProvider<ProcessorRouting> routing;
-  private final ClusterConfiguration.ClusterStarter starter;
+  private final ClusterMembers members;
 
   ClusterController(ConfigChangeLog changes, ConfigPropagator propagator, ClusterProperties props,
-                    ObjectProvider<ProcessorRouting> routing, ClusterConfiguration.ClusterStarter starter) {
+                    ObjectProvider<ProcessorRouting> routing, ClusterMembers members) {
     this.changes = changes;
     this.propagator = propagator;
     this.props = props;
     this.routing = routing;
-    this.starter = starter;
+    this.members = members;
   }
 
   /** One change made elsewhere and how long after its commit it took effect here. */
@@ -79,12 +81,16 @@ class ClusterController {
   ClusterView cluster() {
     ProcessorRouting r = routing.getIfAvailable();
     Self self = new Self(props.replicaId(), propagator.appliedVersion(), r != null, r == null ? List.of() : r.ownership());
-    ClusterMembers members = starter.members();
-    List<Replica> replicas = members == null ? List.of() : members.members().stream()
-        .map(m -> new Replica(m.replicaId(), m.address(), m.live(), time(m.startedAt()), time(m.lastSeen()),
-            m.configVersion(), io.activityservice.events.json.Json.MAPPER.convertValue(m.ownership(), Object.class)))
+    List<Replica> replicas = members.members().stream()
+        .map(m -> new Replica(m.replicaId(), m.address(), m.live(), mode(m.clustered()), time(m.startedAt()),
+            time(m.lastSeen()), m.configVersion(),
+            io.activityservice.events.json.Json.MAPPER.convertValue(m.ownership(), Object.class)))
         .toList();
-    return new ClusterView(changes.currentVersion(), self, replicas);
+    return new ClusterView(mode(props.enabled()), changes.currentVersion(), self, replicas);
+  }
+
+  private static String mode(boolean clustered) {
+    return clustered ? "cluster" : "single";
   }
 
   private static OffsetDateTime time(long millis) {

@@ -11,7 +11,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * through the broker so each partition is processed by one replica.
  *
  * @param enabled            several replicas: detectors and rule sets get their events through internal channels
- *                           (default false: one node, fed directly)
+ *                           (default false: one node, fed directly; a replica refuses to start when another
+ *                           live replica on its database runs in the other mode, or at all while this is false)
  * @param internalChannel    internal channel of a detector or rule set, with {@code {kind}} and {@code {name}}
  *                           placeholders (default {@code jms:queue:activity.internal.{kind}.{name}})
  * @param configPollInterval how often a replica checks the configuration version, in case it missed a

@@ -17,7 +17,9 @@ export function render(container) {
           h('dl', {},
             h('dt', {}, 'Replica'), h('dd', {}, h('code', {}, c.self.replicaId)),
             h('dt', {}, 'Configuration version'), h('dd', {}, c.self.configVersion + ' of ' + c.configVersion),
-            h('dt', {}, 'Mode'), h('dd', {}, c.self.clustered ? 'cluster (internal channels)' : 'single node')),
+            h('dt', {}, 'Mode'), h('dd', {id: 'cl-mode'}, c.mode === 'cluster'
+              ? 'cluster (activity.cluster.enabled=true: detectors and rule sets fed through internal channels)'
+              : 'single node (activity.cluster.enabled=false: one replica per database)')),
           c.self.owns && c.self.owns.length ? h('details', {}, h('summary', {}, 'Owns'), h('pre', {}, pretty(c.self.owns)))
             : null),
         h('section', {class: 'panel', 'aria-labelledby': 'cl-replicas'},
@@ -25,11 +27,12 @@ export function render(container) {
           table([
             {label: 'Replica', value: r => h('code', {}, r.replicaId)},
             {label: 'State', value: r => h('span', {class: r.live ? 'badge ok' : 'badge bad'}, r.live ? 'live' : 'gone')},
+            {label: 'Mode', value: r => r.mode},
             {label: 'Address', value: r => r.address || '–'},
             {label: 'Config version', num: true, value: r => String(r.configVersion)},
             {label: 'Started', value: r => time(r.startedAt)},
             {label: 'Last seen', value: r => time(r.lastSeen)},
-          ], c.replicas, {caption: 'Replicas', empty: 'No heartbeats recorded (single node without cluster mode).'})));
+          ], c.replicas, {caption: 'Replicas', empty: 'No heartbeats recorded yet.'})));
     } catch (e) {
       mount(body, h('p', {class: 'error', role: 'alert'}, e.message));
     }

@@ -476,6 +476,10 @@ class ConsoleBrowserTest {
         if (page.getKey().equals("channels")) {
           find("#channels-list table");
         }
+        if (page.getKey().equals("cluster")) {
+          // The mode in force, with the setting that chooses it.
+          assertThat(find("#cl-mode").getText()).startsWith("single node").contains("activity.cluster.enabled=false");
+        }
         String file = page.getKey().replace('/', '-') + (width == WIDE ? "" : "-narrow");
         screenshot(file);
         assertNoHorizontalScroll(file);

@@ -17,8 +17,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 /**
  * The replicas sharing the database: each one refreshes its row in {@code cluster_member} every
  * {@code heartbeat} with the configuration version it runs and what it owns; a replica not seen for three
- * heartbeats is not live. Only a view for operators (GET /api/v1/cluster): nothing decides by it — ownership comes
- * from the broker, exclusivity of work from the database's row locks.
+ * heartbeats is not live. A view for operators (GET /api/v1/cluster), and what the {@link ClusterModeGuard} reads
+ * at start-up to refuse mixing modes; nothing else decides by it — ownership comes from the broker, exclusivity of
+ * work from the database's row locks.
  */
 public final class ClusterMembers implements AutoCloseable {
 
@@ -26,16 +27,18 @@ public final class ClusterMembers implements AutoCloseable {
 
   /** One replica as last reported. */
   public record Member(String replicaId, String address, long startedAt, long lastSeen, long configVersion,
-                       JsonNode ownership, boolean live) {
+                       JsonNode ownership, boolean live, boolean clustered) {
   }
 
   private final JdbcTemplate jdbc;
   private final String replicaId;
-  private final String address;
   private final Clock clock;
   private final Duration heartbeat;
-  private final Supplier<Long> version;
-  private final Supplier<Object> ownership;
+  private final boolean clustered;
+  /** What the heartbeat reports; set once the application is ready ({@link #report}). */
+  private volatile String address;
+  private volatile Supplier<Long> version = () -> 0L;
+  private volatile Supplier<Object> ownership = List::of;
   private final long startedAt;
   private static final long CLEANUP_MILLIS = Duration.ofMinutes(5).toMillis();
   /** When the last cleanup ran; on the heartbeat thread only. */
@@ -46,21 +49,33 @@ public final class ClusterMembers implements AutoCloseable {
     return t;
   });
 
-  public ClusterMembers(DataSource dataSource, String replicaId, String address, Clock clock, Duration heartbeat,
-                        Supplier<Long> version, Supplier<Object> ownership) {
+  /**
+   * @param clustered whether this replica runs in cluster mode (shown in the view, checked by
+   *                  {@link ClusterModeGuard} when another replica starts)
+   */
+  public ClusterMembers(DataSource dataSource, String replicaId, Clock clock, Duration heartbeat, boolean clustered) {
     this.jdbc = new JdbcTemplate(dataSource);
     this.replicaId = replicaId;
-    this.address = address;
     this.clock = clock;
     this.heartbeat = heartbeat;
-    this.version = version;
-    this.ownership = ownership;
+    this.clustered = clustered;
     this.startedAt = clock.millis();
   }
 
+  /**
+   * Starts the heartbeat. It starts before the application is ready, right after the {@link ClusterModeGuard}'s
+   * check, so a replica starting meanwhile sees this one beating.
+   */
   public ClusterMembers start() {
     timer.scheduleWithFixedDelay(this::beat, 0, heartbeat.toMillis(), TimeUnit.MILLISECONDS);
     return this;
+  }
+
+  /** What the heartbeat reports from now on: the address, the configuration version run, what this replica owns. */
+  public void report(String address, Supplier<Long> version, Supplier<Object> ownership) {
+    this.address = address;
+    this.version = version;
+    this.ownership = ownership;
   }
 
   public String replicaId() {
@@ -71,12 +86,7 @@ public final class ClusterMembers implements AutoCloseable {
     try {
       long now = clock.millis();
       String json = Json.write(Json.tree(ownership.get()));
-      int n = jdbc.update("update cluster_member set address = ?, last_seen = ?, config_version = ?, ownership_json = ?"
-          + " where replica_id = ?", address, now, version.get(), json, replicaId);
-      if (n == 0) {
-        jdbc.update("insert into cluster_member (replica_id, address, started_at, last_seen, config_version,"
-            + " ownership_json) values (?, ?, ?, ?, ?, ?)", replicaId, address, startedAt, now, version.get(), json);
-      }
+      upsert(jdbc, replicaId, address, startedAt, now, version.get(), json, clustered, heartbeat.toMillis());
       // Rows of replicas gone for an hour are history, not members: dropped every few minutes, not every beat.
       if (now - lastCleanup >= CLEANUP_MILLIS) {
         jdbc.update("delete from cluster_member where last_seen < ?", now - Duration.ofHours(1).toMillis());
@@ -87,13 +97,27 @@ public final class ClusterMembers implements AutoCloseable {
     }
   }
 
+  /** Writes a replica's row: an update, or an insert the first time. */
+  static void upsert(JdbcTemplate jdbc, String replicaId, String address, long startedAt, long lastSeen,
+                     long configVersion, String ownershipJson, boolean clustered, long heartbeatMillis) {
+    int n = jdbc.update("update cluster_member set address = ?, last_seen = ?, config_version = ?, ownership_json = ?,"
+        + " clustered = ?, heartbeat_millis = ? where replica_id = ?", address, lastSeen, configVersion, ownershipJson,
+        clustered, heartbeatMillis, replicaId);
+    if (n == 0) {
+      jdbc.update("insert into cluster_member (replica_id, address, started_at, last_seen, config_version,"
+              + " ownership_json, clustered, heartbeat_millis) values (?, ?, ?, ?, ?, ?, ?, ?)", replicaId, address,
+          startedAt, lastSeen, configVersion, ownershipJson, clustered, heartbeatMillis);
+    }
+  }
+
   /** Every replica seen within the last hour, live ones first. */
   public List<Member> members() {
     long liveAfter = clock.millis() - 3 * heartbeat.toMillis();
-    return jdbc.query("select replica_id, address, started_at, last_seen, config_version, ownership_json"
+    return jdbc.query("select replica_id, address, started_at, last_seen, config_version, ownership_json, clustered"
             + " from cluster_member order by last_seen desc, replica_id",
         (rs, i) -> new Member(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
-            rs.getString(6) == null ? null : Json.parse(rs.getString(6), "ownership"), rs.getLong(4) >= liveAfter));
+            rs.getString(6) == null ? null : Json.parse(rs.getString(6), "ownership"), rs.getLong(4) >= liveAfter,
+            rs.getBoolean(7)));
   }
 
   @Override

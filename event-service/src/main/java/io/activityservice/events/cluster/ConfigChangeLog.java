@@ -111,7 +111,7 @@ public class ConfigChangeLog implements ConfigChanges {
         version, max);
   }
 
-  private static boolean isPostgres(DataSource ds) {
+  static boolean isPostgres(DataSource ds) {
     try (Connection c = ds.getConnection()) {
       return "PostgreSQL".equalsIgnoreCase(c.getMetaData().getDatabaseProductName());
     } catch (SQLException e) {
