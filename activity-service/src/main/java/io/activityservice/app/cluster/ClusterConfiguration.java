@@ -2,6 +2,7 @@ package io.activityservice.app.cluster;
 
 import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.cluster.ClusterMembers;
+import io.activityservice.events.cluster.ConfigApplyWaiter;
 import io.activityservice.events.cluster.ConfigChangeLog;
 import io.activityservice.events.cluster.ConfigPropagator;
 import io.activityservice.events.cluster.ProcessorRouting;
@@ -54,6 +55,15 @@ public class ClusterConfiguration {
     return new ClusterStarter(propagator, dataSource, props, clock, routing, context);
   }
 
+  /** What a definition write waits on until every live replica runs its version ({@link ConfigApplyFilter}). */
+  @Bean
+  ConfigApplyWaiter configApplyWaiter(ClusterProperties props, ConfigPropagator propagator, ClusterStarter starter) {
+    ConfigApplyWaiter waiter = new ConfigApplyWaiter(props.replicaId(), propagator::appliedVersion, starter::members);
+    propagator.onOthersApplied(waiter::signal);
+    starter.waiter = waiter;
+    return waiter;
+  }
+
   /** Starts propagation and the heartbeat once every service has registered how it applies changes. */
   public static final class ClusterStarter implements AutoCloseable {
     private final ConfigPropagator propagator;
@@ -63,6 +73,7 @@ public class ClusterConfiguration {
     private final ObjectProvider<ProcessorRouting> routing;
     private final ApplicationContext context;
     private volatile ClusterMembers members;
+    private volatile ConfigApplyWaiter waiter;
 
     ClusterStarter(ConfigPropagator propagator, DataSource dataSource, ClusterProperties props, Clock clock,
                    ObjectProvider<ProcessorRouting> routing, ApplicationContext context) {
@@ -76,14 +87,24 @@ public class ClusterConfiguration {
 
     @EventListener(ApplicationReadyEvent.class)
     public void start() {
-      propagator.start();
       String address = context instanceof WebServerApplicationContext web && web.getWebServer() != null
           ? "port " + web.getWebServer().getPort() : null;
-      members = new ClusterMembers(dataSource, props.replicaId(), address, clock, props.heartbeat(),
+      ClusterMembers started = new ClusterMembers(dataSource, props.replicaId(), address, clock, props.heartbeat(),
           propagator::appliedVersion, () -> {
             ProcessorRouting r = routing.getIfAvailable();
             return r == null ? List.of() : r.ownership();
-          }).start();
+          });
+      // As soon as this replica applied a newer version: written for the other replicas' waiting writers (and
+      // announced), and this replica's own waiting writers woken.
+      propagator.onApplied(v -> {
+        started.reportApplied(v);
+        ConfigApplyWaiter w = waiter;
+        if (w != null) {
+          w.signal();
+        }
+      });
+      members = started.start();
+      propagator.start();
     }
 
     /** The cluster view, or null before start. */

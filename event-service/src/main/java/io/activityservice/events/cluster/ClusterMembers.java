@@ -17,8 +17,11 @@ import org.springframework.jdbc.core.JdbcTemplate;
 /**
  * The replicas sharing the database: each one refreshes its row in {@code cluster_member} every
  * {@code heartbeat} with the configuration version it runs and what it owns; a replica not seen for three
- * heartbeats is not live. Only a view for operators (GET /api/v1/cluster): nothing decides by it — ownership comes
- * from the broker, exclusivity of work from the database's row locks.
+ * heartbeats is not live. A view for operators (GET /api/v1/cluster), and what a writer waits on until its change is
+ * in force on every live replica ({@link ConfigApplyWaiter}): besides the heartbeat, a replica writes its
+ * configuration version as soon as it advances ({@link #reportApplied}) and announces it with
+ * {@code NOTIFY activity_config_applied}. Nothing else decides by it — ownership comes from the broker, exclusivity
+ * of work from the database's row locks.
  */
 public final class ClusterMembers implements AutoCloseable {
 
@@ -29,7 +32,14 @@ public final class ClusterMembers implements AutoCloseable {
                        JsonNode ownership, boolean live) {
   }
 
+  /** A replica's configuration version as last written, and whether it is live. */
+  public record Applied(String replicaId, long configVersion, boolean live) {
+  }
+
   private final JdbcTemplate jdbc;
+  private final boolean postgres;
+  /** The highest version reported and not yet written; -1 when nothing is waiting to be written. */
+  private final java.util.concurrent.atomic.AtomicLong toReport = new java.util.concurrent.atomic.AtomicLong(-1);
   private final String replicaId;
   private final String address;
   private final Clock clock;
@@ -49,6 +59,7 @@ public final class ClusterMembers implements AutoCloseable {
   public ClusterMembers(DataSource dataSource, String replicaId, String address, Clock clock, Duration heartbeat,
                         Supplier<Long> version, Supplier<Object> ownership) {
     this.jdbc = new JdbcTemplate(dataSource);
+    this.postgres = ConfigChangeLog.isPostgres(dataSource);
     this.replicaId = replicaId;
     this.address = address;
     this.clock = clock;
@@ -71,8 +82,10 @@ public final class ClusterMembers implements AutoCloseable {
     try {
       long now = clock.millis();
       String json = Json.write(Json.tree(ownership.get()));
-      int n = jdbc.update("update cluster_member set address = ?, last_seen = ?, config_version = ?, ownership_json = ?"
-          + " where replica_id = ?", address, now, version.get(), json, replicaId);
+      // greatest(): a version reported meanwhile (reportApplied) is never written back down.
+      int n = jdbc.update("update cluster_member set address = ?, last_seen = ?,"
+          + " config_version = greatest(config_version, ?), ownership_json = ? where replica_id = ?",
+          address, now, version.get(), json, replicaId);
       if (n == 0) {
         jdbc.update("insert into cluster_member (replica_id, address, started_at, last_seen, config_version,"
             + " ownership_json) values (?, ?, ?, ?, ?, ?)", replicaId, address, startedAt, now, version.get(), json);
@@ -85,6 +98,50 @@ public final class ClusterMembers implements AutoCloseable {
     } catch (RuntimeException e) {
       log.warn("cluster heartbeat failed: {}", e.toString());
     }
+  }
+
+  /**
+   * Writes this replica's new configuration version at once (not at the next heartbeat) and announces it on
+   * {@link ConfigChangeLog#APPLIED_CHANNEL}, on the heartbeat thread: returns at once, and reports that come
+   * faster than they are written are folded into one.
+   */
+  public void reportApplied(long appliedVersion) {
+    if (toReport.getAndAccumulate(appliedVersion, Math::max) < 0) {
+      try {
+        timer.execute(this::writeApplied);
+      } catch (java.util.concurrent.RejectedExecutionException closed) {
+        toReport.set(-1);
+      }
+    }
+  }
+
+  private void writeApplied() {
+    long v = toReport.getAndSet(-1);
+    if (v < 0) {
+      return;
+    }
+    try {
+      jdbc.update("update cluster_member set config_version = ? where replica_id = ? and config_version < ?",
+          v, replicaId, v);
+      if (postgres) {
+        jdbc.execute("notify " + ConfigChangeLog.APPLIED_CHANNEL);
+      }
+    } catch (RuntimeException e) {
+      // The next heartbeat writes it (within one heartbeat); writers waiting re-check by then.
+      log.warn("could not report configuration version {} as applied: {}", v, e.toString());
+    }
+  }
+
+  /** Every replica's configuration version as last written and whether it is live, without the ownership. */
+  public List<Applied> appliedVersions() {
+    long liveAfter = clock.millis() - 3 * heartbeat.toMillis();
+    return jdbc.query("select replica_id, config_version, last_seen from cluster_member",
+        (rs, i) -> new Applied(rs.getString(1), rs.getLong(2), rs.getLong(3) >= liveAfter));
+  }
+
+  /** How often replicas beat: one not seen for three of them is not live. */
+  public Duration heartbeat() {
+    return heartbeat;
   }
 
   /** Every replica seen within the last hour, live ones first. */
