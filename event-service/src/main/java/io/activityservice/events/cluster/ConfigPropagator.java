@@ -60,7 +60,7 @@ public final class ConfigPropagator implements AutoCloseable {
   private final java.util.Deque<long[]> recentLags = new java.util.ArrayDeque<>();
   private static final int LAGS_KEPT = 1000;
   private volatile boolean closed;
-  private Connection listening;
+  private volatile Connection listening;
 
   /** A fetched change and where it stands; fields guarded by {@link #pending}. */
   private static final class Pending {
@@ -359,6 +359,15 @@ public final class ConfigPropagator implements AutoCloseable {
       pending.notifyAll();
     }
     workers.shutdownNow();
+    // Ends a wait for notifications at once rather than at the end of the poll interval.
+    Connection c = listening;
+    if (c != null) {
+      try {
+        c.close();
+      } catch (SQLException ignored) {
+        // closing anyway
+      }
+    }
     try {
       thread.join(pollInterval.toMillis() + 2_000);
     } catch (InterruptedException e) {
