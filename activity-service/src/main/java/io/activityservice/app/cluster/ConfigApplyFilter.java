@@ -7,7 +7,7 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.util.Set;
+import java.util.List;
 import org.springframework.http.HttpStatus;
 import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -33,7 +33,7 @@ class ConfigApplyFilter extends OncePerRequestFilter {
   static final String LAGGING = "Activity-Config-Lagging";
   private static final String API = "/api/v1/";
   /** The collections whose writes are definition changes recorded in the configuration log. */
-  private static final Set<String> DEFINITIONS = Set.of("event-types", "subscriptions", "channels", "detectors",
+  private static final List<String> DEFINITIONS = List.of("event-types", "subscriptions", "channels", "detectors",
       "rules", "archives");
 
   private final ConfigApplyWaiter waiter;
@@ -54,8 +54,14 @@ class ConfigApplyFilter extends OncePerRequestFilter {
     if (!uri.startsWith(API)) {
       return true;
     }
-    int end = uri.indexOf('/', API.length());
-    return !DEFINITIONS.contains(end < 0 ? uri.substring(API.length()) : uri.substring(API.length(), end));
+    // No allocation: POST /api/v1/events passes here on every publish.
+    for (String collection : DEFINITIONS) {
+      int end = API.length() + collection.length();
+      if (uri.startsWith(collection, API.length()) && (uri.length() == end || uri.charAt(end) == '/')) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override

@@ -139,6 +139,11 @@ public final class ClusterMembers implements AutoCloseable {
         (rs, i) -> new Applied(rs.getString(1), rs.getLong(2), rs.getLong(3) >= liveAfter));
   }
 
+  /** Whether other replicas can share this database: PostgreSQL yes; H2 belongs to one process. */
+  public boolean sharedDatabase() {
+    return postgres;
+  }
+
   /** How often replicas beat: one not seen for three of them is not live. */
   public Duration heartbeat() {
     return heartbeat;

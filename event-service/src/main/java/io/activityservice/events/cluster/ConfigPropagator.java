@@ -182,6 +182,7 @@ public final class ConfigPropagator implements AutoCloseable {
   /** Fetches every change after the fetched version and starts those that may start. */
   private void catchUp() throws InterruptedException {
     List<ConfigChangeLog.Change> batch;
+    int asked;
     do {
       int room;
       synchronized (pending) {
@@ -190,7 +191,8 @@ public final class ConfigPropagator implements AutoCloseable {
         }
         room = WINDOW - pending.size();
       }
-      batch = changes.since(fetchedVersion, Math.max(1, room));
+      asked = Math.max(1, room);
+      batch = changes.since(fetchedVersion, asked);
       synchronized (pending) {
         for (ConfigChangeLog.Change c : batch) {
           Pending p = new Pending(c, barriers.contains(c.kind()));
@@ -201,7 +203,7 @@ public final class ConfigPropagator implements AutoCloseable {
         }
       }
       settle();
-    } while (batch.size() == WINDOW && !closed);
+    } while (batch.size() == asked && !closed);
   }
 
   /**
