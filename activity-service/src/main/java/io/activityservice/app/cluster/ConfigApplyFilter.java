@@ -25,12 +25,12 @@ import org.springframework.web.util.ContentCachingResponseWrapper;
  * collections' writes pass through here: publishing ({@code POST /api/v1/events}) is never held.
  */
 @Component
-class ConfigApplyFilter extends OncePerRequestFilter {
+public class ConfigApplyFilter extends OncePerRequestFilter {
 
   /** Header: the configuration version a definition write was recorded under. */
-  static final String VERSION = "Activity-Config-Version";
+  public static final String VERSION = "Activity-Config-Version";
   /** Header of a 202: live replicas that had not applied the version when the wait ended, comma-separated. */
-  static final String LAGGING = "Activity-Config-Lagging";
+  public static final String LAGGING = "Activity-Config-Lagging";
   private static final String API = "/api/v1/";
   /** The collections whose writes are definition changes recorded in the configuration log. */
   private static final List<String> DEFINITIONS = List.of("event-types", "subscriptions", "channels", "detectors",
@@ -46,22 +46,25 @@ class ConfigApplyFilter extends OncePerRequestFilter {
 
   @Override
   protected boolean shouldNotFilter(HttpServletRequest request) {
-    String method = request.getMethod();
-    if (!(method.equals("POST") || method.equals("PUT") || method.equals("PATCH") || method.equals("DELETE"))) {
-      return true;
+    return !definitionWrite(request.getMethod(), request.getRequestURI());
+  }
+
+  /**
+   * Whether a request is a create, update or delete of a definition, which waits until it is in force (and may
+   * answer 202). Allocates nothing: {@code POST /api/v1/events} asks on every publish.
+   */
+  public static boolean definitionWrite(String method, String path) {
+    if (!(method.equals("POST") || method.equals("PUT") || method.equals("PATCH") || method.equals("DELETE"))
+        || !path.startsWith(API)) {
+      return false;
     }
-    String uri = request.getRequestURI();
-    if (!uri.startsWith(API)) {
-      return true;
-    }
-    // No allocation: POST /api/v1/events passes here on every publish.
     for (String collection : DEFINITIONS) {
       int end = API.length() + collection.length();
-      if (uri.startsWith(collection, API.length()) && (uri.length() == end || uri.charAt(end) == '/')) {
-        return false;
+      if (path.startsWith(collection, API.length()) && (path.length() == end || path.charAt(end) == '/')) {
+        return true;
       }
     }
-    return true;
+    return false;
   }
 
   @Override

@@ -163,6 +163,9 @@ public final class ConfigPropagator implements AutoCloseable {
   private void run() {
     while (!closed) {
       try {
+        if (changes.isPostgres()) {
+          listener(); // listening before reading: a change committed after the read is signalled, not missed
+        }
         catchUp();
         waitForSignal();
       } catch (RuntimeException | SQLException e) {
@@ -361,17 +364,20 @@ public final class ConfigPropagator implements AutoCloseable {
       pending.notifyAll();
     }
     workers.shutdownNow();
-    // Ends a wait for notifications at once rather than at the end of the poll interval.
+    // Ends a wait for notifications at once rather than at the end of the poll interval: the physical connection
+    // (closing a pool's handle would only hand it back to the pool, still waiting).
     Connection c = listening;
     if (c != null) {
       try {
-        c.close();
+        Connection physical = c.isWrapperFor(org.postgresql.PGConnection.class)
+            ? c.unwrap(org.postgresql.PGConnection.class) instanceof Connection pg ? pg : c : c;
+        physical.close();
       } catch (SQLException ignored) {
         // closing anyway
       }
     }
     try {
-      thread.join(pollInterval.toMillis() + 2_000);
+      thread.join(5_000);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
