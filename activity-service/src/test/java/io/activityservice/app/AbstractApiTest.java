@@ -261,6 +261,29 @@ abstract class AbstractApiTest {
     assertProblem(api.get("/api/v1/subscriptions/nope/deliveries"), 404, null);
   }
 
+  /** One replica: a definition write answers at once, in force, with its version; publishing gets no such header. */
+  @Test
+  void aDefinitionWriteSaysItsVersionAndIsInForceAtOnceOnOneReplica() {
+    registerReadingType();
+    Response sub = api.postJson("/api/v1/subscriptions", subscription("versioned", webhook.url("/" + unique("v"))));
+    assertThat(sub.status()).as(sub.body()).isEqualTo(201);
+    long version = Long.parseLong(sub.header("Activity-Config-Version"));
+    assertThat(sub.header("Activity-Config-Lagging")).isNull();
+
+    JsonNode poll = api.get("/api/v1/cluster/versions/" + version).json();
+    assertThat(poll.get("version").asLong()).isEqualTo(version);
+    assertThat(poll.get("inForce").asBoolean()).as("%s", poll).isTrue();
+    assertThat(poll.get("lagging")).isEmpty();
+
+    Response deleted = api.delete("/api/v1/subscriptions/" + sub.json().get("id").asText());
+    assertThat(deleted.status()).isEqualTo(204);
+    assertThat(Long.parseLong(deleted.header("Activity-Config-Version"))).isGreaterThan(version);
+    Response refused = api.postJson("/api/v1/subscriptions", "{\"name\": \"no target\"}");
+    assertThat(refused.status()).isEqualTo(400);
+    assertThat(refused.header("Activity-Config-Version")).as("nothing recorded").isNull();
+    assertThat(api.publish(reading(unique("plain"), "m1", 1)).header("Activity-Config-Version")).isNull();
+  }
+
   @Test
   void operationsEndpoints() {
     registerReadingType();

@@ -18,6 +18,26 @@ public interface DetectorEngine extends AutoCloseable {
    */
   void deploy(DetectorDefinition detector);
 
+  /**
+   * Starts a detector from the compiled form another replica stored with it ({@link #compiledForm}), without
+   * compiling again; a form this engine cannot use (another engine version, other input types or settings, refused
+   * by a check) is ignored and the detector compiled from its definition.
+   *
+   * @param compiledForm what {@link #compiledForm} gave on the replica that created it, or null
+   * @throws io.activityservice.events.problem.InvalidInputException as {@link #deploy(DetectorDefinition)}
+   */
+  default void deploy(DetectorDefinition detector, String compiledForm) {
+    deploy(detector);
+  }
+
+  /**
+   * A deployed detector's compiled form, to be stored with it so that the other replicas start it without
+   * compiling ({@link #deploy(DetectorDefinition, String)}); null if there is none or the engine has no such form.
+   */
+  default String compiledForm(String name) {
+    return null;
+  }
+
   /** Stops a detector and drops its state; returns false if none of that name was deployed. */
   boolean undeploy(String name);
 

@@ -13,7 +13,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * Stores detectors in table {@code detector} (migration {@code V2__detectors.sql}; the author's scope since
- * {@code V8_2__detector_author_scope.sql}, a JSON array of patterns, NULL for unscoped).
+ * {@code V8_2__detector_author_scope.sql}, a JSON array of patterns, NULL for unscoped; the compiled form the
+ * creating replica stored for the others since {@code V9_5__detector_compiled_form.sql}, NULL for none).
  */
 public class DetectorRepository {
 
@@ -25,9 +26,18 @@ public class DetectorRepository {
 
   /** Inserts; false if a detector of that name exists. */
   public boolean insert(DetectorDefinition d) {
+    return insert(d, null);
+  }
+
+  /**
+   * Inserts with its compiled form ({@link DetectorEngine#compiledForm}, null for none); false if a detector of
+   * that name exists.
+   */
+  public boolean insert(DetectorDefinition d, String compiledForm) {
     try {
-      jdbc.sql("insert into detector (name, inputs_json, epl, emits, clock, created_at, partition_by, author_scope) "
-              + "values (:name, :inputs, :epl, :emits, :clock, :createdAt, :partitionBy, :authorScope)")
+      jdbc.sql("insert into detector (name, inputs_json, epl, emits, clock, created_at, partition_by, author_scope,"
+              + " compiled_form) values (:name, :inputs, :epl, :emits, :clock, :createdAt, :partitionBy,"
+              + " :authorScope, :compiledForm)")
           .param("name", d.name())
           .param("inputs", Json.write(Json.tree(d.inputs())))
           .param("epl", d.epl())
@@ -36,6 +46,7 @@ public class DetectorRepository {
           .param("createdAt", d.createdAt())
           .param("partitionBy", d.partitionBy())
           .param("authorScope", d.authorScope() == null ? null : Json.write(Json.tree(d.authorScope().patterns())))
+          .param("compiledForm", compiledForm)
           .update();
       return true;
     } catch (DuplicateKeyException e) {
@@ -50,6 +61,16 @@ public class DetectorRepository {
   public Optional<DetectorDefinition> find(String name) {
     return jdbc.sql("select * from detector where name = :name").param("name", name)
         .query((rs, i) -> map(rs)).optional();
+  }
+
+  /** A stored detector with the compiled form its creating replica stored (null if none). */
+  public record Stored(DetectorDefinition definition, String compiledForm) {
+  }
+
+  /** A detector and its compiled form, in one read. */
+  public Optional<Stored> findWithCompiledForm(String name) {
+    return jdbc.sql("select * from detector where name = :name").param("name", name)
+        .query((rs, i) -> new Stored(map(rs), rs.getString("compiled_form"))).optional();
   }
 
   public List<DetectorDefinition> findAll() {

@@ -88,21 +88,26 @@ public class DetectorService {
    * that was deleted. Detectors are immutable, so one already deployed stays as it is (and keeps its state).
    */
   public synchronized void reload(String name) {
-    java.util.Optional<DetectorDefinition> stored = repository.find(name);
+    java.util.Optional<DetectorRepository.Stored> stored = repository.findWithCompiledForm(name);
     if (stored.isEmpty()) {
       failures.remove(name);
       placement.undeployed(name);
       engine.undeploy(name);
     } else if (engine.stats(name) == null) {
       failures.remove(name);
-      deployStored(stored.get());
+      // The creating replica compiled it: start it from that form rather than compile again.
+      deployStored(stored.get().definition(), stored.get().compiledForm());
     }
   }
 
   private void deployStored(DetectorDefinition d) {
+    deployStored(d, null);
+  }
+
+  private void deployStored(DetectorDefinition d, String compiledForm) {
     try {
       checkScope(d);
-      engine.deploy(d);
+      engine.deploy(d, compiledForm);
       placement.deployed(d);
     } catch (RuntimeException e) {
       failures.put(d.name(), e.getMessage());
@@ -154,8 +159,9 @@ public class DetectorService {
     engine.deploy(d);
     boolean stored = false;
     try {
+      String compiledForm = engine.compiledForm(name);
       changes.record(KIND, name, () -> {
-        if (!repository.insert(d)) {
+        if (!repository.insert(d, compiledForm)) {
           throw conflict(name);
         }
       });

@@ -3,6 +3,7 @@ package io.activityservice.app.cluster;
 import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.cluster.ClusterMembers;
 import io.activityservice.events.cluster.ClusterModeGuard;
+import io.activityservice.events.cluster.ConfigApplyWaiter;
 import io.activityservice.events.cluster.ConfigChangeLog;
 import io.activityservice.events.cluster.ConfigPropagator;
 import io.activityservice.events.cluster.ProcessorRouting;
@@ -68,12 +69,23 @@ public class ClusterConfiguration {
     return new ClusterStarter(propagator, members, routing, context);
   }
 
+  /** What a definition write waits on until every live replica runs its version ({@link ConfigApplyFilter}). */
+  @Bean
+  ConfigApplyWaiter configApplyWaiter(ClusterProperties props, ConfigPropagator propagator, ClusterStarter starter) {
+    ConfigApplyWaiter waiter = new ConfigApplyWaiter(props.replicaId(), propagator::appliedVersion, starter::members);
+    propagator.onOthersApplied(waiter::signal);
+    starter.waiter = waiter;
+    return waiter;
+  }
+
   /** Starts propagation, and the heartbeat's full report, once every service has registered how it applies changes. */
   public static final class ClusterStarter {
     private final ConfigPropagator propagator;
     private final ClusterMembers members;
     private final ObjectProvider<ProcessorRouting> routing;
     private final ApplicationContext context;
+    private volatile boolean started;
+    private volatile ConfigApplyWaiter waiter;
 
     ClusterStarter(ConfigPropagator propagator, ClusterMembers members, ObjectProvider<ProcessorRouting> routing,
                    ApplicationContext context) {
@@ -85,13 +97,28 @@ public class ClusterConfiguration {
 
     @EventListener(ApplicationReadyEvent.class)
     public void start() {
-      propagator.start();
       String address = context instanceof WebServerApplicationContext web && web.getWebServer() != null
           ? "port " + web.getWebServer().getPort() : null;
+      // As soon as this replica applied a newer version: written for the other replicas' waiting writers (and
+      // announced), and this replica's own waiting writers woken.
+      propagator.onApplied(v -> {
+        members.reportApplied(v);
+        ConfigApplyWaiter w = waiter;
+        if (w != null) {
+          w.signal();
+        }
+      });
       members.report(address, propagator::appliedVersion, () -> {
         ProcessorRouting r = routing.getIfAvailable();
         return r == null ? List.of() : r.ownership();
       });
+      started = true;
+      propagator.start();
+    }
+
+    /** The cluster view once this replica runs, or null before: until then writers wait for this process only. */
+    public ClusterMembers members() {
+      return started ? members : null;
     }
   }
 }

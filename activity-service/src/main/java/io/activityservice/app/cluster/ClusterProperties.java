@@ -21,10 +21,16 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *                           there is one replica)
  * @param heartbeat          how often a replica refreshes its row in the cluster view (default 5s)
  * @param replicaId          this replica's name (default host-pid-random)
+ * @param applyWait          how long a create, update or delete of a definition (event type, subscription, inbound
+ *                           channel, detector, rule set, archive) waits, before it answers, for every live replica
+ *                           to apply it (default 10s; 0 = answer at once). If the bound passes the answer is 202
+ *                           with header {@code Activity-Config-Lagging} naming the replicas that have not applied
+ *                           it yet and a {@code Link} to {@code GET /api/v1/cluster/versions/{version}} to poll.
+ *                           A replica alone on its database (or on H2) answers at once.
  */
 @ConfigurationProperties("activity.cluster")
 public record ClusterProperties(Boolean enabled, String internalChannel, Duration configPollInterval,
-                                Duration heartbeat, String replicaId) {
+                                Duration heartbeat, String replicaId, Duration applyWait) {
 
   public ClusterProperties {
     enabled = enabled != null && enabled;
@@ -33,6 +39,10 @@ public record ClusterProperties(Boolean enabled, String internalChannel, Duratio
     configPollInterval = configPollInterval == null ? Duration.ofSeconds(30) : configPollInterval;
     heartbeat = heartbeat == null ? Duration.ofSeconds(5) : heartbeat;
     replicaId = replicaId == null || replicaId.isBlank() ? defaultReplicaId() : replicaId.trim();
+    applyWait = applyWait == null ? Duration.ofSeconds(10) : applyWait;
+    if (applyWait.isNegative()) {
+      throw new IllegalArgumentException("activity.cluster.apply-wait must be 0 (do not wait) or more, e.g. 10s");
+    }
     if (!internalChannel.contains("{name}")) {
       throw new IllegalArgumentException("activity.cluster.internal-channel must contain {name} (and usually {kind}),"
           + " e.g. jms:queue:activity.internal.{kind}.{name}");

@@ -49,7 +49,8 @@ public class EventServiceConfiguration {
                               ConfigPropagator propagator) {
     EventRegistry registry = new EventRegistry(new EventTypeRepository(jdbc), props.unregisteredTypes(), clock,
         changes);
-    propagator.register(EventRegistry.CHANGE_KIND, registry::reload);
+    // Detectors and rule sets compile against event types: a type change applies between, not beside, them.
+    propagator.registerBarrier(EventRegistry.CHANGE_KIND, registry::reload);
     return registry;
   }
 

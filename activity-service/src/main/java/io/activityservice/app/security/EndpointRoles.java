@@ -73,6 +73,8 @@ public final class EndpointRoles {
       rule(null, roles(ADMIN, AUTHOR), "/api/v1/event-types/**"),
       rule(null, roles(ADMIN, SUBSCRIBER), "/api/v1/subscriptions/**", "/api/v1/dead-letters/**"),
       rule(null, roles(ADMIN, AUTHOR), "/api/v1/detectors/**", "/api/v1/rules/**"),
+      // Whether a definition write is in force on every replica: whoever may write one may poll (names replicas only).
+      rule(HttpMethod.GET, Set.of(), "/api/v1/cluster/versions/**"),
       rule(HttpMethod.GET, roles(ADMIN, METRICS), "/api/v1/cluster/**"),
       // Archives hold every matching event whatever its type, and a replay re-delivers them: admin only.
       rule(null, roles(ADMIN), "/api/v1/channels/**", "/api/v1/api-keys/**", "/api/v1/audit/**",

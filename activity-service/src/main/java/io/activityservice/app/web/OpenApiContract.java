@@ -18,6 +18,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import io.activityservice.app.cluster.ConfigApplyFilter;
 import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -86,6 +87,9 @@ public class OpenApiContract {
         responses.addApiResponse("201", new ApiResponse().description("Created")
             .content(responses.get("200").getContent()));
       }
+      if (ConfigApplyFilter.definitionWrite(method.name(), path)) {
+        inForce(responses);
+      }
       // Any operation: malformed query parameters, headers or Content-Type; authentication and role.
       problem(responses, "400", "Invalid input: the problem names the offending field");
       problem(responses, "401", "No or an invalid bearer token");
@@ -100,6 +104,35 @@ public class OpenApiContract {
       }
       problem(responses, "503", "Overloaded or a dependency is unavailable; retry later (Retry-After)");
     });
+  }
+
+  /**
+   * A definition write answers once it is in force on every live replica ({@link ConfigApplyFilter}): its success
+   * answers carry the version; 202 (same body) when the wait ran out.
+   */
+  private static void inForce(ApiResponses responses) {
+    ApiResponse success = responses.entrySet().stream().filter(e -> e.getKey().startsWith("2"))
+        .map(Map.Entry::getValue).findFirst().orElse(null);
+    io.swagger.v3.oas.models.headers.Header version = new io.swagger.v3.oas.models.headers.Header()
+        .description("The configuration version this change was recorded under").schema(new Schema<>().type("integer"));
+    responses.forEach((status, r) -> {
+      if (status.startsWith("2")) {
+        r.addHeaderObject(ConfigApplyFilter.VERSION, version);
+      }
+    });
+    if (responses.get("202") == null) {
+      responses.addApiResponse("202", new ApiResponse()
+          .description("Recorded and in force on this replica, but not yet on every live replica when "
+              + "activity.cluster.apply-wait ran out: " + ConfigApplyFilter.LAGGING + " names them; poll the Link "
+              + "(GET /api/v1/cluster/versions/{version}). Same body as the success answer.")
+          .content(success == null ? null : success.getContent())
+          .addHeaderObject(ConfigApplyFilter.VERSION, version)
+          .addHeaderObject(ConfigApplyFilter.LAGGING, new io.swagger.v3.oas.models.headers.Header()
+              .description("Live replicas that had not applied the version, comma-separated")
+              .schema(new StringSchema()))
+          .addHeaderObject("Link", new io.swagger.v3.oas.models.headers.Header()
+              .description("</api/v1/cluster/versions/{version}>; rel=\"monitor\"").schema(new StringSchema())));
+    }
   }
 
   private static void problem(ApiResponses responses, String status, String description) {

@@ -80,6 +80,8 @@ class ReplicasIT {
           "--activity.channels.jms.broker-url=" + broker.connectUri(),
           "--activity.cluster.enabled=true",
           "--activity.cluster.replica-id=" + name,
+          // Writes answer once in force everywhere: a compile on every replica takes seconds on a loaded machine.
+          "--activity.cluster.apply-wait=120s",
           "--activity.inbound[0].uri=jms:topic:activity.events.in",
           "--activity.routing.dead-letter=",
           "--activity.delivery.lease=5s",

@@ -58,6 +58,30 @@ public final class ServiceProcess implements AutoCloseable {
     process.waitFor();
   }
 
+  /** SIGSTOP: the process stops dead (threads, timers, sockets unanswered), as in a long GC pause. */
+  public void pause() {
+    signal("STOP");
+  }
+
+  /** SIGCONT after {@link #pause()}. */
+  public void resume() {
+    signal("CONT");
+  }
+
+  private void signal(String name) {
+    try {
+      Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).inheritIO().start();
+      if (!kill.waitFor(10, java.util.concurrent.TimeUnit.SECONDS) || kill.exitValue() != 0) {
+        throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
   public int port() {
     return port;
   }

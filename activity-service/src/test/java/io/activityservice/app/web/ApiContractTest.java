@@ -106,8 +106,15 @@ class ApiContractTest {
     assertThat(doc.at("/components/schemas/SubscriptionRequest/required")).extracting(JsonNode::asText)
         .contains("name", "pattern", "target");
 
+    // A definition write answers 202 with the lagging replicas when the wait for them runs out (ConfigApplyFilter).
+    assertThat(create.at("/responses/202/headers").has("Activity-Config-Lagging")).isTrue();
+    assertThat(create.at("/responses/201/headers").has("Activity-Config-Version")).isTrue();
+    assertThat(create.at("/responses/202/content")).isEqualTo(create.at("/responses/201/content"));
+
     JsonNode publish = doc.at("/paths/~1api~1v1~1events/post");
     assertThat(publish.at("/responses").has("202")).isTrue();
+    assertThat(publish.at("/responses/202/headers").has("Activity-Config-Lagging")).as("publishing never waits")
+        .isFalse();
     assertThat(publish.at("/requestBody/content").fieldNames()).toIterable()
         .contains("application/cloudevents+json", "application/cloudevents-batch+json");
 

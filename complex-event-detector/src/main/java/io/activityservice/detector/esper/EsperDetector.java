@@ -62,7 +62,12 @@ final class EsperDetector implements UpdateListener {
     this.runtime = newRuntime("detector-" + definition.name() + "-" + UUID.randomUUID(), configuration);
     if (definition.clock() == ClockMode.PROCESSING_TIME) {
       runtime.getEventService().advanceTime(now);
-      deploy();
+      try {
+        deploy();
+      } catch (RuntimeException e) {
+        runtime.destroy();
+        throw e;
+      }
     }
   }
 
@@ -141,6 +146,11 @@ final class EsperDetector implements UpdateListener {
     } catch (RuntimeException | LinkageError e) {
       log.warn("detector '{}' failed on a clock tick: {}", definition.name(), LogSafe.message(e.toString()));
     }
+  }
+
+  /** What it runs: the compiled EPL. */
+  EPCompiled compiled() {
+    return compiled;
   }
 
   /** Destroys the runtime and its state. */

@@ -6,6 +6,7 @@ import com.espertech.esper.compiler.client.EPCompileException;
 import com.espertech.esper.compiler.client.EPCompileExceptionItem;
 import com.espertech.esper.compiler.client.EPCompilerProvider;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.activityservice.detector.ClockMode;
 import io.activityservice.detector.DetectorDefinition;
 import io.activityservice.detector.DetectorEngine;
 import io.activityservice.detector.DetectorMetrics;
@@ -14,6 +15,7 @@ import io.activityservice.detector.DetectorStats;
 import io.activityservice.events.log.LogSafe;
 import io.activityservice.events.problem.ConflictException;
 import io.activityservice.events.problem.InvalidInputException;
+import io.activityservice.detector.esper.internal.CompiledForm;
 import io.activityservice.detector.esper.internal.EplSandbox;
 import io.activityservice.events.routing.RoutableEvent;
 import java.time.Clock;
@@ -95,6 +97,8 @@ public class EsperDetectorEngine implements DetectorEngine {
   private final DetectorWorker[] workers;
   private final EplSandbox sandbox;
   private final Map<String, EsperDetector> detectors = new ConcurrentHashMap<>();
+  /** What each deployed detector was compiled from ({@link CompiledForm#fingerprint}). */
+  private final Map<String, String> fingerprints = new ConcurrentHashMap<>();
   private final Set<String> consumed = ConcurrentHashMap.newKeySet();
   private final Map<JsonNode, InputType> inputTypes = new HashMap<>();
   private volatile long lastDropLog;
@@ -127,15 +131,22 @@ public class EsperDetectorEngine implements DetectorEngine {
 
   @Override
   public synchronized void deploy(DetectorDefinition detector) {
+    deploy(detector, null);
+  }
+
+  @Override
+  public synchronized void deploy(DetectorDefinition detector, String compiledForm) {
     if (detectors.containsKey(detector.name())) {
       throw new ConflictException("name", "detector '" + detector.name() + "' is already deployed");
     }
     Map<String, InputType> inputs = new LinkedHashMap<>();
+    Map<String, Map<String, Object>> definitions = new LinkedHashMap<>();
     Configuration configuration = new Configuration();
     Set<String> eventProperties = new HashSet<>();
     detector.inputs().forEach((alias, type) -> {
       InputType it = inputType(schemas.apply(type).orElse(null));
       inputs.put(alias, it);
+      definitions.put(alias, it.definition());
       eventProperties.addAll(it.definition().keySet());
       configuration.getCommon().addEventType(alias, it.definition());
     });
@@ -143,14 +154,44 @@ public class EsperDetectorEngine implements DetectorEngine {
     sandbox.configure(configuration);
     configuration.getRuntime().getThreading().setInternalTimerEnabled(false);
     configuration.getRuntime().getThreading().setListenerDispatchPreserveOrder(false);
-    EPCompiled compiled = compile(detector, configuration);
-    EsperDetector d = new EsperDetector(detector, inputs, configuration, compiled, output,
-        metrics.forDetector(detector.name()), clock.millis());
+    String fingerprint = CompiledForm.fingerprint(detector.epl(), detector.clock().text(), definitions);
+    // Only a processing-time detector deploys its classes at once, so a form that does not deploy here is known
+    // now and compiled instead; an event-time one deploys at its first event, too late to fall back.
+    boolean useForm = compiledForm != null && detector.clock() == ClockMode.PROCESSING_TIME;
+    EsperDetector d = useForm ? fromForm(detector, inputs, configuration, compiledForm, fingerprint) : null;
+    boolean fromStoredForm = d != null;
+    if (d == null) {
+      EPCompiled compiled = compile(detector, configuration);
+      d = new EsperDetector(detector, inputs, configuration, compiled, output, metrics.forDetector(detector.name()),
+          clock.millis());
+    }
     detectors.put(detector.name(), d);
+    fingerprints.put(detector.name(), fingerprint);
     worker(detector.name()).add(d);
     consumed.addAll(detector.inputs().values());
-    log.info("deployed detector '{}' ({} clock) on {}", detector.name(), detector.clock().text(),
-        detector.inputs().values());
+    log.info("deployed detector '{}' ({} clock{}) on {}", detector.name(), detector.clock().text(),
+        fromStoredForm ? ", from its stored compiled form" : "", detector.inputs().values());
+  }
+
+  /** The detector started from another replica's compiled form, or null (logged why) to compile it here. */
+  private EsperDetector fromForm(DetectorDefinition detector, Map<String, InputType> inputs,
+                                 Configuration configuration, String form, String fingerprint) {
+    try {
+      EPCompiled compiled = CompiledForm.decode(form, fingerprint, sandbox);
+      return new EsperDetector(detector, inputs, configuration, compiled, output,
+          metrics.forDetector(detector.name()), clock.millis());
+    } catch (RuntimeException e) {
+      log.info("detector '{}': its stored compiled form is not used here, compiling it ({})", detector.name(),
+          LogSafe.message(e.getMessage()));
+      return null;
+    }
+  }
+
+  @Override
+  public String compiledForm(String name) {
+    EsperDetector d = detectors.get(name);
+    String fingerprint = fingerprints.get(name);
+    return d == null || fingerprint == null ? null : CompiledForm.encode(d.compiled(), fingerprint);
   }
 
   /**
@@ -178,6 +219,7 @@ public class EsperDetectorEngine implements DetectorEngine {
   @Override
   public synchronized boolean undeploy(String name) {
     EsperDetector d = detectors.remove(name);
+    fingerprints.remove(name);
     if (d == null) {
       return false;
     }

@@ -17,9 +17,11 @@ import org.springframework.jdbc.core.JdbcTemplate;
 /**
  * The replicas sharing the database: each one refreshes its row in {@code cluster_member} every
  * {@code heartbeat} with the configuration version it runs and what it owns; a replica not seen for three
- * heartbeats is not live. A view for operators (GET /api/v1/cluster), and what the {@link ClusterModeGuard} reads
- * at start-up to refuse mixing modes; nothing else decides by it — ownership comes from the broker, exclusivity of
- * work from the database's row locks.
+ * heartbeats is not live. A view for operators (GET /api/v1/cluster); what the {@link ClusterModeGuard} reads at
+ * start-up to refuse mixing modes; and what a writer waits on until its change is in force on every live replica
+ * ({@link ConfigApplyWaiter}): besides the heartbeat, a replica writes its configuration version as soon as it
+ * advances ({@link #reportApplied}) and announces it with {@code NOTIFY activity_config_applied}. Nothing else
+ * decides by it — ownership comes from the broker, exclusivity of work from the database's row locks.
  */
 public final class ClusterMembers implements AutoCloseable {
 
@@ -30,7 +32,14 @@ public final class ClusterMembers implements AutoCloseable {
                        JsonNode ownership, boolean live, boolean clustered) {
   }
 
+  /** A replica's configuration version as last written, and whether it is live (beating, and started). */
+  public record Applied(String replicaId, long configVersion, boolean live) {
+  }
+
   private final JdbcTemplate jdbc;
+  private final boolean postgres;
+  /** The highest version reported and not yet written; -1 when nothing is waiting to be written. */
+  private final java.util.concurrent.atomic.AtomicLong toReport = new java.util.concurrent.atomic.AtomicLong(-1);
   private final String replicaId;
   private final Clock clock;
   private final Duration heartbeat;
@@ -55,6 +64,7 @@ public final class ClusterMembers implements AutoCloseable {
    */
   public ClusterMembers(DataSource dataSource, String replicaId, Clock clock, Duration heartbeat, boolean clustered) {
     this.jdbc = new JdbcTemplate(dataSource);
+    this.postgres = ConfigChangeLog.isPostgres(dataSource);
     this.replicaId = replicaId;
     this.clock = clock;
     this.heartbeat = heartbeat;
@@ -76,6 +86,12 @@ public final class ClusterMembers implements AutoCloseable {
     this.address = address;
     this.version = version;
     this.ownership = ownership;
+    // At once, not at the next beat: from now on writers wait for this replica (see appliedVersions).
+    try {
+      timer.execute(this::beat);
+    } catch (java.util.concurrent.RejectedExecutionException closed) {
+      // closing: nothing to report
+    }
   }
 
   public String replicaId() {
@@ -86,6 +102,7 @@ public final class ClusterMembers implements AutoCloseable {
     try {
       long now = clock.millis();
       String json = Json.write(Json.tree(ownership.get()));
+      // greatest() in upsert: a version reported meanwhile (reportApplied) is never written back down.
       upsert(jdbc, replicaId, address, startedAt, now, version.get(), json, clustered, heartbeat.toMillis());
       // Rows of replicas gone for an hour are history, not members: dropped every few minutes, not every beat.
       if (now - lastCleanup >= CLEANUP_MILLIS) {
@@ -100,7 +117,8 @@ public final class ClusterMembers implements AutoCloseable {
   /** Writes a replica's row: an update, or an insert the first time. */
   static void upsert(JdbcTemplate jdbc, String replicaId, String address, long startedAt, long lastSeen,
                      long configVersion, String ownershipJson, boolean clustered, long heartbeatMillis) {
-    int n = jdbc.update("update cluster_member set address = ?, last_seen = ?, config_version = ?, ownership_json = ?,"
+    int n = jdbc.update("update cluster_member set address = ?, last_seen = ?, config_version = greatest(config_version, ?),"
+        + " ownership_json = ?,"
         + " clustered = ?, heartbeat_millis = ? where replica_id = ?", address, lastSeen, configVersion, ownershipJson,
         clustered, heartbeatMillis, replicaId);
     if (n == 0) {
@@ -108,6 +126,58 @@ public final class ClusterMembers implements AutoCloseable {
               + " ownership_json, clustered, heartbeat_millis) values (?, ?, ?, ?, ?, ?, ?, ?)", replicaId, address,
           startedAt, lastSeen, configVersion, ownershipJson, clustered, heartbeatMillis);
     }
+  }
+
+
+  /**
+   * Writes this replica's new configuration version at once (not at the next heartbeat) and announces it on
+   * {@link ConfigChangeLog#APPLIED_CHANNEL}, on the heartbeat thread: returns at once, and reports that come
+   * faster than they are written are folded into one.
+   */
+  public void reportApplied(long appliedVersion) {
+    if (toReport.getAndAccumulate(appliedVersion, Math::max) < 0) {
+      try {
+        timer.execute(this::writeApplied);
+      } catch (java.util.concurrent.RejectedExecutionException closed) {
+        toReport.set(-1);
+      }
+    }
+  }
+
+  private void writeApplied() {
+    long v = toReport.getAndSet(-1);
+    if (v < 0) {
+      return;
+    }
+    try {
+      jdbc.update("update cluster_member set config_version = ? where replica_id = ? and config_version < ?",
+          v, replicaId, v);
+      if (postgres) {
+        jdbc.execute("notify " + ConfigChangeLog.APPLIED_CHANNEL);
+      }
+    } catch (RuntimeException e) {
+      // The next heartbeat writes it (within one heartbeat); writers waiting re-check by then.
+      log.warn("could not report configuration version {} as applied: {}", v, e.toString());
+    }
+  }
+
+  /** Every replica's configuration version as last written and whether it is live, without the ownership. */
+  public List<Applied> appliedVersions() {
+    long liveAfter = clock.millis() - 3 * heartbeat.toMillis();
+    // A replica still starting has beaten (the cluster-mode guard starts its heartbeat first) but reports its
+    // address only once ready: it loads every definition as it starts, so it is not waited for until then.
+    return jdbc.query("select replica_id, config_version, last_seen, address from cluster_member",
+        (rs, i) -> new Applied(rs.getString(1), rs.getLong(2), rs.getLong(3) >= liveAfter && rs.getString(4) != null));
+  }
+
+  /** Whether other replicas can share this database: PostgreSQL yes; H2 belongs to one process. */
+  public boolean sharedDatabase() {
+    return postgres;
+  }
+
+  /** How often replicas beat: one not seen for three of them is not live. */
+  public Duration heartbeat() {
+    return heartbeat;
   }
 
   /** Every replica seen within the last hour, live ones first. */

@@ -24,6 +24,15 @@ public class ConfigChangeLog implements ConfigChanges {
   /** PostgreSQL notification channel the replicas listen on. */
   public static final String CHANNEL = "activity_config";
 
+  /**
+   * PostgreSQL notification channel on which a replica announces that it applied a newer configuration version
+   * (written to {@code cluster_member} first): it wakes the writers waiting for their change to be in force.
+   */
+  public static final String APPLIED_CHANNEL = "activity_config_applied";
+
+  /** The highest version recorded on the current thread inside an open {@link #capture()}, or null. */
+  private static final ThreadLocal<long[]> CAPTURED = new ThreadLocal<>();
+
   /** One recorded change. */
   public record Change(long version, String kind, String key, String replica, long changedAt) {
   }
@@ -85,7 +94,46 @@ public class ConfigChangeLog implements ConfigChanges {
       return new Recorded<>(value, version);
     });
     localApplier.appliedLocally(r.version());
+    long[] captured = CAPTURED.get();
+    if (captured != null) {
+      captured[0] = Math.max(captured[0], r.version());
+    }
     return r;
+  }
+
+  /**
+   * Notes the versions of the changes recorded on the current thread until the capture is closed: an API request
+   * opens one around its handling and then waits until every replica runs the highest
+   * ({@link ConfigApplyWaiter}). Captures nest; the inner one's versions count for the outer one too.
+   */
+  public static Capture capture() {
+    return new Capture(CAPTURED.get());
+  }
+
+  /** Versions recorded on one thread while open ({@link #capture()}). */
+  public static final class Capture implements AutoCloseable {
+    private final long[] outer;
+    private final long[] mine = new long[1];
+
+    private Capture(long[] outer) {
+      this.outer = outer;
+      CAPTURED.set(mine);
+    }
+
+    /** The highest configuration version recorded on this thread since the capture opened; 0 if none. */
+    public long highestVersion() {
+      return mine[0];
+    }
+
+    @Override
+    public void close() {
+      if (outer == null) {
+        CAPTURED.remove();
+      } else {
+        outer[0] = Math.max(outer[0], mine[0]);
+        CAPTURED.set(outer);
+      }
+    }
   }
 
   /** Records a change whose write has no result. */

@@ -71,6 +71,21 @@ public final class EplSandbox {
     configuration.getRuntime().getConditionHandling().addClass(LimitConditionLog.class);
   }
 
+  /**
+   * Layer 4 for classes compiled elsewhere (another replica's compiled form): the same generated-code check the
+   * compiler hook runs, before any of them is loaded.
+   *
+   * @throws IllegalStateException naming what a class would use
+   */
+  public void checkCompiled(java.util.Map<String, byte[]> classes) {
+    for (java.util.Map.Entry<String, byte[]> c : classes.entrySet()) {
+      String refusal = GeneratedCodeCheck.refusal(c.getKey(), c.getValue());
+      if (refusal != null) {
+        throw new IllegalStateException("the detector sandbox refused the compiled form: " + refusal);
+      }
+    }
+  }
+
   /** Layer 4: compiler arguments for a configured configuration, with the generated-code check. */
   public CompilerArguments compilerArguments(Configuration configuration) {
     CompilerArguments arguments = new CompilerArguments(configuration);
