@@ -178,7 +178,8 @@ public final class Report {
         + "with the same events, its paths measured interleaved with the service's. JMS source: the virtual topic's "
         + "consumer queue Consumer.camel.<topic>, the same kind of source the service's jms:topic: inbound consumes "
         + "(the broker copies each topic message into every Consumer.*.<topic> queue), so broker work is alike on both "
-        + "sides; one consumer on a transacted session with the send inside it. Routes and settings: the environment "
+        + "sides; 4 consumers, each on a locally transacted session with the send inside it (one commit per message); "
+        + "SQS: 4 polling consumers receiving 10 per request. Routes and settings: the environment "
         + "table's 'setting: peer'. Status: " + relay.facts().peerStatus());
     Table t = new Table("path", "relay", "scenario", String.format(Locale.ROOT, "burst %,d mean ms", relay.facts().n()),
         "burst ev/s", "sustained ev/s", "p50 / p99 ms at reference rate", "CPU µs/event (own, net)", "steady state",

@@ -13,8 +13,8 @@ class PeerRouteTest {
   @Test
   void jmsConsumesTheVirtualTopicsConsumerQueueTransactedAndSendsToTheTopic() {
     PeerRoute r = PeerRoute.of("CT2", "jms:topic:perf.r1.ct2.in", "jms:topic:perf.r1.ct2.out", null);
-    assertEquals("jms:queue:Consumer.camel.perf.r1.ct2.in?transacted=true&cacheLevelName=CACHE_CONSUMER"
-        + "&concurrentConsumers=1&maxConcurrentConsumers=1", r.from());
+    assertEquals("jms:queue:Consumer.camel.perf.r1.ct2.in?transacted=true&lazyCreateTransactionManager=false"
+        + "&cacheLevelName=CACHE_CONSUMER&concurrentConsumers=4&maxConcurrentConsumers=4", r.from());
     assertEquals("jms:topic:perf.r1.ct2.out", r.to());
     assertFalse(r.structured());
   }
@@ -23,11 +23,14 @@ class PeerRouteTest {
   void sqsIsABatchConsumerAndJmsToSqsWritesStructuredEvents() {
     PeerRoute sqs = PeerRoute.of("CT4", "sqs:perf-r1-ct4-in", "sqs:perf-r1-ct4-out", null);
     assertTrue(sqs.from().startsWith("aws2-sqs://perf-r1-ct4-in?maxMessagesPerPoll=10&deleteAfterRead=true"), sqs.from());
+    assertTrue(sqs.from().endsWith("&concurrentConsumers=4"), sqs.from());
     assertFalse(sqs.structured());
     assertTrue(PeerRoute.of("CT5", "jms:topic:a", "sqs:b", null).structured());
     PeerRoute kafka = PeerRoute.of("CK2", "kafka:a", "kafka:b", "localhost:9092");
-    assertEquals("kafka:a?brokers=localhost:9092&groupId=camel-peer&autoOffsetReset=earliest", kafka.from());
-    assertEquals("kafka:b?brokers=localhost:9092&lingerMs=0", kafka.to());
+    assertEquals("kafka:a?brokers=localhost:9092&groupId=camel-peer&autoOffsetReset=earliest&batching=true"
+        + "&batchingIntervalMs=10&pollTimeoutMs=20",
+        kafka.from());
+    assertEquals("kafka:b?brokers=localhost:9092&lingerMs=0&batchWithIndividualHeaders=true", kafka.to());
   }
 
   @Test
