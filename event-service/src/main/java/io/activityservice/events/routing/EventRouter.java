@@ -67,7 +67,8 @@ public class EventRouter {
   /**
    * Hands every routed event on to something that must not miss it, e.g. the internal channels of detectors on other
    * replicas. Unlike a tap, the route waits for the returned future: if it fails the event is refused (nack / 503).
-   * Must not block.
+   * While it is pending, the subscribers wait too (they get the event only once every hand-over succeeded), so a
+   * refused event has reached no subscriber and its redelivery does not duplicate. Must not block.
    */
   @FunctionalInterface
   public interface Forwarder {
@@ -200,13 +201,31 @@ public class EventRouter {
     boolean waitForForward = forwarded != null && (!forwarded.isDone() || forwarded.isCompletedExceptionally());
     List<SubscriptionIndex.Entry> matches = index.match(event);
     s.expect(matches.size(), waitForForward);
-    if (waitForForward) {
-      forwarded.whenComplete(s);
+    if (!waitForForward) {
+      deliverAll(matches, event, s);
+    } else {
+      // The hand-over first (e.g. to the broker, for the detectors and rule sets on other replicas), then the
+      // subscribers: if the hand-over fails, the event is refused before any subscriber got it, so the redelivery
+      // (the transport's, or a client's retry of the 503) delivers it once, not once per attempt. The fault suite
+      // measured 6-11 copies per SQS-inbound event during a 44 s broker outage when both ran side by side.
+      forwarded.whenComplete((v, failure) -> {
+        if (failure == null) {
+          deliverAll(matches, event, s);
+        } else {
+          for (int i = 0; i < matches.size(); i++) {
+            s.settled(null, null); // not attempted: the event is refused as a whole
+          }
+        }
+        s.accept(null, failure);
+      });
     }
+    s.dispatched();
+  }
+
+  private void deliverAll(List<SubscriptionIndex.Entry> matches, RoutableEvent event, Settlement s) {
     for (int i = 0; i < matches.size(); i++) {
       delivery.deliver(matches.get(i), event, s);
     }
-    s.dispatched();
   }
 
   /** Hands the event to every forwarder; {@code null} if there are none. */

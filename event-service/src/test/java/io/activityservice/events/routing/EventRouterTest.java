@@ -379,6 +379,41 @@ class EventRouterTest {
     assertThat(target.accepted()).containsExactly(e.event());
   }
 
+  /**
+   * A hand-over that fails (the broker down under the detectors' internal channels) refuses the event before any
+   * subscriber got it: the redelivery reaches each subscriber once, not once per attempt.
+   */
+  @Test
+  void aFailedHandOverRefusesTheEventBeforeAnySubscriberGetsIt() throws Exception {
+    subscribe("fake:a");
+    List<CompletableFuture<Void>> handOvers = new CopyOnWriteArrayList<>();
+    router.addForwarder(ev -> {
+      CompletableFuture<Void> f = new CompletableFuture<>();
+      handOvers.add(f);
+      return f;
+    });
+    RoutableEvent e = reading("m1");
+
+    CompletableFuture<RoutingOutcome> first = router.route(e);
+    assertThat(handOvers).hasSize(1);
+    assertThat(fake.outbound("fake:a").accepted()).as("no subscriber before the hand-over is done").isEmpty();
+    handOvers.get(0).completeExceptionally(new IllegalStateException("broker down"));
+    assertThat(first).failsWithin(Duration.ofSeconds(10));
+    assertThat(fake.outbound("fake:a").accepted()).isEmpty();
+
+    for (int attempt = 1; attempt <= 3; attempt++) { // redeliveries while the broker is still down
+      CompletableFuture<RoutingOutcome> again = router.route(RoutableEvent.of(e.event()));
+      handOvers.get(attempt).completeExceptionally(new IllegalStateException("broker down"));
+      assertThat(again).failsWithin(Duration.ofSeconds(10));
+    }
+    CompletableFuture<RoutingOutcome> last = router.route(RoutableEvent.of(e.event()));
+    handOvers.get(4).complete(null);
+
+    assertThat(last).succeedsWithin(Duration.ofSeconds(10))
+        .satisfies(o -> assertThat(o.delivered()).isEqualTo(1));
+    assertThat(fake.outbound("fake:a").accepted()).containsExactly(e.event());
+  }
+
   /** The permit of a settled event must be free when callers hear of it. */
   @Test
   void aNewEventRoutedAsSoonAsTheLastOneSettledIsNotRefusedAsOverload() {
