@@ -198,6 +198,24 @@ public final class FaultSuite {
         exchange.sendResponseHeaders(204, -1);
       }
     });
+    Map<String, Boolean> refusedOnce = new ConcurrentHashMap<>();
+    webhook.createContext("/flaky", exchange -> {
+      try (exchange) {
+        byte[] body = exchange.getRequestBody().readAllBytes();
+        String id = exchange.getRequestHeaders().getFirst("ce-id");
+        if (id == null) {
+          id = JSON.readTree(body).path("id").asText(null);
+        }
+        if (id != null && flaky(id) && refusedOnce.putIfAbsent(id, Boolean.TRUE) == null) {
+          exchange.sendResponseHeaders(503, -1); // the first attempt: parked, retried from the store
+          return;
+        }
+        if (id != null) {
+          ledger.delivered(3, id);
+        }
+        exchange.sendResponseHeaders(204, -1);
+      }
+    });
     webhook.start();
 
     jms = new JmsChannelAdapter(JmsChannelProperties.forBroker(broker.url())
@@ -265,8 +283,9 @@ public final class FaultSuite {
     settings.put("ActiveMQ", "StandaloneActiveMqBroker process, KahaDB under " + brokerDir + ", port " + brokerPort);
     settings.put("SQS", sqsEndpoint + " (LocalStack) through the suite's TCP proxy; queues fault-in-" + run
         + ", fault-out-" + run);
-    settings.put("subscriptions", "open+close → jms:queue:fault.out, sqs:fault-out-" + run + ", webhook on the "
-        + "suite; retry 185 attempts, backoff 0.2–5 s, max age 1 h");
+    settings.put("subscriptions", "open+close → jms:queue:fault.out, sqs:fault-out-" + run + ", a webhook on the "
+        + "suite, a flaky webhook (503 to the first attempt of every 10th pair's events: parked, retried from the"
+        + " store); retry 185 attempts, backoff 0.2–5 s, max age 1 h");
     settings.put("detector", "fault-pairs, partitionBy data.id: every open → its close within 60 s");
     settings.put("rule set", "fault-marks, partitionBy data.id: one event per marked close (every 5th pair)");
     settings.put("archive", "fault-archive: open+close, retention P1D");
@@ -301,7 +320,8 @@ public final class FaultSuite {
     String retry = "{\"maxAttempts\": 185, \"initialBackoff\": \"PT0.2S\", \"maxBackoff\": \"PT5S\", \"maxAge\": \"PT1H\"}";
     String webhookUrl = "http://127.0.0.1:" + webhook.getAddress().getPort() + "/hook";
     for (String[] t : List.of(new String[] {"fault-jms", "jms:queue:fault.out"},
-        new String[] {"fault-sqs", "sqs:fault-out-" + run}, new String[] {"fault-webhook", webhookUrl})) {
+        new String[] {"fault-sqs", "sqs:fault-out-" + run}, new String[] {"fault-webhook", webhookUrl},
+        new String[] {"fault-flaky", webhookUrl.replace("/hook", "/flaky")})) {
       require(a.postJson("/api/v1/subscriptions", """
           {"name": "%s", "pattern": {"type": ["%s", "%s"]}, "target": "%s", "retry": %s}"""
           .formatted(t[0], OPEN, CLOSE, t[1], retry)), "subscription " + t[0]);
@@ -442,6 +462,16 @@ public final class FaultSuite {
     }
     String m = c.getMessage();
     return c.getClass().getSimpleName() + (m == null ? "" : " " + m.replaceAll("[0-9a-f]{8}-[0-9a-f-]{27}", "…"));
+  }
+
+  /** Whether the flaky webhook refuses the first attempt of this event: every tenth pair's. */
+  private static boolean flaky(String id) {
+    String[] parts = id.split("-");
+    try {
+      return parts.length >= 2 && Long.parseLong(parts[parts.length - 2]) % 10 == 3;
+    } catch (NumberFormatException e) {
+      return false;
+    }
   }
 
   private static String dataId(CloudEvent e) {

@@ -77,12 +77,12 @@ public final class FaultReport {
     md.append("""
 
         Acknowledged = REST 2xx, the broker's confirmation of a persistent send, SQS's SendMessage answer. Delivered =
-        distinct ids arriving per target (JMS queue / SQS queue / webhook). Lost = acknowledged but never delivered
+        distinct ids arriving per target (JMS queue / SQS queue / webhook / flaky webhook). Lost = acknowledged but never delivered
         (per target, summed). Recovery = fault end → the last event acknowledged before the fault ended reached its
         last target. Detector pairs and rule outputs are expected for pairs whose open and close were both acknowledged
         (rule: marked closes acknowledged). Heap = sum over replicas after a full GC; RSS = sum over replicas.
 
-        | fault | sent (JMS/SQS/REST) | acked | not acked | delivered JMS/SQS/webhook | duplicates JMS/SQS/webhook | lost | delivered though not acked | detector pairs found/expected (missing) | rule outputs found/expected | recovery s | heap MiB before→after | RSS MiB before→after | parked / dead-letter / archived / config rows before→after |
+        | fault | sent (JMS/SQS/REST) | acked | not acked | delivered JMS/SQS/webhook/flaky | duplicates JMS/SQS/webhook/flaky | lost | delivered though not acked | detector pairs found/expected (missing) | rule outputs found/expected | recovery s | heap MiB before→after | RSS MiB before→after | parked / dead-letter / archived / config rows before→after |
         |---|---|---|---|---|---|---|---|---|---|---|---|---|---|
         """);
     for (Row r : rows) {
@@ -190,8 +190,8 @@ public final class FaultReport {
 
   private String csv() {
     StringBuilder s = new StringBuilder("fault,rate,fault_seconds,sent,sent_jms,sent_sqs,sent_rest,acked,not_acked,"
-        + "delivered_jms,delivered_sqs,delivered_webhook,duplicates_jms,duplicates_sqs,duplicates_webhook,lost_jms,"
-        + "lost_sqs,lost_webhook,delivered_unacked,pairs_expected,pairs_found,pairs_missing,rules_expected,rules_found,"
+        + "delivered_jms,delivered_sqs,delivered_webhook,delivered_flaky,duplicates_jms,duplicates_sqs,"
+        + "duplicates_webhook,duplicates_flaky,lost_jms,lost_sqs,lost_webhook,lost_flaky,delivered_unacked,pairs_expected,pairs_found,pairs_missing,rules_expected,rules_found,"
         + "recovery_s,drained,heap_before_mib,heap_after_mib,rss_before_mib,rss_after_mib");
     for (String t : Snapshot.TABLES) {
       s.append(',').append(t).append("_rows_before,").append(t).append("_rows_after,").append(t)

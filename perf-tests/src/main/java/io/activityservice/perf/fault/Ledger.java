@@ -16,8 +16,12 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class Ledger {
 
-  /** The subscription targets every streamed event must reach. */
-  public static final List<String> TARGETS = List.of("jms", "sqs", "webhook");
+  /**
+   * The subscription targets every streamed event must reach: a JMS queue, an SQS queue, a webhook, and a flaky
+   * webhook that refuses the first attempt of every tenth pair's events (so deliveries are parked in the store, and
+   * the database and leases are in play while the faults run).
+   */
+  public static final List<String> TARGETS = List.of("jms", "sqs", "webhook", "flaky");
 
   /** One streamed event. */
   public static final class Entry {
