@@ -43,6 +43,7 @@ public class EventRouter {
   /** Copy-on-write arrays: read per event without an iterator. */
   private volatile Tap[] taps = new Tap[0];
   private volatile Forwarder[] forwarders = new Forwarder[0];
+  private volatile Forwarder[] recorders = new Forwarder[0];
 
   public EventRouter(SubscriptionIndex index, DurableDelivery delivery, DuplicateFilter duplicates,
                      RoutingMetrics metrics, int maxInFlight) {
@@ -80,6 +81,17 @@ public class EventRouter {
     Forwarder[] f = Arrays.copyOf(forwarders, forwarders.length + 1);
     f[f.length - 1] = forwarder;
     forwarders = f;
+  }
+
+  /**
+   * Registers a forwarder that records the event rather than hands it over (the archive): it is called only once
+   * every other forwarder accepted the event, so an event refused because a hand-over failed (and redelivered) is
+   * not recorded once per attempt. If it fails, the event is refused like for any forwarder.
+   */
+  public synchronized void addRecordingForwarder(Forwarder recorder) {
+    Forwarder[] f = Arrays.copyOf(recorders, recorders.length + 1);
+    f[f.length - 1] = recorder;
+    recorders = f;
   }
 
   /** Registers a tap that sees every routed (non-duplicate) event. */
@@ -228,12 +240,21 @@ public class EventRouter {
     }
   }
 
-  /** Hands the event to every forwarder; {@code null} if there are none. */
+  /** Hands the event to every forwarder, then to the recording ones; {@code null} if there are none. */
   private CompletableFuture<?> forward(RoutableEvent event) {
     Forwarder[] all = forwarders;
-    if (all.length == 0) {
-      return null;
+    Forwarder[] last = recorders;
+    if (last.length == 0) {
+      return all.length == 0 ? null : forwardAll(all, event);
     }
+    CompletableFuture<?> first = all.length == 0 ? null : forwardAll(all, event);
+    if (first == null || (first.isDone() && !first.isCompletedExceptionally())) {
+      return forwardAll(last, event);
+    }
+    return first.thenCompose(v -> forwardAll(last, event));
+  }
+
+  private static CompletableFuture<?> forwardAll(Forwarder[] all, RoutableEvent event) {
     if (all.length == 1) {
       return forwardOne(all[0], event);
     }

@@ -414,6 +414,34 @@ class EventRouterTest {
     assertThat(fake.outbound("fake:a").accepted()).containsExactly(e.event());
   }
 
+  /** A recording forwarder (the archive) sees an event only once the hand-overs accepted it: once, not per attempt. */
+  @Test
+  void aRecordingForwarderSeesAnEventOnlyOnceTheHandOversAcceptedIt() throws Exception {
+    subscribe("fake:a");
+    List<CompletableFuture<Void>> handOvers = new CopyOnWriteArrayList<>();
+    router.addForwarder(ev -> {
+      CompletableFuture<Void> f = new CompletableFuture<>();
+      handOvers.add(f);
+      return f;
+    });
+    List<String> recorded = new CopyOnWriteArrayList<>();
+    router.addRecordingForwarder(ev -> {
+      recorded.add(ev.event().getId());
+      return CompletableFuture.completedFuture(null);
+    });
+    RoutableEvent e = reading("m1");
+
+    CompletableFuture<RoutingOutcome> refused = router.route(e);
+    assertThat(recorded).as("nothing recorded while the hand-over is pending").isEmpty();
+    handOvers.get(0).completeExceptionally(new IllegalStateException("broker down"));
+    assertThat(refused).failsWithin(Duration.ofSeconds(10));
+    CompletableFuture<RoutingOutcome> redelivered = router.route(RoutableEvent.of(e.event()));
+    handOvers.get(1).complete(null);
+
+    assertThat(redelivered).succeedsWithin(Duration.ofSeconds(10));
+    assertThat(recorded).containsExactly(e.event().getId());
+  }
+
   /** The permit of a settled event must be free when callers hear of it. */
   @Test
   void aNewEventRoutedAsSoonAsTheLastOneSettledIsNotRefusedAsOverload() {
