@@ -131,7 +131,7 @@ public final class ReplicaScalingMeasurement {
   }
 
   /** Waits (at most 30 s) until every replica runs the first one's configuration version. */
-  private static void awaitSameVersion(List<ServiceApi> apis) throws Exception {
+  static void awaitSameVersion(List<ServiceApi> apis) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (true) {
       List<Long> versions = new ArrayList<>();

@@ -43,7 +43,7 @@ public class ArchiveConfiguration {
   ArchiveService archiveService(DataSource dataSource, ConfigChangeLog changes, ConfigPropagator propagator,
                                 Clock clock, MeterRegistry meters, ArchiveProperties props, EventRouter router) {
     ArchiveService archives = new ArchiveService(dataSource, changes, clock, meters, props.archiveSettings());
-    router.addForwarder(archives::archive);
+    router.addRecordingForwarder(archives::archive);
     propagator.register(ArchiveService.CHANGE_KIND, archives::reload);
     return archives.start();
   }

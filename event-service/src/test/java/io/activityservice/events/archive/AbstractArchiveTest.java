@@ -97,7 +97,7 @@ abstract class AbstractArchiveTest {
     archives = new ArchiveService(db, ConfigChanges.unrecorded(), clock, new SimpleMeterRegistry(),
         new ArchiveService.Settings(10_000, Duration.ofHours(1)));
     open.add(archives);
-    router.addForwarder(archives::archive);
+    router.addRecordingForwarder(archives::archive);
     replays = new ReplayService(db, archives, (e, d) -> router.replay(e, d.subscriptions() == null ? null
         : Set.copyOf(d.subscriptions())).thenApply(o -> null), Clock.systemUTC(), "t",
         new ReplayService.Settings(Duration.ofSeconds(2), Duration.ofMillis(50), 7, 16)).start();

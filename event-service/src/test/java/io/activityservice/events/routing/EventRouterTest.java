@@ -379,6 +379,69 @@ class EventRouterTest {
     assertThat(target.accepted()).containsExactly(e.event());
   }
 
+  /**
+   * A hand-over that fails (the broker down under the detectors' internal channels) refuses the event before any
+   * subscriber got it: the redelivery reaches each subscriber once, not once per attempt.
+   */
+  @Test
+  void aFailedHandOverRefusesTheEventBeforeAnySubscriberGetsIt() throws Exception {
+    subscribe("fake:a");
+    List<CompletableFuture<Void>> handOvers = new CopyOnWriteArrayList<>();
+    router.addForwarder(ev -> {
+      CompletableFuture<Void> f = new CompletableFuture<>();
+      handOvers.add(f);
+      return f;
+    });
+    RoutableEvent e = reading("m1");
+
+    CompletableFuture<RoutingOutcome> first = router.route(e);
+    assertThat(handOvers).hasSize(1);
+    assertThat(fake.outbound("fake:a").accepted()).as("no subscriber before the hand-over is done").isEmpty();
+    handOvers.get(0).completeExceptionally(new IllegalStateException("broker down"));
+    assertThat(first).failsWithin(Duration.ofSeconds(10));
+    assertThat(fake.outbound("fake:a").accepted()).isEmpty();
+
+    for (int attempt = 1; attempt <= 3; attempt++) { // redeliveries while the broker is still down
+      CompletableFuture<RoutingOutcome> again = router.route(RoutableEvent.of(e.event()));
+      handOvers.get(attempt).completeExceptionally(new IllegalStateException("broker down"));
+      assertThat(again).failsWithin(Duration.ofSeconds(10));
+    }
+    CompletableFuture<RoutingOutcome> last = router.route(RoutableEvent.of(e.event()));
+    handOvers.get(4).complete(null);
+
+    assertThat(last).succeedsWithin(Duration.ofSeconds(10))
+        .satisfies(o -> assertThat(o.delivered()).isEqualTo(1));
+    assertThat(fake.outbound("fake:a").accepted()).containsExactly(e.event());
+  }
+
+  /** A recording forwarder (the archive) sees an event only once the hand-overs accepted it: once, not per attempt. */
+  @Test
+  void aRecordingForwarderSeesAnEventOnlyOnceTheHandOversAcceptedIt() throws Exception {
+    subscribe("fake:a");
+    List<CompletableFuture<Void>> handOvers = new CopyOnWriteArrayList<>();
+    router.addForwarder(ev -> {
+      CompletableFuture<Void> f = new CompletableFuture<>();
+      handOvers.add(f);
+      return f;
+    });
+    List<String> recorded = new CopyOnWriteArrayList<>();
+    router.addRecordingForwarder(ev -> {
+      recorded.add(ev.event().getId());
+      return CompletableFuture.completedFuture(null);
+    });
+    RoutableEvent e = reading("m1");
+
+    CompletableFuture<RoutingOutcome> refused = router.route(e);
+    assertThat(recorded).as("nothing recorded while the hand-over is pending").isEmpty();
+    handOvers.get(0).completeExceptionally(new IllegalStateException("broker down"));
+    assertThat(refused).failsWithin(Duration.ofSeconds(10));
+    CompletableFuture<RoutingOutcome> redelivered = router.route(RoutableEvent.of(e.event()));
+    handOvers.get(1).complete(null);
+
+    assertThat(redelivered).succeedsWithin(Duration.ofSeconds(10));
+    assertThat(recorded).containsExactly(e.event().getId());
+  }
+
   /** The permit of a settled event must be free when callers hear of it. */
   @Test
   void aNewEventRoutedAsSoonAsTheLastOneSettledIsNotRefusedAsOverload() {

@@ -36,15 +36,22 @@ public final class BrokerProcess implements AutoCloseable {
   /** Starts a persistent broker on a free port with its data under {@code workDir} (wiped first). */
   public static BrokerProcess start(Path workDir) throws IOException, InterruptedException {
     ServiceProcess.deleteTree(workDir);
+    return start(workDir, ServiceProcess.freePort());
+  }
+
+  /**
+   * Starts a persistent broker on {@code port} with its data under {@code workDir}, kept if it is there: the fault
+   * suite restarts a stopped broker this way, on its old store and address, as an operator would.
+   */
+  public static BrokerProcess start(Path workDir, int port) throws IOException, InterruptedException {
     Files.createDirectories(workDir);
-    int port = ServiceProcess.freePort();
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xms256m", "-Xmx1g", "-XX:+UseParallelGC",
         "-XX:-UseDynamicNumberOfCompilerThreads", "-cp", absoluteClassPath(),
         StandaloneActiveMqBroker.class.getName(), Integer.toString(port), workDir.toAbsolutePath().toString(),
         StandaloneActiveMqBroker.EXIT_WITH_STDIN));
     Process p = new ProcessBuilder(command).directory(workDir.toFile())
-        .redirectError(workDir.resolve("broker.log").toFile()).start();
+        .redirectError(ProcessBuilder.Redirect.appendTo(workDir.resolve("broker.log").toFile())).start();
     BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
     CompletableFuture<String> ready = CompletableFuture.supplyAsync(() -> {
       try {

@@ -162,6 +162,11 @@ public final class ServiceApi {
     }
   }
 
+  /** POSTs a JSON body to {@code path} and returns the answer as it is (nothing is remembered for clean-up). */
+  public Answer postJson(String path, String body) throws IOException {
+    return post(path, body);
+  }
+
   /** Whether the key is accepted (an admin-only endpoint answers 200). */
   public boolean authorized() throws IOException {
     // Inbound channels are admin-only, and every version of the service lists them (an older jar without
