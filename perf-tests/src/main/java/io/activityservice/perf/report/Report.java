@@ -140,9 +140,8 @@ public final class Report {
     para(String.format(Locale.ROOT, "CPU per relayed event = CPU time of the relaying process's own threads (without its"
         + " JIT compiler and JFR threads), net of its idle rate, over the bursts of %,d events whose window had the JIT"
         + " compiler threads below %.0f %% of that CPU (at least %d such bursts per figure; the suite repeats bursts up"
-        + " to a bound and marks a figure \"not steady\" otherwise), after the warm-up. Before = the --compare-jar run"
-        + " (the older jar, same options, an earlier window of the same run), after = this run. A missed target links"
-        + " the flame graphs of its path.", f.n(), f.maxJitShare() * 100, f.needed()));
+        + " to a bound and marks a figure \"not steady\" otherwise), after the warm-up. Before = %s, after = this run. A missed target links the flame"
+        + " graphs of its path.", f.n(), f.maxJitShare() * 100, f.needed(), beforeSource()));
     Table t = new Table("target", "before", "after", "status", "flame graphs");
     for (RelayCost.Row r : relay.targets()) {
       RelayCost.Row b = before.get(r.key());
@@ -150,6 +149,18 @@ public final class Report {
           r.status().startsWith("missed") && r.scenario() != null ? links(r.scenario()) : "");
     }
     table(t);
+  }
+
+  /** What the "before" column of the relay targets is: the --compare-jar run, another run's rows, or nothing. */
+  private String beforeSource() {
+    if (before.isEmpty()) {
+      return "none (no --baseline or --compare-jar)";
+    }
+    if (baselineName == null || baselineName.endsWith("baseline/results.csv")) {
+      return "the --compare-jar run (the older jar, same options, an earlier window of the same run)";
+    }
+    return "the rows of the --baseline run (" + baselineName.replace("results.csv", "relay-targets.tsv")
+        + "), measured at another time, possibly with other options";
   }
 
   /** Links to a path's flame graphs (markdown and HTML render them as text with the relative paths). */
