@@ -9,7 +9,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * Webhook channel settings ({@code activity.channels.http.*}). Every field is optional.
  *
  * @param connectTimeout        time allowed to open a connection to a webhook
- * @param requestTimeout        time allowed for a webhook to answer, from when the request is sent;
+ * @param requestTimeout        time allowed for a webhook to answer, from when the request is sent
+ *                              (not while it waits for a slot of its host);
  *                              a slower answer counts as a failed delivery and is retried by the
  *                              subscription's retry policy
  * @param maxConcurrencyPerHost requests in flight at once to one webhook host (host and port), so

@@ -19,8 +19,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param user              broker user name; empty for none
  * @param password          broker password; empty for none
  * @param subscriptionName  default name of the shared durable subscription that inbound topic
- *                          channels join: replicas with the same name compete for the messages
- *                          (per channel: inbound property
+ *                          channels join: replicas with the same name compete for the messages;
+ *                          letters, digits, {@code _} and {@code -} (per channel: inbound property
  *                          {@code subscriptionName})
  * @param persistent        default delivery mode of outbound channels: persistent sends wait until
  *                          the broker stored the message (per channel:

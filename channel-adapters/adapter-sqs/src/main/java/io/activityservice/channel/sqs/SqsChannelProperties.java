@@ -69,7 +69,8 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                                 in-flight message is deleted)
  * @param receiveLinger            pause before the next receive after a partial answer while no other receive
  *                                 is out, so that more messages gather for it: fewer
- *                                 requests at moderate rates, up to that much more latency (at most 1s)
+ *                                 requests at moderate rates, up to that much more latency (at most 1s; e.g.
+ *                                 with 20ms a receive at 200 ev/s takes about 5 messages instead of 1-2)
  * @param ioThreads                Netty event loop threads of the SQS client: every request and
  *                                 answer is handled on one loop without thread hops; raise it only if that
  *                                 thread saturates (many channels at high rates)

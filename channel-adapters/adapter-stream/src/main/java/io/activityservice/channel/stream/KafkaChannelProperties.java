@@ -22,7 +22,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  *                         a topic's partitions; a channel may
  *                         override it with the inbound setting {@code group}
  * @param sendTimeout      time for Kafka to acknowledge a send before its future fails
- *                         (the producer's {@code delivery.timeout.ms} and {@code max.block.ms})
+ *                         (at least 1s; the producer's {@code delivery.timeout.ms} and
+ *                         {@code max.block.ms}, and half of it {@code request.timeout.ms}, unless the
+ *                         binding's {@code configuration} sets them)
  * @param maxInFlight      sends accepted but not yet acknowledged by Kafka, over all outbound
  *                         channels; beyond it {@code send} fails at once
  * @param sendThreads      send lanes: threads that bind outbound channels and hand their records to the
