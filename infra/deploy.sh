@@ -370,7 +370,7 @@ start_replica() {
         "embedded JMS broker tcp://127.0.0.1:$JMS_PORT, data ${RUN_DIR#"$ROOT"/}/data, log ${logf#"$ROOT"/}," \
         "admin key in ${KEY_FILE#"$ROOT"/})"
   else
-    # Cluster mode on the shared database and broker (README "Running several replicas"); no password: trust.
+    # Cluster mode on the shared database and broker (docs/operations.md, "Running several replicas"); no password: trust.
     args+=(--spring.datasource.url="jdbc:postgresql://127.0.0.1:$PG_PORT/activity"
            --spring.datasource.username=activity --spring.datasource.password=
            --activity.channels.jms.broker-url="tcp://127.0.0.1:$JMS_PORT"

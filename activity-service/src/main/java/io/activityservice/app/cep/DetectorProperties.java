@@ -3,36 +3,33 @@ package io.activityservice.app.cep;
 import io.activityservice.detector.esper.EsperDetectorEngine;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * Settings of complex event detectors ({@code activity.detectors.*}).
  *
- * @param queueCapacity bound of each detector thread's queue of events (default 10000); when full, events are
+ * @param queueCapacity bound of each detector thread's queue of events; when full, events are
  *                      dropped for detectors (never for subscriptions) and counted in {@code activity.detectors.dropped}
- * @param threads       detector engine threads; each detector runs on one of them (default 1)
- * @param maxHopCount   derived events whose hop count exceeds this are dead-lettered, breaking detector loops (default 8)
- * @param tick          how often processing-time detector clocks advance: their timer resolution (default 100ms)
- * @param maxWindowEvents            largest count window, {@code prior} or pattern repeat an EPL may ask for (default 100000)
- * @param maxWindowTime              longest time window or {@code output every} an EPL may ask for (default 24h)
- * @param maxPatternSubexpressions   pattern branches alive at once per detector (default 10000)
- * @param maxMatchRecognizeStates    match-recognize states alive at once per detector (default 10000)
+ * @param threads       detector engine threads; each detector runs on one of them (1-64)
+ * @param maxHopCount   derived events whose hop count exceeds this are dead-lettered, breaking detector loops
+ * @param tick          how often processing-time detector clocks advance: their timer resolution (1ms-10s)
+ * @param maxWindowEvents            largest count window, {@code prior} or pattern repeat an EPL may ask for
+ * @param maxWindowTime              longest time window or {@code output every} an EPL may ask for
+ * @param maxPatternSubexpressions   pattern branches alive at once per detector
+ * @param maxMatchRecognizeStates    match-recognize states alive at once per detector
  */
 @ConfigurationProperties("activity.detectors")
-public record DetectorProperties(Integer queueCapacity, Integer threads, Integer maxHopCount, Duration tick,
-                                 Long maxWindowEvents, Duration maxWindowTime, Long maxPatternSubexpressions,
-                                 Long maxMatchRecognizeStates) {
+public record DetectorProperties(
+    @DefaultValue("10000") Integer queueCapacity,
+    @DefaultValue("1") Integer threads,
+    @DefaultValue("8") Integer maxHopCount,
+    @DefaultValue("100ms") Duration tick,
+    @DefaultValue("" + EsperDetectorEngine.Settings.DEFAULT_MAX_WINDOW_EVENTS) Long maxWindowEvents,
+    @DefaultValue("24h") Duration maxWindowTime,
+    @DefaultValue("" + EsperDetectorEngine.Settings.DEFAULT_MAX_PATTERN_SUBEXPRESSIONS) Long maxPatternSubexpressions,
+    @DefaultValue("" + EsperDetectorEngine.Settings.DEFAULT_MAX_MATCH_RECOGNIZE_STATES) Long maxMatchRecognizeStates) {
 
   public DetectorProperties {
-    queueCapacity = queueCapacity == null ? 10_000 : queueCapacity;
-    threads = threads == null ? 1 : threads;
-    maxHopCount = maxHopCount == null ? 8 : maxHopCount;
-    tick = tick == null ? Duration.ofMillis(100) : tick;
-    maxWindowEvents = maxWindowEvents == null ? EsperDetectorEngine.Settings.DEFAULT_MAX_WINDOW_EVENTS : maxWindowEvents;
-    maxWindowTime = maxWindowTime == null ? EsperDetectorEngine.Settings.DEFAULT_MAX_WINDOW_TIME : maxWindowTime;
-    maxPatternSubexpressions = maxPatternSubexpressions == null
-        ? EsperDetectorEngine.Settings.DEFAULT_MAX_PATTERN_SUBEXPRESSIONS : maxPatternSubexpressions;
-    maxMatchRecognizeStates = maxMatchRecognizeStates == null
-        ? EsperDetectorEngine.Settings.DEFAULT_MAX_MATCH_RECOGNIZE_STATES : maxMatchRecognizeStates;
     if (maxWindowEvents < 1 || maxPatternSubexpressions < 1 || maxMatchRecognizeStates < 1) {
       throw new IllegalArgumentException("activity.detectors.max-window-events, max-pattern-subexpressions and"
           + " max-match-recognize-states must be at least 1, e.g. 100000, 10000, 10000");

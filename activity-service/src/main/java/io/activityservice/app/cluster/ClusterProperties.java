@@ -4,6 +4,7 @@ import java.net.InetAddress;
 import java.time.Duration;
 import java.util.UUID;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * Running as several replicas ({@code activity.cluster.*}). Configuration changes propagate between replicas
@@ -11,35 +12,34 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * through the broker so each partition is processed by one replica.
  *
  * @param enabled            several replicas: detectors and rule sets get their events through internal channels
- *                           (default false: one node, fed directly; a replica refuses to start when another
+ *                           (false: one node, fed directly; a replica refuses to start when another
  *                           live replica on its database runs in the other mode, or at all while this is false)
  * @param internalChannel    internal channel of a detector or rule set, with {@code {kind}} and {@code {name}}
- *                           placeholders (default {@code jms:queue:activity.internal.{kind}.{name}})
+ *                           placeholders
  * @param configPollInterval how often a replica checks the configuration version, in case it missed a
- *                           notification (default 30s; changes arrive by PostgreSQL NOTIFY within milliseconds, a
+ *                           notification (changes arrive by PostgreSQL NOTIFY within milliseconds, a
  *                           replica whose listening connection broke catches up as soon as it reconnects, and on H2
  *                           there is one replica)
- * @param heartbeat          how often a replica refreshes its row in the cluster view (default 5s)
- * @param replicaId          this replica's name (default host-pid-random)
+ * @param heartbeat          how often a replica refreshes its row in the cluster view
+ * @param replicaId          this replica's name (empty: host-pid-random)
  * @param applyWait          how long a create, update or delete of a definition (event type, subscription, inbound
  *                           channel, detector, rule set, archive) waits, before it answers, for every live replica
- *                           to apply it (default 10s; 0 = answer at once). If the bound passes the answer is 202
+ *                           to apply it (0 = answer at once). If the bound passes the answer is 202
  *                           with header {@code Activity-Config-Lagging} naming the replicas that have not applied
  *                           it yet and a {@code Link} to {@code GET /api/v1/cluster/versions/{version}} to poll.
  *                           A replica alone on its database (or on H2) answers at once.
  */
 @ConfigurationProperties("activity.cluster")
-public record ClusterProperties(Boolean enabled, String internalChannel, Duration configPollInterval,
-                                Duration heartbeat, String replicaId, Duration applyWait) {
+public record ClusterProperties(@DefaultValue("false") Boolean enabled,
+                                @DefaultValue("jms:queue:activity.internal.{kind}.{name}") String internalChannel,
+                                @DefaultValue("30s") Duration configPollInterval,
+                                @DefaultValue("5s") Duration heartbeat, String replicaId,
+                                @DefaultValue("10s") Duration applyWait) {
 
   public ClusterProperties {
-    enabled = enabled != null && enabled;
-    internalChannel = internalChannel == null || internalChannel.isBlank()
-        ? "jms:queue:activity.internal.{kind}.{name}" : internalChannel.trim();
-    configPollInterval = configPollInterval == null ? Duration.ofSeconds(30) : configPollInterval;
-    heartbeat = heartbeat == null ? Duration.ofSeconds(5) : heartbeat;
+    internalChannel = internalChannel.trim();
+    // Not a default: computed per process, so two replicas started with the same settings get different names.
     replicaId = replicaId == null || replicaId.isBlank() ? defaultReplicaId() : replicaId.trim();
-    applyWait = applyWait == null ? Duration.ofSeconds(10) : applyWait;
     if (applyWait.isNegative()) {
       throw new IllegalArgumentException("activity.cluster.apply-wait must be 0 (do not wait) or more, e.g. 10s");
     }

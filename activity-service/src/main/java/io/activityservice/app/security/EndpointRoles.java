@@ -18,8 +18,8 @@ import org.springframework.security.web.util.matcher.OrRequestMatcher;
 import org.springframework.security.web.util.matcher.RequestMatcher;
 
 /**
- * Which roles reach which endpoint: the one table the security filter chain is built from (and README's
- * "Security" section shows). The first matching rule decides; a path no rule names needs {@code admin}.
+ * Which roles reach which endpoint: the one table the security filter chain is built from (and docs/security.md,
+ * "Roles", shows). The first matching rule decides; a path no rule names needs {@code admin}.
  * Finer checks happen in the controllers: a publisher's or subscriber's event-type scope ({@link TypeScope}),
  * and a subscriber sees only its own subscriptions, their deliveries and dead letters.
  */

@@ -28,7 +28,7 @@ class JwtCallersTest {
 
   private static AuthenticationManager manager(List<String> audiences) {
     return JwtCallers.manager(new SecurityProperties.Jwt(List.of(issuer.issuer()), issuer.jwkSetUri(), audiences,
-        "roles", null));
+        "roles", "event_types"));
   }
 
   private static Caller caller(AuthenticationManager m, String token) {
@@ -73,6 +73,7 @@ class JwtCallersTest {
 
   @Test
   void withoutIssuerOrJwkSetJwtsAreOff() {
-    assertThat(JwtCallers.manager(new SecurityProperties.Jwt(null, null, null, null, null))).isNull();
+    assertThat(JwtCallers.manager(new SecurityProperties.Jwt(List.of(), null, List.of(), "roles",
+        "event_types"))).isNull();
   }
 }

@@ -3,22 +3,25 @@ package io.activityservice.channel.http;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.ConstructorBinding;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * Webhook channel settings ({@code activity.channels.http.*}). Every field is optional.
  *
- * @param connectTimeout        time allowed to open a connection to a webhook (default 2s)
- * @param requestTimeout        time allowed for a webhook to answer, from when the request is sent;
+ * @param connectTimeout        time allowed to open a connection to a webhook
+ * @param requestTimeout        time allowed for a webhook to answer, from when the request is sent
+ *                              (not while it waits for a slot of its host);
  *                              a slower answer counts as a failed delivery and is retried by the
- *                              subscription's retry policy (default 10s)
+ *                              subscription's retry policy
  * @param maxConcurrencyPerHost requests in flight at once to one webhook host (host and port), so
- *                              that one slow host cannot take every connection (default 64)
+ *                              that one slow host cannot take every connection
  * @param maxQueuedPerHost      sends waiting for a slot of one host; a send beyond it fails at once
- *                              with a {@code RejectedExecutionException} (default 10000)
+ *                              with a {@code RejectedExecutionException}
  */
 @ConfigurationProperties("activity.channels.http")
-public record HttpChannelProperties(Duration connectTimeout, Duration requestTimeout, Integer maxConcurrencyPerHost,
-    Integer maxQueuedPerHost) {
+public record HttpChannelProperties(@DefaultValue("2s") Duration connectTimeout,
+    @DefaultValue("10s") Duration requestTimeout, @DefaultValue("64") Integer maxConcurrencyPerHost,
+    @DefaultValue("10000") Integer maxQueuedPerHost) {
 
   private static final String P = "activity.channels.http.";
 

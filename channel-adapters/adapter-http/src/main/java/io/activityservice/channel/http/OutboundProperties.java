@@ -2,6 +2,7 @@ package io.activityservice.channel.http;
 
 import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * Exceptions to the outbound policy ({@code activity.outbound.*}): which internal targets webhooks,
@@ -16,7 +17,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *                        or {@code *.internal.example} for every subdomain (not the name itself); no addresses
  */
 @ConfigurationProperties("activity.outbound")
-public record OutboundProperties(List<String> allowedNetworks, List<String> allowedHosts) {
+public record OutboundProperties(@DefaultValue List<String> allowedNetworks, @DefaultValue List<String> allowedHosts) {
 
   public OutboundProperties {
     allowedNetworks = allowedNetworks == null ? List.of() : List.copyOf(allowedNetworks);

@@ -4,38 +4,39 @@ import io.activityservice.channel.Redaction;
 import io.activityservice.channel.RedeliverySettings;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.context.properties.bind.ConstructorBinding;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * JMS channel settings ({@code activity.channels.jms.*}). Every field is optional.
  *
- * @param enabled           whether the jms adapter is registered at all (default true)
+ * @param enabled           whether the jms adapter is registered at all
  * @param brokerUrl         ActiveMQ broker URL, e.g. {@code tcp://mq:61616} or
  *                          {@code failover:(tcp://a:61616,tcp://b:61616)}; a URL that does not start
  *                          with {@code failover:} is wrapped in one so that channels survive broker
  *                          restarts. Empty (default) starts the embedded broker and connects to it
- * @param user              broker user name; empty for none (default)
- * @param password          broker password; empty for none (default)
+ * @param user              broker user name; empty for none
+ * @param password          broker password; empty for none
  * @param subscriptionName  default name of the shared durable subscription that inbound topic
- *                          channels join: replicas with the same name compete for the messages
- *                          (default {@code activity-service}; per channel: inbound property
+ *                          channels join: replicas with the same name compete for the messages;
+ *                          letters, digits, {@code _} and {@code -} (per channel: inbound property
  *                          {@code subscriptionName})
  * @param persistent        default delivery mode of outbound channels: persistent sends wait until
- *                          the broker stored the message (default true; per channel:
+ *                          the broker stored the message (per channel:
  *                          {@code jms:queue:x?persistent=false})
  * @param maxInFlight       maximum number of received but not yet committed messages per inbound
- *                          channel, shared by its sessions; also their prefetch together (default
- *                          1000; per channel: inbound property {@code maxInFlight})
+ *                          channel, shared by its sessions; also their prefetch together (per
+ *                          channel: inbound property {@code maxInFlight})
  * @param sendConcurrency   number of sender sessions (each with its own connection and thread)
- *                          shared by all outbound channels (default 4)
+ *                          shared by all outbound channels
  * @param sendQueueCapacity events that may wait for a sender session before {@code send} fails fast
- *                          with a {@code RejectedExecutionException} (default 10000)
+ *                          with a {@code RejectedExecutionException}
  * @param sendTimeout       time a send may take, from the call to the broker's acknowledgement,
  *                          including while the broker is unreachable, before its future fails
- *                          (default 10s)
  * @param redeliveryDelay   deprecated old name of {@code redelivery.initial}; used only when that
  *                          is not set
- * @param reconnectDelay    longest wait between reconnection attempts to the broker (default 5s)
+ * @param reconnectDelay    longest wait between reconnection attempts to the broker
  * @param embeddedBroker    the broker started when {@code brokerUrl} is empty
  * @param redelivery        backoff of a nacked message before the channel hands it to the handler
  *                          again (default 1s doubling up to 60s, full jitter; see
@@ -46,21 +47,21 @@ import org.springframework.boot.context.properties.bind.ConstructorBinding;
  */
 @ConfigurationProperties("activity.channels.jms")
 public record JmsChannelProperties(
-    Boolean enabled,
-    String brokerUrl,
-    String user,
-    String password,
-    String subscriptionName,
-    Boolean persistent,
-    Integer maxInFlight,
-    Integer sendConcurrency,
-    Integer sendQueueCapacity,
-    Duration sendTimeout,
+    @DefaultValue("true") Boolean enabled,
+    @DefaultValue("") String brokerUrl,
+    @DefaultValue("") String user,
+    @DefaultValue("") String password,
+    @DefaultValue("activity-service") String subscriptionName,
+    @DefaultValue("true") Boolean persistent,
+    @DefaultValue("1000") Integer maxInFlight,
+    @DefaultValue("4") Integer sendConcurrency,
+    @DefaultValue("10000") Integer sendQueueCapacity,
+    @DefaultValue("10s") Duration sendTimeout,
     Duration redeliveryDelay,
-    Duration reconnectDelay,
-    EmbeddedBroker embeddedBroker,
-    RedeliverySettings redelivery,
-    Batch batch) {
+    @DefaultValue("5s") Duration reconnectDelay,
+    @DefaultValue EmbeddedBroker embeddedBroker,
+    @NestedConfigurationProperty RedeliverySettings redelivery,
+    @DefaultValue Batch batch) {
 
   private static final String P = "activity.channels.jms.";
 
@@ -191,12 +192,13 @@ public record JmsChannelProperties(
    * The embedded ActiveMQ broker ({@code activity.channels.jms.embedded-broker.*}), started only
    * when {@code broker-url} is empty. Other processes can reach it on {@code tcp://host:port}.
    *
-   * @param host       address the TCP connector binds to (default {@code 127.0.0.1}: local only)
-   * @param port       TCP port (default 61616; 0 picks a free port)
-   * @param dataDir    directory of the KahaDB message store (default {@code ./data/activemq})
+   * @param host       address the TCP connector binds to
+   * @param port       TCP port (0 picks a free port)
+   * @param dataDir    directory of the KahaDB message store
    * @param persistent whether messages survive a restart (KahaDB store; default true)
    */
-  public record EmbeddedBroker(String host, Integer port, String dataDir, Boolean persistent) {
+  public record EmbeddedBroker(@DefaultValue("127.0.0.1") String host, @DefaultValue("61616") Integer port,
+      @DefaultValue("./data/activemq") String dataDir, @DefaultValue("true") Boolean persistent) {
 
     public EmbeddedBroker {
       host = host == null || host.isBlank() ? "127.0.0.1" : host.trim();
@@ -231,14 +233,15 @@ public record JmsChannelProperties(
    *                 for their slowest event, e.g. one parked after {@code park-after} behind a slow
    *                 subscriber; at most {@code max-in-flight} are used)
    * @param linger   inbound: how long a transaction stays open for more messages after its first
-   *                 one once all of it is acknowledged (default 10ms; 0: commit as soon as all is
+   *                 one once all of it is acknowledged (0: commit as soon as all is
    *                 acknowledged). It delays the commit, never the hand-out: events are routed at once
    * @param sessions inbound: transacted sessions per channel, so that one takes messages while another
-   *                 waits for its batch to settle and commits (default 2; an {@code exclusive} channel
+   *                 waits for its batch to settle and commits (an {@code exclusive} channel
    *                 uses 1)
-   * @param sendSize outbound: most sends per producer transaction (default 100)
+   * @param sendSize outbound: most sends per producer transaction
    */
-  public record Batch(Integer size, Duration linger, Integer sessions, Integer sendSize) {
+  public record Batch(Integer size, @DefaultValue("10ms") Duration linger, @DefaultValue("2") Integer sessions,
+      @DefaultValue("100") Integer sendSize) {
 
     /** Default {@code linger}. */
     public static final Duration DEFAULT_LINGER = Duration.ofMillis(10);

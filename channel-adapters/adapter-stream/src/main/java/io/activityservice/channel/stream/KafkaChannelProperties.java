@@ -3,7 +3,9 @@ package io.activityservice.channel.stream;
 import io.activityservice.channel.RedeliverySettings;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.NestedConfigurationProperty;
 import org.springframework.boot.context.properties.bind.ConstructorBinding;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * Settings of the {@code kafka:<topic>} channels ({@code activity.channels.kafka.*}). The brokers
@@ -17,43 +19,45 @@ import org.springframework.boot.context.properties.bind.ConstructorBinding;
  *                         {@code spring.cloud.stream.binders.<name>}; default: the application's
  *                         default binder
  * @param group            consumer group of inbound channels, so that replicas of the service share
- *                         a topic's partitions (default {@code activity-service}); a channel may
+ *                         a topic's partitions; a channel may
  *                         override it with the inbound setting {@code group}
- * @param sendTimeout      time for Kafka to acknowledge a send before its future fails (default 30s;
- *                         the producer's {@code delivery.timeout.ms} and {@code max.block.ms})
+ * @param sendTimeout      time for Kafka to acknowledge a send before its future fails
+ *                         (at least 1s; the producer's {@code delivery.timeout.ms} and
+ *                         {@code max.block.ms}, and half of it {@code request.timeout.ms}, unless the
+ *                         binding's {@code configuration} sets them)
  * @param maxInFlight      sends accepted but not yet acknowledged by Kafka, over all outbound
- *                         channels; beyond it {@code send} fails at once (default 10000)
+ *                         channels; beyond it {@code send} fails at once
  * @param sendThreads      send lanes: threads that bind outbound channels and hand their records to the
  *                         producer, each channel on one lane in send order; they never wait for
- *                         Kafka's acknowledgement (default 2)
+ *                         Kafka's acknowledgement
  * @param maxUnacknowledged events of one inbound channel handed to the handler and not yet settled;
- *                         beyond it the channel's consumer waits (default 1000)
+ *                         beyond it the channel's consumer waits
  * @param redeliveryDelay  deprecated old name of {@code redelivery.initial}; used only when no
  *                         {@code redelivery.*} is set
  * @param redelivery       backoff of a nacked event before it is handed to the handler again
  *                         (default 1s doubling up to 60s, full jitter; see {@link RedeliverySettings})
- * @param handoff          when a send lane hands records to the producer: {@code adaptive} (default; the
+ * @param handoff          when a send lane hands records to the producer: {@code adaptive} (the
  *                         {@link io.activityservice.channel.batching.AdaptiveBatchPolicy}: at once at low
  *                         load, grouped for up to {@code handoff-linger} under load) or {@code immediate}
- * @param handoffLinger    longest time the adaptive hand-off holds a record (default 5ms, at most 1s)
+ * @param handoffLinger    longest time the adaptive hand-off holds a record (at most 1s)
  * @param commitInterval   inbound: how long an acknowledged offset may wait before it is committed, so
- *                         that commits go in batches (default 100ms; 0 commits every acknowledged prefix
+ *                         that commits go in batches (0 commits every acknowledged prefix
  *                         at once). A crash redelivers at most what was acknowledged in that window
  */
 @ConfigurationProperties("activity.channels.kafka")
 public record KafkaChannelProperties(
     Boolean enabled,
     String binder,
-    String group,
-    Duration sendTimeout,
-    Integer maxInFlight,
-    Integer sendThreads,
-    Integer maxUnacknowledged,
+    @DefaultValue("activity-service") String group,
+    @DefaultValue("30s") Duration sendTimeout,
+    @DefaultValue("10000") Integer maxInFlight,
+    @DefaultValue("2") Integer sendThreads,
+    @DefaultValue("1000") Integer maxUnacknowledged,
     Duration redeliveryDelay,
-    RedeliverySettings redelivery,
-    String handoff,
-    Duration handoffLinger,
-    Duration commitInterval) {
+    @NestedConfigurationProperty RedeliverySettings redelivery,
+    @DefaultValue("adaptive") String handoff,
+    @DefaultValue("5ms") Duration handoffLinger,
+    @DefaultValue("100ms") Duration commitInterval) {
 
   private static final String P = "activity.channels.kafka.";
 
