@@ -121,6 +121,7 @@ public final class FaultSuite {
           FaultSuite [--service-jar JAR] [--faults baseline,broker,pg-restart,pg-refuse,sqs-down,sigstop,sigkill|none]
                      [--soak-minutes 0] [--rate 30] [--soak-rate RATE/2] [--replicas 3] [--pre 15] [--post 30]
                      [--broker-down 20] [--pg-refuse 20] [--sqs-down 60] [--sigstop 45] [--baseline 20] [--lease 10]
+                     [--ramp 15,30,60,...] [--ramp-step 60] [--latency-bound 2]
                      [--drain-timeout 300] [--sqs-endpoint http://127.0.0.1:4566] [--work-dir perf-tests/target/fault]""");
       return;
     }
@@ -133,7 +134,10 @@ public final class FaultSuite {
       }
     }
     double rate = Double.parseDouble(ByHandArgs.option(args, "--rate", "30"));
-    double soakRate = Double.parseDouble(ByHandArgs.option(args, "--soak-rate", Double.toString(rate / 2)));
+    String soakRateOption = ByHandArgs.option(args, "--soak-rate", "");
+    String ramp = ByHandArgs.option(args, "--ramp", "");
+    Duration rampStep = seconds(args, "--ramp-step", 60);
+    double latencyBound = Double.parseDouble(ByHandArgs.option(args, "--latency-bound", "2"));
     double soakMinutes = Double.parseDouble(ByHandArgs.option(args, "--soak-minutes", "0"));
     int replicaCount = Integer.parseInt(ByHandArgs.option(args, "--replicas", "3"));
     Duration pre = seconds(args, "--pre", 15);
@@ -154,7 +158,14 @@ public final class FaultSuite {
         report.add(suite.phase(f, rate, pre, post, drain, lengths.get(f)));
         report.write(suite.ledger);
       }
+      if (!ramp.isBlank()) {
+        suite.findRate(report, ramp, rampStep, latencyBound, drain);
+        report.write(suite.ledger);
+      }
       if (soakMinutes > 0) {
+        // Half the measured sustainable rate when the search ran, else half the fault stream's rate.
+        double soakRate = !soakRateOption.isBlank() ? Double.parseDouble(soakRateOption)
+            : !ramp.isBlank() && report.sustainableRate() > 0 ? report.sustainableRate() / 2 : rate / 2;
         report.soak(suite.soak(soakRate, Duration.ofSeconds((long) (soakMinutes * 60)), drain));
         report.write(suite.ledger);
       }
@@ -597,6 +608,57 @@ public final class FaultSuite {
     if (rc != 0) {
       throw new IOException("kill -" + signal + " " + pid + " exited with " + rc);
     }
+  }
+
+  /**
+   * The rate search: the stream (JMS, SQS, REST; every target, the detector and the rule set in play) at each rate of
+   * {@code ramp} for {@code step}; a step holds when every send is acknowledged, the p99 end-to-end latency over its
+   * second half stays within {@code latencyBound} seconds (a backlog that grows shows there), and the backlog drains
+   * within the same bound after the stream stops. Stops at the first step that does not hold.
+   */
+  private void findRate(FaultReport report, String ramp, Duration step, double latencyBound, Duration drain)
+      throws Exception {
+    String criterion = ("every send acknowledged; p99 send → last of JMS/SQS/webhook over the step's second half"
+        + " ≤ %s s; drained ≤ %s s after the stream stops (flaky webhook excluded: its retries wait on purpose)")
+        .formatted(latencyBound, latencyBound);
+    for (String r : ramp.split(",")) {
+      double rate = Double.parseDouble(r.trim());
+      String name = "rate-" + r.trim();
+      log("rate search: " + rate + " events/s for " + step.toSeconds() + " s");
+      Stream stream = new Stream(name, rate);
+      long start = System.nanoTime();
+      Thread.sleep(step.toMillis());
+      long half = start + step.toNanos() / 2;
+      long stopped = System.nanoTime(); // the clock stops here; stop() then sends the closes still owed
+      stream.stop();
+      long deadline = stopped + drain.toNanos();
+      double[] all = ledger.latencies(name, 0, stopped, 0, 1, 2);
+      while ((all.length == 0 || Double.isInfinite(all[all.length - 1])) && System.nanoTime() < deadline) {
+        Thread.sleep(100);
+        all = ledger.latencies(name, 0, stopped, 0, 1, 2);
+      }
+      // Time from the clock's stop until every event sent before it reached the JMS, SQS and webhook targets.
+      double drainSeconds = (System.nanoTime() - stopped) / 1e9;
+      double[] steady = ledger.latencies(name, half, stopped, 0, 1, 2);
+      Ledger.Counts c = ledger.count(name, 0);
+      double p50 = percentile(steady, 0.50);
+      double p99 = percentile(steady, 0.99);
+      double max = steady.length == 0 ? Double.POSITIVE_INFINITY : steady[steady.length - 1];
+      boolean held = c.acked == c.sent && c.sent > 0 && p99 <= latencyBound && drainSeconds <= latencyBound;
+      report.rateStep(new FaultReport.RateSearchStep(rate, (stopped - start) / 1e9, c.sent, c.acked, p50, p99, max,
+          drainSeconds, held), criterion);
+      report.write(ledger);
+      log("rate search: %s events/s: p50 %.2f s, p99 %.2f s, drained in %.1f s: %s".formatted(rate, p50, p99,
+          drainSeconds, held ? "held" : "NOT held"));
+      awaitDrained(name, drain);
+      if (!held) {
+        return;
+      }
+    }
+  }
+
+  private static double percentile(double[] sorted, double q) {
+    return sorted.length == 0 ? Double.POSITIVE_INFINITY : sorted[Math.min(sorted.length - 1, (int) Math.ceil(q * sorted.length) - 1)];
   }
 
   private FaultReport.Soak soak(double rate, Duration length, Duration drain) throws Exception {

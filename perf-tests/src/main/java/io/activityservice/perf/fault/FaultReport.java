@@ -28,6 +28,17 @@ public final class FaultReport {
                     double recoverySeconds, Snapshot before, Snapshot after) {
   }
 
+  /**
+   * One step of the rate search: the stream at {@code rate} for {@code seconds}; end-to-end latency (send → the
+   * last of the JMS, SQS and webhook targets) over the step's second half; the seconds the backlog took to drain
+   * after the stream stopped; whether the step held the rate. (The perf suite's latency ladder,
+   * {@code suite.RateStep}, measures one scenario on one service; this search measures the fault topology: three
+   * replicas, every transport, the detector and the rule set at once.)
+   */
+  public record RateSearchStep(double rate, double seconds, int sent, int acked, double p50, double p99, double max,
+                         double drainSeconds, boolean held) {
+  }
+
   /** The soak's figures. */
   public record Soak(double rate, Duration length, boolean drained, Ledger.Counts c, List<Snapshot> samples,
                      List<Ledger.Counts> counts) {
@@ -38,6 +49,8 @@ public final class FaultReport {
   private final List<Row> rows = new ArrayList<>();
   private final Map<String, String> settings = new LinkedHashMap<>();
   private Soak soak;
+  private final List<RateSearchStep> rateSteps = new ArrayList<>();
+  private String rateCriterion;
 
   public FaultReport(Path dir, String arguments) {
     this.dir = dir;
@@ -50,6 +63,24 @@ public final class FaultReport {
 
   public void add(Row row) {
     rows.add(row);
+  }
+
+  /** Records a step of the rate search and the criterion a step must meet to count as sustained. */
+  public void rateStep(RateSearchStep step, String criterion) {
+    rateSteps.add(step);
+    rateCriterion = criterion;
+  }
+
+  /** The highest rate of the search that held, with every lower step holding too; 0 if none. */
+  public double sustainableRate() {
+    double best = 0;
+    for (RateSearchStep s : rateSteps) {
+      if (!s.held()) {
+        break;
+      }
+      best = s.rate();
+    }
+    return best;
   }
 
   public void soak(Soak value) {
@@ -105,6 +136,9 @@ public final class FaultReport {
           .forEach(e -> md.append("- ").append(e.getValue().sum()).append(" × ").append(e.getKey()).append('\n'));
     }
     md.append("\nArrivals with ids the suite never sent: ").append(ledger.foreign.sum()).append('\n');
+    if (!rateSteps.isEmpty()) {
+      md.append(rateSection());
+    }
     if (soak != null) {
       md.append(soakSection());
     }
@@ -142,6 +176,25 @@ public final class FaultReport {
 
   private static String mib(long bytes) {
     return bytes < 0 ? "?" : Long.toString(bytes >> 20);
+  }
+
+  private String rateSection() {
+    StringBuilder s = new StringBuilder("\n## Sustainable rate\n\nCriterion: ").append(rateCriterion)
+        .append(".\n\n| events/s | seconds | sent | acked | latency p50 s | p99 s | max s | drain after stop s | held |\n")
+        .append("|---|---|---|---|---|---|---|---|---|\n");
+    for (RateSearchStep r : rateSteps) {
+      s.append("| ").append(r.rate()).append(" | ").append(Math.round(r.seconds())).append(" | ").append(r.sent())
+          .append(" | ").append(r.acked()).append(" | ").append(seconds(r.p50())).append(" | ").append(seconds(r.p99()))
+          .append(" | ").append(seconds(r.max())).append(" | ").append(seconds(r.drainSeconds())).append(" | ")
+          .append(r.held() ? "yes" : "**no**").append(" |\n");
+    }
+    s.append("\nSustainable rate (highest step held, every lower one held too): **").append(sustainableRate())
+        .append(" events/s**.\n");
+    return s.toString();
+  }
+
+  private static String seconds(double v) {
+    return Double.isInfinite(v) ? "not all arrived" : String.format(java.util.Locale.ROOT, "%.2f", v);
   }
 
   private String soakSection() {

@@ -124,6 +124,27 @@ public final class Ledger {
   }
 
 
+  /**
+   * Seconds from send to arrival at the last of the {@code targets} (indexes into {@link #TARGETS}) for the events of
+   * {@code phase} sent in [{@code fromNanos}, {@code toNanos}), sorted; an event that has not reached them all counts as
+   * {@code Double.POSITIVE_INFINITY} (so a backlog shows as a high percentile, not as a gap).
+   */
+  public double[] latencies(String phase, long fromNanos, long toNanos, int... targets) {
+    List<Double> out = new ArrayList<>();
+    for (Entry e : of(phase)) {
+      if (e.sentNanos < fromNanos || e.sentNanos >= toNanos || e.ack != 1) {
+        continue;
+      }
+      long last = 0;
+      for (int t : targets) {
+        long at = e.counts.get(t) > 0 ? e.lastArrival.get(t) : 0;
+        last = at == 0 ? -1 : last < 0 ? -1 : Math.max(last, at);
+      }
+      out.add(last < 0 ? Double.POSITIVE_INFINITY : (last - e.sentNanos) / 1e9);
+    }
+    return out.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+  }
+
   /** A phase's figures; {@code faultEndNanos} (0: none) is where recovery is measured from. */
   public Counts count(String phase, long faultEndNanos) {
     Counts c = new Counts();
