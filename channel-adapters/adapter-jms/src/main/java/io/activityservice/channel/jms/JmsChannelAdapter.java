@@ -50,7 +50,7 @@ public final class JmsChannelAdapter extends AbstractChannelAdapter {
    * Creates the adapter; nothing connects until a channel is used.
    *
    * @throws IllegalArgumentException if {@code properties.brokerUrl()} is empty (start an
-   *                                  {@link EmbeddedActiveMqBroker} and pass its URL instead)
+   *                                  {@code EmbeddedActiveMqBroker} of adapter-jms-embedded and pass its URL instead)
    */
   public JmsChannelAdapter(JmsChannelProperties properties) {
     super("jms");
