@@ -6,7 +6,9 @@
 #   docker build --build-arg JAR_SOURCE=prebuilt -t activity-service .   # uses activity-service/target/*.jar
 #
 # Run: docker run -p 8080:8080 activity-service   (embedded defaults; see docker-compose.yml for LocalStack +
-# ActiveMQ, infra/aws/service.yaml for ECS). Configuration by environment variables (SPRING_PROFILES_ACTIVE,
+# ActiveMQ, infra/aws/service.yaml for ECS). JAR_VARIANT=lean (docker-compose.yml, infra/deploy.sh aws) takes the
+# jar without the embedded ActiveMQ broker and ElasticMQ, for deployments that set external brokers
+# (ACTIVITY_CHANNELS_JMS_BROKER_URL and an SQS endpoint or AWS). Configuration by environment variables (SPRING_PROFILES_ACTIVE,
 # SPRING_DATASOURCE_URL, ACTIVITY_CHANNELS_JMS_BROKER_URL, ...), see README "Configuration". The API needs a key:
 # -e ACTIVITY_SECURITY_BOOTSTRAP_ADMIN_KEY=..., else one is generated into /app/data/admin.key at first start;
 # the health probe below needs none.
@@ -14,18 +16,25 @@
 ARG JAVA_VERSION=17
 # "source" (default): build with ./mvnw in Docker; "prebuilt": take activity-service/target/*.jar from the context.
 ARG JAR_SOURCE=source
+# "quick-start" (default): the jar with the embedded servers; "lean": activity-service-*-lean.jar, without them.
+ARG JAR_VARIANT=quick-start
 
 # ---------------------------------------------------------------- the jar, built in Docker
 FROM eclipse-temurin:${JAVA_VERSION}-jdk AS jar-source
+ARG JAR_VARIANT
 WORKDIR /src
 COPY . .
 RUN --mount=type=cache,target=/root/.m2 \
     ./mvnw -B -q -DskipTests -pl activity-service -am package \
- && mkdir /jar && cp activity-service/target/activity-service-*.jar /jar/app.jar
+ && mkdir /jar && cp activity-service/target/activity-service-*.jar /jar/ \
+ && /bin/sh infra/docker/pick-jar.sh "$JAR_VARIANT" /jar
 
 # ---------------------------------------------------------------- the jar, built on the host
 FROM eclipse-temurin:${JAVA_VERSION}-jdk AS jar-prebuilt
-COPY activity-service/target/activity-service-*.jar /jar/app.jar
+ARG JAR_VARIANT
+COPY activity-service/target/activity-service-*.jar /jar/
+COPY infra/docker/pick-jar.sh /tmp/
+RUN /bin/sh /tmp/pick-jar.sh "$JAR_VARIANT" /jar
 
 # ---------------------------------------------------------------- layers + health probe
 FROM jar-${JAR_SOURCE} AS extract

@@ -24,8 +24,11 @@ if [[ ! -x "$VENV/bin/schemathesis" ]] || ! "$VENV/bin/schemathesis" --version |
 fi
 
 shopt -s nullglob
-jars=(activity-service/target/activity-service-*.jar)
-jars=("${jars[@]/*sources.jar/}")
+all_jars=(activity-service/target/activity-service-*.jar)
+jars=()
+for j in "${all_jars[@]}"; do  # the quick-start jar: not sources, not the lean jar (no embedded servers)
+  [[ "$j" == *sources.jar || "$j" == *-lean.jar ]] || jars+=("$j")
+done
 if [[ ${#jars[@]} -eq 0 || -z "${jars[0]}" ]]; then
   echo "schemathesis: no activity-service/target/activity-service-*.jar; run ./mvnw verify first" >&2
   exit 1

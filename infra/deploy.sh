@@ -170,6 +170,8 @@ ls_init() {
   INITDB="${INITDB:-initdb}"; PG_CTL="${PG_CTL:-pg_ctl}"; PSQL="${PSQL:-psql}"
   ENDPOINT="http://127.0.0.1:$LS_PORT"
   JAR="${ACTIVITY_JAR:-$ROOT/activity-service/target/activity-service-0.1.0-SNAPSHOT.jar}"
+  # Replicas (REPLICAS > 1) use the shared broker process: they run the jar without the embedded servers if built.
+  LEAN_JAR="${ACTIVITY_LEAN_JAR:-${JAR%.jar}-lean.jar}"
   JAVA="${JAVA:-java}"
   JAVA_OPTS="${ACTIVITY_JAVA_OPTS:--Xmx512m -XX:TieredStopAtLevel=1}"
   START_TIMEOUT="${ACTIVITY_START_TIMEOUT:-180}"
@@ -312,7 +314,7 @@ ensure_postgres() {
 }
 
 # ensure_broker: the replicas' ActiveMQ broker as a process of its own, from the service jar
-# (io.activityservice.channel.jms.StandaloneActiveMqBroker: the service's embedded broker with virtual topics and
+# (io.activityservice.channel.jms.embedded.StandaloneActiveMqBroker: the service's embedded broker with virtual topics and
 # KahaDB, so no ActiveMQ installation is needed), on 127.0.0.1:$JMS_PORT, data in $BROKER_DIR.
 ensure_broker() {
   local pid
@@ -336,7 +338,7 @@ EOF
   # shellcheck disable=SC2016  # $$ expands in the inner shell
   SVC_PIDFILE="$BROKER_PIDFILE" nohup setsid bash -c 'echo $$ >"$SVC_PIDFILE"; unset SVC_PIDFILE; exec "$@"' \
     activemq-broker "$JAVA" -Xmx512m -XX:TieredStopAtLevel=1 -Dlogback.configurationFile="$RUN_DIR/broker-logback.xml" \
-      -Dloader.main=io.activityservice.channel.jms.StandaloneActiveMqBroker -cp "$JAR" \
+      -Dloader.main=io.activityservice.channel.jms.embedded.StandaloneActiveMqBroker -cp "$JAR" \
       org.springframework.boot.loader.launch.PropertiesLauncher "$JMS_PORT" "$BROKER_DIR" \
       >>"$BROKER_LOG" 2>&1 </dev/null &
   for _ in $(seq 1 50); do [[ -s "$BROKER_PIDFILE" ]] && break; sleep 0.1; done
@@ -389,7 +391,8 @@ start_replica() {
   ACTIVITY_SECURITY_BOOTSTRAP_ADMIN_KEY="$(head -n1 "$KEY_FILE")" \
   LOCALSTACK_ENDPOINT="$ENDPOINT" SVC_PIDFILE="$pidfile" \
     nohup setsid bash -c 'echo $$ >"$SVC_PIDFILE"; unset SVC_PIDFILE; exec "$@"' activity-service \
-      "$JAVA" $JAVA_OPTS -jar "$JAR" "${args[@]}" >>"$logf" 2>&1 </dev/null &
+      "$JAVA" $JAVA_OPTS -jar "$( (( REPLICAS > 1 )) && [[ -f "$LEAN_JAR" ]] && echo "$LEAN_JAR" || echo "$JAR")" \
+      "${args[@]}" >>"$logf" 2>&1 </dev/null &
   for _ in $(seq 1 50); do [[ -s "$pidfile" ]] && break; sleep 0.1; done
   pid="$(tr -dc '0-9' <"$pidfile" 2>/dev/null || true)"
   [[ -n "$pid" ]] || die "the service did not start; see $logf"
@@ -732,7 +735,8 @@ aws_image() {
     $AWS ecr create-repository --repository-name "$repo" --image-scanning-configuration scanOnPush=true >/dev/null
   fi
   $AWS ecr get-login-password | docker login --username AWS --password-stdin "$registry"
-  docker build --platform linux/amd64 -t "$registry/$repo:$tag" "$ROOT"
+  # ECS runs with Amazon MQ / SQS (external brokers): the jar without the embedded servers.
+  docker build --platform linux/amd64 --build-arg JAR_VARIANT=lean -t "$registry/$repo:$tag" "$ROOT"
   docker push "$registry/$repo:$tag"
   echo "IMAGE_URI=$registry/$repo:$tag"
 }

@@ -4,6 +4,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.Dependency;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -53,7 +54,28 @@ public final class ArchitectureRules {
           ROOT + ".channel.http..", ROOT + ".channel.jms..", ROOT + ".channel.sqs..", ROOT + ".channel.stream..")
           .allowEmptyShould(true);
 
+  /**
+   * Transport adapters (and the embedded servers) use Spring only in their {@code *AutoConfiguration} and
+   * {@code *Properties} classes (nested classes included): the adapter itself is plain Java behind the SPI, usable
+   * without a Spring context.
+   */
+  public static final ArchRule SPRING_ONLY_IN_AUTO_CONFIGURATION =
+      noClasses().that(areOutsideAutoConfigurationAndProperties())
+          .should().dependOnClassesThat().resideInAPackage("org.springframework..").allowEmptyShould(true);
+
   private ArchitectureRules() {
+  }
+
+  private static DescribedPredicate<JavaClass> areOutsideAutoConfigurationAndProperties() {
+    return new DescribedPredicate<>("are not (nested in) an *AutoConfiguration or *Properties class") {
+      @Override
+      public boolean test(JavaClass c) {
+        String top = c.getName();
+        int nested = top.indexOf('$');
+        top = top.substring(top.lastIndexOf('.') + 1, nested < 0 ? top.length() : nested);
+        return !top.endsWith("AutoConfiguration") && !top.endsWith("Properties");
+      }
+    };
   }
 
   /** The production classes of the module whose tests run now: its {@code target/classes}. */

@@ -1,5 +1,7 @@
 package io.activityservice.detector;
 
+import io.activityservice.channel.support.DaemonThreads;
+import io.activityservice.channel.support.Futures;
 import io.activityservice.events.log.LogSafe;
 import io.activityservice.events.derive.DerivedEventEmitter;
 import io.activityservice.events.routing.HopCount;
@@ -40,11 +42,7 @@ public class DerivedEvents implements DetectorOutput, AutoCloseable {
     this.metrics = metrics;
     this.maxHopCount = maxHopCount;
     this.executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(queueCapacity),
-        r -> {
-          Thread t = new Thread(r, "detector-emit");
-          t.setDaemon(true);
-          return t;
-        });
+        DaemonThreads.named("detector-emit"));
   }
 
   @Override
@@ -79,8 +77,7 @@ public class DerivedEvents implements DetectorOutput, AutoCloseable {
       CloudEvent event = toCloudEvent(row);
       emitter.emit(event, new DerivedEventEmitter.Producer("detector:" + name, maxHopCount,
           "activity.detectors.max-hop-count", row.detector().effectiveScope())).whenComplete((outcome, error) -> {
-            Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
-                ? error.getCause() : error;
+            Throwable cause = Futures.unwrap(error);
             if (cause instanceof DerivedEventEmitter.NotEmitted) {
               metrics.deadLettered();
             } else if (cause != null) {

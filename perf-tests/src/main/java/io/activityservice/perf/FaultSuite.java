@@ -11,6 +11,7 @@ import io.activityservice.channel.jms.JmsChannelAdapter;
 import io.activityservice.channel.jms.JmsChannelProperties;
 import io.activityservice.channel.sqs.SqsChannelAdapter;
 import io.activityservice.channel.sqs.SqsChannelProperties;
+import io.activityservice.channel.support.Futures;
 import io.activityservice.perf.broker.BrokerProcess;
 import io.activityservice.perf.fault.FaultProxy;
 import io.activityservice.perf.fault.FaultReport;
@@ -466,11 +467,7 @@ public final class FaultSuite {
   }
 
   private static String reason(Throwable t) {
-    Throwable c = t;
-    while ((c instanceof java.util.concurrent.CompletionException || c instanceof java.util.concurrent.ExecutionException)
-        && c.getCause() != null) {
-      c = c.getCause();
-    }
+    Throwable c = Futures.unwrap(t);
     String m = c.getMessage();
     return c.getClass().getSimpleName() + (m == null ? "" : " " + m.replaceAll("[0-9a-f]{8}-[0-9a-f-]{27}", "…"));
   }

@@ -1,5 +1,6 @@
 package io.activityservice.app.security;
 
+import io.activityservice.channel.support.DaemonThreads;
 import io.activityservice.events.scope.TypeScope;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
@@ -86,11 +87,7 @@ public class ApiKeyService implements AutoCloseable {
     // Unknown ids are cached too, so random keys cannot make every request hit the database.
     this.cache = Caffeine.newBuilder().expireAfterWrite(cacheTtl).maximumSize(10_000).build();
     this.lastUsedWriter = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(1000),
-        r -> {
-          Thread t = new Thread(r, "api-key-last-used");
-          t.setDaemon(true);
-          return t;
-        }, new ThreadPoolExecutor.DiscardPolicy());
+        DaemonThreads.named("api-key-last-used"), new ThreadPoolExecutor.DiscardPolicy());
   }
 
   /**

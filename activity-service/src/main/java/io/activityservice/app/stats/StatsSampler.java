@@ -1,6 +1,7 @@
 package io.activityservice.app.stats;
 
 import io.activityservice.app.console.ConsoleProperties;
+import io.activityservice.channel.support.DaemonThreads;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -116,11 +117,7 @@ public final class StatsSampler implements AutoCloseable {
     if (scheduler != null) {
       return;
     }
-    scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "console-stats");
-      t.setDaemon(true);
-      return t;
-    });
+    scheduler = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("console-stats"));
     sample(); // baseline: the first interval starts now
     long every = settings.interval().toMillis();
     scheduler.scheduleAtFixedRate(() -> {

@@ -2,6 +2,7 @@ package io.activityservice.app.stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.app.console.ConsoleProperties;
+import io.activityservice.channel.support.DaemonThreads;
 import io.activityservice.events.json.Json;
 import io.activityservice.events.problem.OverloadedException;
 import io.activityservice.events.routing.RoutableEvent;
@@ -21,7 +22,6 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
@@ -73,14 +73,9 @@ public final class EventStreamHub implements AutoCloseable {
     this.settings = settings;
     this.replicaId = replicaId;
     this.slots = new Semaphore(settings.maxStreams());
-    AtomicInteger n = new AtomicInteger();
     // One thread per open stream, never more than max-streams (admission is bounded by the semaphore first).
     this.writers = new ThreadPoolExecutor(0, settings.maxStreams(), 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
-        r -> {
-          Thread t = new Thread(r, "event-stream-" + n.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        });
+        DaemonThreads.factory("event-stream"));
   }
 
   /** The router tap: must not block. */

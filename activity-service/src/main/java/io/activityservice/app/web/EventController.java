@@ -3,6 +3,7 @@ package io.activityservice.app.web;
 import io.activityservice.app.config.ActivityProperties;
 import io.activityservice.app.security.Caller;
 import io.activityservice.app.security.Callers;
+import io.activityservice.channel.support.Futures;
 import io.activityservice.events.problem.ForbiddenException;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.events.ingest.CloudEventParser;
@@ -146,8 +147,7 @@ class EventController {
    * meanwhile are recognised as duplicates within the dedup window).
    */
   static RuntimeException refused(Throwable error, int routed, int total) {
-    Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
-        ? error.getCause() : error;
+    Throwable cause = Futures.unwrap(error);
     if (cause instanceof OverloadedException overloaded) {
       return total == 1 ? overloaded : new OverloadedException("accepted " + routed + " of " + total
           + " events before reaching the in-flight bound; retry the request later");

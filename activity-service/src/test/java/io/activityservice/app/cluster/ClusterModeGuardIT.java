@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.app.fault.ServiceProcess;
 import io.activityservice.app.support.Api;
-import io.activityservice.channel.jms.EmbeddedActiveMqBroker;
+import io.activityservice.channel.jms.embedded.EmbeddedActiveMqBroker;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.net.ServerSocket;
 import java.nio.file.Files;

@@ -7,7 +7,7 @@ import io.activityservice.app.support.Api;
 import io.activityservice.app.support.WebhookReceiver;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.OutboundChannel;
-import io.activityservice.channel.jms.EmbeddedActiveMqBroker;
+import io.activityservice.channel.jms.embedded.EmbeddedActiveMqBroker;
 import io.activityservice.channel.jms.JmsChannelAdapter;
 import io.activityservice.channel.jms.JmsChannelProperties;
 import io.cloudevents.CloudEvent;

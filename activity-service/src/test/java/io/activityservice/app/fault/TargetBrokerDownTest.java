@@ -8,7 +8,7 @@ import io.activityservice.app.support.WebhookReceiver;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundSettings;
-import io.activityservice.channel.jms.EmbeddedActiveMqBroker;
+import io.activityservice.channel.jms.embedded.EmbeddedActiveMqBroker;
 import io.activityservice.channel.jms.JmsChannelAdapter;
 import io.activityservice.channel.jms.JmsChannelProperties;
 import java.nio.file.Files;

@@ -1,5 +1,6 @@
 package io.activityservice.detector.esper;
 
+import io.activityservice.channel.support.DaemonThreads;
 import io.activityservice.events.routing.RoutableEvent;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -47,8 +48,7 @@ final class DetectorWorker implements Runnable {
     this.queue = new ArrayBlockingQueue<>(capacity);
     this.clock = clock;
     this.tickMillis = Math.max(1, tickMillis);
-    this.thread = new Thread(this, "detector-engine-" + index);
-    this.thread.setDaemon(true);
+    this.thread = DaemonThreads.thread("detector-engine-" + index, this);
   }
 
   void start() {

@@ -1,5 +1,6 @@
 package io.activityservice.events.archive;
 
+import io.activityservice.channel.support.DaemonThreads;
 import io.activityservice.events.log.LogSafe;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.events.cluster.ConfigChanges;
@@ -59,11 +60,7 @@ public class ArchiveService implements AutoCloseable {
   private final ArchiveWriter writer;
   private final ConfigChanges changes;
   private final Clock clock;
-  private final ScheduledExecutorService maintenance = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "archive-maintenance");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledExecutorService maintenance = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("archive-maintenance"));
   private final Settings settings;
 
   public ArchiveService(DataSource dataSource, ConfigChanges changes, Clock clock, MeterRegistry meters,

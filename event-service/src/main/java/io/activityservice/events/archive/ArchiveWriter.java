@@ -1,5 +1,6 @@
 package io.activityservice.events.archive;
 
+import io.activityservice.channel.support.DaemonThreads;
 import io.activityservice.events.log.LogSafe;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.OutboundEvent;
@@ -65,8 +66,7 @@ final class ArchiveWriter implements AutoCloseable {
         .register(meters);
     this.failed = Counter.builder("activity.archive.failed").description("Archive writes that failed (events lost"
         + " from archives)").register(meters);
-    this.thread = new Thread(this::run, "archive-writer");
-    thread.setDaemon(true);
+    this.thread = DaemonThreads.thread("archive-writer", this::run);
     thread.start();
   }
 

@@ -1,5 +1,6 @@
 package io.activityservice.events.archive;
 
+import io.activityservice.channel.support.DaemonThreads;
 import io.activityservice.events.log.LogSafe;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.events.routing.RoutableEvent;
@@ -58,8 +59,7 @@ final class ReplayRunner implements AutoCloseable {
     this.poll = poll;
     this.pageSize = pageSize;
     this.maxInFlight = maxInFlight;
-    this.thread = new Thread(this::loop, "replay-runner");
-    thread.setDaemon(true);
+    this.thread = DaemonThreads.thread("replay-runner", this::loop);
   }
 
   ReplayRunner start() {

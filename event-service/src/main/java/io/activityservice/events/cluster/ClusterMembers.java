@@ -1,6 +1,7 @@
 package io.activityservice.events.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.activityservice.channel.support.DaemonThreads;
 import io.activityservice.events.json.Json;
 import java.time.Clock;
 import java.time.Duration;
@@ -52,11 +53,7 @@ public final class ClusterMembers implements AutoCloseable {
   private static final long CLEANUP_MILLIS = Duration.ofMinutes(5).toMillis();
   /** When the last cleanup ran; on the heartbeat thread only. */
   private long lastCleanup = Long.MIN_VALUE / 2;
-  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "cluster-heartbeat");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("cluster-heartbeat"));
 
   /**
    * @param clustered whether this replica runs in cluster mode (shown in the view, checked by

@@ -1,5 +1,6 @@
 package io.activityservice.events.cluster;
 
+import io.activityservice.channel.support.DaemonThreads;
 import io.activityservice.events.log.LogSafe;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -81,15 +82,9 @@ public final class ConfigPropagator implements AutoCloseable {
     this.changes = changes;
     this.dataSource = dataSource;
     this.pollInterval = pollInterval;
-    this.thread = new Thread(this::run, "config-propagator");
-    thread.setDaemon(true);
-    java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+    this.thread = DaemonThreads.thread("config-propagator", this::run);
     this.workers = new java.util.concurrent.ThreadPoolExecutor(APPLIERS, APPLIERS, 30, TimeUnit.SECONDS,
-        new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
-          Thread t = new Thread(r, "config-apply-" + n.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        });
+        new java.util.concurrent.LinkedBlockingQueue<>(), DaemonThreads.factory("config-apply"));
     workers.allowCoreThreadTimeOut(true);
     changes.onLocalChange(version -> nudge());
     // Start from the version current now: what was configured before is loaded by the services at start-up (after

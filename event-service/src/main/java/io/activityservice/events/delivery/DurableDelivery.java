@@ -4,6 +4,7 @@ import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.OutboundChannel;
 import io.activityservice.channel.OutboundEvent;
+import io.activityservice.channel.support.DaemonThreads;
 import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
@@ -17,7 +18,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -105,11 +105,7 @@ public final class DurableDelivery implements AutoCloseable {
     this.deadLetters = new DeadLetters(channels, fallbackDeadLetter, writer::deadLetter, clock);
     this.settler = new Settler(writer, deadLetters, metrics, clock);
     this.worker = new RetryWorker(store, settler, this, deadLetters, subscriptions, settings, clock);
-    this.scheduler = Executors.newScheduledThreadPool(1, r -> {
-      Thread t = new Thread(r, "delivery-timer");
-      t.setDaemon(true);
-      return t;
-    });
+    this.scheduler = Executors.newScheduledThreadPool(1, DaemonThreads.named("delivery-timer"));
     this.timer = new ParkAfterTimer(settings.parkAfter(), scheduler);
   }
 
@@ -407,9 +403,5 @@ public final class DurableDelivery implements AutoCloseable {
     worker.close();
     scheduler.shutdownNow();
     writer.close();
-  }
-
-  static Throwable unwrap(Throwable t) {
-    return t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
   }
 }

@@ -3,6 +3,7 @@ package io.activityservice.events.delivery;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.OutboundEvent;
+import io.activityservice.channel.support.DaemonThreads;
 import io.activityservice.events.subscription.SubscriptionIndex;
 import io.cloudevents.CloudEvent;
 import java.nio.charset.StandardCharsets;
@@ -64,8 +65,7 @@ final class RetryWorker implements AutoCloseable {
     this.settings = settings;
     this.clock = clock;
     this.permits = new Semaphore(settings.maxConcurrentAttempts());
-    this.thread = new Thread(this::run, "delivery-retry-worker");
-    thread.setDaemon(true);
+    this.thread = DaemonThreads.thread("delivery-retry-worker", this::run);
   }
 
   void start() {

@@ -1,11 +1,11 @@
 package io.activityservice.events.delivery;
 
 import io.activityservice.channel.ChannelUri;
+import io.activityservice.channel.support.Futures;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.SubscriptionIndex;
 import java.time.Clock;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
  * Decides, after an attempt on a parked delivery, what the store does with it: delete it (delivered), schedule
@@ -92,10 +92,7 @@ final class Settler {
   }
 
   static String describe(Throwable error) {
-    Throwable t = error;
-    while (t instanceof CompletionException && t.getCause() != null) {
-      t = t.getCause();
-    }
+    Throwable t = Futures.unwrap(error);
     String m = t.getMessage();
     return m == null || m.isBlank() ? t.getClass().getSimpleName() : m;
   }

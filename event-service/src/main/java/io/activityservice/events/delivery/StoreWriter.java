@@ -1,5 +1,6 @@
 package io.activityservice.events.delivery;
 
+import io.activityservice.channel.support.DaemonThreads;
 import io.activityservice.events.internal.QueueBatches;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -86,8 +87,7 @@ public final class StoreWriter implements AutoCloseable {
     this.maxQueuedParks = maxQueuedParks;
     this.afterParks = afterParks;
     this.afterDueChange = afterDueChange;
-    this.thread = new Thread(this::run, "delivery-store-writer");
-    thread.setDaemon(true);
+    this.thread = DaemonThreads.thread("delivery-store-writer", this::run);
     thread.start();
   }
 

@@ -1,5 +1,6 @@
 package io.activityservice.events.internal;
 
+import io.activityservice.channel.support.DaemonThreads;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -37,8 +38,7 @@ public final class PgNotifications implements AutoCloseable {
     this.dataSource = dataSource;
     this.channel = channel;
     this.onNotify = onNotify;
-    this.thread = new Thread(this::run, threadName);
-    thread.setDaemon(true);
+    this.thread = DaemonThreads.thread(threadName, this::run);
   }
 
   /** Starts listening. */

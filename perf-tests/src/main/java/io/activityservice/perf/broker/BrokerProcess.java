@@ -1,6 +1,6 @@
 package io.activityservice.perf.broker;
 
-import io.activityservice.channel.jms.StandaloneActiveMqBroker;
+import io.activityservice.channel.jms.embedded.StandaloneActiveMqBroker;
 import io.activityservice.perf.service.ServiceProcess;
 import java.io.BufferedReader;
 import java.io.IOException;

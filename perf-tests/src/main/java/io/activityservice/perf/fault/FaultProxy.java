@@ -1,5 +1,6 @@
 package io.activityservice.perf.fault;
 
+import io.activityservice.channel.support.DaemonThreads;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -74,8 +75,7 @@ public final class FaultProxy implements AutoCloseable {
 
   private void listen(ServerSocket s) {
     server = s;
-    Thread acceptor = new Thread(() -> accept(s), "fault-proxy-accept-" + port);
-    acceptor.setDaemon(true);
+    Thread acceptor = DaemonThreads.thread("fault-proxy-accept-" + port, () -> accept(s));
     acceptor.start();
   }
 
@@ -102,7 +102,7 @@ public final class FaultProxy implements AutoCloseable {
   }
 
   private void pipe(Socket from, Socket to) {
-    Thread t = new Thread(() -> {
+    Thread t = DaemonThreads.thread("fault-proxy-pipe-" + port, () -> {
       byte[] buffer = new byte[32 * 1024];
       try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
         int n;
@@ -117,8 +117,7 @@ public final class FaultProxy implements AutoCloseable {
       closeQuietly(to);
       sockets.remove(from);
       sockets.remove(to);
-    }, "fault-proxy-pipe-" + port);
-    t.setDaemon(true);
+    });
     t.start();
   }
 

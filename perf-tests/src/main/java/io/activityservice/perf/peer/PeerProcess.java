@@ -1,5 +1,6 @@
 package io.activityservice.perf.peer;
 
+import io.activityservice.channel.support.DaemonThreads;
 import io.activityservice.perf.service.ServiceProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -88,7 +89,7 @@ public final class PeerProcess implements AutoCloseable {
 
   /** Keeps reading the peer's standard output (its log goes to stderr) so it never blocks on a full pipe. */
   private static void drain(BufferedReader out) {
-    Thread t = new Thread(() -> {
+    Thread t = DaemonThreads.thread("perf-peer-stdout", () -> {
       try {
         while (out.readLine() != null) {
           // discard
@@ -96,8 +97,7 @@ public final class PeerProcess implements AutoCloseable {
       } catch (IOException e) {
         // closed
       }
-    }, "perf-peer-stdout");
-    t.setDaemon(true);
+    });
     t.start();
   }
 

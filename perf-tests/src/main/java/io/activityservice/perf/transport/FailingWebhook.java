@@ -2,6 +2,7 @@ package io.activityservice.perf.transport;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.activityservice.channel.support.DaemonThreads;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -29,22 +30,14 @@ public final class FailingWebhook implements AutoCloseable {
   /** Starts a server on a free port of 127.0.0.1 that answers 503 after {@code delay}. */
   public FailingWebhook(Duration delay) {
     this.delay = delay;
-    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "perf-failing-webhook-timer");
-      t.setDaemon(true);
-      return t;
-    });
+    this.timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("perf-failing-webhook-timer"));
     try {
       server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 4096);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     // Two threads only read requests and schedule the answer; none waits for it.
-    server.setExecutor(Executors.newFixedThreadPool(2, r -> {
-      Thread t = new Thread(r, "perf-failing-webhook");
-      t.setDaemon(true);
-      return t;
-    }));
+    server.setExecutor(Executors.newFixedThreadPool(2, DaemonThreads.named("perf-failing-webhook")));
     server.createContext("/", this::handle);
     server.start();
   }

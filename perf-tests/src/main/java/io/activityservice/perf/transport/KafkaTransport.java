@@ -1,5 +1,6 @@
 package io.activityservice.perf.transport;
 
+import io.activityservice.channel.support.DaemonThreads;
 import io.cloudevents.CloudEvent;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -122,7 +123,7 @@ public final class KafkaTransport implements AutoCloseable {
       throw new IllegalStateException("kafka consumer of " + topic + " got no partition within " + TIMEOUT);
     }
     java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
-    Thread thread = new Thread(() -> {
+    Thread thread = DaemonThreads.thread("perf-kafka-" + topic, () -> {
       try {
         while (running.get()) {
           dispatch(consumer.poll(Duration.ofMillis(100)), handler);
@@ -132,8 +133,7 @@ public final class KafkaTransport implements AutoCloseable {
       } finally {
         consumer.close(Duration.ofSeconds(5));
       }
-    }, "perf-kafka-" + topic);
-    thread.setDaemon(true);
+    });
     thread.start();
     return () -> {
       running.set(false);

@@ -1,6 +1,7 @@
 package io.activityservice.perf.transport;
 
 import io.activityservice.channel.CloudEventJson;
+import io.activityservice.channel.support.DaemonThreads;
 import io.activityservice.perf.service.ServiceApi;
 import io.cloudevents.CloudEvent;
 import java.io.ByteArrayOutputStream;
@@ -29,11 +30,7 @@ public final class RestBatchSender implements EventSender {
   private final ServiceApi api;
   private final int batchSize;
   private final Semaphore slots;
-  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
-    Thread t = new Thread(r, "perf-rest-batch-linger");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("perf-rest-batch-linger"));
   private List<CloudEvent> events = new ArrayList<>();
   private List<CompletableFuture<Void>> futures = new ArrayList<>();
   private boolean lingering;

@@ -1,18 +1,18 @@
 package io.activityservice.rules.action;
 
+import io.activityservice.channel.support.DaemonThreads;
+import io.activityservice.channel.support.Futures;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeSet;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import io.activityservice.events.log.LogSafe;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -44,12 +44,7 @@ public final class ActionDispatcher implements AutoCloseable {
     this.permits = new Semaphore(concurrency);
     this.queueCapacity = queueCapacity;
     this.pending = new ArrayBlockingQueue<>(queueCapacity);
-    AtomicInteger n = new AtomicInteger();
-    this.executor = Executors.newFixedThreadPool(concurrency, r -> {
-      Thread t = new Thread(r, "rule-action-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    this.executor = Executors.newFixedThreadPool(concurrency, DaemonThreads.factory("rule-action"));
   }
 
   /** Names of the known handlers, sorted. */
@@ -137,10 +132,7 @@ public final class ActionDispatcher implements AutoCloseable {
 
   /** The message of a failure, unwrapped from completion wrappers. */
   public static String message(Throwable error) {
-    Throwable t = error;
-    while (t instanceof CompletionException && t.getCause() != null) {
-      t = t.getCause();
-    }
+    Throwable t = Futures.unwrap(error);
     return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
   }
 

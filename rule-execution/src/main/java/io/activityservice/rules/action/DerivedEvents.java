@@ -77,9 +77,7 @@ final class DerivedEvents {
   }
 
   private static CompletableFuture<ActionResult> failed(CompletableFuture<Void> stopped) {
-    return stopped.handle((ok, error) -> ActionResult.failed(1, ActionDispatcher.message(
-        error instanceof java.util.concurrent.CompletionException && error.getCause() != null ? error.getCause()
-            : error)));
+    return stopped.handle((ok, error) -> ActionResult.failed(1, ActionDispatcher.message(error)));
   }
 
   /** Null when the event may be emitted; else a future that dead-letters it and fails the action. */

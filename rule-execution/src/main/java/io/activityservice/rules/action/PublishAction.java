@@ -1,5 +1,6 @@
 package io.activityservice.rules.action;
 
+import io.activityservice.channel.support.Futures;
 import io.activityservice.events.derive.DerivedEventEmitter;
 import io.cloudevents.CloudEvent;
 import java.util.Map;
@@ -33,8 +34,7 @@ public final class PublishAction implements ActionHandler {
         if (error == null) {
           return ActionResult.succeeded(1);
         }
-        Throwable cause = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
-            ? error.getCause() : error;
+        Throwable cause = Futures.unwrap(error);
         return ActionResult.failed(1, cause instanceof DerivedEventEmitter.NotEmitted ? cause.getMessage()
             : "routing failed: " + ActionDispatcher.message(cause));
       });

@@ -5,6 +5,7 @@ import io.activityservice.channel.Redaction;
 import io.activityservice.channel.http.OutboundRefusedException;
 import io.activityservice.channel.http.WebhookClient;
 import io.activityservice.channel.http.WebhookRequest;
+import io.activityservice.channel.support.Futures;
 import io.activityservice.events.json.Json;
 import io.activityservice.rules.Event;
 import io.activityservice.rules.EventAccess;
@@ -15,7 +16,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -124,10 +124,7 @@ public final class WebhookAction implements ActionHandler {
       String failure;
       boolean retryable;
       if (error != null) {
-        Throwable cause = error;
-        while (cause instanceof CompletionException && cause.getCause() != null) {
-          cause = cause.getCause();
-        }
+        Throwable cause = Futures.unwrap(error);
         if (cause instanceof OutboundRefusedException) {
           failure = cause.getMessage(); // generic on purpose: the reason is in the service log
           retryable = false;

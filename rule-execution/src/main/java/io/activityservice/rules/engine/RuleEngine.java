@@ -1,5 +1,6 @@
 package io.activityservice.rules.engine;
 
+import io.activityservice.channel.support.DaemonThreads;
 import io.activityservice.events.routing.EventRouter;
 import io.activityservice.events.routing.RoutableEvent;
 import io.activityservice.rules.Event;
@@ -19,7 +20,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Runs the deployed rule sets, one {@link RuleSession} each, on a small shared executor. As an
@@ -46,12 +46,7 @@ public final class RuleEngine implements EventRouter.Tap, AutoCloseable {
     this.dispatcher = dispatcher;
     this.meters = meters;
     this.settings = settings;
-    AtomicInteger n = new AtomicInteger();
-    this.engine = Executors.newFixedThreadPool(settings.engineThreads(), r -> {
-      Thread t = new Thread(r, "rule-engine-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    });
+    this.engine = Executors.newFixedThreadPool(settings.engineThreads(), DaemonThreads.factory("rule-engine"));
   }
 
   /** Deploys a compiled rule set, replacing (and disposing) the previous session of that name. */

@@ -1,6 +1,8 @@
 package io.activityservice.channel.http;
 
 import io.activityservice.channel.Redaction;
+import io.activityservice.channel.support.DaemonThreads;
+import io.activityservice.channel.support.Futures;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.UnknownHostException;
@@ -21,7 +23,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -93,11 +94,11 @@ final class GuardedHttpClient implements WebhookClient, AutoCloseable {
     this.connectTimeout = properties.connectTimeout();
     this.requestTimeout = properties.requestTimeout();
     // Futures complete here, not on the client's I/O threads, whatever their callers chain onto them.
-    this.callbacks = Executors.newFixedThreadPool(2, daemon("http-channel"));
+    this.callbacks = Executors.newFixedThreadPool(2, DaemonThreads.factory("http-channel"));
     this.resolvers = new ThreadPoolExecutor(RESOLVER_THREADS, RESOLVER_THREADS, 30, TimeUnit.SECONDS,
-        new LinkedBlockingQueue<>(RESOLVER_QUEUE), daemon("http-resolver"));
+        new LinkedBlockingQueue<>(RESOLVER_QUEUE), DaemonThreads.factory("http-resolver"));
     this.resolvers.allowCoreThreadTimeOut(true);
-    ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, daemon("http-timeout"));
+    ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, DaemonThreads.factory("http-timeout"));
     t.setRemoveOnCancelPolicy(true);
     this.timer = t;
     this.limiter = new PerHostLimiter(properties.maxConcurrencyPerHost(), properties.maxQueuedPerHost(), callbacks);
@@ -125,15 +126,6 @@ final class GuardedHttpClient implements WebhookClient, AutoCloseable {
         .setUserAgent("activity-service")
         .build();
     this.http.start();
-  }
-
-  private static ThreadFactory daemon(String name) {
-    AtomicInteger n = new AtomicInteger();
-    return r -> {
-      Thread t = new Thread(r, name + "-" + n.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    };
   }
 
   OutboundPolicy policy() {
@@ -200,7 +192,7 @@ final class GuardedHttpClient implements WebhookClient, AutoCloseable {
     });
     resolve(host).whenComplete((addresses, error) -> {
       if (error != null) {
-        Throwable cause = unwrap(error);
+        Throwable cause = Futures.unwrap(error);
         if (cause instanceof OutboundRefusedException refused) {
           logRefusal(request.target(), refused);
         }
@@ -306,14 +298,6 @@ final class GuardedHttpClient implements WebhookClient, AutoCloseable {
 
   private static IllegalStateException closed(Exception cause) {
     return new IllegalStateException("the http channel adapter was closed before the event was sent", cause);
-  }
-
-  private static Throwable unwrap(Throwable error) {
-    Throwable t = error;
-    while (t instanceof CompletionException && t.getCause() != null) {
-      t = t.getCause();
-    }
-    return t;
   }
 
   /** Logs why a target was refused, at most once per host every few minutes (each retry is refused again). */

@@ -1,9 +1,9 @@
 package io.activityservice.channel.http;
 
+import io.activityservice.channel.support.Futures;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
@@ -134,8 +134,7 @@ final class PerHostLimiter {
       if (error == null) {
         pending.result().complete(ok);
       } else {
-        pending.result().completeExceptionally(
-            error instanceof CompletionException && error.getCause() != null ? error.getCause() : error);
+        pending.result().completeExceptionally(Futures.unwrap(error));
       }
       release(host);
     });

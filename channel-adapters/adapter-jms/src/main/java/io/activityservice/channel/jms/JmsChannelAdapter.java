@@ -6,6 +6,7 @@ import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundHandler;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.OutboundChannel;
+import io.activityservice.channel.support.DaemonThreads;
 import java.util.Set;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import org.apache.activemq.ActiveMQConnectionFactory;
@@ -49,7 +50,7 @@ public final class JmsChannelAdapter extends AbstractChannelAdapter {
    * Creates the adapter; nothing connects until a channel is used.
    *
    * @throws IllegalArgumentException if {@code properties.brokerUrl()} is empty (start an
-   *                                  {@link EmbeddedActiveMqBroker} and pass its URL instead)
+   *                                  {@code EmbeddedActiveMqBroker} of adapter-jms-embedded and pass its URL instead)
    */
   public JmsChannelAdapter(JmsChannelProperties properties) {
     super("jms");
@@ -61,11 +62,7 @@ public final class JmsChannelAdapter extends AbstractChannelAdapter {
     this.factory = JmsConnections.factory(properties);
     this.senders = new JmsSenderPool(JmsConnections.senderFactory(properties), codec, properties.sendConcurrency(),
         properties.sendQueueCapacity(), properties.batch().sendSize(), properties.sendTimeout());
-    this.redeliverer = new ScheduledThreadPoolExecutor(1, r -> {
-      Thread t = new Thread(r, "jms-redelivery");
-      t.setDaemon(true);
-      return t;
-    });
+    this.redeliverer = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("jms-redelivery"));
   }
 
   @Override

@@ -1,55 +1,35 @@
 package io.activityservice.channel.jms;
 
-import java.io.File;
+import io.activityservice.channel.support.EmbeddedServer;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.ConditionContext;
-import org.springframework.context.annotation.Conditional;
-import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
- * Registers the jms adapter and, when {@code activity.channels.jms.broker-url} is empty, an
- * embedded ActiveMQ broker it connects to over TCP (stopped with the context). Disable with
- * {@code activity.channels.jms.enabled=false}.
+ * Registers the jms adapter. When {@code activity.channels.jms.broker-url} is empty it connects over
+ * TCP to the embedded broker that {@code adapter-jms-embedded} starts (the quick-start jar has it);
+ * without that module an empty broker URL fails the start-up with a message saying what to set.
+ * Disable with {@code activity.channels.jms.enabled=false}.
  */
-@AutoConfiguration
+@AutoConfiguration(afterName = "io.activityservice.channel.jms.embedded.EmbeddedActiveMqAutoConfiguration")
 @ConditionalOnClass(org.apache.activemq.ActiveMQConnectionFactory.class)
 @EnableConfigurationProperties(JmsChannelProperties.class)
 @ConditionalOnProperty(prefix = "activity.channels.jms", name = "enabled", matchIfMissing = true)
 public class JmsChannelAutoConfiguration {
 
   @Bean(destroyMethod = "close")
-  @Conditional(NoBrokerUrl.class)
-  EmbeddedActiveMqBroker jmsEmbeddedBroker(JmsChannelProperties properties) {
-    JmsChannelProperties.EmbeddedBroker broker = properties.embeddedBroker();
-    return EmbeddedActiveMqBroker.start(broker.host(), broker.port(), new File(broker.dataDir()),
-        broker.persistent());
-  }
-
-  @Bean(destroyMethod = "close")
-  JmsChannelAdapter jmsChannelAdapter(JmsChannelProperties properties,
-      ObjectProvider<EmbeddedActiveMqBroker> embeddedBroker) {
-    EmbeddedActiveMqBroker broker = properties.useEmbeddedBroker() ? embeddedBroker.getIfAvailable() : null;
-    return new JmsChannelAdapter(
-        broker == null ? properties : properties.withBrokerUrl(broker.connectUri().toString()));
-  }
-
-  /** Matches when no broker URL is configured. */
-  static final class NoBrokerUrl extends SpringBootCondition {
-    @Override
-    public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-      String url = Binder.get(context.getEnvironment())
-          .bind("activity.channels.jms.broker-url", String.class).orElse("");
-      return url.isBlank()
-          ? ConditionOutcome.match("no activity.channels.jms.broker-url: embedded broker")
-          : ConditionOutcome.noMatch("activity.channels.jms.broker-url is set");
+  JmsChannelAdapter jmsChannelAdapter(JmsChannelProperties properties, ObjectProvider<EmbeddedServer> servers) {
+    if (!properties.useEmbeddedBroker()) {
+      return new JmsChannelAdapter(properties);
     }
+    EmbeddedServer broker = servers.orderedStream().filter(s -> "jms".equals(s.transport())).findFirst()
+        .orElseThrow(() -> new IllegalStateException("activity.channels.jms.broker-url is empty and no embedded"
+            + " broker is on the class path: set it to your ActiveMQ broker (e.g. tcp://mq:61616), run the"
+            + " quick-start jar (it has adapter-jms-embedded), or disable the channel with"
+            + " activity.channels.jms.enabled=false"));
+    return new JmsChannelAdapter(properties.withBrokerUrl(broker.endpoint().toString()));
   }
 }

@@ -7,6 +7,7 @@ import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundHandler;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.OnceOnlyAcknowledgement;
+import io.activityservice.channel.support.DaemonThreads;
 import io.cloudevents.CloudEvent;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
@@ -192,8 +193,7 @@ final class JmsInboundChannel implements InboundChannel {
     private ActiveMQMessageConsumer consumer;
 
     Worker(String name) {
-      this.thread = new Thread(this, name);
-      thread.setDaemon(true);
+      this.thread = DaemonThreads.thread(name, this);
     }
 
     /** Called by close(): the thread finishes its batch (bounded by the close timeout) and ends. */

@@ -1,6 +1,7 @@
 package io.activityservice.channel.jms;
 
 import io.activityservice.channel.OutboundEvent;
+import io.activityservice.channel.support.DaemonThreads;
 import jakarta.jms.Connection;
 import jakarta.jms.ConnectionFactory;
 import jakarta.jms.DeliveryMode;
@@ -89,7 +90,7 @@ final class JmsSenderPool implements AutoCloseable {
       senders[i] = new Sender(factory, codec, perSender, batchSize, "jms-sender-" + i);
     }
     this.affinity = ThreadLocal.withInitial(() -> Math.floorMod(nextAffinity.getAndIncrement(), senders.length));
-    this.sweeper = new ScheduledThreadPoolExecutor(1, r -> daemon(r, "jms-send-deadlines"));
+    this.sweeper = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("jms-send-deadlines"));
     sweeper.setRemoveOnCancelPolicy(true);
     // A deadline fails at most a quarter of the timeout late.
     this.sweepPeriodNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(50), sendTimeoutNanos / 4);
@@ -175,12 +176,6 @@ final class JmsSenderPool implements AutoCloseable {
     sweeper.shutdownNow();
   }
 
-  private static Thread daemon(Runnable r, String name) {
-    Thread t = new Thread(r, name);
-    t.setDaemon(true);
-    return t;
-  }
-
   private TimeoutException timeout(Pending p) {
     return new TimeoutException("the broker did not accept the event for " + p.channel() + " within " + sendTimeout
         + " (activity.channels.jms.send-timeout); is it reachable?");
@@ -220,7 +215,7 @@ final class JmsSenderPool implements AutoCloseable {
       this.codec = codec;
       this.queue = new ArrayBlockingQueue<>(capacity);
       this.batchSize = batchSize;
-      this.thread = daemon(this, name);
+      this.thread = DaemonThreads.thread(name, this);
       thread.start();
     }
 

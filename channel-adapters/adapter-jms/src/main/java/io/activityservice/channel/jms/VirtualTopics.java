@@ -1,10 +1,6 @@
 package io.activityservice.channel.jms;
 
 import java.util.regex.Pattern;
-import org.apache.activemq.broker.region.DestinationInterceptor;
-import org.apache.activemq.broker.region.virtual.VirtualDestination;
-import org.apache.activemq.broker.region.virtual.VirtualDestinationInterceptor;
-import org.apache.activemq.broker.region.virtual.VirtualTopic;
 
 /**
  * Shared durable topic subscriptions on ActiveMQ Classic.
@@ -14,7 +10,7 @@ import org.apache.activemq.broker.region.virtual.VirtualTopic;
  * broker copies every message published to topic {@code T} into each queue named
  * {@code Consumer.<subscription>.T}. Consumers of that queue compete (each message to one of them),
  * the queue keeps messages while no consumer is connected, and acknowledgement is per message.
- * The embedded broker enables this for every topic ({@code >}); an external broker needs the same
+ * The embedded broker ({@code adapter-jms-embedded}) enables this for every topic ({@code >}); an external broker needs the same
  * {@code <virtualTopic name=">" prefix="Consumer.*." selectorAware="false"/>} (see README).
  */
 final class VirtualTopics {
@@ -41,16 +37,5 @@ final class VirtualTopics {
           + "' is not a valid jms subscription name: use letters, digits, '_' and '-' only, e.g. activity-service");
     }
     return name;
-  }
-
-  /** The broker-side interceptor that turns every topic into a virtual topic. */
-  static DestinationInterceptor brokerInterceptor() {
-    VirtualTopic all = new VirtualTopic();
-    all.setName(">");
-    all.setPrefix("Consumer.*.");
-    all.setSelectorAware(false);
-    VirtualDestinationInterceptor interceptor = new VirtualDestinationInterceptor();
-    interceptor.setVirtualDestinations(new VirtualDestination[] {all});
-    return interceptor;
   }
 }

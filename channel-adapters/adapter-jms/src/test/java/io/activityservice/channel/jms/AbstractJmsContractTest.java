@@ -3,6 +3,7 @@ package io.activityservice.channel.jms;
 import io.activityservice.channel.ChannelAdapter;
 import io.activityservice.channel.ChannelAdapterContract;
 import io.activityservice.channel.ChannelUri;
+import io.activityservice.channel.jms.embedded.EmbeddedActiveMqBroker;
 import jakarta.jms.Connection;
 import jakarta.jms.MessageProducer;
 import jakarta.jms.Session;

@@ -1,5 +1,6 @@
 package io.activityservice.channel.jms;
 
+import io.activityservice.channel.jms.embedded.EmbeddedActiveMqBroker;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -74,7 +75,7 @@ final class CountingBroker implements AutoCloseable {
       broker.setAdvisorySupport(false);
       broker.setUseShutdownHook(false);
       broker.setDataDirectoryFile(TestBrokers.tempDir());
-      broker.setDestinationInterceptors(new DestinationInterceptor[] {VirtualTopics.brokerInterceptor()});
+      broker.setDestinationInterceptors(new DestinationInterceptor[] {EmbeddedActiveMqBroker.virtualTopics()});
       broker.setPlugins(new BrokerPlugin[] {this::counting});
       var connector = broker.addConnector("tcp://127.0.0.1:0");
       broker.start();

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.OutboundChannel;
+import io.activityservice.channel.jms.embedded.EmbeddedActiveMqBroker;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import java.io.File;

@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.activityservice.channel.ChannelAdapter;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundSettings;
+import io.activityservice.channel.jms.embedded.EmbeddedActiveMqAutoConfiguration;
+import io.activityservice.channel.jms.embedded.EmbeddedActiveMqBroker;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import java.io.File;
@@ -20,7 +22,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 class JmsChannelAutoConfigurationTest {
 
   private final ApplicationContextRunner runner = new ApplicationContextRunner()
-      .withConfiguration(AutoConfigurations.of(JmsChannelAutoConfiguration.class));
+      .withConfiguration(AutoConfigurations.of(JmsChannelAutoConfiguration.class,
+          EmbeddedActiveMqAutoConfiguration.class));
 
   @Test
   void withoutBrokerUrlStartsTheEmbeddedBrokerAndStopsItOnClose() {
@@ -80,6 +83,14 @@ class JmsChannelAutoConfigurationTest {
     runner.withPropertyValues("activity.channels.jms.enabled=false")
         .run(context -> assertThat(context).doesNotHaveBean(ChannelAdapter.class)
             .doesNotHaveBean(EmbeddedActiveMqBroker.class));
+  }
+
+  @Test
+  void withoutBrokerUrlOrEmbeddedModuleTheStartupSaysWhatToSet() {
+    new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(JmsChannelAutoConfiguration.class))
+        .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+            .hasMessageContaining("activity.channels.jms.broker-url is empty")
+            .hasMessageContaining("activity.channels.jms.enabled=false"));
   }
 
   @Test

@@ -9,6 +9,7 @@ import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.OutboundChannel;
+import io.activityservice.channel.jms.embedded.EmbeddedActiveMqBroker;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import jakarta.jms.Connection;

@@ -1,5 +1,6 @@
 package io.activityservice.channel.jms;
 
+import io.activityservice.channel.jms.embedded.EmbeddedActiveMqBroker;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;

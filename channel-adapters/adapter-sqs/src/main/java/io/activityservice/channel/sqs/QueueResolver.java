@@ -1,5 +1,6 @@
 package io.activityservice.channel.sqs;
 
+import io.activityservice.channel.support.Futures;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -42,7 +43,7 @@ final class QueueResolver {
     lookup(queue).whenComplete((url, error) -> {
       if (error != null) {
         urls.remove(queue, mine);
-        mine.completeExceptionally(SqsErrors.unwrap(error));
+        mine.completeExceptionally(Futures.unwrap(error));
       } else {
         mine.complete(url);
       }

@@ -6,6 +6,7 @@ import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundHandler;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.OutboundChannel;
+import io.activityservice.channel.support.DaemonThreads;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -61,22 +62,14 @@ public final class SqsChannelAdapter extends AbstractChannelAdapter {
     this.properties = Objects.requireNonNull(properties, "properties");
     this.ownsClient = ownsClient;
     this.resolver = new QueueResolver(client, properties.createQueues());
-    this.scheduler = new ScheduledThreadPoolExecutor(1, r -> {
-      Thread t = new Thread(r, "sqs-channel");
-      t.setDaemon(true);
-      return t;
-    });
+    this.scheduler = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("sqs-channel"));
     this.scheduler.setRemoveOnCancelPolicy(true);
     // Received batches are routed here, not on the SDK's I/O threads. The queue is bounded by the receives in
     // flight (at most max-in-flight / 10 per channel); beyond it, or once the adapter is closed, a task runs
     // on the thread that hands it over, so no received batch is ever dropped.
-    AtomicInteger workers = new AtomicInteger();
     this.worker = new ThreadPoolExecutor(properties.workerThreads(), properties.workerThreads(), 30, TimeUnit.SECONDS,
-        new ArrayBlockingQueue<>(WORKER_QUEUE), r -> {
-          Thread t = new Thread(r, "sqs-channel-worker-" + workers.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        }, (task, executor) -> task.run());
+        new ArrayBlockingQueue<>(WORKER_QUEUE), DaemonThreads.factory("sqs-channel-worker"),
+        (task, executor) -> task.run());
     this.worker.allowCoreThreadTimeOut(true);
     this.sendLimits = new Batcher.Limits(properties.maxBatchBytes(), properties.maxBatchRequestsInFlight(),
         properties.sendBufferSize(), 4, Batcher.RETRY_BACKOFF);

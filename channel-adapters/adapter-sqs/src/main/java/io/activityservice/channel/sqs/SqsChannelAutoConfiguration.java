@@ -1,25 +1,22 @@
 package io.activityservice.channel.sqs;
 
+import io.activityservice.channel.support.EmbeddedServer;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionOutcome;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
-import org.springframework.boot.autoconfigure.condition.SpringBootCondition;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.ConditionContext;
-import org.springframework.context.annotation.Conditional;
-import org.springframework.context.annotation.Configuration;
-import org.springframework.core.type.AnnotatedTypeMetadata;
 
 /**
- * Registers the {@code sqs:} adapter. With no {@code activity.channels.sqs.endpoint} it starts an
- * embedded ElasticMQ (stopped with the context) unless {@code activity.channels.sqs.embedded.enabled}
- * is false, in which case it talks to real AWS. Disable with {@code activity.channels.sqs.enabled=false}.
+ * Registers the {@code sqs:} adapter. With no {@code activity.channels.sqs.endpoint} it connects to
+ * the embedded ElasticMQ that {@code adapter-sqs-embedded} starts (the quick-start jar has it) unless
+ * {@code activity.channels.sqs.embedded.enabled} is false, in which case it talks to real AWS; with
+ * neither an endpoint nor that module the start-up fails with a message saying what to set.
+ * Disable with {@code activity.channels.sqs.enabled=false}.
  */
-@AutoConfiguration
+@AutoConfiguration(afterName = "io.activityservice.channel.sqs.embedded.EmbeddedElasticMqAutoConfiguration")
 @ConditionalOnClass(name = "software.amazon.awssdk.services.sqs.SqsAsyncClient")
 @EnableConfigurationProperties(SqsChannelProperties.class)
 @ConditionalOnProperty(prefix = "activity.channels.sqs", name = "enabled", matchIfMissing = true)
@@ -27,37 +24,15 @@ public class SqsChannelAutoConfiguration {
 
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
-  SqsChannelAdapter sqsChannelAdapter(SqsChannelProperties properties,
-      ObjectProvider<EmbeddedElasticMq> embedded) {
-    EmbeddedElasticMq server = embedded.getIfAvailable();
-    return SqsChannelAdapter.connect(server != null ? properties.withEndpoint(server.endpoint()) : properties);
-  }
-
-  /** The embedded server, when no endpoint is configured and it is enabled. */
-  @Configuration(proxyBeanMethods = false)
-  @ConditionalOnClass(name = "org.elasticmq.rest.sqs.SQSRestServerBuilder")
-  @Conditional(UsesEmbeddedServer.class)
-  static class EmbeddedServerConfiguration {
-
-    @Bean(destroyMethod = "close")
-    @ConditionalOnMissingBean
-    EmbeddedElasticMq embeddedElasticMq(SqsChannelProperties properties) {
-      return EmbeddedElasticMq.start(properties.embedded().host(), properties.embedded().port());
+  SqsChannelAdapter sqsChannelAdapter(SqsChannelProperties properties, ObjectProvider<EmbeddedServer> servers) {
+    if (!properties.endpoint().isEmpty() || !properties.embedded().enabled()) {
+      return SqsChannelAdapter.connect(properties);
     }
-  }
-
-  /** Matches when no endpoint is configured and the embedded server is not disabled. */
-  static class UsesEmbeddedServer extends SpringBootCondition {
-    @Override
-    public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
-      String endpoint = context.getEnvironment().getProperty("activity.channels.sqs.endpoint", "");
-      boolean enabled = context.getEnvironment()
-          .getProperty("activity.channels.sqs.embedded.enabled", Boolean.class, true);
-      if (!endpoint.isBlank()) {
-        return ConditionOutcome.noMatch("activity.channels.sqs.endpoint is set: " + endpoint);
-      }
-      return enabled ? ConditionOutcome.match("no SQS endpoint configured: embedded ElasticMQ")
-          : ConditionOutcome.noMatch("activity.channels.sqs.embedded.enabled=false: real AWS");
-    }
+    EmbeddedServer server = servers.orderedStream().filter(s -> "sqs".equals(s.transport())).findFirst()
+        .orElseThrow(() -> new IllegalStateException("activity.channels.sqs.endpoint is empty and no embedded"
+            + " ElasticMQ is on the class path: set the endpoint (e.g. http://127.0.0.1:4566 for LocalStack),"
+            + " set activity.channels.sqs.embedded.enabled=false to use AWS, run the quick-start jar (it has"
+            + " adapter-sqs-embedded), or disable the channel with activity.channels.sqs.enabled=false"));
+    return SqsChannelAdapter.connect(properties.withEndpoint(server.endpoint()));
   }
 }

@@ -1,8 +1,7 @@
 package io.activityservice.channel.sqs;
 
+import io.activityservice.channel.support.Futures;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException;
@@ -13,18 +12,9 @@ final class SqsErrors {
   private SqsErrors() {
   }
 
-  /** The cause behind {@link CompletionException} / {@link ExecutionException} wrappers. */
-  static Throwable unwrap(Throwable t) {
-    Throwable e = t;
-    while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
-      e = e.getCause();
-    }
-    return e;
-  }
-
   /** Whether trying again later may succeed: I/O errors, throttling and 5xx answers. */
   static boolean isRetryable(Throwable t) {
-    Throwable e = unwrap(t);
+    Throwable e = Futures.unwrap(t);
     if (e instanceof AwsServiceException ase) {
       return ase.isThrottlingException() || ase.statusCode() >= 500;
     }
@@ -33,7 +23,7 @@ final class SqsErrors {
 
   /** Whether the failure says the queue does not exist. */
   static boolean isQueueMissing(Throwable t) {
-    Throwable e = unwrap(t);
+    Throwable e = Futures.unwrap(t);
     if (e instanceof QueueDoesNotExistException) {
       return true;
     }
@@ -43,7 +33,7 @@ final class SqsErrors {
 
   /** A short description for logs. */
   static String describe(Throwable t) {
-    Throwable e = unwrap(t);
+    Throwable e = Futures.unwrap(t);
     return e.getClass().getSimpleName() + ": " + e.getMessage();
   }
 }

@@ -1,12 +1,9 @@
 package io.activityservice.channel.sqs;
 
-import io.activityservice.channel.Backoff;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundHandler;
-import io.activityservice.channel.batching.FixedBatchPolicy;
 import io.cloudevents.CloudEvent;
-import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -17,16 +14,15 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.services.sqs.SqsAsyncClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
- * One SQS queue as an inbound channel: a {@link ReceiveLoop} of long polls within the in-flight bound,
- * each received batch routed as a unit, and the settlements turned into batched deletes and
- * visibility changes.
+ * One SQS queue as an inbound channel: a {@link ReceiveLoop} of long polls within the in-flight bound
+ * (receiving), each received batch routed as a unit (here), and the settlements turned into batched
+ * deletes and visibility changes by {@link InboundSettlements}.
  *
  * <p><b>A received batch is routed as a unit.</b> Its messages are decoded and handed to the handler
  * one after the other on one of the adapter's worker threads, inside a {@link SendCork}: the events
@@ -49,10 +45,6 @@ import software.amazon.awssdk.services.sqs.model.Message;
 final class SqsInboundChannel implements InboundChannel, ReceivedBatch.Settler {
 
   private static final Logger log = LoggerFactory.getLogger(SqsInboundChannel.class);
-  /** The longest visibility timeout SQS accepts. */
-  private static final long MAX_VISIBILITY_SECONDS = 43_200;
-  /** Retries of failed deletes and visibility changes (3 attempts: 2 retries). */
-  private static final int MAX_ATTEMPTS = 3;
 
   private final ChannelUri uri;
   private final InboundMessages messages;
@@ -61,14 +53,11 @@ final class SqsInboundChannel implements InboundChannel, ReceivedBatch.Settler {
   private final Executor worker;
   private final int visibilitySeconds;
   private final long visibilityNanos;
-  private final Backoff redelivery;
   private final ReceiveLoop receiver;
-  private final Batcher<String> deletes;
-  private final Batcher<SqsRequests.VisibilityChange> visibility;
+  private final InboundSettlements settlements;
   private final Runnable onClose;
   private final Set<ReceivedBatch> openBatches = ConcurrentHashMap.newKeySet();
   private final AtomicBoolean closed = new AtomicBoolean();
-  private final BiConsumer<Void, Throwable> deleteDone;
   private volatile ScheduledFuture<?> extender;
 
   SqsInboundChannel(ChannelUri uri, String queue, SqsAsyncClient client, QueueResolver resolver,
@@ -82,24 +71,11 @@ final class SqsInboundChannel implements InboundChannel, ReceivedBatch.Settler {
     this.onClose = onClose;
     this.visibilitySeconds = (int) Math.max(1, properties.visibilityTimeout().toSeconds());
     this.visibilityNanos = TimeUnit.SECONDS.toNanos(visibilitySeconds);
-    this.redelivery = properties.redelivery().backoff();
     SqsRequests requests = new SqsRequests(client, resolver, queue);
-    Batcher.Limits limits = new Batcher.Limits(Long.MAX_VALUE, properties.maxBatchRequestsInFlight(),
-        Integer.MAX_VALUE, MAX_ATTEMPTS, Batcher.RETRY_BACKOFF);
-    Duration deleteLinger = SqsQueues.isFifo(queue) ? Duration.ZERO : properties.deleteLinger();
-    this.deletes = new Batcher<>("sqs delete " + uri, limits, new FixedBatchPolicy(Batcher.MAX_ENTRIES, deleteLinger),
-        requests::delete, SqsErrors::isRetryable, scheduler);
-    this.visibility = new Batcher<>("sqs visibility " + uri, limits,
-        new FixedBatchPolicy(Batcher.MAX_ENTRIES, Duration.ZERO), requests::changeVisibility,
-        SqsErrors::isRetryable, scheduler);
+    this.settlements = new InboundSettlements(uri, queue, requests, properties, visibilitySeconds, scheduler);
     this.receiver = new ReceiveLoop(uri, requests, properties.maxInFlight(), properties.pollers(),
         (int) properties.waitTime().toSeconds(), visibilitySeconds, properties.receiveLinger(), scheduler, this::received,
-        this::receivedAfterClose);
-    this.deleteDone = (ok, error) -> {
-      if (error != null) {
-        log.warn("{}: deleting an acked message failed, it may be redelivered: {}", uri, SqsErrors.describe(error));
-      }
-    };
+        settlements::release);
   }
 
   /** Starts polling and the visibility extender. */
@@ -179,7 +155,7 @@ final class SqsInboundChannel implements InboundChannel, ReceivedBatch.Settler {
     if (last) {
       openBatches.remove(batch);
     }
-    deletes.submit(message.receiptHandle(), 0).whenComplete(deleteDone);
+    settlements.delete(message);
     receiver.release(1);
   }
 
@@ -188,20 +164,8 @@ final class SqsInboundChannel implements InboundChannel, ReceivedBatch.Settler {
     if (last) {
       openBatches.remove(batch);
     }
-    int delay = nackDelaySeconds(redelivery, message.receiveCount());
-    log.debug("{}: message nacked (receive count {}), visible again in {}s: {}", uri, message.receiveCount(),
-        delay, cause == null ? "" : cause.toString());
-    visibility.submit(new SqsRequests.VisibilityChange(message.receiptHandle(), delay), 0);
+    settlements.hide(message, cause);
     receiver.release(1);
-  }
-
-  /**
-   * The visibility timeout after a nack: the backoff delay of the receive count (the n-th receive is
-   * nacked for the n-th time, as far as SQS counts), rounded up to whole seconds.
-   */
-  static int nackDelaySeconds(Backoff backoff, int receiveCount) {
-    long millis = backoff.delay(Math.max(1, receiveCount)).toMillis();
-    return (int) Math.min(MAX_VISIBILITY_SECONDS, (millis + 999) / 1000);
   }
 
   // ------------------------------------------------------------------ visibility
@@ -216,31 +180,11 @@ final class SqsInboundChannel implements InboundChannel, ReceivedBatch.Settler {
           openBatches.remove(batch);
         } else if (batch.visibleUntilNanos() - now <= margin) {
           batch.visibleUntilNanos(now + visibilityNanos);
-          for (int i = 0; i < batch.size(); i++) {
-            ReceivedBatch.Settlement s = batch.settlement(i);
-            if (!s.isSettled()) {
-              visibility.submit(new SqsRequests.VisibilityChange(s.receiptHandle(), visibilitySeconds), 0)
-                  .whenComplete((ok, error) -> {
-                    if (error != null && !s.isSettled()) {
-                      log.warn("{}: extending the visibility of a message still being routed failed, "
-                          + "it may be redelivered: {}", uri, SqsErrors.describe(error));
-                    }
-                  });
-            }
-          }
+          settlements.extend(batch);
         }
       }
     } catch (RuntimeException e) {
       log.warn("{}: visibility extension failed: {}", uri, e.toString());
-    }
-  }
-
-  /** Messages whose receive completed after close: visible again at once, for the next receiver. */
-  private void receivedAfterClose(List<Message> batch) {
-    try (SendCork cork = SendCork.open()) {
-      for (Message m : batch) {
-        visibility.submit(new SqsRequests.VisibilityChange(m.receiptHandle(), 0), 0);
-      }
     }
   }
 
@@ -264,6 +208,6 @@ final class SqsInboundChannel implements InboundChannel, ReceivedBatch.Settler {
   /** Closes and flushes pending deletes and visibility changes; completes when they are done. */
   CompletableFuture<Void> shutdown() {
     close();
-    return CompletableFuture.allOf(deletes.close(), visibility.close());
+    return settlements.close();
   }
 }

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundSettings;
+import io.activityservice.channel.sqs.embedded.EmbeddedElasticMq;
+import io.activityservice.channel.sqs.embedded.EmbeddedElasticMqAutoConfiguration;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import java.net.URI;
@@ -17,7 +19,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 class SqsChannelAutoConfigurationTest {
 
   private final ApplicationContextRunner runner = new ApplicationContextRunner()
-      .withConfiguration(AutoConfigurations.of(SqsChannelAutoConfiguration.class));
+      .withConfiguration(AutoConfigurations.of(SqsChannelAutoConfiguration.class,
+          EmbeddedElasticMqAutoConfiguration.class));
 
   @Test
   void startsTheEmbeddedServerAndRoundTripsThroughIt() {
@@ -58,7 +61,16 @@ class SqsChannelAutoConfigurationTest {
   @Test
   void canBeDisabled() {
     runner.withPropertyValues("activity.channels.sqs.enabled=false")
-        .run(context -> assertThat(context).doesNotHaveBean(SqsChannelAdapter.class));
+        .run(context -> assertThat(context).doesNotHaveBean(SqsChannelAdapter.class)
+            .doesNotHaveBean(EmbeddedElasticMq.class));
+  }
+
+  @Test
+  void withoutEndpointOrEmbeddedModuleTheStartSaysWhatToSet() {
+    new ApplicationContextRunner().withConfiguration(AutoConfigurations.of(SqsChannelAutoConfiguration.class))
+        .run(context -> assertThat(context).hasFailed().getFailure().rootCause()
+            .hasMessageContaining("activity.channels.sqs.endpoint is empty")
+            .hasMessageContaining("activity.channels.sqs.embedded.enabled=false"));
   }
 
   @Test

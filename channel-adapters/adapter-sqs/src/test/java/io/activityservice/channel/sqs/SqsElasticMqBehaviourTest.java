@@ -1,5 +1,6 @@
 package io.activityservice.channel.sqs;
 
+import io.activityservice.channel.sqs.embedded.EmbeddedElasticMq;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -12,24 +12,24 @@ class SqsNackDelayTest {
   @Test
   void followsTheBackoffOfTheReceiveCountRoundedUpToSeconds() {
     Backoff exact = new Backoff(Duration.ofMillis(1500), Duration.ofSeconds(60), false);
-    assertThat(SqsInboundChannel.nackDelaySeconds(exact, 1)).isEqualTo(2); // 1.5 s
-    assertThat(SqsInboundChannel.nackDelaySeconds(exact, 2)).isEqualTo(3);
-    assertThat(SqsInboundChannel.nackDelaySeconds(exact, 3)).isEqualTo(6);
-    assertThat(SqsInboundChannel.nackDelaySeconds(exact, 30)).isEqualTo(60);
-    assertThat(SqsInboundChannel.nackDelaySeconds(exact, 0)).as("missing receive count: first").isEqualTo(2);
+    assertThat(InboundSettlements.nackDelaySeconds(exact, 1)).isEqualTo(2); // 1.5 s
+    assertThat(InboundSettlements.nackDelaySeconds(exact, 2)).isEqualTo(3);
+    assertThat(InboundSettlements.nackDelaySeconds(exact, 3)).isEqualTo(6);
+    assertThat(InboundSettlements.nackDelaySeconds(exact, 30)).isEqualTo(60);
+    assertThat(InboundSettlements.nackDelaySeconds(exact, 0)).as("missing receive count: first").isEqualTo(2);
   }
 
   @Test
   void neverExceedsTheSqsMaximum() {
     Backoff long12h = new Backoff(Duration.ofHours(12), Duration.ofHours(12), false);
-    assertThat(SqsInboundChannel.nackDelaySeconds(long12h, 5)).isEqualTo(43_200);
+    assertThat(InboundSettlements.nackDelaySeconds(long12h, 5)).isEqualTo(43_200);
   }
 
   @Test
   void withJitterStaysBetweenZeroAndTheCeiling() {
     Backoff jittered = new Backoff(Duration.ofSeconds(1), Duration.ofSeconds(60));
     for (int i = 0; i < 200; i++) {
-      assertThat(SqsInboundChannel.nackDelaySeconds(jittered, 4)).isBetween(0, 8);
+      assertThat(InboundSettlements.nackDelaySeconds(jittered, 4)).isBetween(0, 8);
     }
   }
 }

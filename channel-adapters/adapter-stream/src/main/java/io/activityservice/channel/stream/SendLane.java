@@ -1,6 +1,7 @@
 package io.activityservice.channel.stream;
 
 import io.activityservice.channel.batching.BatchPolicy;
+import io.activityservice.channel.support.DaemonThreads;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -53,8 +54,7 @@ final class SendLane implements AutoCloseable {
   SendLane(String name, BatchPolicy policy) {
     this.name = name;
     this.policy = policy;
-    this.thread = new Thread(this::run, name);
-    thread.setDaemon(true);
+    this.thread = DaemonThreads.thread(name, this::run);
     thread.start();
   }
 

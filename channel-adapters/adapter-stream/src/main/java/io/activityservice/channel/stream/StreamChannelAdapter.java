@@ -8,12 +8,12 @@ import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.OutboundChannel;
 import io.activityservice.channel.batching.AdaptiveBatchPolicy;
 import io.activityservice.channel.batching.FixedBatchPolicy;
+import io.activityservice.channel.support.DaemonThreads;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 import org.springframework.cloud.stream.binder.Binder;
@@ -79,7 +79,7 @@ public final class StreamChannelAdapter extends AbstractChannelAdapter {
           ? new AdaptiveBatchPolicy(MAX_HANDOFF, properties.handoffLinger(), PRODUCER_SLOTS)
           : new FixedBatchPolicy(1, Duration.ZERO));
     }
-    this.scheduler = Executors.newSingleThreadScheduledExecutor(daemon("kafka-channel-timer"));
+    this.scheduler = Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("kafka-channel-timer"));
   }
 
   @Override
@@ -195,14 +195,5 @@ public final class StreamChannelAdapter extends AbstractChannelAdapter {
       lane.close(properties.sendTimeout().toMillis());
     }
     scheduler.shutdownNow();
-  }
-
-  private static ThreadFactory daemon(String name) {
-    AtomicInteger count = new AtomicInteger();
-    return r -> {
-      Thread t = new Thread(r, name + "-" + count.incrementAndGet());
-      t.setDaemon(true);
-      return t;
-    };
   }
 }

@@ -1,4 +1,4 @@
-package io.activityservice.channel.jms;
+package io.activityservice.channel.jms.embedded;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,5 +1,6 @@
-package io.activityservice.channel.jms;
+package io.activityservice.channel.jms.embedded;
 
+import io.activityservice.channel.support.DaemonThreads;
 import java.io.File;
 import java.util.ArrayList;
 import java.util.List;
@@ -10,7 +11,7 @@ import java.util.concurrent.CountDownLatch;
  * that several replicas of the service can share one broker without an ActiveMQ installation. It ships inside the
  * service jar, which starts it through Spring Boot's {@code PropertiesLauncher}:
  * <pre>
- * java -cp activity-service.jar -Dloader.main=io.activityservice.channel.jms.StandaloneActiveMqBroker \
+ * java -cp activity-service.jar -Dloader.main=io.activityservice.channel.jms.embedded.StandaloneActiveMqBroker \
  *   org.springframework.boot.loader.launch.PropertiesLauncher &lt;port&gt; &lt;data dir&gt; [host]
  * </pre>
  * ({@code infra/deploy.sh localstack} with {@code REPLICAS} &gt; 1 does). The host defaults to {@code 127.0.0.1}.
@@ -54,7 +55,7 @@ public final class StandaloneActiveMqBroker {
     System.out.println("READY " + broker.connectUri());
     System.out.flush();
     if (exitWithStdin) {
-      Thread watcher = new Thread(() -> {
+      Thread watcher = DaemonThreads.thread("stdin-watcher", () -> {
         try {
           while (System.in.read() >= 0) {
             // input is ignored; only its end matters
@@ -63,8 +64,7 @@ public final class StandaloneActiveMqBroker {
           // the parent is gone
         }
         System.exit(0);
-      }, "stdin-watcher");
-      watcher.setDaemon(true);
+      });
       watcher.start();
     }
     stopped.await();

@@ -1,20 +1,25 @@
-package io.activityservice.channel.jms;
+package io.activityservice.channel.jms.embedded;
 
+import io.activityservice.channel.support.EmbeddedServer;
 import java.io.File;
 import java.net.URI;
 import org.apache.activemq.broker.BrokerService;
 import org.apache.activemq.broker.TransportConnector;
 import org.apache.activemq.broker.region.DestinationInterceptor;
+import org.apache.activemq.broker.region.virtual.VirtualDestination;
+import org.apache.activemq.broker.region.virtual.VirtualDestinationInterceptor;
+import org.apache.activemq.broker.region.virtual.VirtualTopic;
 import org.apache.activemq.store.kahadb.KahaDBPersistenceAdapter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * An in-process ActiveMQ Classic broker with one TCP connector, for single-node installations,
- * demos and tests. JMX and advisory messages are off; every topic is a virtual topic (see
- * {@link VirtualTopics}) so that inbound topic channels can share durable subscriptions.
+ * demos and tests. JMX and advisory messages are off; every topic is a virtual topic (consumer queues
+ * {@code Consumer.<subscription>.<topic>}, as the jms adapter expects) so that inbound topic channels
+ * can share durable subscriptions.
  */
-public final class EmbeddedActiveMqBroker implements AutoCloseable {
+public final class EmbeddedActiveMqBroker implements EmbeddedServer {
 
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedActiveMqBroker.class);
 
@@ -50,7 +55,7 @@ public final class EmbeddedActiveMqBroker implements AutoCloseable {
         kahaDb.setDirectory(new File(dataDir, "kahadb"));
         broker.setPersistenceAdapter(kahaDb);
       }
-      broker.setDestinationInterceptors(new DestinationInterceptor[] {VirtualTopics.brokerInterceptor()});
+      broker.setDestinationInterceptors(new DestinationInterceptor[] {virtualTopics()});
       TransportConnector connector = broker.addConnector("tcp://" + uriHost(host) + ":" + port);
       broker.start();
       broker.waitUntilStarted();
@@ -76,6 +81,18 @@ public final class EmbeddedActiveMqBroker implements AutoCloseable {
     return connectUri;
   }
 
+  /** {@code "jms"}. */
+  @Override
+  public String transport() {
+    return "jms";
+  }
+
+  /** The same as {@link #connectUri()}. */
+  @Override
+  public URI endpoint() {
+    return connectUri;
+  }
+
   /** The TCP port the broker listens on. */
   public int port() {
     return connectUri.getPort();
@@ -85,6 +102,21 @@ public final class EmbeddedActiveMqBroker implements AutoCloseable {
   @Override
   public void close() {
     stopQuietly(broker);
+  }
+
+  /**
+   * Every topic ({@code >}) as a virtual topic: the broker copies each message published to topic
+   * {@code T} into every queue {@code Consumer.<subscription>.T} (see the jms adapter's README for
+   * the same setting on an external broker).
+   */
+  public static DestinationInterceptor virtualTopics() {
+    VirtualTopic all = new VirtualTopic();
+    all.setName(">");
+    all.setPrefix("Consumer.*.");
+    all.setSelectorAware(false);
+    VirtualDestinationInterceptor interceptor = new VirtualDestinationInterceptor();
+    interceptor.setVirtualDestinations(new VirtualDestination[] {all});
+    return interceptor;
   }
 
   private static void stopQuietly(BrokerService broker) {

@@ -1,5 +1,6 @@
-package io.activityservice.channel.sqs;
+package io.activityservice.channel.sqs.embedded;
 
+import io.activityservice.channel.support.EmbeddedServer;
 import java.net.URI;
 import org.elasticmq.RelaxedSQSLimits$;
 import org.elasticmq.rest.sqs.SQSRestServer;
@@ -13,7 +14,7 @@ import org.slf4j.LoggerFactory;
  * like {@code http://127.0.0.1:9324/000000000000/<name>}. Its queues are lost when it stops. It runs
  * with ElasticMQ's relaxed limits so that 1 MiB messages are accepted as on AWS.
  */
-public final class EmbeddedElasticMq implements AutoCloseable {
+public final class EmbeddedElasticMq implements EmbeddedServer {
 
   private static final Logger log = LoggerFactory.getLogger(EmbeddedElasticMq.class);
 
@@ -58,7 +59,14 @@ public final class EmbeddedElasticMq implements AutoCloseable {
     return new EmbeddedElasticMq(server, endpoint);
   }
 
+  /** {@code "sqs"}. */
+  @Override
+  public String transport() {
+    return "sqs";
+  }
+
   /** The SQS endpoint, e.g. {@code http://127.0.0.1:9324}. */
+  @Override
   public URI endpoint() {
     return endpoint;
   }
