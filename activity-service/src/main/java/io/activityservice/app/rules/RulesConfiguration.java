@@ -46,7 +46,8 @@ public class RulesConfiguration {
   WebhookAction webhookAction(RulesProperties props, ObjectProvider<HttpChannelAdapter> http) {
     RulesProperties.Webhook w = props.webhook();
     HttpChannelAdapter adapter = http.getIfAvailable();
-    return new WebhookAction(adapter == null ? null : adapter.webhookClient(), w.timeout(), w.maxAttempts(),
+    return new WebhookAction(adapter == null ? null : new HttpWebhookPoster(adapter.webhookClient()), w.timeout(),
+        w.maxAttempts(),
         w.initialBackoff(), w.maxBackoff());
   }
 
