@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.activityservice.app.support.Postgres;
 import io.activityservice.detector.ClockMode;
 import io.activityservice.detector.DetectorDefinition;
-import io.activityservice.detector.DetectorRepository;
+import io.activityservice.detector.internal.DetectorRepository;
 import io.activityservice.events.scope.TypeScope;
 import io.activityservice.rules.store.RuleDefinition;
 import io.activityservice.rules.store.RuleRepository;
