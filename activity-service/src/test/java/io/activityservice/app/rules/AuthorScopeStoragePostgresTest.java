@@ -8,7 +8,7 @@ import io.activityservice.detector.DetectorDefinition;
 import io.activityservice.detector.internal.DetectorRepository;
 import io.activityservice.events.scope.TypeScope;
 import io.activityservice.rules.store.RuleDefinition;
-import io.activityservice.rules.store.RuleRepository;
+import io.activityservice.rules.internal.RuleRepository;
 import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
 import java.util.List;

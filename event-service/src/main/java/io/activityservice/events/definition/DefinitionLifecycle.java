@@ -40,7 +40,7 @@ public final class DefinitionLifecycle<D extends Definition, C> {
    * @param name           its kind in the configuration log and as a processor, e.g. {@code detector}
    * @param noun           what users call one, in messages, e.g. {@code rule}
    * @param whenNameTaken  what to do when a name is taken, ending the conflict's message, e.g.
-   *                       {@code delete it first or pick another name}
+   *                       {@code delete it first or pick another name}; {@code {name}} in it stands for the name
    */
   public record Kind(String name, String noun, String whenNameTaken) {
   }
@@ -211,6 +211,7 @@ public final class DefinitionLifecycle<D extends Definition, C> {
 
   /** The conflict of a name that is taken. */
   public ConflictException nameTaken(String name) {
-    return new ConflictException("name", kind.noun() + " '" + name + "' already exists; " + kind.whenNameTaken());
+    return new ConflictException("name", kind.noun() + " '" + name + "' already exists; "
+        + kind.whenNameTaken().replace("{name}", name));
   }
 }
