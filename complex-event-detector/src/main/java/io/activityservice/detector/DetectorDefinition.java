@@ -1,6 +1,7 @@
 package io.activityservice.detector;
 
 import io.activityservice.events.cluster.PartitionKey;
+import io.activityservice.events.definition.Definition;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.InvalidInputException.FieldError;
 import io.activityservice.events.scope.TypeScope;
@@ -28,7 +29,8 @@ import java.util.regex.Pattern;
  *                    before scopes were stored)
  */
 public record DetectorDefinition(String name, Map<String, String> inputs, String epl, String emits, ClockMode clock,
-                                 OffsetDateTime createdAt, String partitionBy, TypeScope authorScope) {
+                                 OffsetDateTime createdAt, String partitionBy, TypeScope authorScope)
+    implements Definition {
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
   private static final Pattern ALIAS = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,63}");
@@ -51,11 +53,6 @@ public record DetectorDefinition(String name, Map<String, String> inputs, String
   public DetectorDefinition(String name, Map<String, String> inputs, String epl, String emits, ClockMode clock,
                             OffsetDateTime createdAt) {
     this(name, inputs, epl, emits, clock, createdAt, null, null);
-  }
-
-  /** The scope its derived events are checked against: {@link TypeScope#ALL} when unscoped. */
-  public TypeScope effectiveScope() {
-    return authorScope == null ? TypeScope.ALL : authorScope;
   }
 
   /**

@@ -1,119 +1,80 @@
 package io.activityservice.detector;
 
-import io.activityservice.events.log.LogSafe;
 import io.activityservice.events.cluster.ConfigChanges;
+import io.activityservice.events.definition.Definition;
+import io.activityservice.events.definition.DefinitionLifecycle;
+import io.activityservice.events.definition.DefinitionRuntime;
+import io.activityservice.events.definition.DefinitionStore;
+import io.activityservice.events.definition.Placement;
 import io.activityservice.events.problem.ConflictException;
 import io.activityservice.events.problem.ForbiddenException;
-import io.activityservice.events.problem.NotFoundException;
 import io.activityservice.events.scope.TypeScope;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Creates, lists and deletes detectors: validates, compiles and deploys before storing, so a detector
- * that does not compile is neither deployed nor stored. Stored detectors are redeployed by
- * {@link #loadAll()} at start-up; one that no longer compiles (e.g. its input type's schema changed) is
- * kept, reported with its error and not deployed.
+ * Creates, lists and deletes detectors (the module's facade): validates, compiles and deploys before storing, so a
+ * detector that does not compile is neither deployed nor stored. Stored detectors are redeployed by
+ * {@link #loadAll()} at start-up; one that no longer compiles (e.g. its input type's schema changed) is kept,
+ * reported with its error and not deployed. The lifecycle is the one of every definition
+ * ({@link DefinitionLifecycle}); detectors are immutable (delete and create again to change one).
  */
 public class DetectorService {
-
-  private static final Logger log = LoggerFactory.getLogger(DetectorService.class);
 
   /** A stored detector and whether it runs. */
   public record Status(DetectorDefinition definition, String state, String error, DetectorStats stats) {
   }
 
-  private final DetectorRepository repository;
-  private final DetectorEngine engine;
-  private final Clock clock;
-  private final Map<String, String> failures = new ConcurrentHashMap<>();
-  private final ConfigChanges changes;
-  private final Placement placement;
-
   /** Kind of the detector changes in the configuration log, and of detectors as processors. */
   public static final String KIND = "detector";
 
-  /**
-   * Where a deployed detector gets its events from: with several replicas, its internal channel
-   * ({@link io.activityservice.events.cluster.ProcessorRouting}); on one node, nothing to do (the router's tap).
-   */
-  public interface Placement {
-    void deployed(DetectorDefinition detector);
+  private static final DefinitionLifecycle.Kind LIFECYCLE_KIND = new DefinitionLifecycle.Kind(KIND, "detector",
+      "delete it first or pick another name");
 
-    void undeployed(String name);
+  private final DefinitionLifecycle<DetectorDefinition, String> lifecycle;
+  private final DetectorEngine engine;
+  private final Clock clock;
 
-    /** One node: the router's tap feeds every deployed detector. */
-    Placement LOCAL = new Placement() {
-      @Override
-      public void deployed(DetectorDefinition detector) {
-      }
-
-      @Override
-      public void undeployed(String name) {
-      }
-    };
-  }
-
-  public DetectorService(DetectorRepository repository, DetectorEngine engine, Clock clock) {
-    this(repository, engine, clock, ConfigChanges.unrecorded(), Placement.LOCAL);
+  /** One node, changes not recorded: a single replica (tests, tools). */
+  public DetectorService(DefinitionStore<DetectorDefinition> store, DetectorEngine engine, Clock clock) {
+    this(store, engine, clock, ConfigChanges.unrecorded(), Placement.local());
   }
 
   /**
+   * @param store     the detector table
    * @param changes   records each change so that every replica applies it ({@link #reload})
-   * @param placement where deployed detectors get their events from
+   * @param placement where deployed detectors get their events from ({@link #placement})
    */
-  public DetectorService(DetectorRepository repository, DetectorEngine engine, Clock clock, ConfigChanges changes,
-                         Placement placement) {
-    this.repository = repository;
+  public DetectorService(DefinitionStore<DetectorDefinition> store, DetectorEngine engine, Clock clock,
+                         ConfigChanges changes, Placement<DetectorDefinition, String> placement) {
     this.engine = engine;
     this.clock = clock;
-    this.changes = changes;
-    this.placement = placement;
+    this.lifecycle = new DefinitionLifecycle<>(LIFECYCLE_KIND, store, new Runtime(engine), changes, placement);
+  }
+
+  /**
+   * Where deployed detectors get their events from: with several replicas ({@code routing} not null), each
+   * detector's internal channel fed with the events of its input types; on one node, the router's tap.
+   */
+  public static Placement<DetectorDefinition, String> placement(
+      io.activityservice.events.cluster.ProcessorRouting routing, DetectorEngine engine) {
+    return Placement.of(routing, KIND, (d, form) -> java.util.Set.copyOf(d.inputs().values()), engine::submitTo);
   }
 
   /** Deploys every stored detector; failures are logged and reported by {@link #get(String)}. */
   public void loadAll() {
-    for (DetectorDefinition d : repository.findAll()) {
-      deployStored(d);
-    }
+    lifecycle.loadAll();
   }
 
   /**
-   * Applies a change another replica made: deploys a stored detector that is not deployed here, or undeploys one
-   * that was deleted. Detectors are immutable, so one already deployed stays as it is (and keeps its state).
+   * Applies a change another replica made: deploys a stored detector that is not deployed here (from the compiled
+   * form the creating replica stored), or undeploys one that was deleted. Detectors are immutable, so one already
+   * deployed stays as it is (and keeps its state).
    */
-  public synchronized void reload(String name) {
-    java.util.Optional<DetectorRepository.Stored> stored = repository.findWithCompiledForm(name);
-    if (stored.isEmpty()) {
-      failures.remove(name);
-      placement.undeployed(name);
-      engine.undeploy(name);
-    } else if (engine.stats(name) == null) {
-      failures.remove(name);
-      // The creating replica compiled it: start it from that form rather than compile again.
-      deployStored(stored.get().definition(), stored.get().compiledForm());
-    }
-  }
-
-  private void deployStored(DetectorDefinition d) {
-    deployStored(d, null);
-  }
-
-  private void deployStored(DetectorDefinition d, String compiledForm) {
-    try {
-      checkScope(d);
-      engine.deploy(d, compiledForm);
-      placement.deployed(d);
-    } catch (RuntimeException e) {
-      failures.put(d.name(), e.getMessage());
-      log.error("stored detector '{}' could not be deployed and stays stopped: {}", d.name(),
-          LogSafe.message(e.getMessage()));
-    }
+  public void reload(String name) {
+    lifecycle.reload(name);
   }
 
   /**
@@ -122,8 +83,8 @@ public class DetectorService {
    * @throws io.activityservice.events.problem.InvalidInputException for invalid fields or EPL that does not compile
    * @throws ConflictException                                      if the name is taken
    */
-  public synchronized DetectorDefinition create(String name, Map<String, String> inputs, String epl, String emits,
-                                                ClockMode clockMode) {
+  public DetectorDefinition create(String name, Map<String, String> inputs, String epl, String emits,
+                                   ClockMode clockMode) {
     return create(name, inputs, epl, emits, clockMode, null);
   }
 
@@ -133,8 +94,8 @@ public class DetectorService {
    * @throws io.activityservice.events.problem.InvalidInputException for invalid fields or EPL that does not compile
    * @throws ConflictException                                      if the name is taken
    */
-  public synchronized DetectorDefinition create(String name, Map<String, String> inputs, String epl, String emits,
-                                                ClockMode clockMode, String partitionBy) {
+  public DetectorDefinition create(String name, Map<String, String> inputs, String epl, String emits,
+                                   ClockMode clockMode, String partitionBy) {
     return create(name, inputs, epl, emits, clockMode, partitionBy, TypeScope.ALL);
   }
 
@@ -148,55 +109,29 @@ public class DetectorService {
    * @throws ForbiddenException naming {@code emits} or {@code inputs.<alias>} for a type outside the scope
    * @throws ConflictException                                      if the name is taken
    */
-  public synchronized DetectorDefinition create(String name, Map<String, String> inputs, String epl, String emits,
-                                                ClockMode clockMode, String partitionBy, TypeScope authorScope) {
+  public DetectorDefinition create(String name, Map<String, String> inputs, String epl, String emits,
+                                   ClockMode clockMode, String partitionBy, TypeScope authorScope) {
     DetectorDefinition d = new DetectorDefinition(name, inputs, epl, emits, clockMode, OffsetDateTime.now(clock),
-        partitionBy, authorScope == null || authorScope.isAll() ? null : authorScope).validate();
+        partitionBy, Definition.storedScope(authorScope)).validate();
     checkScope(d);
-    if (repository.find(name).isPresent()) {
-      throw conflict(name);
-    }
-    engine.deploy(d);
-    boolean stored = false;
-    try {
-      String compiledForm = engine.compiledForm(name);
-      changes.record(KIND, name, () -> {
-        if (!repository.insert(d, compiledForm)) {
-          throw conflict(name);
-        }
-      });
-      stored = true;
-    } finally {
-      if (!stored) {
-        engine.undeploy(name);
-      }
-    }
-    placement.deployed(d);
-    return d;
+    return lifecycle.create(d);
   }
 
   public List<Status> list() {
-    return repository.findAll().stream().map(this::status).toList();
+    return lifecycle.findAll().stream().map(this::status).toList();
   }
 
   public Status get(String name) {
-    return repository.find(name).map(this::status).orElseThrow(() -> new NotFoundException("detector", name));
+    return status(lifecycle.get(name));
   }
 
   /** Undeploys and deletes. */
-  public synchronized void delete(String name) {
-    changes.record(KIND, name, () -> {
-      if (!repository.delete(name)) {
-        throw new NotFoundException("detector", name);
-      }
-    });
-    failures.remove(name);
-    placement.undeployed(name);
-    engine.undeploy(name);
+  public void delete(String name) {
+    lifecycle.delete(name);
   }
 
   private Status status(DetectorDefinition d) {
-    String error = failures.get(d.name());
+    String error = lifecycle.failure(d.name());
     DetectorStats stats = engine.stats(d.name());
     return new Status(d, error != null ? "failed" : stats != null ? "deployed" : "stopped", error, stats);
   }
@@ -223,7 +158,37 @@ public class DetectorService {
     });
   }
 
-  private static ConflictException conflict(String name) {
-    return new ConflictException("name", "detector '" + name + "' already exists; delete it first or pick another name");
+  /**
+   * The engine as the lifecycle sees it. Esper compiles and deploys in one step, so preparing deploys (and discarding
+   * undeploys); what is prepared is the compiled form to store for the other replicas.
+   */
+  private record Runtime(DetectorEngine engine) implements DefinitionRuntime<DetectorDefinition, String> {
+
+    @Override
+    public String prepare(DetectorDefinition d, String compiledForm) {
+      checkScope(d);
+      engine.deploy(d, compiledForm);
+      return engine.compiledForm(d.name());
+    }
+
+    @Override
+    public String compiledForm(DetectorDefinition d, String prepared) {
+      return prepared;
+    }
+
+    @Override
+    public void start(DetectorDefinition d, String prepared) {
+      // deployed by prepare
+    }
+
+    @Override
+    public void discard(DetectorDefinition d, String prepared) {
+      engine.undeploy(d.name());
+    }
+
+    @Override
+    public void stop(String name) {
+      engine.undeploy(name);
+    }
   }
 }

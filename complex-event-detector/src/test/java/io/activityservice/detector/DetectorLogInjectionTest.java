@@ -1,5 +1,7 @@
 package io.activityservice.detector;
 
+import io.activityservice.events.definition.DefinitionLifecycle;
+import io.activityservice.detector.internal.DetectorRepository;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Logger;
@@ -25,7 +27,7 @@ class DetectorLogInjectionTest {
 
   @Test
   void aStoredDetectorsEplCannotForgeALogLineWhenItFailsToDeploy() {
-    Logger logger = (Logger) LoggerFactory.getLogger(DetectorService.class);
+    Logger logger = (Logger) LoggerFactory.getLogger(DefinitionLifecycle.class);
     LoggerContext context = logger.getLoggerContext();
     PatternLayoutEncoder encoder = new PatternLayoutEncoder();
     encoder.setContext(context);

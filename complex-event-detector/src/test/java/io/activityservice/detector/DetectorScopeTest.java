@@ -1,5 +1,6 @@
 package io.activityservice.detector;
 
+import io.activityservice.detector.internal.DetectorRepository;
 import static io.activityservice.detector.Harness.T0;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;

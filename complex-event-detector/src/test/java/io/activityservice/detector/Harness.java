@@ -8,6 +8,8 @@ import io.activityservice.channel.InboundHandler;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.OutboundChannel;
 import io.activityservice.detector.esper.EsperDetectorEngine;
+import io.activityservice.detector.internal.DerivedRows;
+import io.activityservice.detector.internal.DetectorRepository;
 import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.ingest.EventIngest;
 import io.activityservice.events.json.Json;
@@ -111,7 +113,7 @@ final class Harness implements AutoCloseable {
   final MemoryAdapter memory = new MemoryAdapter();
   final List<RoutableEvent> routed = new CopyOnWriteArrayList<>();
   final DetectorMetrics metrics = new DetectorMetrics(meters);
-  final DerivedEvents derived;
+  final DerivedRows derived;
   final EsperDetectorEngine engine;
   final DetectorService service;
   private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor();
@@ -143,7 +145,7 @@ final class Harness implements AutoCloseable {
     router = new EventRouter(index, delivery, new DuplicateFilter(Duration.ofMinutes(10), 100_000),
         new RoutingMetrics(meters, type -> true), 100_000);
     ingest = new EventIngest(registry, router, clock);
-    derived = new DerivedEvents(new DerivedEventEmitter(ingest, deadLetters), metrics, maxHopCount, queueCapacity);
+    derived = DerivedRows.of(new DerivedEventEmitter(ingest, deadLetters), metrics, maxHopCount, queueCapacity);
     engine = new EsperDetectorEngine(type -> registry.find(type).map(t -> t.schema()), derived, metrics, clock,
         settings);
     router.addTap(new DetectorTap(engine));

@@ -89,9 +89,8 @@ public class RuleBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() {
-    RuleSettings d = RuleSettings.defaults();
-    RuleSettings s = new RuleSettings(10_000, 1, Duration.ofSeconds(1), 100_000, 4, 10_000, 100, 8,
-        d.webhookTimeout(), 1, d.webhookInitialBackoff(), d.webhookMaxBackoff());
+    RuleSettings s = RuleSettings.builder().queueCapacity(10_000).engineThreads(1).eventExpiry(Duration.ofSeconds(1))
+        .maxEventsPerRule(100_000).actionConcurrency(4).actionQueueCapacity(10_000).webhookMaxAttempts(1).build();
     dispatcher = new ActionDispatcher(List.of(), s.actionConcurrency(), s.actionQueueCapacity());
     engine = new RuleEngine(dispatcher, new SimpleMeterRegistry(), s);
     RuleCompiler compiler = new RuleCompiler(s.eventExpiry());

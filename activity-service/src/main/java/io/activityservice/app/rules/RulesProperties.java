@@ -71,9 +71,12 @@ public record RulesProperties(@DefaultValue("10000") Integer queueCapacity, @Def
 
   /** The module's settings. */
   public RuleSettings toSettings() {
-    return new RuleSettings(queueCapacity, engineThreads, eventExpiry, maxEventsPerRule, actionConcurrency,
-        actionQueueCapacity, executionHistorySize, maxHops, webhook.timeout(), webhook.maxAttempts(),
-        webhook.initialBackoff(), webhook.maxBackoff(), evaluationBudget, maxActivationsPerEvent);
+    return RuleSettings.builder().queueCapacity(queueCapacity).engineThreads(engineThreads).eventExpiry(eventExpiry)
+        .maxEventsPerRule(maxEventsPerRule).actionConcurrency(actionConcurrency).actionQueueCapacity(actionQueueCapacity)
+        .executionHistorySize(executionHistorySize).maxHops(maxHops).webhookTimeout(webhook.timeout())
+        .webhookMaxAttempts(webhook.maxAttempts()).webhookInitialBackoff(webhook.initialBackoff())
+        .webhookMaxBackoff(webhook.maxBackoff()).evaluationBudget(evaluationBudget)
+        .maxActivationsPerEvent(maxActivationsPerEvent).build();
   }
 
   private static void positive(int value, String name, String example) {

@@ -54,9 +54,8 @@ public final class RulePathMeasurement {
   }
 
   private static void run(int rules, boolean sameType, int eventCount) {
-    RuleSettings d = RuleSettings.defaults();
-    RuleSettings s = new RuleSettings(20_000, 2, Duration.ofSeconds(10), 50_000, 4, 100_000, 100, 8,
-        d.webhookTimeout(), 1, d.webhookInitialBackoff(), d.webhookMaxBackoff());
+    RuleSettings s = RuleSettings.builder().queueCapacity(20_000).engineThreads(2).eventExpiry(Duration.ofSeconds(10))
+        .maxEventsPerRule(50_000).actionConcurrency(4).actionQueueCapacity(100_000).webhookMaxAttempts(1).build();
     ActionDispatcher dispatcher = new ActionDispatcher(List.of(new RuleMeasurements.NoopAction("noop")),
         s.actionConcurrency(), s.actionQueueCapacity());
     RuleEngine engine = new RuleEngine(dispatcher, new SimpleMeterRegistry(), s);

@@ -1,6 +1,6 @@
 package io.activityservice.rules.action;
 
-import io.activityservice.channel.support.Futures;
+import io.activityservice.events.definition.DerivedEvents;
 import io.activityservice.events.derive.DerivedEventEmitter;
 import io.cloudevents.CloudEvent;
 import java.util.Map;
@@ -15,10 +15,10 @@ import java.util.concurrent.CompletableFuture;
  */
 public final class PublishAction implements ActionHandler {
 
-  private final DerivedEvents derived;
+  private final ActionEvents derived;
 
   public PublishAction(DerivedEventEmitter emitter, int maxHops) {
-    this.derived = new DerivedEvents(emitter, maxHops);
+    this.derived = new ActionEvents(emitter, maxHops);
   }
 
   @Override
@@ -30,12 +30,12 @@ public final class PublishAction implements ActionHandler {
   public CompletableFuture<ActionResult> execute(Map<String, Object> params, ActionContext ctx) {
     try {
       CloudEvent event = derived.build(params, ctx, name());
-      return derived.emitter().emit(event, derived.producer(ctx, name())).handle((outcome, error) -> {
+      return derived.emit(event, ctx, name()).handle((outcome, error) -> {
         if (error == null) {
           return ActionResult.succeeded(1);
         }
-        Throwable cause = Futures.unwrap(error);
-        return ActionResult.failed(1, cause instanceof DerivedEventEmitter.NotEmitted ? cause.getMessage()
+        Throwable cause = DerivedEvents.cause(error);
+        return ActionResult.failed(1, DerivedEvents.deadLettered(cause) ? cause.getMessage()
             : "routing failed: " + ActionDispatcher.message(cause));
       });
     } catch (RuntimeException e) {

@@ -20,11 +20,11 @@ import java.util.concurrent.CompletableFuture;
 public final class SendAction implements ActionHandler {
 
   private final ChannelRegistry channels;
-  private final DerivedEvents derived;
+  private final ActionEvents derived;
 
   public SendAction(ChannelRegistry channels, DerivedEventEmitter emitter, int maxHops) {
     this.channels = channels;
-    this.derived = new DerivedEvents(emitter, maxHops);
+    this.derived = new ActionEvents(emitter, maxHops);
   }
 
   /** Whether a channel URI is an http(s) URL: a webhook, posted under the outbound policy. */

@@ -2,9 +2,6 @@ package io.activityservice.rules.action;
 
 import io.activityservice.channel.Backoff;
 import io.activityservice.channel.Redaction;
-import io.activityservice.channel.http.OutboundRefusedException;
-import io.activityservice.channel.http.WebhookClient;
-import io.activityservice.channel.http.WebhookRequest;
 import io.activityservice.channel.support.Futures;
 import io.activityservice.events.json.Json;
 import io.activityservice.rules.Event;
@@ -25,29 +22,29 @@ import java.util.concurrent.TimeUnit;
  * {@code timeout} (ms or ISO-8601) and {@code maxAttempts}. A 2xx answer succeeds; 5xx, 408, 429
  * and I/O errors are retried with exponential backoff; other answers (redirects are not followed) fail at once.
  *
- * <p>Requests go through the http channel adapter's {@link WebhookClient}: the same outbound policy as
- * webhook subscriptions (internal targets are refused, on the addresses actually connected to), the same
- * per-host limits. A refused target fails at once with the generic reason; errors name the URL without
- * secrets. Fully asynchronous.
+ * <p>Requests go through the {@link WebhookPoster} the application hands over (the http channel adapter's
+ * guarded client): the same outbound policy as webhook subscriptions (internal targets are refused, on the
+ * addresses actually connected to), the same per-host limits. A refused target fails at once with the generic
+ * reason; errors name the URL without secrets. Fully asynchronous.
  */
 public final class WebhookAction implements ActionHandler {
 
-  private final WebhookClient client;
+  private final WebhookPoster poster;
   private final Duration timeout;
   private final int maxAttempts;
   private final Backoff backoff;
 
   /**
-   * @param client         the http channel adapter's client; {@code null} if http channels are disabled (every
-   *                       execution then fails saying so)
+   * @param poster         the http channel adapter's guarded poster; {@code null} if http channels are disabled
+   *                       (every execution then fails saying so)
    * @param timeout        default time for one attempt's answer
    * @param maxAttempts    default attempts
    * @param initialBackoff delay after the first failed attempt; doubles per attempt
    * @param maxBackoff     longest delay between attempts
    */
-  public WebhookAction(WebhookClient client, Duration timeout, int maxAttempts, Duration initialBackoff,
+  public WebhookAction(WebhookPoster poster, Duration timeout, int maxAttempts, Duration initialBackoff,
                        Duration maxBackoff) {
-    this.client = client;
+    this.poster = poster;
     this.timeout = timeout;
     this.maxAttempts = maxAttempts;
     this.backoff = new Backoff(initialBackoff, maxBackoff, false);
@@ -60,10 +57,10 @@ public final class WebhookAction implements ActionHandler {
 
   @Override
   public CompletableFuture<ActionResult> execute(Map<String, Object> params, ActionContext ctx) {
-    WebhookRequest request;
+    Request request;
     int attempts;
     try {
-      if (client == null) {
+      if (poster == null) {
         throw new IllegalStateException("the webhook action posts through the http channel adapter, which is"
             + " disabled (activity.channels.http.enabled=false)");
       }
@@ -77,7 +74,11 @@ public final class WebhookAction implements ActionHandler {
     return result;
   }
 
-  private WebhookRequest request(Map<String, Object> params, ActionContext ctx) {
+  /** A prepared POST with what its failures report. */
+  private record Request(WebhookPoster.Attempt attempt, URI target, Duration timeout) {
+  }
+
+  private Request request(Map<String, Object> params, ActionContext ctx) {
     String url = Params.required(params, "url", name(), "Map.of(\"url\", \"https://example.com/hook\", \"event\", $e)");
     URI uri;
     try {
@@ -109,14 +110,15 @@ public final class WebhookAction implements ActionHandler {
     if (params.get("headers") instanceof Map<?, ?> given) {
       given.forEach((k, v) -> headers.put(String.valueOf(k), String.valueOf(v)));
     }
-    return new WebhookRequest(uri, contentType, body.getBytes(StandardCharsets.UTF_8), headers,
-        Params.duration(params, "timeout", timeout));
+    Duration attemptTimeout = Params.duration(params, "timeout", timeout);
+    return new Request(poster.prepare(uri, contentType, body.getBytes(StandardCharsets.UTF_8), headers,
+        attemptTimeout), uri, attemptTimeout);
   }
 
-  private void attempt(WebhookRequest request, int n, int max, CompletableFuture<ActionResult> result) {
+  private void attempt(Request request, int n, int max, CompletableFuture<ActionResult> result) {
     CompletableFuture<Integer> call;
     try {
-      call = client.post(request);
+      call = request.attempt().post();
     } catch (RuntimeException e) {
       call = CompletableFuture.failedFuture(e);
     }
@@ -125,7 +127,7 @@ public final class WebhookAction implements ActionHandler {
       boolean retryable;
       if (error != null) {
         Throwable cause = Futures.unwrap(error);
-        if (cause instanceof OutboundRefusedException) {
+        if (cause instanceof WebhookPoster.Refused) {
           failure = cause.getMessage(); // generic on purpose: the reason is in the service log
           retryable = false;
         } else if (cause instanceof HttpTimeoutException) {

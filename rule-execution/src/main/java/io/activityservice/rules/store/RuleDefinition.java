@@ -1,5 +1,6 @@
 package io.activityservice.rules.store;
 
+import io.activityservice.events.definition.Definition;
 import io.activityservice.events.scope.TypeScope;
 import java.time.OffsetDateTime;
 
@@ -17,7 +18,8 @@ import java.time.OffsetDateTime;
  *                    it); {@code null}: unscoped (an admin, or a rule set stored before scopes were stored)
  */
 public record RuleDefinition(String name, String drl, long version, OffsetDateTime createdAt,
-                             OffsetDateTime updatedAt, String partitionBy, TypeScope authorScope) {
+                             OffsetDateTime updatedAt, String partitionBy, TypeScope authorScope)
+    implements Definition {
 
   public RuleDefinition {
     partitionBy = partitionBy == null || partitionBy.isBlank() ? null : partitionBy.trim();
@@ -32,10 +34,5 @@ public record RuleDefinition(String name, String drl, long version, OffsetDateTi
   /** A rule set that is not partitioned, of an unscoped author. */
   public RuleDefinition(String name, String drl, long version, OffsetDateTime createdAt, OffsetDateTime updatedAt) {
     this(name, drl, version, createdAt, updatedAt, null, null);
-  }
-
-  /** The scope its actions are checked against: {@link TypeScope#ALL} when unscoped. */
-  public TypeScope effectiveScope() {
-    return authorScope == null ? TypeScope.ALL : authorScope;
   }
 }

@@ -116,10 +116,8 @@ class RuleEngineTest {
 
   @Test
   void expiryKeepsTheSessionBoundedOver200kEvents() {
-    RuleSettings d = RuleSettings.defaults();
-    RuleSettings s = new RuleSettings(d.queueCapacity(), 1, Duration.ofSeconds(2), 20_000, d.actionConcurrency(),
-        d.actionQueueCapacity(), d.executionHistorySize(), d.maxHops(), d.webhookTimeout(), d.webhookMaxAttempts(),
-        d.webhookInitialBackoff(), d.webhookMaxBackoff());
+    RuleSettings s = RuleSettings.builder().engineThreads(1).eventExpiry(Duration.ofSeconds(2)).maxEventsPerRule(20_000)
+        .build();
     engine(s);
     String drl = "rule \"t\" when Event(type == \"m\", number(\"v\") > 1e9) then end";
     // By time: @expires(2s) of event time at 1 event/ms keeps about 2,000 events.

@@ -1,10 +1,12 @@
-package io.activityservice.detector;
+package io.activityservice.detector.internal;
 
 import io.activityservice.channel.support.DaemonThreads;
-import io.activityservice.channel.support.Futures;
-import io.activityservice.events.log.LogSafe;
+import io.activityservice.detector.DetectorMetrics;
+import io.activityservice.detector.DetectorOutput;
+import io.activityservice.detector.DetectorRow;
+import io.activityservice.events.definition.DerivedEvents;
 import io.activityservice.events.derive.DerivedEventEmitter;
-import io.activityservice.events.routing.HopCount;
+import io.activityservice.events.log.LogSafe;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import io.cloudevents.jackson.JsonCloudEventData;
@@ -20,27 +22,40 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Turns detector rows into CloudEvents and emits them through the {@link DerivedEventEmitter} (hop-count guard,
+ * Turns detector rows into CloudEvents and emits them through the shared {@link DerivedEvents} (hop-count guard,
  * the author's scope, ingest, routing) on its own thread, never inside the engine's listener. A derived event whose hop count exceeds
  * {@code maxHopCount} is dead-lettered instead, so detectors that feed each other in a cycle stop after a bounded
  * number of hops. Extensions: {@code hopcount} (int) and {@code causedby}
  * (comma-separated ids of contributing events, when known).
  */
-public class DerivedEvents implements DetectorOutput, AutoCloseable {
+public class DerivedRows implements DetectorOutput, AutoCloseable {
 
-  private static final Logger log = LoggerFactory.getLogger(DerivedEvents.class);
+  private static final Logger log = LoggerFactory.getLogger(DerivedRows.class);
   /** Bound on the {@code causedby} extension; longer lists are cut at an id boundary and end with ",...". */
   static final int MAX_CAUSEDBY = 4000;
 
-  private final DerivedEventEmitter emitter;
+  private final DerivedEvents derived;
   private final DetectorMetrics metrics;
-  private final int maxHopCount;
   private final ThreadPoolExecutor executor;
 
-  public DerivedEvents(DerivedEventEmitter emitter, DetectorMetrics metrics, int maxHopCount, int queueCapacity) {
-    this.emitter = emitter;
+  /**
+   * The detectors' derived rows: origin {@code detector:<name>}, loops bounded by {@code maxHopCount}
+   * ({@code activity.detectors.max-hop-count}).
+   */
+  public static DerivedRows of(DerivedEventEmitter emitter, DetectorMetrics metrics, int maxHopCount,
+                               int queueCapacity) {
+    return new DerivedRows(new DerivedEvents(emitter, "detector:", maxHopCount, "activity.detectors.max-hop-count"),
+        metrics, queueCapacity);
+  }
+
+  /**
+   * @param derived       the detectors' derived events ({@code detector:<name>}, bounded by
+   *                      {@code activity.detectors.max-hop-count})
+   * @param queueCapacity rows waiting to be emitted; beyond it rows are dropped and counted
+   */
+  public DerivedRows(DerivedEvents derived, DetectorMetrics metrics, int queueCapacity) {
+    this.derived = derived;
     this.metrics = metrics;
-    this.maxHopCount = maxHopCount;
     this.executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(queueCapacity),
         DaemonThreads.named("detector-emit"));
   }
@@ -63,8 +78,8 @@ public class DerivedEvents implements DetectorOutput, AutoCloseable {
         .withType(row.detector().emits())
         .withTime(OffsetDateTime.ofInstant(row.time(), ZoneOffset.UTC))
         .withDataContentType("application/json")
-        .withData(JsonCloudEventData.wrap(RowJson.tree(row.columns())))
-        .withExtension(HopCount.EXTENSION, row.hopCount());
+        .withData(JsonCloudEventData.wrap(RowJson.tree(row.columns())));
+    DerivedEvents.stamp(b, row.hopCount() - 1);
     if (!row.causes().isEmpty()) {
       b.withExtension("causedby", join(row.causes()));
     }
@@ -75,12 +90,14 @@ public class DerivedEvents implements DetectorOutput, AutoCloseable {
     String name = row.detector().name();
     try {
       CloudEvent event = toCloudEvent(row);
-      emitter.emit(event, new DerivedEventEmitter.Producer("detector:" + name, maxHopCount,
-          "activity.detectors.max-hop-count", row.detector().effectiveScope())).whenComplete((outcome, error) -> {
-            Throwable cause = Futures.unwrap(error);
-            if (cause instanceof DerivedEventEmitter.NotEmitted) {
+      derived.emit(event, name, row.detector().effectiveScope()).whenComplete((outcome, error) -> {
+            if (error == null) {
+              return;
+            }
+            Throwable cause = DerivedEvents.cause(error);
+            if (DerivedEvents.deadLettered(cause)) {
               metrics.deadLettered();
-            } else if (cause != null) {
+            } else {
               metrics.derivedFailed();
               log.warn("derived event {} of detector '{}' was not routed: {}", event.getId(), name,
                   LogSafe.message(cause.toString()));

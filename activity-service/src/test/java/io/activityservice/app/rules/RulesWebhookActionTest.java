@@ -1,4 +1,4 @@
-package io.activityservice.rules.action;
+package io.activityservice.app.rules;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,9 +6,16 @@ import com.sun.net.httpserver.HttpServer;
 import io.activityservice.channel.http.HttpChannelAdapter;
 import io.activityservice.channel.http.HttpChannelProperties;
 import io.activityservice.channel.http.OutboundPolicy;
+import io.activityservice.events.json.Json;
+import io.activityservice.events.routing.RoutableEvent;
 import io.activityservice.rules.Event;
-import io.activityservice.rules.TestEvents;
+import io.activityservice.rules.action.ActionContext;
+import io.activityservice.rules.action.ActionResult;
+import io.activityservice.rules.action.WebhookAction;
+import io.cloudevents.core.builder.CloudEventBuilder;
+import io.cloudevents.jackson.JsonCloudEventData;
 import java.net.InetSocketAddress;
+import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -21,12 +28,13 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The webhook handler against a real local HTTP server, through the http channel adapter's guarded client.
+ * The rules' webhook handler against a real local HTTP server, through the http channel adapter's guarded client
+ * ({@link HttpWebhookPoster}: the rule module reaches it only through its {@code WebhookPoster} port).
  * Only 127.0.0.1 is allowed, so other loopback forms stand in for internal targets (nothing leaves the
  * machine even if the guard failed). Attempts get a generous timeout: a cold, loaded machine must not turn a
  * slow first answer into a retry.
  */
-class WebhookActionTest {
+class RulesWebhookActionTest {
 
   static final Duration ATTEMPT_TIMEOUT = Duration.ofSeconds(30);
 
@@ -37,9 +45,11 @@ class WebhookActionTest {
   final List<String> contentTypes = new CopyOnWriteArrayList<>();
   final HttpChannelAdapter http = new HttpChannelAdapter(
       new HttpChannelProperties(Duration.ofSeconds(5), ATTEMPT_TIMEOUT), OutboundPolicy.allowing("127.0.0.1/32"));
-  final WebhookAction webhook = new WebhookAction(http.webhookClient(), ATTEMPT_TIMEOUT, 3,
+  final WebhookAction webhook = new WebhookAction(new HttpWebhookPoster(http.webhookClient()), ATTEMPT_TIMEOUT, 3,
       Duration.ofMillis(20), Duration.ofMillis(100));
-  final Event event = TestEvents.event("e1", "com.example.t", 1_000, "{\"value\": 1}");
+  final Event event = Event.of(RoutableEvent.of(CloudEventBuilder.v1().withId("e1").withSource(URI.create("/test"))
+      .withType("com.example.t").withData("application/json", JsonCloudEventData.wrap(Json.parse("{\"value\": 1}",
+          "data"))).build()));
   final ActionContext ctx = new ActionContext("rule", "r", event);
 
   @BeforeEach
@@ -116,13 +126,6 @@ class WebhookActionTest {
     assertThat(gone.error()).contains("HTTP 404");
     assertThat(run(Map.of("event", event)).error()).contains("needs the parameter 'url'");
     assertThat(run(Map.of("url", "ftp://x/y")).error()).contains("http:// or https://");
-  }
-
-  @Test
-  void backoffDoublesUpToTheCap() {
-    assertThat(webhook.backoff(1)).isEqualTo(Duration.ofMillis(20));
-    assertThat(webhook.backoff(2)).isEqualTo(Duration.ofMillis(40));
-    assertThat(webhook.backoff(10)).isEqualTo(Duration.ofMillis(100));
   }
 
   @Test

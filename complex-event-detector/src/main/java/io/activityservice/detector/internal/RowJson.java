@@ -1,4 +1,4 @@
-package io.activityservice.detector;
+package io.activityservice.detector.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;

@@ -1,4 +1,4 @@
-package io.activityservice.rules;
+package io.activityservice.rules.service;
 
 import io.activityservice.events.problem.ForbiddenException;
 import io.activityservice.events.scope.TypeScope;

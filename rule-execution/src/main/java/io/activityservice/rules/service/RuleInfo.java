@@ -1,4 +1,4 @@
-package io.activityservice.rules;
+package io.activityservice.rules.service;
 
 import io.activityservice.rules.compile.EventTypes;
 import io.activityservice.rules.store.RuleDefinition;

@@ -1,5 +1,6 @@
 package io.activityservice.rules.action;
 
+import io.activityservice.events.definition.DerivedEvents;
 import io.activityservice.events.derive.DerivedEventEmitter;
 import io.activityservice.rules.Event;
 import io.activityservice.rules.EventAccess;
@@ -12,18 +13,17 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Builds the events {@code publish} and {@code send} emit, with the loop guard ({@code hopcount} =
- * the triggering event's + 1; beyond {@code maxHops} the event is dead-lettered instead of emitted) and the
- * author's scope (an event of a type outside it is dead-lettered instead, with the reason).
+ * Builds the events {@code publish} and {@code send} emit from an action's parameters, and hands them to the shared
+ * {@link DerivedEvents} (origin {@code rule:<rule set>/<handler>}) with the loop guard ({@code hopcount} = the
+ * triggering event's + 1; beyond {@code activity.rules.max-hops} the event is dead-lettered instead of emitted) and
+ * the author's scope (an event of a type outside it is dead-lettered instead, with the reason).
  */
-final class DerivedEvents {
+final class ActionEvents {
 
-  private final DerivedEventEmitter emitter;
-  private final int maxHops;
+  private final DerivedEvents derived;
 
-  DerivedEvents(DerivedEventEmitter emitter, int maxHops) {
-    this.emitter = emitter;
-    this.maxHops = maxHops;
+  ActionEvents(DerivedEventEmitter emitter, int maxHops) {
+    this.derived = new DerivedEvents(emitter, "rule:", maxHops, "activity.rules.max-hops");
   }
 
   /**
@@ -31,11 +31,11 @@ final class DerivedEvents {
    * {@code source} (default {@code /rules/<rule>}), {@code subject}, {@code id} and {@code data}.
    */
   CloudEvent build(Map<String, Object> params, ActionContext ctx, String handler) {
-    int hops = (ctx.event() == null ? 0 : ctx.event().hopCount()) + 1;
+    int inputHops = ctx.event() == null ? 0 : ctx.event().hopCount();
     Object given = params.get("event");
     if (given instanceof Event e && !params.containsKey("type")) {
       CloudEvent forwarded = EventAccess.cloudEvent(e);
-      CloudEventBuilder copy = CloudEventBuilder.from(forwarded).withExtension(Event.HOP_COUNT, hops);
+      CloudEventBuilder copy = DerivedEvents.stamp(CloudEventBuilder.from(forwarded), inputHops);
       if (forwarded.getData() instanceof JsonCloudEventData json) {
         // a copy: the derived event must not share a tree with the routed event subscribers receive
         copy.withData(forwarded.getDataContentType(), forwarded.getDataSchema(),
@@ -47,11 +47,10 @@ final class DerivedEvents {
         "Map.of(\"type\", \"com.example.order\", \"data\", Map.of(...))"));
     String source = Params.optional(params, "source");
     String id = plain("id", Params.optional(params, "id"));
-    CloudEventBuilder b = CloudEventBuilder.v1()
+    CloudEventBuilder b = DerivedEvents.stamp(CloudEventBuilder.v1()
         .withId(id == null ? UUID.randomUUID().toString() : id)
         .withSource(URI.create(source == null ? "/rules/" + ctx.rule() : source))
-        .withType(type)
-        .withExtension(Event.HOP_COUNT, hops);
+        .withType(type), inputHops);
     String subject = plain("subject", Params.optional(params, "subject"));
     if (subject != null) {
       b.withSubject(subject);
@@ -73,7 +72,7 @@ final class DerivedEvents {
 
   /** Refuses an event: dead-letters it with the reason and fails the action. */
   CompletableFuture<ActionResult> refuse(CloudEvent event, ActionContext ctx, String handler, String reason) {
-    return failed(emitter.refuse(event, producer(ctx, handler), reason));
+    return failed(derived.refuse(event, origin(ctx, handler), ctx.authorScope(), reason));
   }
 
   private static CompletableFuture<ActionResult> failed(CompletableFuture<Void> stopped) {
@@ -82,17 +81,17 @@ final class DerivedEvents {
 
   /** Null when the event may be emitted; else a future that dead-letters it and fails the action. */
   CompletableFuture<ActionResult> guard(CloudEvent event, ActionContext ctx, String handler) {
-    CompletableFuture<Void> stopped = emitter.guard(event, producer(ctx, handler));
+    CompletableFuture<Void> stopped = derived.guard(event, origin(ctx, handler), ctx.authorScope());
     return stopped == null ? null : failed(stopped);
   }
 
-  /** The emitter's view of a rule action. */
-  DerivedEventEmitter.Producer producer(ActionContext ctx, String handler) {
-    return new DerivedEventEmitter.Producer("rule:" + ctx.rule() + "/" + handler, maxHops, "activity.rules.max-hops",
-        ctx.authorScope());
+  /** Guards, ingests and routes an event; fails with {@link DerivedEventEmitter.NotEmitted} if dead-lettered. */
+  CompletableFuture<?> emit(CloudEvent event, ActionContext ctx, String handler) {
+    return derived.emit(event, origin(ctx, handler), ctx.authorScope());
   }
 
-  DerivedEventEmitter emitter() {
-    return emitter;
+  /** Who emits: the rule set and the handler, e.g. {@code shedding/publish} ({@code rule:shedding/publish}). */
+  private static String origin(ActionContext ctx, String handler) {
+    return ctx.rule() + "/" + handler;
   }
 }

@@ -1,8 +1,10 @@
-package io.activityservice.detector;
+package io.activityservice.detector.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.activityservice.detector.ClockMode;
+import io.activityservice.detector.DetectorDefinition;
+import io.activityservice.events.definition.DefinitionStore;
 import io.activityservice.events.json.Json;
-import io.activityservice.events.scope.TypeScope;
 import java.time.OffsetDateTime;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,7 +18,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * {@code V8_2__detector_author_scope.sql}, a JSON array of patterns, NULL for unscoped; the compiled form the
  * creating replica stored for the others since {@code V9_5__detector_compiled_form.sql}, NULL for none).
  */
-public class DetectorRepository {
+public class DetectorRepository implements DefinitionStore<DetectorDefinition> {
 
   private final JdbcClient jdbc;
 
@@ -30,9 +32,10 @@ public class DetectorRepository {
   }
 
   /**
-   * Inserts with its compiled form ({@link DetectorEngine#compiledForm}, null for none); false if a detector of
-   * that name exists.
+   * Inserts with its compiled form ({@link io.activityservice.detector.DetectorEngine#compiledForm}, null for none);
+   * false if a detector of that name exists.
    */
+  @Override
   public boolean insert(DetectorDefinition d, String compiledForm) {
     try {
       jdbc.sql("insert into detector (name, inputs_json, epl, emits, clock, created_at, partition_by, author_scope,"
@@ -45,7 +48,7 @@ public class DetectorRepository {
           .param("clock", d.clock().text())
           .param("createdAt", d.createdAt())
           .param("partitionBy", d.partitionBy())
-          .param("authorScope", d.authorScope() == null ? null : Json.write(Json.tree(d.authorScope().patterns())))
+          .param("authorScope", DefinitionStore.writeScope(d.authorScope()))
           .param("compiledForm", compiledForm)
           .update();
       return true;
@@ -54,25 +57,25 @@ public class DetectorRepository {
     }
   }
 
+  @Override
   public boolean delete(String name) {
     return jdbc.sql("delete from detector where name = :name").param("name", name).update() > 0;
   }
 
+  @Override
   public Optional<DetectorDefinition> find(String name) {
     return jdbc.sql("select * from detector where name = :name").param("name", name)
         .query((rs, i) -> map(rs)).optional();
   }
 
-  /** A stored detector with the compiled form its creating replica stored (null if none). */
-  public record Stored(DetectorDefinition definition, String compiledForm) {
-  }
-
-  /** A detector and its compiled form, in one read. */
-  public Optional<Stored> findWithCompiledForm(String name) {
+  /** A detector and the compiled form its creating replica stored (null if none), in one read. */
+  @Override
+  public Optional<Stored<DetectorDefinition>> findStored(String name) {
     return jdbc.sql("select * from detector where name = :name").param("name", name)
-        .query((rs, i) -> new Stored(map(rs), rs.getString("compiled_form"))).optional();
+        .query((rs, i) -> new Stored<>(map(rs), rs.getString("compiled_form"))).optional();
   }
 
+  @Override
   public List<DetectorDefinition> findAll() {
     return jdbc.sql("select * from detector order by name").query((rs, i) -> map(rs)).list();
   }
@@ -83,16 +86,6 @@ public class DetectorRepository {
     inputs.properties().forEach(e -> aliases.put(e.getKey(), e.getValue().asText()));
     return new DetectorDefinition(rs.getString("name"), aliases, rs.getString("epl"), rs.getString("emits"),
         ClockMode.parse(rs.getString("clock")), rs.getObject("created_at", OffsetDateTime.class),
-        rs.getString("partition_by"), scope(rs.getString("author_scope")));
-  }
-
-  /** A stored scope; NULL (unscoped) stays null. */
-  private static TypeScope scope(String stored) {
-    if (stored == null) {
-      return null;
-    }
-    java.util.List<String> patterns = new java.util.ArrayList<>();
-    Json.parse(stored, "author_scope").forEach(p -> patterns.add(p.asText()));
-    return TypeScope.of(patterns, "author_scope");
+        rs.getString("partition_by"), DefinitionStore.readScope(rs.getString("author_scope")));
   }
 }
