@@ -11,7 +11,7 @@ totals() {
   awk -F, -v name="$2" 'NR > 1 { bm += $6; bc += $7; lm += $8; lc += $9 }
     END {
       if (lm + lc == 0) exit
-      printf "%-28s lines %5.1f %% (%d of %d)   branches %5.1f %% (%d of %d)\n", name,
+      printf "%-32s lines %5.1f %% (%d of %d)   branches %5.1f %% (%d of %d)\n", name,
         100 * lc / (lm + lc), lc, lm + lc, (bm + bc) ? 100 * bc / (bm + bc) : 0, bc, bm + bc
     }' "$1"
 }
