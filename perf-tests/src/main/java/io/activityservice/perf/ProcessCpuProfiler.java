@@ -33,6 +33,7 @@ public final class ProcessCpuProfiler implements InternalProfiler {
   }
 
   @Override
+  @SuppressWarnings("rawtypes") // JMH's InternalProfiler declares the raw Result
   public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
                                                      IterationResult result) {
     long cpu = processCpuNanos() - cpuBefore;

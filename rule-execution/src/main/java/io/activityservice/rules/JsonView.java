@@ -86,7 +86,7 @@ final class JsonView {
           @Override
           public Iterator<Map.Entry<String, Object>> iterator() {
             // Wraps the tree's iterator without delegating remove(): the tree's own iterator would remove fields.
-            Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
+            Iterator<Map.Entry<String, JsonNode>> fields = node.properties().iterator();
             return new Iterator<>() {
               @Override
               public boolean hasNext() {

@@ -172,7 +172,8 @@ public class OpenApiContract {
   private static Schema<?> problemSchema() {
     Schema<?> error = new ObjectSchema().addProperty("field", new StringSchema())
         .addProperty("reason", new StringSchema());
-    return new ObjectSchema()
+    ObjectSchema problem = new ObjectSchema(); // typed: required(List) on the chain's raw Schema is unchecked
+    problem
         .description("RFC 9457 problem details; input errors name the first offending field and list all of them")
         .addProperty("type", new StringSchema())
         .addProperty("title", new StringSchema())
@@ -180,8 +181,8 @@ public class OpenApiContract {
         .addProperty("detail", new StringSchema())
         .addProperty("instance", new StringSchema())
         .addProperty("field", new StringSchema())
-        .addProperty("errors", new ArraySchema().items(error))
-        .required(List.of("title", "status"));
+        .addProperty("errors", new ArraySchema().items(error));
+    return problem.required(List.of("title", "status"));
   }
 
   /** The structured-mode CloudEvent as {@code CloudEventParser} accepts it (CloudEvents 1.0 JSON format). */

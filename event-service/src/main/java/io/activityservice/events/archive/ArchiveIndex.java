@@ -18,7 +18,7 @@ import software.amazon.event.ruler.GenericMachine;
  */
 final class ArchiveIndex {
 
-  private final GenericMachine<String> machine = new GenericMachine<>();
+  private final GenericMachine<String> machine = GenericMachine.<String>builder().build();
   private final PatternFields fields = new PatternFields();
   private final Map<String, Archive> archives = new ConcurrentHashMap<>();
   private final Set<String> matchAll = ConcurrentHashMap.newKeySet();

@@ -96,7 +96,7 @@ public final class SchemaReferences {
       here = withoutFragment(resolve(base, id.asText(), pointer + "/$id"));
       declared.add(here);
     }
-    for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+    for (Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> e = it.next();
       if (!DATA_KEYWORDS.contains(e.getKey())) {
         collectIds(e.getValue(), here, pointer + "/" + escape(e.getKey()), declared);
@@ -127,7 +127,7 @@ public final class SchemaReferences {
           + " https://json-schema.org/draft/2020-12/schema, 2019-09, or http://json-schema.org/draft-07/schema#"
           + " (also draft-06, draft-04)");
     }
-    for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
+    for (Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> e = it.next();
       String key = e.getKey();
       String at = pointer + "/" + escape(key);

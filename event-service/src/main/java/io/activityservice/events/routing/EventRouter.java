@@ -170,7 +170,7 @@ public class EventRouter {
       if (matches.isEmpty()) {
         return CompletableFuture.completedFuture(new RoutingOutcome(id, 0, 0, 0, 0, false));
       }
-      @SuppressWarnings("unchecked")
+      @SuppressWarnings({"unchecked", "rawtypes"}) // no generic array creation in Java
       CompletableFuture<DurableDelivery.Result>[] deliveries = new CompletableFuture[matches.size()];
       for (int i = 0; i < deliveries.length; i++) {
         deliveries[i] = delivery.deliver(matches.get(i), event);

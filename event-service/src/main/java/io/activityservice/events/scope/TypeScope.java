@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import software.amazon.event.ruler.MatchType;
 import software.amazon.event.ruler.Patterns;
+import software.amazon.event.ruler.ValuePatterns;
 
 /**
  * The event types a publisher may publish or a subscriber may subscribe to: a list of patterns, each an exact
@@ -248,11 +249,16 @@ public final class TypeScope {
     }
   }
 
+  /** The matcher's value text; Patterns.pattern() (null unless overridden) is deprecated in favour of this one. */
+  private static String patternText(Patterns matcher) {
+    return matcher instanceof ValuePatterns values ? values.pattern() : null;
+  }
+
   /** Why a matcher of {@code type} may reach beyond the scope, or null if it cannot. */
   private String outside(Patterns matcher) {
     MatchType kind = matcher.type();
     if (kind == MatchType.EXACT) {
-      String quoted = matcher.pattern();
+      String quoted = patternText(matcher);
       if (quoted.length() < 2 || quoted.charAt(0) != '"' || quoted.charAt(quoted.length() - 1) != '"') {
         return "type matcher " + quoted + " is not allowed with scoped credentials: event types are strings";
       }
@@ -261,12 +267,12 @@ public final class TypeScope {
           : "type " + type + " is outside the event types your credentials may read (" + this + ")";
     }
     if (kind == MatchType.PREFIX) {
-      String prefix = unquoteStart(matcher.pattern());
+      String prefix = unquoteStart(patternText(matcher));
       return coversPrefix(prefix) ? null
           : "type prefix " + prefix + " reaches beyond the event types your credentials may read (" + this + ")";
     }
     if (kind == MatchType.WILDCARD) {
-      String text = unquoteStart(matcher.pattern());
+      String text = unquoteStart(patternText(matcher));
       if (text.endsWith("\"")) {
         text = text.substring(0, text.length() - 1);
       }

@@ -122,7 +122,7 @@ public record CompiledPattern(JsonNode json, List<Map<String, List<Patterns>>> s
    */
   static long subRuleCount(JsonNode object, long cap) {
     long count = 1;
-    var fields = object.fields();
+    var fields = object.properties().iterator();
     while (fields.hasNext()) {
       Map.Entry<String, JsonNode> field = fields.next();
       long factor = 1;
@@ -165,7 +165,7 @@ public record CompiledPattern(JsonNode json, List<Map<String, List<Patterns>>> s
       }
       if (has) {
         if (machine == null) {
-          machine = new GenericMachine<>();
+          machine = GenericMachine.<String>builder().build();
         }
         machine.addPatternRule("w" + i++, rule);
       }

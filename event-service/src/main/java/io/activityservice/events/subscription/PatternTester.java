@@ -142,7 +142,7 @@ public final class PatternTester {
 
   /** Leaves of the pattern: arrays of matchers, and {@code $or} groups taken whole. */
   private static void collect(JsonNode node, String prefix, List<String> segments, List<Field> out) {
-    Iterator<Map.Entry<String, JsonNode>> it = node.fields();
+    Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator();
     while (it.hasNext()) {
       Map.Entry<String, JsonNode> e = it.next();
       String path = prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey();

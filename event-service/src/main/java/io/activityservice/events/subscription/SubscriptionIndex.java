@@ -36,7 +36,7 @@ public class SubscriptionIndex {
 
   private static final String[] NONE = new String[0];
 
-  private final GenericMachine<String> machine = new GenericMachine<>();
+  private final GenericMachine<String> machine = GenericMachine.<String>builder().build();
   private final PatternFields fields = new PatternFields();
   private final Map<String, Entry> entries = new ConcurrentHashMap<>();
   private final Set<String> matchAll = ConcurrentHashMap.newKeySet();

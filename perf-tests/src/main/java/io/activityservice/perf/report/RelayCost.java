@@ -355,7 +355,7 @@ public final class RelayCost {
       default -> Double.NaN;
     };
     double bytes = Double.NaN;
-    var it = pick.path("secondaryMetrics").fields();
+    var it = pick.path("secondaryMetrics").properties().iterator();
     while (it.hasNext()) {
       var e = it.next();
       if (e.getKey().endsWith("gc.alloc.rate.norm")) {

@@ -97,6 +97,8 @@ public final class RuleCompiler {
       }
       throw new InvalidInputException(errors);
     }
+    // Drools 10.1 deprecates this overload but offers no other public way to give the base the rules' class loader.
+    @SuppressWarnings("deprecation")
     KieBaseConfiguration kbConf = KieServices.get().newKieBaseConfiguration(null, classLoader);
     kbConf.setOption(EventProcessingOption.STREAM);
     InternalKnowledgeBase kieBase = KnowledgeBaseFactory.newKnowledgeBase(kbConf);

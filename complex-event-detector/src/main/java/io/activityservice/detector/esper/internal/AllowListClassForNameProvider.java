@@ -30,7 +30,7 @@ public final class AllowListClassForNameProvider implements ClassForNameProvider
   }
 
   @Override
-  public Class classForName(String className) throws ClassNotFoundException {
+  public Class<?> classForName(String className) throws ClassNotFoundException {
     if (!allowed.contains(className)) {
       throw new ClassNotFoundException("class '" + className + "' is not on the detector allow-list");
     }
