@@ -6,14 +6,17 @@ import io.activityservice.app.support.Postgres;
 import io.activityservice.detector.ClockMode;
 import io.activityservice.detector.DetectorDefinition;
 import io.activityservice.detector.DetectorRepository;
+import io.activityservice.detector.DetectorSchema;
+import io.activityservice.events.schema.EventsSchema;
+import io.activityservice.events.schema.ModuleMigrations;
 import io.activityservice.events.scope.TypeScope;
 import io.activityservice.rules.store.RuleDefinition;
 import io.activityservice.rules.store.RuleRepository;
+import io.activityservice.rules.store.RulesSchema;
 import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
@@ -29,7 +32,7 @@ class AuthorScopeStoragePostgresTest {
   void scopesAreStoredAndRowsWithoutOneAreUnscoped() {
     String url = Postgres.createDatabase("scopes_" + Long.toHexString(System.nanoTime()));
     DriverManagerDataSource ds = new DriverManagerDataSource(url, "postgres", "postgres");
-    Flyway.configure().dataSource(ds).locations("classpath:db/migration").load().migrate();
+    ModuleMigrations.on(ds, EventsSchema.SCHEMA, DetectorSchema.SCHEMA, RulesSchema.SCHEMA).migrate();
     JdbcClient jdbc = JdbcClient.create(ds);
     TypeScope scope = TypeScope.of(List.of("com.a.*", "com.shared.event"), "scope");
     OffsetDateTime now = OffsetDateTime.now().truncatedTo(ChronoUnit.MICROS);

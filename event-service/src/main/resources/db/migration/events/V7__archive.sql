@@ -1,5 +1,5 @@
 -- Archives (events kept by pattern for a retention period) and replays. Portable across H2 and PostgreSQL; the
--- archived events themselves live in a table whose layout differs (db/vendor/<vendor>/V7_1__archived_event.sql).
+-- archived events themselves live in a table whose layout differs (db/vendor/events/<vendor>/V7_1__archived_event.sql).
 create table archive (
     name          varchar(100)  not null primary key,
     id            bigint        not null unique,

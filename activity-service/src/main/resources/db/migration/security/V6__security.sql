@@ -1,9 +1,7 @@
--- Security: subscription owners, API keys and the audit log. Portable across H2 and PostgreSQL.
--- One migration for the whole change (version 6 only). It lives in event-service because the core stores the
--- subscription owner; the api_key and audit_event tables are used by the activity-service application.
-
--- The identity that created a subscription (key:<id>, jwt:<subject>); null for subscriptions created before.
-alter table subscription add column owner varchar(255);
+-- Security: API keys and the audit log, used only by activity-service's security code. Portable across H2 and
+-- PostgreSQL. History table security_schema_history (docs/migrations.md). Version 6 is the version this script had
+-- in the single history it was part of before (with the subscription owner column, now events' V6), so that a
+-- database created then is baselined at it instead of running it again.
 
 -- API keys. The secret itself is never stored: only the SHA-256 of its 256 random bits (hex).
 create table api_key (
