@@ -4,9 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.activityservice.events.support.TestDatabases;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.flywaydb.core.Flyway;
 import org.h2.jdbcx.JdbcDataSource;
@@ -91,6 +98,36 @@ class ModuleMigrationsTest {
     // The next start does not look at the single history again.
     assertThat(ModuleMigrations.on(ds, EventsSchema.SCHEMA, NOTES).migrate())
         .allMatch(o -> o.migrationsExecuted() == 0 && o.baselinedAt().isEmpty());
+  }
+
+  @Test
+  void replicasStartingTogetherOnPostgresTakeOverOnce() throws Exception {
+    DataSource ds = TestDatabases.newEmptyPostgres();
+    legacyFlyway(ds, "postgresql").load().migrate();
+    CountDownLatch go = new CountDownLatch(1);
+    ExecutorService replicas = Executors.newFixedThreadPool(2);
+    try {
+      Callable<List<ModuleMigrations.Outcome>> replica = () -> {
+        go.await();
+        return ModuleMigrations.on(ds, EventsSchema.SCHEMA, NOTES).migrate();
+      };
+      List<Future<List<ModuleMigrations.Outcome>>> runs = List.of(replicas.submit(replica), replicas.submit(replica));
+      go.countDown();
+      List<List<ModuleMigrations.Outcome>> outcomes = new ArrayList<>();
+      for (Future<List<ModuleMigrations.Outcome>> run : runs) {
+        outcomes.add(run.get(60, TimeUnit.SECONDS));
+      }
+      // One of them took over and migrated; the other found it done.
+      assertThat(outcomes).containsExactlyInAnyOrder(
+          List.of(new ModuleMigrations.Outcome("events", Optional.of("9"), 0),
+              new ModuleMigrations.Outcome("test_notes", Optional.empty(), 2)),
+          List.of(new ModuleMigrations.Outcome("events", Optional.empty(), 0),
+              new ModuleMigrations.Outcome("test_notes", Optional.empty(), 0)));
+    } finally {
+      replicas.shutdownNow();
+    }
+    assertThat(appliedVersions(ds, "events_schema_history")).containsExactly("9");
+    assertThat(appliedVersions(ds, "test_notes_schema_history")).containsExactly("1", "2");
   }
 
   @Test
