@@ -26,6 +26,8 @@ import io.activityservice.events.routing.DuplicateFilter;
 import io.activityservice.events.routing.EventRouter;
 import io.activityservice.events.routing.RoutableEvent;
 import io.activityservice.events.routing.RoutingMetrics;
+import io.activityservice.events.schema.EventsSchema;
+import io.activityservice.events.schema.ModuleMigrations;
 import io.activityservice.events.subscription.SubscriptionIndex;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
@@ -49,7 +51,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
-import org.flywaydb.core.Flyway;
 import org.h2.jdbcx.JdbcDataSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
@@ -133,7 +134,7 @@ final class Harness implements AutoCloseable {
     JdbcDataSource ds = new JdbcDataSource();
     ds.setURL("jdbc:h2:" + db + ";DB_CLOSE_DELAY=-1");
     ds.setUser("sa");
-    Flyway.configure().dataSource(ds).locations("classpath:db/migration").load().migrate();
+    ModuleMigrations.on(ds, EventsSchema.SCHEMA, DetectorSchema.SCHEMA).migrate();
     jdbc = JdbcClient.create(ds);
     Clock clock = Clock.systemUTC();
     registry = new EventRegistry(new EventTypeRepository(jdbc), UnregisteredTypePolicy.ACCEPT, clock);

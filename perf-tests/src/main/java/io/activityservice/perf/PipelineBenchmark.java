@@ -24,6 +24,8 @@ import io.activityservice.events.registry.UnregisteredTypePolicy;
 import io.activityservice.events.routing.DuplicateFilter;
 import io.activityservice.events.routing.EventRouter;
 import io.activityservice.events.routing.RoutingMetrics;
+import io.activityservice.events.schema.EventsSchema;
+import io.activityservice.events.schema.ModuleMigrations;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.Subscription;
 import io.activityservice.events.subscription.SubscriptionIndex;
@@ -40,7 +42,6 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
 import org.h2.jdbcx.JdbcDataSource;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -158,7 +159,7 @@ public class PipelineBenchmark {
     JdbcDataSource ds = new JdbcDataSource();
     ds.setURL("jdbc:h2:mem:pipeline-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
     ds.setUser("sa");
-    Flyway.configure().dataSource(ds).locations("classpath:db/migration", "classpath:db/vendor/h2").load().migrate();
+    ModuleMigrations.on(ds, EventsSchema.SCHEMA).migrate();
     return ds;
   }
 

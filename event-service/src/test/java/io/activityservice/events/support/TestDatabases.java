@@ -1,11 +1,12 @@
 package io.activityservice.events.support;
 
+import io.activityservice.events.schema.EventsSchema;
+import io.activityservice.events.schema.ModuleMigrations;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.UUID;
 import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
 import org.h2.jdbcx.JdbcDataSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
@@ -28,6 +29,14 @@ public final class TestDatabases {
     ds.setUser("sa");
     migrate(ds);
     return ds;
+  }
+
+  /** A new, empty, NOT migrated database on the shared PostgreSQL server. */
+  public static DataSource newEmptyPostgres() {
+    postgres();
+    String name = "empty_" + UUID.randomUUID().toString().replace("-", "");
+    JdbcClient.create(postgresDataSource).sql("create database " + name).update();
+    return postgres.getDatabase("postgres", name);
   }
 
   /** The shared, migrated PostgreSQL; tests must clean the tables they use. */
@@ -60,14 +69,6 @@ public final class TestDatabases {
   }
 
   private static void migrate(DataSource ds) {
-    String vendor;
-    try (java.sql.Connection c = ds.getConnection()) {
-      vendor = c.getMetaData().getDatabaseProductName().toLowerCase(java.util.Locale.ROOT);
-    } catch (java.sql.SQLException e) {
-      throw new IllegalStateException(e);
-    }
-    Flyway.configure().dataSource(ds)
-        .locations("classpath:db/migration", "classpath:db/vendor/" + (vendor.contains("postgres") ? "postgresql" : "h2"))
-        .load().migrate();
+    ModuleMigrations.on(ds, EventsSchema.SCHEMA).migrate();
   }
 }

@@ -9,6 +9,8 @@ import com.sun.net.httpserver.HttpServer;
 import io.activityservice.events.json.Json;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.InvalidInputException.FieldError;
+import io.activityservice.events.schema.EventsSchema;
+import io.activityservice.events.schema.ModuleMigrations;
 import io.activityservice.rules.Event;
 import io.activityservice.rules.EventAccess;
 import io.activityservice.rules.service.RuleService;
@@ -17,6 +19,7 @@ import io.activityservice.rules.TestEvents.Recorder;
 import io.activityservice.rules.action.ActionDispatcher;
 import io.activityservice.rules.engine.RuleEngine;
 import io.activityservice.rules.internal.RuleRepository;
+import io.activityservice.rules.store.RulesSchema;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -30,7 +33,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
-import org.flywaydb.core.Flyway;
 import org.h2.jdbcx.JdbcDataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -79,7 +81,7 @@ class EscapeCorpusTest {
   void start() throws IOException {
     JdbcDataSource h2 = new JdbcDataSource();
     h2.setURL("jdbc:h2:mem:escape-corpus;DB_CLOSE_DELAY=-1");
-    Flyway.configure().dataSource(h2).locations("classpath:db/migration").load().migrate();
+    ModuleMigrations.on(h2, EventsSchema.SCHEMA, RulesSchema.SCHEMA).migrate();
     repository = new RuleRepository(JdbcClient.create(h2));
     RuleSettings settings = RuleSettings.defaults();
     dispatcher = new ActionDispatcher(List.of(log, webhook), settings.actionConcurrency(),

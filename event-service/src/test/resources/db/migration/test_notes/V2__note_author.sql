@@ -1,0 +1,2 @@
+-- ModuleMigrationsTest: a second script of the test module.
+alter table note add column author varchar(255);
