@@ -2,7 +2,7 @@ package io.activityservice.detector;
 
 import io.activityservice.events.log.LogSafe;
 import io.activityservice.events.derive.DerivedEventEmitter;
-import io.activityservice.events.routing.HopCount;
+import io.activityservice.events.model.HopCount;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import io.cloudevents.jackson.JsonCloudEventData;

@@ -22,7 +22,7 @@ import io.activityservice.events.delivery.DeliveryStore;
 import io.activityservice.events.delivery.DurableDelivery;
 import io.activityservice.events.routing.DuplicateFilter;
 import io.activityservice.events.routing.EventRouter;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.routing.RoutingMetrics;
 import io.activityservice.events.subscription.SubscriptionIndex;
 import io.cloudevents.CloudEvent;

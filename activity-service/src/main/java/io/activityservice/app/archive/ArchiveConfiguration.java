@@ -11,7 +11,7 @@ import io.activityservice.events.cluster.ConfigChangeLog;
 import io.activityservice.events.cluster.ConfigPropagator;
 import io.activityservice.events.cluster.ProcessorRouting;
 import io.activityservice.events.routing.EventRouter;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.rules.RuleService;
 import io.activityservice.rules.engine.RuleEngine;
 import io.micrometer.core.instrument.MeterRegistry;

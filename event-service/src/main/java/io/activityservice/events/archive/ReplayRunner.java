@@ -2,7 +2,7 @@ package io.activityservice.events.archive;
 
 import io.activityservice.events.log.LogSafe;
 import io.activityservice.channel.CloudEventJson;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import java.nio.charset.StandardCharsets;

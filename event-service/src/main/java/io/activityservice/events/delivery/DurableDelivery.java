@@ -7,7 +7,7 @@ import io.activityservice.channel.OutboundEvent;
 import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.SubscriptionIndex;
 import io.cloudevents.CloudEvent;

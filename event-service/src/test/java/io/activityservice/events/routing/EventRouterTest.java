@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.delivery.DeadLetterRecord;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.delivery.DeliveryMetrics;
 import io.activityservice.events.delivery.DeliverySettings;
 import io.activityservice.events.delivery.DeliveryStore;
