@@ -224,7 +224,7 @@ public final class StoreWriter implements AutoCloseable {
     }
     apply(burials, list -> store.bury(list.stream().map(BuryWrite::burial).toList()));
     apply(deletes, list -> store.delete(list.stream().map(DeleteWrite::claim).toList()));
-    apply(deadLetters, list -> store.insertDeadLetters(list.stream().map(DeadLetterWrite::record).toList()));
+    apply(deadLetters, list -> store.deadLetters().insert(list.stream().map(DeadLetterWrite::record).toList()));
   }
 
   /** Runs one transaction for the whole list; if it fails, one per write, so only the bad ones fail. */

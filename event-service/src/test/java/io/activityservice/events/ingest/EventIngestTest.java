@@ -226,7 +226,7 @@ class EventIngestTest {
     assertThat(dead).extracting(CloudEvent::getId).containsExactly(bad.getId());
     assertThat(String.valueOf(dead.get(0).getExtension("deadletterreason"))).contains("data.value");
     assertThat(dead.get(0).getExtension("deadlettertarget")).isEqualTo("inbound:fake:in");
-    assertThat(new DeliveryStore(ds).deadLetters(null, null, 10)).singleElement()
+    assertThat(new DeliveryStore(ds).deadLetters().page(null, null, 10)).singleElement()
         .satisfies(r -> assertThat(r.origin()).isEqualTo("inbound:fake:in"))
         .satisfies(r -> assertThat(r.subscriptionId()).isNull());
   }

@@ -122,7 +122,7 @@ class EventRouterTest {
   }
 
   private List<DeadLetterRecord> deadLetters() {
-    return new DeliveryStore(db).deadLetters(null, null, 1000);
+    return new DeliveryStore(db).deadLetters().page(null, null, 1000);
   }
 
   @Test
