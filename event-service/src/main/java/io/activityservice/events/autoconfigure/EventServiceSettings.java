@@ -15,6 +15,12 @@ import java.util.Objects;
  * settings beans ({@link io.activityservice.events.archive.ArchiveService.Settings},
  * {@link io.activityservice.events.archive.ReplayService.Settings}).
  *
+ * <p>Why handed in rather than bound here: the {@code activity.*} names, their defaults and their start-up
+ * validation ("how to fix it" messages) live in one place, the application's {@code @ConfigurationProperties}
+ * records, beside the settings of security, console and rules that share their prefixes; this module keeps its
+ * core free of property names (its tests and the benchmarks build the same objects in code), as the adapters' SPI
+ * is free of Spring.
+ *
  * @param replicaId           this replica's id (delivery leases, cluster view, replays)
  * @param unregisteredTypes   what ingest does with events of unregistered types
  * @param routing             the router's bounds and the dead-letter channel

@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * <p>Parks are bounded ({@code maxQueuedParks}): beyond it {@link #park} fails at once, so the caller nacks or
  * answers 503 instead of queueing without bound. Settlements are bounded by the attempts in flight.
  */
-public final class StoreWriter implements AutoCloseable {
+final class StoreWriter implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(StoreWriter.class);
   private static final int MAX_BATCH = 500;
