@@ -1,6 +1,6 @@
 package io.activityservice.detector;
 
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 
 /**
  * The CEP engine behind detectors, kept behind this interface so it stays replaceable

@@ -1,7 +1,7 @@
 package io.activityservice.detector;
 
 import io.activityservice.events.routing.EventRouter;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 
 /**
  * The router tap that feeds detectors: on the ingest thread it only looks the type up in the engine's

@@ -8,7 +8,7 @@ import static org.awaitility.Awaitility.await;
 import io.activityservice.events.json.Json;
 import io.activityservice.events.problem.ConflictException;
 import io.activityservice.events.problem.InvalidInputException;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -146,7 +146,7 @@ class EplEscapeCorpusTest {
             .isEqualTo("line 2, column 8: #time window size 24 hours 1 seconds is above the limit of PT24H"));
   }
 
-  private io.activityservice.events.routing.RoutableEvent routed(String id) {
+  private io.activityservice.events.model.RoutableEvent routed(String id) {
     return h.routed.stream().filter(e -> e.event().getId().equals(id)).findFirst().orElseThrow();
   }
 

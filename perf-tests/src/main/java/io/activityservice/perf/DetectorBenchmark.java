@@ -7,7 +7,7 @@ import io.activityservice.detector.DetectorMetrics;
 import io.activityservice.detector.DetectorStats;
 import io.activityservice.detector.esper.EsperDetectorEngine;
 import io.activityservice.events.json.Json;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;

@@ -2,7 +2,7 @@ package io.activityservice.perf;
 
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.events.json.Json;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.Subscription;
 import io.activityservice.events.subscription.SubscriptionIndex;

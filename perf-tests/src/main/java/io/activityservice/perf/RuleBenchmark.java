@@ -1,7 +1,7 @@
 package io.activityservice.perf;
 
 import io.activityservice.events.json.Json;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.rules.RuleSettings;
 import io.activityservice.rules.action.ActionDispatcher;
 import io.activityservice.rules.compile.CompiledRule;

@@ -2,8 +2,8 @@ package io.activityservice.rules;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.activityservice.events.routing.HopCount;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.HopCount;
+import io.activityservice.events.model.RoutableEvent;
 import io.cloudevents.CloudEvent;
 import java.util.Map;
 

@@ -1,6 +1,6 @@
 package io.activityservice.rules;
 
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import io.cloudevents.CloudEvent;
 
 /**

@@ -18,7 +18,7 @@ import io.activityservice.events.registry.EventTypeRepository;
 import io.activityservice.events.registry.UnregisteredTypePolicy;
 import io.activityservice.events.routing.DuplicateFilter;
 import io.activityservice.events.routing.EventRouter;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.routing.RoutingMetrics;
 import io.activityservice.events.schema.EventsSchema;
 import io.activityservice.events.schema.ModuleMigrations;

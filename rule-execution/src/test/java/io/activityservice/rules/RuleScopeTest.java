@@ -258,7 +258,7 @@ class RuleScopeTest {
     h.service.delete(name);
   }
 
-  private List<io.activityservice.events.routing.RoutableEvent> routedSince(int index) {
+  private List<io.activityservice.events.model.RoutableEvent> routedSince(int index) {
     return List.copyOf(h.routed.subList(index, h.routed.size()));
   }
 

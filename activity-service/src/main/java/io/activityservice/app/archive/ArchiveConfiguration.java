@@ -1,36 +1,30 @@
 package io.activityservice.app.archive;
 
-import io.activityservice.app.cluster.ClusterProperties;
 import io.activityservice.detector.DetectorEngine;
 import io.activityservice.detector.DetectorService;
 import io.activityservice.events.archive.ArchiveService;
 import io.activityservice.events.archive.Replay;
 import io.activityservice.events.archive.ReplayService;
 import io.activityservice.events.archive.ReplayTarget;
-import io.activityservice.events.cluster.ConfigChangeLog;
-import io.activityservice.events.cluster.ConfigPropagator;
 import io.activityservice.events.cluster.ProcessorRouting;
 import io.activityservice.events.routing.EventRouter;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.rules.service.RuleService;
 import io.activityservice.rules.engine.RuleEngine;
-import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Predicate;
-import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Archives (a router forwarder that queues matching events for a batch writer) and replays (run by one replica at a
- * time into subscriptions, detectors and rule sets).
+ * Archives and replays are the Event Service's ({@code EventServiceAutoConfiguration}); the application hands it
+ * their settings and the replay target (subscriptions, detectors and rule sets, which the Event Service does not
+ * know).
  */
 @Configuration(proxyBeanMethods = false)
 public class ArchiveConfiguration {
@@ -38,24 +32,22 @@ public class ArchiveConfiguration {
   /** How long a replay waits for room in a detector's or rule set's queue before it fails. */
   private static final long PROCESSOR_WAIT_MILLIS = 60_000;
 
-  @DependsOnDatabaseInitialization
-  @Bean(destroyMethod = "close")
-  ArchiveService archiveService(DataSource dataSource, ConfigChangeLog changes, ConfigPropagator propagator,
-                                Clock clock, MeterRegistry meters, ArchiveProperties props, EventRouter router) {
-    ArchiveService archives = new ArchiveService(dataSource, changes, clock, meters, props.archiveSettings());
-    router.addRecordingForwarder(archives::archive);
-    propagator.register(ArchiveService.CHANGE_KIND, archives::reload);
-    return archives.start();
+  /** Archives' settings, handed to the Event Service ({@code EventServiceAutoConfiguration} builds the archives). */
+  @Bean
+  ArchiveService.Settings archiveSettings(ArchiveProperties props) {
+    return props.archiveSettings();
   }
 
-  @DependsOnDatabaseInitialization
-  @Bean(destroyMethod = "close")
-  ReplayService replayService(DataSource dataSource, ArchiveService archives, EventRouter router,
-                              DetectorEngine detectors, RuleEngine rules, ObjectProvider<ProcessorRouting> cluster,
-                              Clock clock, ClusterProperties clusterProps, ArchiveProperties props) {
-    ReplayTarget target = (event, d) -> replay(event, d, router, detectors, rules, cluster.getIfAvailable());
-    return new ReplayService(dataSource, archives, target, clock, clusterProps.replicaId(), props.replaySettings())
-        .start();
+  @Bean
+  ReplayService.Settings replaySettings(ArchiveProperties props) {
+    return props.replaySettings();
+  }
+
+  /** Where replays go: subscriptions through the router, detectors and rule sets here or behind internal channels. */
+  @Bean
+  ReplayTarget replayTarget(EventRouter router, DetectorEngine detectors, RuleEngine rules,
+                            ObjectProvider<ProcessorRouting> cluster) {
+    return (event, d) -> replay(event, d, router, detectors, rules, cluster.getIfAvailable());
   }
 
   private static CompletableFuture<Void> replay(RoutableEvent event, Replay.Destinations d, EventRouter router,

@@ -1,22 +1,11 @@
 package io.activityservice.app.console;
 
-import io.activityservice.app.cluster.ClusterProperties;
-import io.activityservice.app.config.PatternProperties;
-import io.activityservice.app.security.Callers;
-import io.activityservice.app.stats.StatsSampler;
-import io.activityservice.app.stream.EventStreamHub;
-import io.activityservice.app.stream.StreamAccess;
-import io.activityservice.events.routing.EventRouter;
-import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.time.Clock;
-import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
-import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.filter.OncePerRequestFilter;
@@ -26,43 +15,14 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
  * The operator console: static files under {@code /console/} (no data in them; every page fetches the REST API
- * with the bearer token the operator signed in with), the event stream behind its live tail and the statistics
- * behind its charts.
+ * with the bearer token the operator signed in with). The event stream behind its live tail and the statistics
+ * behind its charts are configured in their packages ({@code StreamConfiguration}, {@code StatsConfiguration}).
  */
 @Configuration(proxyBeanMethods = false)
 public class ConsoleConfiguration implements WebMvcConfigurer {
 
   /** The chart library's webjar. */
   private static final String UPLOT_POM = "META-INF/maven/org.webjars.npm/uplot/pom.properties";
-
-  /** Live event streams, fed by a router tap. */
-  @Bean(destroyMethod = "close")
-  EventStreamHub eventStreamHub(ConsoleProperties props, ClusterProperties cluster, EventRouter router,
-                                PatternProperties patterns) {
-    EventStreamHub hub = new EventStreamHub(props.stream(), cluster.replicaId(), patterns.limits());
-    router.addTap(hub::onEvent);
-    return hub;
-  }
-
-  /**
-   * Authorisation of event streams: the event types of the caller's scope (every type for admins, and for everybody
-   * when {@code activity.security.enabled=false}).
-   */
-  @Bean
-  StreamAccess streamAccess() {
-    return () -> Callers.current().scope()::allows;
-  }
-
-  /** Samples the meters once the application is ready. */
-  @Bean(destroyMethod = "close")
-  StatsSampler statsSampler(MeterRegistry registry, Clock clock, ConsoleProperties props) {
-    return new StatsSampler(registry, clock, props.stats());
-  }
-
-  @Bean
-  ApplicationListener<ApplicationReadyEvent> statsSamplerStarter(StatsSampler sampler) {
-    return ready -> sampler.start();
-  }
 
   @Override
   public void addViewControllers(ViewControllerRegistry registry) {

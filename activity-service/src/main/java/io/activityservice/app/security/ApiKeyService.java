@@ -4,9 +4,6 @@ import io.activityservice.channel.support.DaemonThreads;
 import io.activityservice.events.scope.TypeScope;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import io.activityservice.app.security.internal.ApiKeyRepository;
-import io.activityservice.app.security.internal.ApiKeyToken;
-import io.activityservice.app.security.internal.StoredKey;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
 import java.security.MessageDigest;
@@ -26,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.security.authentication.BadCredentialsException;
 
 /**
@@ -81,7 +79,12 @@ public class ApiKeyService implements AutoCloseable {
   private final Cache<String, Cached> cache;
   private final ThreadPoolExecutor lastUsedWriter;
 
-  public ApiKeyService(ApiKeyRepository repository, Clock clock, Duration cacheTtl) {
+  /** API keys on the {@code api_key} table, each looked up at most once per {@code cacheTtl}. */
+  public ApiKeyService(JdbcClient jdbc, Clock clock, Duration cacheTtl) {
+    this(new ApiKeyRepository(jdbc), clock, cacheTtl);
+  }
+
+  ApiKeyService(ApiKeyRepository repository, Clock clock, Duration cacheTtl) {
     this.repository = repository;
     this.clock = clock;
     // Unknown ids are cached too, so random keys cannot make every request hit the database.

@@ -1,6 +1,5 @@
 package io.activityservice.app.security;
 
-import io.activityservice.app.security.internal.AuditRepository;
 import io.activityservice.events.problem.InvalidInputException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -8,6 +7,7 @@ import java.time.OffsetDateTime;
 import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.context.request.RequestContextHolder;
 
@@ -45,7 +45,12 @@ public class AuditLog {
   private final AuditRepository repository;
   private final Clock clock;
 
-  public AuditLog(AuditRepository repository, Clock clock) {
+  /** An audit log on the {@code audit_event} table. */
+  public AuditLog(JdbcClient jdbc, Clock clock) {
+    this(new AuditRepository(jdbc), clock);
+  }
+
+  AuditLog(AuditRepository repository, Clock clock) {
     this.repository = repository;
     this.clock = clock;
   }

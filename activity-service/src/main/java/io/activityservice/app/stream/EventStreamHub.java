@@ -5,7 +5,7 @@ import io.activityservice.app.console.ConsoleProperties;
 import io.activityservice.channel.support.DaemonThreads;
 import io.activityservice.events.json.Json;
 import io.activityservice.events.problem.OverloadedException;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.subscription.PatternLimits;
 import io.activityservice.events.subscription.PatternTester;
 import io.activityservice.events.subscription.SubscriptionIndex;

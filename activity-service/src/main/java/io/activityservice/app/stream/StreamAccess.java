@@ -8,7 +8,7 @@ import java.util.function.Predicate;
  * caller's identity is known); the predicate it returns then runs on the router's threads for every event that
  * matches the stream's pattern, so it must be cheap and must not block.
  *
- * <p>The bean is {@code () -> Callers.current().scope()::allows} (ConsoleConfiguration): the caller's event-type scope.
+ * <p>The bean is {@code () -> Callers.current().scope()::allows} (StreamConfiguration): the caller's event-type scope.
  */
 @FunctionalInterface
 public interface StreamAccess {

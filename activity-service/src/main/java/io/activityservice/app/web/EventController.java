@@ -10,7 +10,7 @@ import io.activityservice.events.ingest.CloudEventParser;
 import io.activityservice.events.ingest.EventIngest;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.OverloadedException;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import io.cloudevents.CloudEvent;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;

@@ -7,7 +7,7 @@ import io.activityservice.channel.http.HttpChannelAdapter;
 import io.activityservice.channel.http.HttpChannelProperties;
 import io.activityservice.channel.http.OutboundPolicy;
 import io.activityservice.events.json.Json;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.rules.Event;
 import io.activityservice.rules.action.ActionContext;
 import io.activityservice.rules.action.ActionResult;

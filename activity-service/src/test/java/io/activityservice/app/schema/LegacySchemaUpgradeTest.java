@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.activityservice.app.ActivityServiceApplication;
 import io.activityservice.app.security.SecuritySchema;
-import io.activityservice.app.security.internal.ApiKeyToken;
+import io.activityservice.app.security.ApiKeyToken;
 import io.activityservice.app.support.Api;
 import io.activityservice.app.support.Postgres;
 import io.activityservice.detector.DetectorSchema;

@@ -340,7 +340,7 @@ class SecurityApiTest {
     assertThat(key).matches("ask_[a-z0-9]{16}_[A-Za-z0-9_-]{43}").startsWith("ask_" + id + "_");
     assertThat(created.header("Location")).isEqualTo("/api/v1/api-keys/" + id);
     String secret = key.substring(21);
-    String hash = HexFormat.of().formatHex(io.activityservice.app.security.internal.ApiKeyToken.sha256(secret));
+    String hash = HexFormat.of().formatHex(io.activityservice.app.security.ApiKeyToken.sha256(secret));
 
     Response list = admin.get("/api/v1/api-keys");
     JsonNode listed = null;

@@ -1,7 +1,7 @@
 package io.activityservice.detector.esper;
 
 import io.activityservice.channel.support.DaemonThreads;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -17,7 +17,7 @@ import io.activityservice.events.problem.ConflictException;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.detector.esper.internal.CompiledForm;
 import io.activityservice.detector.esper.internal.EplSandbox;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;

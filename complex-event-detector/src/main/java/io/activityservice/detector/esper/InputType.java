@@ -1,9 +1,9 @@
 package io.activityservice.detector.esper;
 
-import io.activityservice.events.routing.HopCount;
+import io.activityservice.events.model.HopCount;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.events.json.Json;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import io.cloudevents.CloudEvent;
 import java.util.ArrayList;
 import java.util.Collections;

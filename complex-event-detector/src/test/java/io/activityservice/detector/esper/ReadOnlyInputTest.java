@@ -3,7 +3,7 @@ package io.activityservice.detector.esper;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.activityservice.events.json.Json;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;

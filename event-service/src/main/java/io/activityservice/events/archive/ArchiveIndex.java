@@ -1,7 +1,7 @@
 package io.activityservice.events.archive;
 
 import io.activityservice.events.json.Json;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.subscription.PatternFields;
 import io.activityservice.events.subscription.SubscriptionIndex;
 import java.io.IOException;

@@ -9,7 +9,7 @@ import java.util.Optional;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /** Stores archives in the {@code archive} table. */
-public class ArchiveRepository {
+class ArchiveRepository {
 
   private final JdbcClient jdbc;
 

@@ -17,7 +17,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * ({@code FOR UPDATE SKIP LOCKED} plus a lease it renews after every page); a replica that dies leaves it to another
  * once the lease ends, which resumes at the last recorded position.
  */
-public class ReplayRepository {
+class ReplayRepository {
 
   private static final TypeReference<Map<String, List<String>>> DESTINATIONS = new TypeReference<>() {
   };

@@ -3,7 +3,7 @@ package io.activityservice.events.archive;
 import io.activityservice.channel.support.DaemonThreads;
 import io.activityservice.events.log.LogSafe;
 import io.activityservice.channel.CloudEventJson;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,6 @@
 package io.activityservice.events.archive;
 
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import java.util.concurrent.CompletableFuture;
 
 /**

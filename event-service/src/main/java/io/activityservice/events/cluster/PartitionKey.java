@@ -2,7 +2,7 @@ package io.activityservice.events.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.events.problem.InvalidInputException;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import java.util.regex.Pattern;
 
 /**

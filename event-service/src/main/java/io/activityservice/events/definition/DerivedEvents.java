@@ -2,7 +2,7 @@ package io.activityservice.events.definition;
 
 import io.activityservice.channel.support.Futures;
 import io.activityservice.events.derive.DerivedEventEmitter;
-import io.activityservice.events.routing.HopCount;
+import io.activityservice.events.model.HopCount;
 import io.activityservice.events.scope.TypeScope;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;

@@ -2,7 +2,7 @@ package io.activityservice.events.definition;
 
 import io.activityservice.events.cluster.PartitionKey;
 import io.activityservice.events.cluster.ProcessorRouting;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.BiPredicate;

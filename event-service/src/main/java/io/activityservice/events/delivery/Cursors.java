@@ -10,20 +10,20 @@ final class Cursors {
   private Cursors() {
   }
 
-  static String encode(DeliveryStore.Cursor c) {
+  static String encode(DeadLetterStore.Cursor c) {
     return Base64.getUrlEncoder().withoutPadding()
         .encodeToString((c.deadLetteredAt() + ":" + c.id()).getBytes(StandardCharsets.UTF_8));
   }
 
   /** Decodes a cursor; {@code null} or blank means the first page. */
-  static DeliveryStore.Cursor decode(String cursor) {
+  static DeadLetterStore.Cursor decode(String cursor) {
     if (cursor == null || cursor.isBlank()) {
       return null;
     }
     try {
       String text = new String(Base64.getUrlDecoder().decode(cursor.trim()), StandardCharsets.UTF_8);
       int colon = text.indexOf(':');
-      return new DeliveryStore.Cursor(Long.parseLong(text.substring(0, colon)), text.substring(colon + 1));
+      return new DeadLetterStore.Cursor(Long.parseLong(text.substring(0, colon)), text.substring(colon + 1));
     } catch (IllegalArgumentException | StringIndexOutOfBoundsException e) {
       throw new InvalidInputException("cursor", "is not a cursor this service issued; use nextCursor of the previous page");
     }

@@ -7,19 +7,19 @@ import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The durable side of delivery, in the service's own database (H2 or PostgreSQL): parked deliveries waiting
- * for a retry ({@code parked_delivery}) and dead letters ({@code dead_letter}).
+ * for a retry ({@code parked_delivery}), and their way into the dead letters. The dead letters themselves
+ * ({@code dead_letter}: browse, redrive, purge) are the {@link DeadLetterStore}'s; the database's dialect, durable
+ * commits and notifications the {@link StoreDatabase}'s.
  *
  * <p>Several replicas share the tables. A replica <em>claims</em> due rows with
  * {@code SELECT … FOR UPDATE SKIP LOCKED} (so two replicas never take the same row) and marks them with a lease
@@ -34,73 +34,32 @@ public class DeliveryStore {
 
   private static final String PARKED_COLUMNS = "id, subscription_id, phase, event_id, event_source, event_type, "
       + "event_json, attempts, received_at, next_attempt_at, last_error, dead_letter_reason, lock_token, created_at";
-  private static final String DEAD_COLUMNS = "id, subscription_id, origin, event_id, event_source, event_type, "
-      + "event_json, attempts, reason, received_at, dead_lettered_at";
-  private static final int MAX_TEXT = 1000;
 
   /** Pending deliveries of one subscription. */
   public record PendingStats(long pending, long deadLetterPhase, Long oldestCreatedAt, Long nextAttemptAt,
                              String lastError, Long lastAttemptAt) {
   }
 
-  /** A position in the dead-letter list: the last item of the previous page. */
-  public record Cursor(long deadLetteredAt, String id) {
-  }
-
-  /** The PostgreSQL channel on which a replica that parked deliveries free for any replica wakes the others. */
-  public static final String DUE_CHANNEL = "activity_delivery_due";
-
-  private final DataSource dataSource;
+  private final StoreDatabase db;
   private final JdbcTemplate jdbc;
   private final TransactionTemplate tx;
-  private volatile Boolean postgres;
+  private final DeadLetterStore deadLetters;
 
   public DeliveryStore(DataSource dataSource) {
-    this.dataSource = dataSource;
-    this.jdbc = new JdbcTemplate(dataSource);
-    this.tx = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+    this.db = new StoreDatabase(dataSource);
+    this.jdbc = db.jdbc();
+    this.tx = db.tx();
+    this.deadLetters = new DeadLetterStore(db);
   }
 
-  /** Whether the store is PostgreSQL (which has {@code LISTEN}/{@code NOTIFY}). */
-  public boolean isPostgres() {
-    Boolean p = postgres;
-    if (p == null) {
-      p = Boolean.TRUE.equals(jdbc.execute((java.sql.Connection c) ->
-          "PostgreSQL".equalsIgnoreCase(c.getMetaData().getDatabaseProductName())));
-      postgres = p;
-    }
-    return p;
+  /** The database the tables live in (its dialect, durable commits, PostgreSQL notifications). */
+  StoreDatabase database() {
+    return db;
   }
 
-  /**
-   * On PostgreSQL, runs {@code onDue} whenever another replica (or this one) parks deliveries that any replica may
-   * claim; {@code null} on other databases. Close it to stop listening.
-   */
-  public AutoCloseable listenForDueDeliveries(Runnable onDue) {
-    if (!isPostgres()) {
-      return null;
-    }
-    return new io.activityservice.events.internal.PgNotifications(dataSource, DUE_CHANNEL, onDue,
-        "delivery-due-listener").start();
-  }
-
-  /**
-   * Makes every commit reach the database file before it returns. H2 (the embedded default) otherwise writes
-   * commits to its file up to 500 ms later ({@code WRITE_DELAY}), and a SIGKILL in between loses them — measured:
-   * a 202 whose parked delivery vanished. PostgreSQL commits durably already.
-   *
-   * @return whether a setting was changed
-   */
-  public boolean ensureDurableCommits() {
-    return Boolean.TRUE.equals(jdbc.execute((java.sql.Connection c) -> {
-      if (!"H2".equalsIgnoreCase(c.getMetaData().getDatabaseProductName())) {
-        return false;
-      }
-      try (java.sql.Statement st = c.createStatement()) {
-        st.execute("SET WRITE_DELAY 0");
-      }
-      return true;
-    }));
+  /** The dead letters ({@code dead_letter}): browsed, redriven, purged. */
+  public DeadLetterStore deadLetters() {
+    return deadLetters;
   }
 
   // ------------------------------------------------------------------ parking
@@ -117,8 +76,8 @@ public class DeliveryStore {
     boolean free = parks.stream().anyMatch(p -> p.lockedBy() == null);
     tx.executeWithoutResult(s -> {
       insert(parks);
-      if (free && isPostgres()) {
-        jdbc.queryForList(io.activityservice.events.internal.PgNotifications.notifySql(DUE_CHANNEL));
+      if (free && db.isPostgres()) {
+        jdbc.queryForList(io.activityservice.events.internal.PgNotifications.notifySql(StoreDatabase.DUE_CHANNEL));
       }
     });
   }
@@ -138,8 +97,8 @@ public class DeliveryStore {
           ps.setInt(8, r.attempts());
           ps.setLong(9, r.receivedAt());
           ps.setLong(10, r.nextAttemptAt());
-          ps.setString(11, cut(r.lastError()));
-          ps.setString(12, cut(r.deadLetterReason()));
+          ps.setString(11, StoreDatabase.cut(r.lastError()));
+          ps.setString(12, StoreDatabase.cut(r.deadLetterReason()));
           ps.setString(13, r.lockToken());
           ps.setLong(14, r.createdAt());
           ps.setString(15, p.lockedBy());
@@ -174,7 +133,7 @@ public class DeliveryStore {
         + " where next_attempt_at <= ? and (locked_until is null or locked_until < ?)");
     List<Object> args = new ArrayList<>(List.of(now, now));
     if (!skipSubscriptions.isEmpty()) {
-      sql.append(" and subscription_id not in (").append(placeholders(skipSubscriptions.size())).append(')');
+      sql.append(" and subscription_id not in (").append(StoreDatabase.placeholders(skipSubscriptions.size())).append(')');
       args.addAll(skipSubscriptions);
     }
     sql.append(" order by next_attempt_at fetch first ? rows only for update skip locked");
@@ -230,7 +189,7 @@ public class DeliveryStore {
         + " last_attempt_at = ?, attempts = coalesce(?, attempts), locked_by = null, lock_token = null,"
         + " locked_until = null where id = ? and lock_token = ?", changes, changes.size(), (ps, r) -> {
           ps.setLong(1, r.nextAttemptAt());
-          ps.setString(2, cut(r.error()));
+          ps.setString(2, StoreDatabase.cut(r.error()));
           ps.setLong(3, r.attemptedAt());
           if (r.attempts() == null) {
             ps.setNull(4, Types.INTEGER);
@@ -252,8 +211,8 @@ public class DeliveryStore {
         + " dead_letter_reason = ?, last_error = ?, last_attempt_at = ?, next_attempt_at = ?, locked_by = null,"
         + " lock_token = null, locked_until = null where id = ? and lock_token = ?", changes, changes.size(),
         (ps, g) -> {
-          ps.setString(1, cut(g.reason()));
-          ps.setString(2, cut(g.error()));
+          ps.setString(1, StoreDatabase.cut(g.reason()));
+          ps.setString(2, StoreDatabase.cut(g.error()));
           ps.setLong(3, g.at());
           ps.setLong(4, g.at());
           ps.setString(5, g.claim().id());
@@ -268,11 +227,11 @@ public class DeliveryStore {
   /** Moves claimed rows into {@code dead_letter}, each in one transaction with its delete. */
   public void bury(List<Bury> burials) {
     tx.executeWithoutResult(s -> {
-      jdbc.batchUpdate("insert into dead_letter (" + DEAD_COLUMNS + ") select id, subscription_id, ?, event_id,"
+      jdbc.batchUpdate("insert into dead_letter (" + DeadLetterStore.DEAD_COLUMNS + ") select id, subscription_id, ?, event_id,"
           + " event_source, event_type, event_json, attempts, ?, received_at, ? from parked_delivery"
           + " where id = ? and lock_token = ?", burials, burials.size(), (ps, b) -> {
-            ps.setString(1, cut(b.origin()));
-            ps.setString(2, cut(b.reason()));
+            ps.setString(1, StoreDatabase.cut(b.origin()));
+            ps.setString(2, StoreDatabase.cut(b.reason()));
             ps.setLong(3, b.at());
             ps.setString(4, b.claim().id());
             ps.setString(5, b.claim().lockToken());
@@ -309,17 +268,17 @@ public class DeliveryStore {
       if (ids.isEmpty()) {
         return 0;
       }
-      String in = placeholders(ids.size());
+      String in = StoreDatabase.placeholders(ids.size());
       if (toDeadLetterPhase) {
-        List<Object> args = new ArrayList<>(List.of(cut(reason), now, now));
+        List<Object> args = new ArrayList<>(List.of(StoreDatabase.cut(reason), now, now));
         args.addAll(ids);
         jdbc.update("update parked_delivery set phase = 'DEAD_LETTER', dead_letter_reason = ?, next_attempt_at = ?,"
             + " last_attempt_at = ?, locked_by = null, lock_token = null, locked_until = null where id in (" + in
             + ")", args.toArray());
       } else {
-        List<Object> args = new ArrayList<>(List.of(cut(origin), cut(reason), now));
+        List<Object> args = new ArrayList<>(List.of(StoreDatabase.cut(origin), StoreDatabase.cut(reason), now));
         args.addAll(ids);
-        jdbc.update("insert into dead_letter (" + DEAD_COLUMNS + ") select id, subscription_id, ?, event_id,"
+        jdbc.update("insert into dead_letter (" + DeadLetterStore.DEAD_COLUMNS + ") select id, subscription_id, ?, event_id,"
             + " event_source, event_type, event_json, attempts, ?, received_at, ? from parked_delivery where id in ("
             + in + ")", args.toArray());
         jdbc.update("delete from parked_delivery where id in (" + in + ")", ids.toArray());
@@ -379,96 +338,6 @@ public class DeliveryStore {
     return counts;
   }
 
-  // ------------------------------------------------------------------ dead letters
-
-  /** Inserts dead letters that never were parked (e.g. invalid inbound events). */
-  public void insertDeadLetters(List<DeadLetterRecord> records) {
-    tx.executeWithoutResult(s -> jdbc.batchUpdate("insert into dead_letter (" + DEAD_COLUMNS
-        + ") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", records, records.size(), (ps, r) -> {
-          ps.setString(1, r.id());
-          ps.setString(2, r.subscriptionId());
-          ps.setString(3, cut(r.origin()));
-          ps.setString(4, r.eventId());
-          ps.setString(5, r.eventSource());
-          ps.setString(6, r.eventType());
-          ps.setString(7, r.eventJson());
-          ps.setInt(8, r.attempts());
-          ps.setString(9, cut(r.reason()));
-          ps.setLong(10, r.receivedAt());
-          ps.setLong(11, r.deadLetteredAt());
-        }));
-  }
-
-  /**
-   * A page of dead letters, oldest first.
-   *
-   * @param subscriptionId only this subscription's, or {@code null} for all
-   * @param after          the last item of the previous page, or {@code null}
-   */
-  public List<DeadLetterRecord> deadLetters(String subscriptionId, Cursor after, int limit) {
-    StringBuilder sql = new StringBuilder("select " + DEAD_COLUMNS + " from dead_letter where 1 = 1");
-    List<Object> args = new ArrayList<>();
-    if (subscriptionId != null) {
-      sql.append(" and subscription_id = ?");
-      args.add(subscriptionId);
-    }
-    if (after != null) {
-      sql.append(" and (dead_lettered_at > ? or (dead_lettered_at = ? and id > ?))");
-      args.addAll(List.of(after.deadLetteredAt(), after.deadLetteredAt(), after.id()));
-    }
-    sql.append(" order by dead_lettered_at, id fetch first ? rows only");
-    args.add(limit);
-    return jdbc.query(sql.toString(), DeliveryStore::dead, args.toArray());
-  }
-
-  /** Dead letters of a subscription. */
-  public long deadLetterCount(String subscriptionId) {
-    Long n = jdbc.queryForObject("select count(*) from dead_letter where subscription_id = ?", Long.class,
-        subscriptionId);
-    return n == null ? 0 : n;
-  }
-
-  /**
-   * Moves dead letters of a subscription back into the retry cycle, due at once with a fresh attempt count and
-   * {@code retry.maxAge} counted from now. At most {@code max} of them, oldest first.
-   *
-   * @param ids only these dead letters, or {@code null} for the oldest ones
-   * @return the ids redriven
-   */
-  public List<String> redrive(String subscriptionId, List<String> ids, int max, long now) {
-    return tx.execute(s -> {
-      StringBuilder select = new StringBuilder("select id from dead_letter where subscription_id = ?");
-      List<Object> args = new ArrayList<>(List.of(subscriptionId));
-      if (ids != null) {
-        if (ids.isEmpty()) {
-          return List.<String>of();
-        }
-        select.append(" and id in (").append(placeholders(ids.size())).append(')');
-        args.addAll(ids);
-      }
-      select.append(" order by dead_lettered_at, id fetch first ? rows only for update");
-      args.add(max);
-      List<String> chosen = jdbc.queryForList(select.toString(), String.class, args.toArray());
-      if (chosen.isEmpty()) {
-        return List.<String>of();
-      }
-      String in = placeholders(chosen.size());
-      List<Object> insertArgs = new ArrayList<>(List.of(now, now, now));
-      insertArgs.addAll(chosen);
-      jdbc.update("insert into parked_delivery (id, subscription_id, phase, event_id, event_source, event_type,"
-          + " event_json, attempts, received_at, next_attempt_at, created_at) select id, subscription_id, 'RETRY',"
-          + " event_id, event_source, event_type, event_json, 0, ?, ?, ? from dead_letter where id in (" + in + ")",
-          insertArgs.toArray());
-      jdbc.update("delete from dead_letter where id in (" + in + ")", chosen.toArray());
-      return chosen;
-    });
-  }
-
-  /** Deletes dead letters older than {@code before} (epoch ms); returns how many. */
-  public int purgeDeadLetters(long before) {
-    return jdbc.update("delete from dead_letter where dead_lettered_at < ?", before);
-  }
-
   // ------------------------------------------------------------------ mapping
 
   private static ParkedDelivery parked(ResultSet rs, int row) throws SQLException {
@@ -476,16 +345,6 @@ public class DeliveryStore {
         rs.getString("event_id"), rs.getString("event_source"), rs.getString("event_type"), rs.getString("event_json"),
         rs.getInt("attempts"), rs.getLong("received_at"), rs.getLong("next_attempt_at"), rs.getString("last_error"),
         rs.getString("dead_letter_reason"), rs.getString("lock_token"), rs.getLong("created_at"));
-  }
-
-  private static DeadLetterRecord dead(ResultSet rs, int row) throws SQLException {
-    return new DeadLetterRecord(rs.getString("id"), rs.getString("subscription_id"), rs.getString("origin"),
-        rs.getString("event_id"), rs.getString("event_source"), rs.getString("event_type"), rs.getString("event_json"),
-        rs.getInt("attempts"), rs.getString("reason"), rs.getLong("received_at"), rs.getLong("dead_lettered_at"));
-  }
-
-  private static String placeholders(int n) {
-    return String.join(", ", Collections.nCopies(n, "?"));
   }
 
   private static void setLong(PreparedStatement ps, int i, Long v) throws SQLException {
@@ -504,9 +363,5 @@ public class DeliveryStore {
       }
     }
     return n;
-  }
-
-  static String cut(String text) {
-    return text == null || text.length() <= MAX_TEXT ? text : text.substring(0, MAX_TEXT);
   }
 }

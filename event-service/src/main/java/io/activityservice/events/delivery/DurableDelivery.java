@@ -8,7 +8,7 @@ import io.activityservice.channel.support.DaemonThreads;
 import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.SubscriptionIndex;
 import io.cloudevents.CloudEvent;
@@ -111,7 +111,7 @@ public final class DurableDelivery implements AutoCloseable {
 
   /** Starts the retry worker and housekeeping (dead-letter retention, pending gauges). */
   public DurableDelivery start() {
-    if (store.ensureDurableCommits()) {
+    if (store.database().ensureDurableCommits()) {
       log.info("H2: commits are written to the database file before they return (WRITE_DELAY 0), so a 2xx or an"
           + " acknowledged message survives a SIGKILL");
     }
@@ -323,7 +323,7 @@ public final class DurableDelivery implements AutoCloseable {
   public SubscriptionDeliveries deliveries(String subscriptionId) {
     DeliveryStore.PendingStats s = store.pending(subscriptionId);
     return new SubscriptionDeliveries(subscriptionId, s.pending(), s.deadLetterPhase(), s.oldestCreatedAt(),
-        s.nextAttemptAt(), s.lastError(), s.lastAttemptAt(), store.deadLetterCount(subscriptionId));
+        s.nextAttemptAt(), s.lastError(), s.lastAttemptAt(), store.deadLetters().count(subscriptionId));
   }
 
   /**
@@ -336,12 +336,12 @@ public final class DurableDelivery implements AutoCloseable {
     if (limit < 1 || limit > 1000) {
       throw new InvalidInputException("limit", "must be between 1 and 1000");
     }
-    List<DeadLetterRecord> items = store.deadLetters(subscriptionId, Cursors.decode(cursor), limit + 1);
+    List<DeadLetterRecord> items = store.deadLetters().page(subscriptionId, Cursors.decode(cursor), limit + 1);
     String next = null;
     if (items.size() > limit) {
       items = items.subList(0, limit);
       DeadLetterRecord last = items.get(limit - 1);
-      next = Cursors.encode(new DeliveryStore.Cursor(last.deadLetteredAt(), last.id()));
+      next = Cursors.encode(new DeadLetterStore.Cursor(last.deadLetteredAt(), last.id()));
     }
     return new DeadLetterPage(List.copyOf(items), next);
   }
@@ -362,7 +362,7 @@ public final class DurableDelivery implements AutoCloseable {
       throw new InvalidInputException("ids", "at most 10000 per request");
     }
     int max = ids == null ? entry.subscription().retry().maxPending() : ids.size();
-    List<String> moved = store.redrive(subscriptionId, ids, max, clock.millis());
+    List<String> moved = store.deadLetters().redrive(subscriptionId, ids, max, clock.millis());
     if (!moved.isEmpty()) {
       metrics.redriven(subscriptionId, moved.size());
       worker.nudge();
@@ -383,7 +383,7 @@ public final class DurableDelivery implements AutoCloseable {
   private void housekeeping() {
     try {
       metrics.pending(store.pendingBySubscription());
-      int purged = store.purgeDeadLetters(clock.millis() - settings.deadLetterRetention().toMillis());
+      int purged = store.deadLetters().purgeOlderThan(clock.millis() - settings.deadLetterRetention().toMillis());
       if (purged > 0) {
         log.info("{} dead letters older than {} purged", purged, settings.deadLetterRetention());
       }

@@ -71,7 +71,7 @@ final class RetryWorker implements AutoCloseable {
   void start() {
     thread.start();
     try {
-      listener = store.listenForDueDeliveries(this::nudge);
+      listener = store.database().listenForDueDeliveries(this::nudge);
     } catch (RuntimeException e) {
       log.warn("not listening for deliveries parked by other replicas (found by the periodic check instead): {}",
           e.toString());

@@ -1,6 +1,6 @@
 package io.activityservice.events.delivery;
 
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.subscription.SubscriptionIndex;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;

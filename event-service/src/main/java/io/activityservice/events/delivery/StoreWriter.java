@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
  * <p>Parks are bounded ({@code maxQueuedParks}): beyond it {@link #park} fails at once, so the caller nacks or
  * answers 503 instead of queueing without bound. Settlements are bounded by the attempts in flight.
  */
-public final class StoreWriter implements AutoCloseable {
+final class StoreWriter implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(StoreWriter.class);
   private static final int MAX_BATCH = 500;
@@ -224,7 +224,7 @@ public final class StoreWriter implements AutoCloseable {
     }
     apply(burials, list -> store.bury(list.stream().map(BuryWrite::burial).toList()));
     apply(deletes, list -> store.delete(list.stream().map(DeleteWrite::claim).toList()));
-    apply(deadLetters, list -> store.insertDeadLetters(list.stream().map(DeadLetterWrite::record).toList()));
+    apply(deadLetters, list -> store.deadLetters().insert(list.stream().map(DeadLetterWrite::record).toList()));
   }
 
   /** Runs one transaction for the whole list; if it fails, one per write, so only the bad ones fail. */

@@ -4,7 +4,7 @@ import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.InvalidInputException.FieldError;
 import io.activityservice.events.registry.EventRegistry;
 import io.activityservice.events.routing.EventRouter;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.routing.RoutingOutcome;
 import io.cloudevents.CloudEvent;
 import java.time.Clock;

@@ -2,6 +2,7 @@ package io.activityservice.events.routing;
 
 import io.activityservice.events.log.LogSafe;
 import io.activityservice.events.delivery.DurableDelivery;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.problem.OverloadedException;
 import io.activityservice.events.subscription.SubscriptionIndex;
 import java.util.Arrays;

@@ -1,6 +1,7 @@
 package io.activityservice.events.routing;
 
 import io.activityservice.events.delivery.DurableDelivery;
+import io.activityservice.events.model.RoutableEvent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;

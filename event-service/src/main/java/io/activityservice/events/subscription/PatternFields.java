@@ -14,7 +14,7 @@ import software.amazon.event.ruler.JsonRuleCompiler;
  * The top-level members of the event's JSON view that the patterns in one Event Ruler machine read ({@code type},
  * {@code source}, {@code data} for {@code data.meter}…), counted per pattern so they can be removed again. Event
  * Ruler ignores every member no rule names, so a view with only these members matches exactly as the whole view
- * does: routing builds just that ({@link io.activityservice.events.routing.RoutableEvent#view}) and parses the data
+ * does: routing builds just that ({@link io.activityservice.events.model.RoutableEvent#view}) and parses the data
  * only when some pattern reads it. Not thread-safe: the owner changes it under its own lock and publishes
  * {@link #members()}.
  */

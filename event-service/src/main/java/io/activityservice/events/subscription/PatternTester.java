@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.activityservice.events.json.Json;
 import io.activityservice.events.problem.InvalidInputException;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;

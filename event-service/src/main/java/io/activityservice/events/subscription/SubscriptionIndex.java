@@ -3,7 +3,7 @@ package io.activityservice.events.subscription;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.events.json.Json;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -162,7 +162,7 @@ abstract class AbstractDeliveryStoreTest {
         "gave up after 2 attempts", NOW)));
 
     assertThat(count("parked_delivery")).isZero();
-    assertThat(store.deadLetters("s1", null, 10)).singleElement().satisfies(d -> {
+    assertThat(store.deadLetters().page("s1", null, 10)).singleElement().satisfies(d -> {
       assertThat(d.id()).isEqualTo(r.id());
       assertThat(d.reason()).isEqualTo("gave up after 2 attempts");
       assertThat(d.origin()).isEqualTo("https://host/hook");
@@ -183,7 +183,7 @@ abstract class AbstractDeliveryStoreTest {
     int evicted = store.evictOldest("s1", 2, "jms:queue:x", "evicted: maxPending", NOW, false);
 
     assertThat(evicted).isEqualTo(2);
-    assertThat(store.deadLetters("s1", null, 10)).extracting(DeadLetterRecord::id)
+    assertThat(store.deadLetters().page("s1", null, 10)).extracting(DeadLetterRecord::id)
         .containsExactlyInAnyOrder(oldest.id(), newest.id());
     assertThat(store.pendingRetries("s1")).isEqualTo(1);
     assertThat(store.pendingRetries("s2")).isEqualTo(1);
@@ -210,21 +210,21 @@ abstract class AbstractDeliveryStoreTest {
           NOW - 100, NOW - 50 + (i / 2)));
     }
     records.add(new DeadLetterRecord("x", "s2", "https://other", "ex", "/src", "t", "{}", 1, "other", NOW, NOW));
-    store.insertDeadLetters(records);
+    store.deadLetters().insert(records);
 
-    List<DeadLetterRecord> page1 = store.deadLetters("s1", null, 2);
+    List<DeadLetterRecord> page1 = store.deadLetters().page("s1", null, 2);
     DeadLetterRecord last = page1.get(1);
-    List<DeadLetterRecord> page2 = store.deadLetters("s1", new DeliveryStore.Cursor(last.deadLetteredAt(), last.id()),
+    List<DeadLetterRecord> page2 = store.deadLetters().page("s1", new DeadLetterStore.Cursor(last.deadLetteredAt(), last.id()),
         2);
-    List<DeadLetterRecord> page3 = store.deadLetters("s1", new DeliveryStore.Cursor(page2.get(1).deadLetteredAt(),
+    List<DeadLetterRecord> page3 = store.deadLetters().page("s1", new DeadLetterStore.Cursor(page2.get(1).deadLetteredAt(),
         page2.get(1).id()), 2);
     assertThat(page1).extracting(DeadLetterRecord::id).containsExactly("d0", "d1");
     assertThat(page2).extracting(DeadLetterRecord::id).containsExactly("d2", "d3");
     assertThat(page3).extracting(DeadLetterRecord::id).containsExactly("d4");
-    assertThat(store.deadLetters(null, null, 100)).hasSize(6);
+    assertThat(store.deadLetters().page(null, null, 100)).hasSize(6);
 
-    assertThat(store.redrive("s1", List.of("d1", "d3", "x"), 100, NOW)).containsExactlyInAnyOrder("d1", "d3");
-    assertThat(store.deadLetterCount("s1")).isEqualTo(3);
+    assertThat(store.deadLetters().redrive("s1", List.of("d1", "d3", "x"), 100, NOW)).containsExactlyInAnyOrder("d1", "d3");
+    assertThat(store.deadLetters().count("s1")).isEqualTo(3);
     List<ParkedDelivery> due = store.claim(10, NOW, "r1", NOW + 60_000, List.of());
     assertThat(due).extracting(ParkedDelivery::id).containsExactlyInAnyOrder("d1", "d3");
     assertThat(due).allSatisfy(d -> {
@@ -232,18 +232,18 @@ abstract class AbstractDeliveryStoreTest {
       assertThat(d.receivedAt()).as("maxAge counts from the redrive").isEqualTo(NOW);
     });
 
-    assertThat(store.redrive("s1", null, 2, NOW)).containsExactly("d0", "d2");
-    assertThat(store.deadLetterCount("s1")).isEqualTo(1);
+    assertThat(store.deadLetters().redrive("s1", null, 2, NOW)).containsExactly("d0", "d2");
+    assertThat(store.deadLetters().count("s1")).isEqualTo(1);
   }
 
   @Test
   void retentionPurgesOldDeadLetters() {
-    store.insertDeadLetters(List.of(
+    store.deadLetters().insert(List.of(
         new DeadLetterRecord("old", null, "inbound:x", "e1", "/s", "t", "{}", 0, "invalid", NOW - 10, NOW - 10),
         new DeadLetterRecord("new", null, "inbound:x", "e2", "/s", "t", "{}", 0, "invalid", NOW, NOW)));
 
-    assertThat(store.purgeDeadLetters(NOW - 5)).isEqualTo(1);
-    assertThat(store.deadLetters(null, null, 10)).extracting(DeadLetterRecord::id).containsExactly("new");
+    assertThat(store.deadLetters().purgeOlderThan(NOW - 5)).isEqualTo(1);
+    assertThat(store.deadLetters().page(null, null, 10)).extracting(DeadLetterRecord::id).containsExactly("new");
   }
 
   @Test

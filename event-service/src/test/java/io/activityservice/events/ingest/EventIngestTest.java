@@ -18,7 +18,7 @@ import io.activityservice.events.delivery.DeliveryStore;
 import io.activityservice.events.delivery.DurableDelivery;
 import io.activityservice.events.routing.DuplicateFilter;
 import io.activityservice.events.routing.EventRouter;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.routing.RoutingMetrics;
 import io.activityservice.events.routing.RoutingOutcome;
 import io.activityservice.events.subscription.RetryPolicy;
@@ -226,7 +226,7 @@ class EventIngestTest {
     assertThat(dead).extracting(CloudEvent::getId).containsExactly(bad.getId());
     assertThat(String.valueOf(dead.get(0).getExtension("deadletterreason"))).contains("data.value");
     assertThat(dead.get(0).getExtension("deadlettertarget")).isEqualTo("inbound:fake:in");
-    assertThat(new DeliveryStore(ds).deadLetters(null, null, 10)).singleElement()
+    assertThat(new DeliveryStore(ds).deadLetters().page(null, null, 10)).singleElement()
         .satisfies(r -> assertThat(r.origin()).isEqualTo("inbound:fake:in"))
         .satisfies(r -> assertThat(r.subscriptionId()).isNull());
   }

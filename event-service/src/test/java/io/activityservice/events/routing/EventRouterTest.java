@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.delivery.DeadLetterRecord;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.delivery.DeliveryMetrics;
 import io.activityservice.events.delivery.DeliverySettings;
 import io.activityservice.events.delivery.DeliveryStore;
@@ -121,7 +122,7 @@ class EventRouterTest {
   }
 
   private List<DeadLetterRecord> deadLetters() {
-    return new DeliveryStore(db).deadLetters(null, null, 1000);
+    return new DeliveryStore(db).deadLetters().page(null, null, 1000);
   }
 
   @Test

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.events.json.Json;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.support.Events;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;

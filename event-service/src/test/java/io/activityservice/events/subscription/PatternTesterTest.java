@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.activityservice.events.json.Json;
 import io.activityservice.events.problem.InvalidInputException;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.support.Events;
 import java.util.List;
 import java.util.Map;

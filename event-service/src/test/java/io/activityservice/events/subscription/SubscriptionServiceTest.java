@@ -10,7 +10,7 @@ import io.activityservice.events.json.Json;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.InvalidInputException.FieldError;
 import io.activityservice.events.problem.NotFoundException;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.support.Events;
 import io.activityservice.events.support.FakeChannelAdapter;
 import io.activityservice.events.support.TestDatabases;

@@ -1,7 +1,7 @@
 package io.activityservice.events.support;
 
 import io.activityservice.events.json.Json;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import java.net.URI;

@@ -1,7 +1,7 @@
 package io.activityservice.perf.rules;
 
 import io.activityservice.events.json.Json;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.rules.Event;
 import io.activityservice.rules.action.ActionContext;
 import io.activityservice.rules.action.ActionHandler;

@@ -2,7 +2,7 @@ package io.activityservice.rules.engine;
 
 import io.activityservice.channel.support.DaemonThreads;
 import io.activityservice.events.routing.EventRouter;
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.rules.Event;
 import io.activityservice.rules.EventAccess;
 import io.activityservice.rules.RuleSettings;

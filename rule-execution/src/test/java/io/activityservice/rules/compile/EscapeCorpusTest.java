@@ -140,7 +140,7 @@ class EscapeCorpusTest {
 
   /** The event that would run an attempt: its source and a URL in its data point at the canary HTTP server. */
   private Event trigger(String id) {
-    return Event.of(io.activityservice.events.routing.RoutableEvent.of(io.cloudevents.core.builder.CloudEventBuilder
+    return Event.of(io.activityservice.events.model.RoutableEvent.of(io.cloudevents.core.builder.CloudEventBuilder
         .v1().withId("trigger-" + id).withSource(java.net.URI.create(httpBase() + "/source")).withType(EscapeAttempt.TRIGGER)
         .withTime(java.time.OffsetDateTime.ofInstant(java.time.Instant.ofEpochMilli(T0), java.time.ZoneOffset.UTC))
         .withData("application/json", ("{\"k\": \"v\", \"items\": [1, 2], \"o\": {\"x\": 1}, \"url\": \""

@@ -1,6 +1,7 @@
 package io.activityservice.app.security.internal;
 
 import io.activityservice.app.security.ApiKeyService;
+import io.activityservice.app.security.ApiKeyToken;
 import io.activityservice.app.security.Caller;
 import io.activityservice.app.security.CallerAuthentication;
 import io.activityservice.app.security.Role;

@@ -1,6 +1,5 @@
-package io.activityservice.app.security.internal;
+package io.activityservice.app.security;
 
-import io.activityservice.app.security.Role;
 import io.activityservice.events.scope.TypeScope;
 import java.util.Set;
 
@@ -17,6 +16,6 @@ import java.util.Set;
  * @param lastUsedAt   epoch ms of the last use recorded (to the minute), or null
  * @param revokedAt    epoch ms of its revocation, or null
  */
-public record StoredKey(String id, String name, Set<Role> roles, TypeScope eventTypes, byte[] secretSha256,
+record StoredKey(String id, String name, Set<Role> roles, TypeScope eventTypes, byte[] secretSha256,
                         long createdAt, String createdBy, Long lastUsedAt, Long revokedAt) {
 }

@@ -1,6 +1,5 @@
-package io.activityservice.app.security.internal;
+package io.activityservice.app.security;
 
-import io.activityservice.app.security.Role;
 import io.activityservice.events.scope.TypeScope;
 import io.activityservice.events.json.Json;
 import java.sql.ResultSet;
@@ -15,11 +14,11 @@ import java.util.stream.Collectors;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /** Stores API keys in {@code api_key}: hashes of their secrets, never the secrets. */
-public class ApiKeyRepository {
+class ApiKeyRepository {
 
   private final JdbcClient jdbc;
 
-  public ApiKeyRepository(JdbcClient jdbc) {
+  ApiKeyRepository(JdbcClient jdbc) {
     this.jdbc = jdbc;
   }
 

@@ -1,4 +1,4 @@
-package io.activityservice.app.security.internal;
+package io.activityservice.app.security;
 
 import io.activityservice.app.security.AuditLog.Entry;
 import java.sql.ResultSet;
@@ -10,7 +10,7 @@ import java.util.List;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /** Stores the audit log in {@code audit_event}. */
-public class AuditRepository {
+class AuditRepository {
 
   /** Position after which a page starts (newest first): time and id of the last entry of the previous page. */
   public record Cursor(long at, String id) {
@@ -18,7 +18,7 @@ public class AuditRepository {
 
   private final JdbcClient jdbc;
 
-  public AuditRepository(JdbcClient jdbc) {
+  AuditRepository(JdbcClient jdbc) {
     this.jdbc = jdbc;
   }
 

@@ -1,4 +1,4 @@
-package io.activityservice.app.security.internal;
+package io.activityservice.app.security;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,4 +1,4 @@
-package io.activityservice.events.routing;
+package io.activityservice.events.model;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,12 +1,11 @@
-package io.activityservice.app.security;
+package io.activityservice.app.security.internal;
 
-import io.activityservice.app.security.internal.AdminBootstrap;
-import io.activityservice.app.security.internal.ApiKeyRepository;
-import io.activityservice.app.security.internal.AuditFilter;
-import io.activityservice.app.security.internal.AuditRepository;
-import io.activityservice.app.security.internal.JwtCallers;
-import io.activityservice.app.security.internal.ProblemResponses;
-import io.activityservice.app.security.internal.TokenAuthenticator;
+import io.activityservice.app.security.ApiKeyService;
+import io.activityservice.app.security.AuditLog;
+import io.activityservice.app.security.Caller;
+import io.activityservice.app.security.EndpointRoles;
+import io.activityservice.app.security.Role;
+import io.activityservice.app.security.SecurityProperties;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.security.SecurityRequirement;
@@ -37,7 +36,7 @@ public class SecurityConfiguration {
   @Bean(destroyMethod = "close")
   ApiKeyService apiKeyService(JdbcClient jdbc, Clock clock, SecurityProperties props,
                               @Value("${server.port:8080}") String port) {
-    ApiKeyService keys = new ApiKeyService(new ApiKeyRepository(jdbc), clock, props.keyCacheTtl());
+    ApiKeyService keys = new ApiKeyService(jdbc, clock, props.keyCacheTtl());
     AdminBootstrap.run(props, keys, port);
     return keys;
   }
@@ -54,7 +53,7 @@ public class SecurityConfiguration {
 
   @Bean
   AuditLog auditLog(JdbcClient jdbc, Clock clock) {
-    return new AuditLog(new AuditRepository(jdbc), clock);
+    return new AuditLog(jdbc, clock);
   }
 
   @Bean

@@ -1,4 +1,4 @@
-package io.activityservice.events.routing;
+package io.activityservice.events.model;
 
 import io.cloudevents.CloudEvent;
 
