@@ -1,5 +1,6 @@
 package io.activityservice.perf;
 
+import io.activityservice.perf.cli.CommandLines;
 import io.activityservice.perf.service.ServiceApi;
 import io.activityservice.perf.service.ServiceProcess;
 import java.io.IOException;
@@ -15,6 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * What authentication costs on the REST publish path, measured by hand:
@@ -35,11 +38,30 @@ public final class AuthCostMeasurement {
   private AuthCostMeasurement() {
   }
 
+  /** The command line (picocli). */
+  @Command(name = "AuthCostMeasurement", mixinStandardHelpOptions = true, sortOptions = false,
+      description = "REST publish latency with security off, the admin key and a scoped API key.")
+  static final class Args {
+    @Option(names = "--service-jar", paramLabel = "JAR", defaultValue = "activity-service/target/activity-service-0.1.0-SNAPSHOT.jar",
+        description = "the service jar (default: ${{DEFAULT-VALUE}})")
+    Path jar;
+    @Option(names = "--events", paramLabel = "N", defaultValue = "2000",
+        description = "events per variant and round (default: ${{DEFAULT-VALUE}})")
+    int events;
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "2",
+        description = "rounds (default: ${{DEFAULT-VALUE}})")
+    int rounds;
+    @Option(names = "--work-dir", paramLabel = "DIR", defaultValue = "perf-tests/target/auth-cost",
+        description = "working directory (default: ${{DEFAULT-VALUE}})")
+    Path work;
+  }
+
   public static void main(String[] args) throws Exception {
-    Path jar = Path.of(ByHandArgs.option(args, "--service-jar", "activity-service/target/activity-service-0.1.0-SNAPSHOT.jar"));
-    int events = Integer.parseInt(ByHandArgs.option(args, "--events", "2000"));
-    int rounds = Integer.parseInt(ByHandArgs.option(args, "--rounds", "2"));
-    Path work = Path.of(ByHandArgs.option(args, "--work-dir", "perf-tests/target/auth-cost"));
+    Args a = CommandLines.parse(new Args(), args);
+    Path jar = a.jar;
+    int events = a.events;
+    int rounds = a.rounds;
+    Path work = a.work;
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(5)).build();
     Map<String, Histogram> results = new LinkedHashMap<>();

@@ -4,6 +4,7 @@ import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.jms.JmsChannelAdapter;
 import io.activityservice.channel.jms.JmsChannelProperties;
 import io.activityservice.perf.broker.BrokerProcess;
+import io.activityservice.perf.cli.CommandLines;
 import io.activityservice.perf.cpu.CpuSource;
 import io.activityservice.perf.cpu.ProcessThreads;
 import io.activityservice.perf.relay.JmsBursts;
@@ -23,6 +24,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * What the JMS relay costs, measured by hand (first indications on a shared machine; the suite's figures are the
@@ -47,14 +50,42 @@ public final class JmsRelayCostMeasurement {
   private JmsRelayCostMeasurement() {
   }
 
+  /** The command line (picocli). */
+  @Command(name = "JmsRelayCostMeasurement", mixinStandardHelpOptions = true, sortOptions = false,
+      description = "CPU per relayed JMS event: the service vs a direct JMS hop.")
+  static final class Args {
+    @Option(names = "--service-jar", paramLabel = "JAR", defaultValue = "activity-service/target/activity-service-0.1.0-SNAPSHOT.jar",
+        description = "the service jar (default: ${{DEFAULT-VALUE}})")
+    Path jar;
+    @Option(names = "--warmup", paramLabel = "N", defaultValue = "40000",
+        description = "events relayed before measuring (default: ${{DEFAULT-VALUE}})")
+    int warmup;
+    @Option(names = "--events", paramLabel = "N", defaultValue = "10000",
+        description = "events per measured burst (default: ${{DEFAULT-VALUE}})")
+    int events;
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "3",
+        description = "measured rounds (default: ${{DEFAULT-VALUE}})")
+    int rounds;
+    @Option(names = "--idle-seconds", paramLabel = "S", defaultValue = "10",
+        description = "length of the idle CPU measurement (default: ${{DEFAULT-VALUE}})")
+    int idleSeconds;
+    @Option(names = "--strace-events", paramLabel = "N", defaultValue = "5000",
+        description = "events of the strace burst (default: ${{DEFAULT-VALUE}})")
+    int straceEvents;
+    @Option(names = "--work-dir", paramLabel = "DIR", defaultValue = "perf-tests/target/jms-relay-cost",
+        description = "working directory (default: ${{DEFAULT-VALUE}})")
+    Path work;
+  }
+
   public static void main(String[] args) throws Exception {
-    Path jar = Path.of(ByHandArgs.option(args, "--service-jar", "activity-service/target/activity-service-0.1.0-SNAPSHOT.jar"));
-    int warmup = Integer.parseInt(ByHandArgs.option(args, "--warmup", "40000"));
-    int events = Integer.parseInt(ByHandArgs.option(args, "--events", "10000"));
-    int rounds = Integer.parseInt(ByHandArgs.option(args, "--rounds", "3"));
-    int idleSeconds = Integer.parseInt(ByHandArgs.option(args, "--idle-seconds", "10"));
-    int straceEvents = Integer.parseInt(ByHandArgs.option(args, "--strace-events", "5000"));
-    Path work = Path.of(ByHandArgs.option(args, "--work-dir", "perf-tests/target/jms-relay-cost"));
+    Args a = CommandLines.parse(new Args(), args);
+    Path jar = a.jar;
+    int warmup = a.warmup;
+    int events = a.events;
+    int rounds = a.rounds;
+    int idleSeconds = a.idleSeconds;
+    int straceEvents = a.straceEvents;
+    Path work = a.work;
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(5)).build();
     String key = Testbed.generatedKey();

@@ -5,6 +5,7 @@ import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.jms.JmsChannelAdapter;
 import io.activityservice.channel.jms.JmsChannelProperties;
 import io.activityservice.perf.broker.BrokerProcess;
+import io.activityservice.perf.cli.CommandLines;
 import io.activityservice.perf.relay.JmsBursts;
 import io.activityservice.perf.service.ServiceApi;
 import io.activityservice.perf.service.ServiceProcess;
@@ -21,6 +22,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * JMS → service → JMS with 1, 2 and 3 replicas, measured by hand: {@code java -cp perf-tests/target/perf-runner.jar
@@ -42,15 +45,34 @@ public final class ReplicaScalingMeasurement {
   private ReplicaScalingMeasurement() {
   }
 
+  /** The command line (picocli). */
+  @Command(name = "ReplicaScalingMeasurement", mixinStandardHelpOptions = true, sortOptions = false,
+      description = "JMS relay throughput with 1, 2, 3 replicas on one PostgreSQL.")
+  static final class Args {
+    @Option(names = "--service-jar", paramLabel = "JAR", defaultValue = "activity-service/target/activity-service-0.1.0-SNAPSHOT.jar",
+        description = "the service jar (default: ${{DEFAULT-VALUE}})")
+    Path jar;
+    @Option(names = "--events", paramLabel = "N", defaultValue = "20000",
+        description = "events per burst (default: ${{DEFAULT-VALUE}})")
+    int events;
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "2",
+        description = "rounds (default: ${{DEFAULT-VALUE}})")
+    int rounds;
+    @Option(names = "--replicas", paramLabel = "N1,N2", defaultValue = "1,2,3", split = ",",
+        description = "replica counts (default: ${{DEFAULT-VALUE}})")
+    List<Integer> counts;
+    @Option(names = "--work-dir", paramLabel = "DIR", defaultValue = "perf-tests/target/replica-scaling",
+        description = "working directory (default: ${{DEFAULT-VALUE}})")
+    Path work;
+  }
+
   public static void main(String[] args) throws Exception {
-    Path jar = Path.of(ByHandArgs.option(args, "--service-jar", "activity-service/target/activity-service-0.1.0-SNAPSHOT.jar"));
-    int events = Integer.parseInt(ByHandArgs.option(args, "--events", "20000"));
-    int rounds = Integer.parseInt(ByHandArgs.option(args, "--rounds", "2"));
-    List<Integer> counts = new ArrayList<>();
-    for (String c : ByHandArgs.option(args, "--replicas", "1,2,3").split(",")) {
-      counts.add(Integer.parseInt(c.trim()));
-    }
-    Path work = Path.of(ByHandArgs.option(args, "--work-dir", "perf-tests/target/replica-scaling"));
+    Args a = CommandLines.parse(new Args(), args);
+    Path jar = a.jar;
+    int events = a.events;
+    int rounds = a.rounds;
+    List<Integer> counts = a.counts;
+    Path work = a.work;
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(5)).build();
     Map<Integer, List<JmsBursts.Result>> results = new LinkedHashMap<>();

@@ -17,6 +17,7 @@ import io.activityservice.perf.peer.PeerRoute;
 import io.activityservice.perf.service.ServiceApi;
 import io.activityservice.perf.service.ServiceProcess;
 import io.activityservice.perf.suite.Legs;
+import io.activityservice.perf.suite.Options;
 import io.activityservice.perf.suite.Suite;
 import io.activityservice.perf.transport.AdapterTransport;
 import io.activityservice.perf.transport.KafkaTransport;
