@@ -8,9 +8,10 @@ import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.jms.JmsChannelAdapter;
 import io.activityservice.channel.jms.JmsChannelProperties;
 import io.activityservice.perf.cli.CommandLines;
+import io.activityservice.perf.cli.ServiceJar;
 import io.activityservice.perf.relay.JmsBursts;
 import io.activityservice.perf.service.ServiceApi;
-import io.activityservice.perf.service.ServiceProcess;
+import io.activityservice.testsupport.ServiceProcess;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -27,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -69,9 +71,8 @@ public final class ArchiveCostMeasurement {
   @Command(name = "ArchiveCostMeasurement", mixinStandardHelpOptions = true, sortOptions = false,
       description = "CPU per event of the archive, and replay throughput.")
   static final class Args {
-    @Option(names = "--service-jar", paramLabel = "JAR", defaultValue = "activity-service/target/activity-service-0.1.0-SNAPSHOT.jar",
-        description = "the service jar (default: ${{DEFAULT-VALUE}})")
-    Path jar;
+    @Mixin
+    ServiceJar serviceJar;
     @Option(names = "--events", paramLabel = "N", defaultValue = "20000",
         description = "events per burst (default: ${{DEFAULT-VALUE}})")
     int events;
@@ -88,7 +89,7 @@ public final class ArchiveCostMeasurement {
 
   public static void main(String[] args) throws Exception {
     Args a = CommandLines.parse(new Args(), args);
-    Path jar = a.jar;
+    Path jar = a.serviceJar.path();
     int events = a.events;
     int rounds = a.rounds;
     int replayEvents = a.replayEvents;
@@ -103,8 +104,9 @@ public final class ArchiveCostMeasurement {
         "--activity.inbound[0].uri=jms:topic:archcost.in", "--activity.routing.dead-letter=",
         "--logging.level.root=WARN");
     StringBuilder report = new StringBuilder();
-    try (ServiceProcess service = ServiceProcess.start(jar, work.resolve("service"), ServiceProcess.freePort(), false,
-        List.of("-Xms512m", "-Xmx2g"), serviceArgs, key, url -> new ServiceApi(http, url, key));
+    try (ServiceProcess service = ServiceProcess.builder(jar, ServiceProcess.freePort()).workDir(work.resolve("service"))
+        .jvmArgs(List.of("-Xms512m", "-Xmx2g")).args(serviceArgs).adminKey(key).build()
+        .start(ServiceProcess.PATIENT_START);
          JmsChannelAdapter jms = new JmsChannelAdapter(new JmsChannelProperties(null,
              "tcp://127.0.0.1:" + amqPort, null, null, "archcost", null, null, null, 1_000_000,
              Duration.ofSeconds(30), null, null, null))) {

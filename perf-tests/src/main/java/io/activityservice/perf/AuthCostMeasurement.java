@@ -1,8 +1,8 @@
 package io.activityservice.perf;
 
 import io.activityservice.perf.cli.CommandLines;
-import io.activityservice.perf.service.ServiceApi;
-import io.activityservice.perf.service.ServiceProcess;
+import io.activityservice.perf.cli.ServiceJar;
+import io.activityservice.testsupport.ServiceProcess;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -42,9 +43,8 @@ public final class AuthCostMeasurement {
   @Command(name = "AuthCostMeasurement", mixinStandardHelpOptions = true, sortOptions = false,
       description = "REST publish latency with security off, the admin key and a scoped API key.")
   static final class Args {
-    @Option(names = "--service-jar", paramLabel = "JAR", defaultValue = "activity-service/target/activity-service-0.1.0-SNAPSHOT.jar",
-        description = "the service jar (default: ${{DEFAULT-VALUE}})")
-    Path jar;
+    @Mixin
+    ServiceJar serviceJar;
     @Option(names = "--events", paramLabel = "N", defaultValue = "2000",
         description = "events per variant and round (default: ${{DEFAULT-VALUE}})")
     int events;
@@ -58,7 +58,7 @@ public final class AuthCostMeasurement {
 
   public static void main(String[] args) throws Exception {
     Args a = CommandLines.parse(new Args(), args);
-    Path jar = a.jar;
+    Path jar = a.serviceJar.path();
     int events = a.events;
     int rounds = a.rounds;
     Path work = a.work;
@@ -100,8 +100,9 @@ public final class AuthCostMeasurement {
         "--activity.channels.sqs.embedded.enabled=false", "--activity.channels.sqs.enabled=false",
         "--activity.inbound[0].uri=jms:topic:auth.cost.in", "--activity.routing.dead-letter=",
         "--logging.level.root=WARN"));
-    return ServiceProcess.start(jar, dir, ServiceProcess.freePort(), false, List.of("-Xms512m", "-Xmx1g"), args,
-        adminKey, url -> new ServiceApi(http, url, adminKey));
+    return ServiceProcess.builder(jar, ServiceProcess.freePort()).workDir(dir)
+        .jvmArgs(List.of("-Xms512m", "-Xmx1g")).args(args).adminKey(adminKey).build()
+        .start(ServiceProcess.PATIENT_START);
   }
 
   private static String createPublisherKey(HttpClient http, String url, String adminKey) throws Exception {

@@ -13,12 +13,13 @@ import io.activityservice.channel.sqs.SqsChannelAdapter;
 import io.activityservice.channel.sqs.SqsChannelProperties;
 import io.activityservice.perf.broker.BrokerProcess;
 import io.activityservice.perf.cli.CommandLines;
+import io.activityservice.perf.cli.ServiceJar;
 import io.activityservice.perf.fault.FaultProxy;
 import io.activityservice.perf.fault.FaultReport;
 import io.activityservice.perf.fault.Ledger;
 import io.activityservice.perf.fault.Snapshot;
 import io.activityservice.perf.service.ServiceApi;
-import io.activityservice.perf.service.ServiceProcess;
+import io.activityservice.testsupport.ServiceProcess;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -47,6 +48,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -122,8 +124,8 @@ public final class FaultSuite {
   @Command(name = "FaultSuite", mixinStandardHelpOptions = true, sortOptions = false,
       description = "The fault suite (perf-tests/fault.sh, perf-tests/README.md \"Fault suite\").")
   static final class Args {
-    @Option(names = "--service-jar", paramLabel = "JAR", description = "the service jar (default: ${DEFAULT-VALUE})")
-    Path jar = Path.of("activity-service/target/activity-service-0.1.0-SNAPSHOT.jar");
+    @Mixin
+    ServiceJar serviceJar;
     @Option(names = "--faults", paramLabel = "F1,F2|none",
         description = "faults to inject, in order: baseline,broker,pg-restart,pg-refuse,sqs-down,sigstop,sigkill or none"
             + " (default: all)")
@@ -162,7 +164,7 @@ public final class FaultSuite {
 
   public static void main(String[] args) throws Exception {
     Args a = CommandLines.parse(new Args(), args);
-    Path jar = a.jar;
+    Path jar = a.serviceJar.path();
     List<String> faults = a.faults.equals("none") ? List.of() : List.of(a.faults.split(","));
     for (String f : faults) {
       if (!ALL_FAULTS.contains(f)) {
@@ -330,8 +332,9 @@ public final class FaultSuite {
     List<String> args = new ArrayList<>(replicaArgs);
     args.add("--activity.cluster.replica-id=r" + (index + 1));
     Path dir = work.resolve("replica-r" + (index + 1) + "-" + why + (why.equals("start") ? "" : "-" + (++restarts)));
-    return ServiceProcess.start(jar, dir, replicaPorts.get(index), false, List.of("-Xms128m", "-Xmx512m"), args, key,
-        url -> new ServiceApi(http, url, key));
+    return ServiceProcess.builder(jar, replicaPorts.get(index)).workDir(dir)
+        .jvmArgs(List.of("-Xms128m", "-Xmx512m")).args(args).adminKey(key).build()
+        .start(ServiceProcess.PATIENT_START);
   }
 
   private EmbeddedPostgres startPostgres() throws IOException {
@@ -605,9 +608,9 @@ public final class FaultSuite {
       case "sigstop" -> () -> {
         int victim = replicaCount - 1;
         long pid = replicas.get(victim).pid();
-        signal("STOP", pid);
+        ServiceProcess.signal("STOP", pid);
         Thread.sleep(length.toMillis());
-        signal("CONT", pid);
+        ServiceProcess.signal("CONT", pid);
         return "replica r%d SIGSTOPped for %d s (lease %d s, 3 heartbeats 15 s, broker inactivity 30 s), then SIGCONT"
             .formatted(victim + 1, length.toSeconds(), lease.toSeconds());
       };
@@ -625,13 +628,6 @@ public final class FaultSuite {
       };
       default -> throw new IllegalArgumentException(name);
     };
-  }
-
-  private static void signal(String signal, long pid) throws IOException, InterruptedException {
-    int rc = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start().waitFor();
-    if (rc != 0) {
-      throw new IOException("kill -" + signal + " " + pid + " exited with " + rc);
-    }
   }
 
   private FaultReport.Soak soak(double rate, Duration length, Duration drain) throws Exception {
@@ -704,8 +700,8 @@ public final class FaultSuite {
   /** A replica left stopped by an interrupted run must be continued before SIGTERM can end it. */
   private static void signalQuietly(long pid) {
     try {
-      signal("CONT", pid);
-    } catch (IOException | InterruptedException e) {
+      ServiceProcess.signal("CONT", pid);
+    } catch (RuntimeException e) {
       // best effort
     }
   }

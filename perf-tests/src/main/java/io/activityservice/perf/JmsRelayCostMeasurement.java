@@ -5,11 +5,11 @@ import io.activityservice.channel.jms.JmsChannelAdapter;
 import io.activityservice.channel.jms.JmsChannelProperties;
 import io.activityservice.perf.broker.BrokerProcess;
 import io.activityservice.perf.cli.CommandLines;
+import io.activityservice.perf.cli.ServiceJar;
 import io.activityservice.perf.cpu.CpuSource;
 import io.activityservice.perf.cpu.ProcessThreads;
 import io.activityservice.perf.relay.JmsBursts;
-import io.activityservice.perf.service.ServiceApi;
-import io.activityservice.perf.service.ServiceProcess;
+import io.activityservice.testsupport.ServiceProcess;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -54,9 +55,8 @@ public final class JmsRelayCostMeasurement {
   @Command(name = "JmsRelayCostMeasurement", mixinStandardHelpOptions = true, sortOptions = false,
       description = "CPU per relayed JMS event: the service vs a direct JMS hop.")
   static final class Args {
-    @Option(names = "--service-jar", paramLabel = "JAR", defaultValue = "activity-service/target/activity-service-0.1.0-SNAPSHOT.jar",
-        description = "the service jar (default: ${{DEFAULT-VALUE}})")
-    Path jar;
+    @Mixin
+    ServiceJar serviceJar;
     @Option(names = "--warmup", paramLabel = "N", defaultValue = "40000",
         description = "events relayed before measuring (default: ${{DEFAULT-VALUE}})")
     int warmup;
@@ -79,7 +79,7 @@ public final class JmsRelayCostMeasurement {
 
   public static void main(String[] args) throws Exception {
     Args a = CommandLines.parse(new Args(), args);
-    Path jar = a.jar;
+    Path jar = a.serviceJar.path();
     int warmup = a.warmup;
     int events = a.events;
     int rounds = a.rounds;
@@ -98,9 +98,9 @@ public final class JmsRelayCostMeasurement {
       List<String> serviceArgs = List.of("--activity.channels.jms.broker-url=" + broker.url(),
           "--activity.channels.sqs.embedded.enabled=false", "--activity.channels.sqs.enabled=false",
           "--activity.inbound[0].uri=" + in, "--activity.routing.dead-letter=", "--logging.level.root=WARN");
-      try (ServiceProcess service = ServiceProcess.start(jar, work.resolve("service"), ServiceProcess.freePort(), false,
-          List.of("-Xms512m", "-Xmx2g", "-XX:-UseDynamicNumberOfCompilerThreads"), serviceArgs, key,
-          url -> new ServiceApi(http, url, key));
+      try (ServiceProcess service = ServiceProcess.builder(jar, ServiceProcess.freePort()).workDir(work.resolve("service"))
+        .jvmArgs(List.of("-Xms512m", "-Xmx2g", "-XX:-UseDynamicNumberOfCompilerThreads")).args(serviceArgs).adminKey(key).build()
+        .start(ServiceProcess.PATIENT_START);
            JmsChannelAdapter jms = new JmsChannelAdapter(new JmsChannelProperties(null, broker.url(), null, null,
                "relaycost", null, null, null, 1_000_000, Duration.ofSeconds(30), null, null, null))) {
         HttpRequest subscribe = HttpRequest.newBuilder(URI.create(service.url() + "/api/v1/subscriptions"))

@@ -6,9 +6,10 @@ import io.activityservice.channel.jms.JmsChannelAdapter;
 import io.activityservice.channel.jms.JmsChannelProperties;
 import io.activityservice.perf.broker.BrokerProcess;
 import io.activityservice.perf.cli.CommandLines;
+import io.activityservice.perf.cli.ServiceJar;
 import io.activityservice.perf.relay.JmsBursts;
 import io.activityservice.perf.service.ServiceApi;
-import io.activityservice.perf.service.ServiceProcess;
+import io.activityservice.testsupport.ServiceProcess;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.net.http.HttpClient;
@@ -23,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -49,9 +51,8 @@ public final class ReplicaScalingMeasurement {
   @Command(name = "ReplicaScalingMeasurement", mixinStandardHelpOptions = true, sortOptions = false,
       description = "JMS relay throughput with 1, 2, 3 replicas on one PostgreSQL.")
   static final class Args {
-    @Option(names = "--service-jar", paramLabel = "JAR", defaultValue = "activity-service/target/activity-service-0.1.0-SNAPSHOT.jar",
-        description = "the service jar (default: ${{DEFAULT-VALUE}})")
-    Path jar;
+    @Mixin
+    ServiceJar serviceJar;
     @Option(names = "--events", paramLabel = "N", defaultValue = "20000",
         description = "events per burst (default: ${{DEFAULT-VALUE}})")
     int events;
@@ -68,7 +69,7 @@ public final class ReplicaScalingMeasurement {
 
   public static void main(String[] args) throws Exception {
     Args a = CommandLines.parse(new Args(), args);
-    Path jar = a.jar;
+    Path jar = a.serviceJar.path();
     int events = a.events;
     int rounds = a.rounds;
     List<Integer> counts = a.counts;
@@ -133,8 +134,9 @@ public final class ReplicaScalingMeasurement {
             "--activity.inbound[0].uri=jms:topic:replicas.in", "--activity.routing.dead-letter=",
             "--activity.cluster.enabled=true", "--activity.cluster.replica-id=r" + i,
             "--logging.level.root=WARN");
-        replicas.add(ServiceProcess.start(jar, dir.resolve("r" + i), ServiceProcess.freePort(), false,
-            List.of("-Xms256m", "-Xmx1g"), args, key, url -> new ServiceApi(http, url, key)));
+        replicas.add(ServiceProcess.builder(jar, ServiceProcess.freePort()).workDir(dir.resolve("r" + i))
+        .jvmArgs(List.of("-Xms256m", "-Xmx1g")).args(args).adminKey(key).build()
+        .start(ServiceProcess.PATIENT_START));
       }
       List<ServiceApi> apis = replicas.stream().map(r -> new ServiceApi(http, r.url(), key)).toList();
       apis.get(0).subscribe("replica scaling", TYPE, "jms:queue:replicas.out");

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.activityservice.app.fault.ServiceProcess;
 import io.activityservice.app.support.Api;
+import io.activityservice.app.support.PackagedService;
 import io.activityservice.channel.jms.EmbeddedActiveMqBroker;
+import io.activityservice.testsupport.ServiceProcess;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,8 +28,7 @@ class ClusterModeGuardIT {
   void aSecondReplicaOnTheSameDatabaseWithoutClusterModeRefusesToStart() throws Exception {
     Path dir = Files.createDirectories(Path.of("target", "cluster-mode-guard-it",
         String.valueOf(System.currentTimeMillis())));
-    Path jar = Path.of(System.getProperty("service.jar", "target/activity-service-0.1.0-SNAPSHOT.jar"));
-    assertThat(jar).exists();
+    Path jar = PackagedService.jar();
     List<AutoCloseable> open = new ArrayList<>();
     try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
          EmbeddedActiveMqBroker broker = EmbeddedActiveMqBroker.start("127.0.0.1", 0, dir.resolve("broker").toFile(),
@@ -69,7 +68,7 @@ class ClusterModeGuardIT {
 
   private static ServiceProcess replica(Path jar, Path dir, String name, EmbeddedPostgres postgres,
                                         EmbeddedActiveMqBroker broker, boolean clustered) throws Exception {
-    return new ServiceProcess(jar, freePort(), dir.resolve("replica-" + name + ".log"), List.of(
+    return PackagedService.process(jar, dir.resolve("replica-" + name + ".log"), List.of(
         "--spring.datasource.url=jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/postgres",
         "--spring.datasource.username=postgres",
         "--spring.datasource.password=postgres",
@@ -78,11 +77,5 @@ class ClusterModeGuardIT {
         "--activity.cluster.replica-id=" + name,
         "--activity.channels.sqs.embedded.enabled=false",
         "--activity.channels.sqs.enabled=false"));
-  }
-
-  private static int freePort() throws java.io.IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
   }
 }

@@ -1,6 +1,6 @@
 package io.activityservice.perf.peer;
 
-import io.activityservice.perf.service.ServiceProcess;
+import io.activityservice.testsupport.ServiceProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

@@ -1,10 +1,12 @@
 package io.activityservice.perf.suite;
 
 import io.activityservice.perf.cli.CommandLines;
+import io.activityservice.perf.cli.ServiceJar;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -81,8 +83,8 @@ public record Options(boolean quick, String serviceUrl, Path serviceJar, String 
     boolean noBuild;
     @Option(names = "--service-url", paramLabel = "URL", description = "use a running service instead of starting one")
     String serviceUrl;
-    @Option(names = "--service-jar", paramLabel = "JAR", description = "the service jar to start (default: ${DEFAULT-VALUE})")
-    Path jar = Path.of("activity-service/target/activity-service-0.1.0-SNAPSHOT.jar");
+    @Mixin
+    ServiceJar serviceJar;
     @Option(names = "--activemq-url", paramLabel = "URL", description = "an external ActiveMQ broker")
     String amq;
     @Option(names = "--activemq-process", description = "start an ActiveMQ broker in a JVM of its own and use it")
@@ -197,7 +199,7 @@ public record Options(boolean quick, String serviceUrl, Path serviceJar, String 
     List<String> only = c.only == null ? List.of()
         : List.of(c.only.toUpperCase(java.util.Locale.ROOT).split("\\s*,\\s*"));
     String apiKey = c.apiKey;
-    return new Options(quick, c.serviceUrl, c.jar, c.amq, sqs, aws, c.kafka, c.noKafka, c.report,
+    return new Options(quick, c.serviceUrl, c.serviceJar.path(), c.amq, sqs, aws, c.kafka, c.noKafka, c.report,
         Path.of("perf-tests/target/perf-service"), c.reps != null ? c.reps : quick ? 2 : 10, largeN, largeReps,
         c.jmsP99, c.sqsP99, c.kafkaP99, c.paced != null ? c.paced : quick ? 1 : 5, !c.noJfr,
         System.getenv().getOrDefault("PERF_GIT_COMMIT", "unknown"),
