@@ -35,11 +35,11 @@ class ClusterModeGuardIT {
              false)) {
       ServiceProcess first = replica(jar, dir, "first", postgres, broker, false);
       open.add(first);
-      first.start(Duration.ofSeconds(180));
+      first.start(PackagedService.START);
 
       ServiceProcess second = replica(jar, dir, "second", postgres, broker, false);
       open.add(second);
-      assertThatThrownBy(() -> second.start(Duration.ofSeconds(180)))
+      assertThatThrownBy(() -> second.start(PackagedService.START))
           .hasMessageContaining("service exited");
       assertThat(Files.readString(dir.resolve("replica-second.log")))
           .contains("APPLICATION FAILED TO START")
@@ -48,7 +48,7 @@ class ClusterModeGuardIT {
 
       ServiceProcess clustered = replica(jar, dir, "clustered", postgres, broker, true);
       open.add(clustered);
-      assertThatThrownBy(() -> clustered.start(Duration.ofSeconds(180)))
+      assertThatThrownBy(() -> clustered.start(PackagedService.START))
           .hasMessageContaining("service exited");
       assertThat(Files.readString(dir.resolve("replica-clustered.log")))
           .contains("other replicas run on this database without cluster mode: first")

@@ -80,7 +80,7 @@ class BrokerOutageIT {
              ack.ack();
            });
            OutboundChannel producer = sqs.openOutbound(in)) {
-        service.start(Duration.ofSeconds(150));
+        service.start(PackagedService.START);
         Api api = new Api(service.port());
         Api.Response sub = api.postJson("/api/v1/subscriptions", """
             {"name": "outage", "pattern": {"type": ["%s"]}, "target": "%s",

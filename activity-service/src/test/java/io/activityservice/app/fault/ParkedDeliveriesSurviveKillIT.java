@@ -57,7 +57,7 @@ class ParkedDeliveriesSurviveKillIT {
           "--activity.outbound.allowed-networks=127.0.0.0/8"); // the webhook runs on loopback
       try (ServiceProcess service = PackagedService.process(dir.resolve("service.log"), args);
            OutboundChannel producer = client.openOutbound(ChannelUri.parse("jms:queue:parked.in"))) {
-        service.start(Duration.ofSeconds(120));
+        service.start(PackagedService.START);
         Api api = new Api(service.port());
         Api.Response sub = api.postJson("/api/v1/subscriptions", """
             {"name": "webhook down", "pattern": {"type": ["com.example.parked"]}, "target": "%s",
@@ -71,7 +71,7 @@ class ParkedDeliveriesSurviveKillIT {
             api.get("/api/v1/subscriptions/" + subscription + "/deliveries").json().get("pending").asLong() == EVENTS);
 
         service.kill();
-        service.start(Duration.ofSeconds(120));
+        service.start(PackagedService.START);
         assertThat(api.get("/api/v1/subscriptions/" + subscription + "/deliveries").json().get("pending").asLong())
             .as("still parked after the restart").isEqualTo(EVENTS);
 

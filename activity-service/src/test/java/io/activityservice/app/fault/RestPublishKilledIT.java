@@ -64,7 +64,7 @@ class RestPublishKilledIT {
              received.computeIfAbsent(event.getId(), k -> new AtomicInteger()).incrementAndGet();
              ack.ack();
            })) {
-        service.start(Duration.ofSeconds(120));
+        service.start(PackagedService.START);
         int port = service.port();
         Api api = new Api(port);
         assertThat(api.postJson("/api/v1/subscriptions", """
@@ -89,7 +89,7 @@ class RestPublishKilledIT {
             && answered2xx.size() >= 500);
         service.kill();
         int answeredBeforeKill = answered2xx.size();
-        service.start(Duration.ofSeconds(120));
+        service.start(PackagedService.START);
         clients.shutdown();
         assertThat(clients.awaitTermination(5, TimeUnit.MINUTES)).isTrue();
 

@@ -110,7 +110,7 @@ class ServiceKilledMidStreamIT {
              ack.ack();
            });
            OutboundChannel producer = client.openOutbound(in)) {
-        service.start(Duration.ofSeconds(120));
+        service.start(PackagedService.START);
         Api api = new Api(service.port());
         assertThat(api.postJson("/api/v1/subscriptions",
             "{\"name\": \"fault\", \"pattern\": {\"type\": [\"com.example.fault\"]}, \"target\": \"" + out + "\"}")
@@ -124,7 +124,7 @@ class ServiceKilledMidStreamIT {
         int beforeRestart = received.size();
         assertThat(beforeRestart).as("killed mid-stream").isLessThan(events);
 
-        service.start(Duration.ofSeconds(120));
+        service.start(PackagedService.START);
         int sent = sending.get(120, TimeUnit.SECONDS);
         assertThat(confirmed).as("every send confirmed by the broker").hasSize(sent);
         await().atMost(Duration.ofSeconds(120)).until(() -> received.keySet().containsAll(confirmed));

@@ -84,7 +84,7 @@ class SqsServiceKilledMidBatchIT {
              ack.ack();
            });
            OutboundChannel producer = sqs.openOutbound(in)) {
-        service.start(Duration.ofSeconds(120));
+        service.start(PackagedService.START);
         assertThat(new Api(service.port()).postJson("/api/v1/subscriptions", """
             {"name": "sqs kill", "pattern": {"type": ["%s"]}, "target": "%s"}""".formatted(type, out))
             .status()).isEqualTo(201);
@@ -97,7 +97,7 @@ class SqsServiceKilledMidBatchIT {
         int acceptedAtKill = accepted.size();
         assertThat(beforeRestart).as("killed mid-stream").isLessThan(EVENTS);
 
-        service.start(Duration.ofSeconds(120));
+        service.start(PackagedService.START);
         sending.get(180, TimeUnit.SECONDS);
         try {
           await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(250))

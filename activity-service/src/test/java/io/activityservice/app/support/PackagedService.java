@@ -16,6 +16,12 @@ import java.util.List;
  */
 public final class PackagedService {
 
+  /**
+   * How long a start may take before the test fails: generous, because a loaded 2-core CI machine has needed
+   * 150 s and more for one replica (the ITs measured nothing with it; a slow start only makes them slower).
+   */
+  public static final java.time.Duration START = ServiceProcess.PATIENT_START;
+
   private PackagedService() {
   }
 

@@ -77,13 +77,14 @@ public final class ServiceCluster implements AutoCloseable {
       replicas.add(p);
       apis.add(new Api(p.port()));
       if (starting.isEmpty()) {
-        p.start(Duration.ofSeconds(180));
+        p.start(PackagedService.START);
         starting.add(CompletableFuture.completedFuture(null));
       } else {
-        starting.add(CompletableFuture.runAsync(() -> p.start(Duration.ofSeconds(180))));
+        starting.add(CompletableFuture.runAsync(() -> p.start(PackagedService.START)));
       }
     }
-    CompletableFuture.allOf(starting.toArray(CompletableFuture[]::new)).get(240, TimeUnit.SECONDS);
+    CompletableFuture.allOf(starting.toArray(CompletableFuture[]::new)).get(2 * PackagedService.START.toSeconds(),
+        TimeUnit.SECONDS);
   }
 
   /** Where the broker's data and the logs are. */
