@@ -74,16 +74,16 @@ public final class ArchiveCostMeasurement {
     @Mixin
     ServiceJar serviceJar;
     @Option(names = "--events", paramLabel = "N", defaultValue = "20000",
-        description = "events per burst (default: ${{DEFAULT-VALUE}})")
+        description = "events per burst (default: ${DEFAULT-VALUE})")
     int events;
     @Option(names = "--rounds", paramLabel = "N", defaultValue = "3",
-        description = "rounds (default: ${{DEFAULT-VALUE}})")
+        description = "rounds (default: ${DEFAULT-VALUE})")
     int rounds;
     @Option(names = "--replay-events", paramLabel = "N", defaultValue = "100000",
-        description = "events replayed (default: ${{DEFAULT-VALUE}})")
+        description = "events replayed (default: ${DEFAULT-VALUE})")
     int replayEvents;
     @Option(names = "--work-dir", paramLabel = "DIR", defaultValue = "perf-tests/target/archive-cost",
-        description = "working directory (default: ${{DEFAULT-VALUE}})")
+        description = "working directory (default: ${DEFAULT-VALUE})")
     Path work;
   }
 

@@ -46,13 +46,13 @@ public final class AuthCostMeasurement {
     @Mixin
     ServiceJar serviceJar;
     @Option(names = "--events", paramLabel = "N", defaultValue = "2000",
-        description = "events per variant and round (default: ${{DEFAULT-VALUE}})")
+        description = "events per variant and round (default: ${DEFAULT-VALUE})")
     int events;
     @Option(names = "--rounds", paramLabel = "N", defaultValue = "2",
-        description = "rounds (default: ${{DEFAULT-VALUE}})")
+        description = "rounds (default: ${DEFAULT-VALUE})")
     int rounds;
     @Option(names = "--work-dir", paramLabel = "DIR", defaultValue = "perf-tests/target/auth-cost",
-        description = "working directory (default: ${{DEFAULT-VALUE}})")
+        description = "working directory (default: ${DEFAULT-VALUE})")
     Path work;
   }
 

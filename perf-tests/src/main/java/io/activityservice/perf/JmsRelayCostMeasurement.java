@@ -58,22 +58,22 @@ public final class JmsRelayCostMeasurement {
     @Mixin
     ServiceJar serviceJar;
     @Option(names = "--warmup", paramLabel = "N", defaultValue = "40000",
-        description = "events relayed before measuring (default: ${{DEFAULT-VALUE}})")
+        description = "events relayed before measuring (default: ${DEFAULT-VALUE})")
     int warmup;
     @Option(names = "--events", paramLabel = "N", defaultValue = "10000",
-        description = "events per measured burst (default: ${{DEFAULT-VALUE}})")
+        description = "events per measured burst (default: ${DEFAULT-VALUE})")
     int events;
     @Option(names = "--rounds", paramLabel = "N", defaultValue = "3",
-        description = "measured rounds (default: ${{DEFAULT-VALUE}})")
+        description = "measured rounds (default: ${DEFAULT-VALUE})")
     int rounds;
     @Option(names = "--idle-seconds", paramLabel = "S", defaultValue = "10",
-        description = "length of the idle CPU measurement (default: ${{DEFAULT-VALUE}})")
+        description = "length of the idle CPU measurement (default: ${DEFAULT-VALUE})")
     int idleSeconds;
     @Option(names = "--strace-events", paramLabel = "N", defaultValue = "5000",
-        description = "events of the strace burst (default: ${{DEFAULT-VALUE}})")
+        description = "events of the strace burst (default: ${DEFAULT-VALUE})")
     int straceEvents;
     @Option(names = "--work-dir", paramLabel = "DIR", defaultValue = "perf-tests/target/jms-relay-cost",
-        description = "working directory (default: ${{DEFAULT-VALUE}})")
+        description = "working directory (default: ${DEFAULT-VALUE})")
     Path work;
   }
 

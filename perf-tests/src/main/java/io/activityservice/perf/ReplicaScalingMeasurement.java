@@ -54,16 +54,16 @@ public final class ReplicaScalingMeasurement {
     @Mixin
     ServiceJar serviceJar;
     @Option(names = "--events", paramLabel = "N", defaultValue = "20000",
-        description = "events per burst (default: ${{DEFAULT-VALUE}})")
+        description = "events per burst (default: ${DEFAULT-VALUE})")
     int events;
     @Option(names = "--rounds", paramLabel = "N", defaultValue = "2",
-        description = "rounds (default: ${{DEFAULT-VALUE}})")
+        description = "rounds (default: ${DEFAULT-VALUE})")
     int rounds;
     @Option(names = "--replicas", paramLabel = "N1,N2", defaultValue = "1,2,3", split = ",",
-        description = "replica counts (default: ${{DEFAULT-VALUE}})")
+        description = "replica counts (default: ${DEFAULT-VALUE})")
     List<Integer> counts;
     @Option(names = "--work-dir", paramLabel = "DIR", defaultValue = "perf-tests/target/replica-scaling",
-        description = "working directory (default: ${{DEFAULT-VALUE}})")
+        description = "working directory (default: ${DEFAULT-VALUE})")
     Path work;
   }
 

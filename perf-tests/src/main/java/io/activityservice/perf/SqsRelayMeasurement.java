@@ -93,25 +93,25 @@ public final class SqsRelayMeasurement {
       description = "SQS relay latency and throughput through the SQS adapter.")
   static final class Args {
     @Option(names = "--sqs-endpoint", paramLabel = "URL", defaultValue = "http://127.0.0.1:4566",
-        description = "SQS endpoint (default: ${{DEFAULT-VALUE}})")
+        description = "SQS endpoint (default: ${DEFAULT-VALUE})")
     URI endpoint;
     @Option(names = "--rates", paramLabel = "R1,R2", defaultValue = "50,200", split = ",",
-        description = "paced rates (events/s) (default: ${{DEFAULT-VALUE}})")
+        description = "paced rates (events/s) (default: ${DEFAULT-VALUE})")
     int[] rates;
     @Option(names = "--seconds", paramLabel = "S", defaultValue = "10",
-        description = "length of each paced run (default: ${{DEFAULT-VALUE}})")
+        description = "length of each paced run (default: ${DEFAULT-VALUE})")
     int seconds;
     @Option(names = "--burst", paramLabel = "N", defaultValue = "2000",
-        description = "events of the burst (default: ${{DEFAULT-VALUE}})")
+        description = "events of the burst (default: ${DEFAULT-VALUE})")
     int burst;
     @Option(names = "--rounds", paramLabel = "N", defaultValue = "2",
-        description = "rounds (default: ${{DEFAULT-VALUE}})")
+        description = "rounds (default: ${DEFAULT-VALUE})")
     int rounds;
     @Option(names = "--receive-linger", paramLabel = "DURATION", defaultValue = "0s",
-        description = "receive linger, e.g. 0s, 0.05s (default: ${{DEFAULT-VALUE}})")
+        description = "receive linger, e.g. 0s, 0.05s (default: ${DEFAULT-VALUE})")
     String receiveLinger;
     @Option(names = "--delete-linger", paramLabel = "DURATION", defaultValue = "0.1s",
-        description = "delete linger, e.g. 0.1s (default: ${{DEFAULT-VALUE}})")
+        description = "delete linger, e.g. 0.1s (default: ${DEFAULT-VALUE})")
     String deleteLinger;
   }
 

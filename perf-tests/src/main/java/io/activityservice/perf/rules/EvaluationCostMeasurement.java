@@ -54,16 +54,16 @@ public final class EvaluationCostMeasurement {
       description = "Drools evaluation cost per event by session size.")
   static final class Args {
     @Option(names = "--sizes", paramLabel = "N1,N2", defaultValue = "1000,5000,10000,20000", split = ",",
-        description = "facts in session (default: ${{DEFAULT-VALUE}})")
+        description = "facts in session (default: ${DEFAULT-VALUE})")
     int[] sizes;
     @Option(names = "--pair-sizes", paramLabel = "N1,N2", defaultValue = "1000,2000,3000", split = ",",
-        description = "facts in session of the pair rules (default: ${{DEFAULT-VALUE}})")
+        description = "facts in session of the pair rules (default: ${DEFAULT-VALUE})")
     int[] pairSizes;
     @Option(names = "--only", paramLabel = "NAME", defaultValue = "",
-        description = "run only this rule set (default: ${{DEFAULT-VALUE}})")
+        description = "run only this rule set (default: ${DEFAULT-VALUE})")
     String only;
     @Option(names = "--examples", paramLabel = "DIR", defaultValue = "rule-execution/examples",
-        description = "the example rules (default: ${{DEFAULT-VALUE}})")
+        description = "the example rules (default: ${DEFAULT-VALUE})")
     Path examples;
   }
 

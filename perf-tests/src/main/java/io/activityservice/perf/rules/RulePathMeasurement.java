@@ -44,13 +44,13 @@ public final class RulePathMeasurement {
       description = "Throughput of the rule path with N rules.")
   static final class Args {
     @Option(names = "--rules", paramLabel = "N1,N2", defaultValue = "1,10,100", split = ",",
-        description = "rule counts (default: ${{DEFAULT-VALUE}})")
+        description = "rule counts (default: ${DEFAULT-VALUE})")
     int[] ruleCounts;
     @Option(names = "--events", paramLabel = "N", defaultValue = "200000",
-        description = "events per run (default: ${{DEFAULT-VALUE}})")
+        description = "events per run (default: ${DEFAULT-VALUE})")
     int events;
     @Option(names = "--layouts", paramLabel = "L1,L2", defaultValue = "same-type,own-type", split = ",",
-        description = "same-type and/or own-type (default: ${{DEFAULT-VALUE}})")
+        description = "same-type and/or own-type (default: ${DEFAULT-VALUE})")
     List<String> layouts;
   }
 
