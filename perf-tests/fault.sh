@@ -33,7 +33,7 @@ if [[ "$NO_BUILD" == false ]]; then
     echo "fault.sh: building the service jar" >&2
     ./mvnw -q -B -pl activity-service -am package -DskipTests
   fi
-  if newer_sources "$RUNNER" perf-tests/src/main perf-tests/pom.xml event-service channel-adapters || [[ ! -d perf-tests/target/lib ]]; then
+  if newer_sources "$RUNNER" perf-tests/src/main perf-tests/pom.xml event-service channel-adapters test-support || [[ ! -d perf-tests/target/lib ]]; then
     echo "fault.sh: building the runner" >&2
     # The reactor, not -f perf-tests/pom.xml: the runner must use this tree's modules, not whatever ~/.m2 holds.
     ./mvnw -q -B -pl perf-tests -am package -DskipTests

@@ -41,7 +41,7 @@ newer_sources() {
 # --batching-sweep: SQS send batching, fixed sizes vs adaptive (io.activityservice.perf.batching.BatchingSweep)
 # instead of the suite; no service is started. Options and output: the package io.activityservice.perf.batching.
 if [[ " $* " == *" --batching-sweep "* ]]; then
-  if [[ "$NO_BUILD" == false ]] && newer_sources "$RUNNER" perf-tests/src/main perf-tests/pom.xml channel-adapters; then
+  if [[ "$NO_BUILD" == false ]] && newer_sources "$RUNNER" perf-tests/src/main perf-tests/pom.xml channel-adapters test-support; then
     echo "perf-tests: building the runner with this tree's adapters" >&2
     ./mvnw -q -B -pl perf-tests -am package -DskipTests
   fi
@@ -60,9 +60,11 @@ if [[ "$NO_BUILD" == false ]]; then
       echo "perf-tests: reusing $JAR (newer than its sources)" >&2
     fi
   fi
-  if newer_sources "$RUNNER" perf-tests/src/main perf-tests/pom.xml || [[ ! -d perf-tests/target/lib ]]; then
+  if newer_sources "$RUNNER" perf-tests/src/main perf-tests/pom.xml test-support || [[ ! -d perf-tests/target/lib ]]; then
     echo "perf-tests: building the runner" >&2
-    ./mvnw -q -B -f perf-tests/pom.xml package -DskipTests
+    # The reactor, not -f perf-tests/pom.xml: the runner uses this tree's modules (test-support's ServiceProcess
+    # among them), not whatever ~/.m2 holds.
+    ./mvnw -q -B -pl perf-tests -am package -DskipTests
   fi
   # The Camel peer (perf-peer-camel): on by default in full runs, off in quick ones unless --peer camel.
   if [[ "$PEER" == "camel" || ( -z "$PEER" && "$QUICK" == false && -z "$SERVICE_URL" ) ]]; then

@@ -7,9 +7,11 @@ import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.jms.JmsChannelAdapter;
 import io.activityservice.channel.jms.JmsChannelProperties;
+import io.activityservice.perf.cli.CommandLines;
+import io.activityservice.perf.cli.ServiceJar;
 import io.activityservice.perf.relay.JmsBursts;
 import io.activityservice.perf.service.ServiceApi;
-import io.activityservice.perf.service.ServiceProcess;
+import io.activityservice.testsupport.ServiceProcess;
 import java.io.IOException;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -25,6 +27,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.HdrHistogram.Histogram;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * What archives cost, measured by hand: {@code java -cp perf-tests/target/perf-runner.jar
@@ -62,12 +67,33 @@ public final class ArchiveCostMeasurement {
     this.bursts = new JmsBursts(jms, ChannelUri.parse("jms:topic:archcost.in"), this::cpuNanos);
   }
 
+  /** The command line (picocli). */
+  @Command(name = "ArchiveCostMeasurement", mixinStandardHelpOptions = true, sortOptions = false,
+      description = "CPU per event of the archive, and replay throughput.")
+  static final class Args {
+    @Mixin
+    ServiceJar serviceJar;
+    @Option(names = "--events", paramLabel = "N", defaultValue = "20000",
+        description = "events per burst (default: ${DEFAULT-VALUE})")
+    int events;
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "3",
+        description = "rounds (default: ${DEFAULT-VALUE})")
+    int rounds;
+    @Option(names = "--replay-events", paramLabel = "N", defaultValue = "100000",
+        description = "events replayed (default: ${DEFAULT-VALUE})")
+    int replayEvents;
+    @Option(names = "--work-dir", paramLabel = "DIR", defaultValue = "perf-tests/target/archive-cost",
+        description = "working directory (default: ${DEFAULT-VALUE})")
+    Path work;
+  }
+
   public static void main(String[] args) throws Exception {
-    Path jar = Path.of(ByHandArgs.option(args, "--service-jar", "activity-service/target/activity-service-0.1.0-SNAPSHOT.jar"));
-    int events = Integer.parseInt(ByHandArgs.option(args, "--events", "20000"));
-    int rounds = Integer.parseInt(ByHandArgs.option(args, "--rounds", "3"));
-    int replayEvents = Integer.parseInt(ByHandArgs.option(args, "--replay-events", "100000"));
-    Path work = Path.of(ByHandArgs.option(args, "--work-dir", "perf-tests/target/archive-cost"));
+    Args a = CommandLines.parse(new Args(), args);
+    Path jar = a.serviceJar.path();
+    int events = a.events;
+    int rounds = a.rounds;
+    int replayEvents = a.replayEvents;
+    Path work = a.work;
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(5)).build();
     String key = Testbed.generatedKey();
@@ -78,8 +104,9 @@ public final class ArchiveCostMeasurement {
         "--activity.inbound[0].uri=jms:topic:archcost.in", "--activity.routing.dead-letter=",
         "--logging.level.root=WARN");
     StringBuilder report = new StringBuilder();
-    try (ServiceProcess service = ServiceProcess.start(jar, work.resolve("service"), ServiceProcess.freePort(), false,
-        List.of("-Xms512m", "-Xmx2g"), serviceArgs, key, url -> new ServiceApi(http, url, key));
+    try (ServiceProcess service = ServiceProcess.builder(jar, ServiceProcess.freePort()).workDir(work.resolve("service"))
+        .jvmArgs(List.of("-Xms512m", "-Xmx2g")).args(serviceArgs).adminKey(key).build()
+        .start(ServiceProcess.PATIENT_START);
          JmsChannelAdapter jms = new JmsChannelAdapter(new JmsChannelProperties(null,
              "tcp://127.0.0.1:" + amqPort, null, null, "archcost", null, null, null, 1_000_000,
              Duration.ofSeconds(30), null, null, null))) {

@@ -1,7 +1,8 @@
 package io.activityservice.perf;
 
-import io.activityservice.perf.service.ServiceApi;
-import io.activityservice.perf.service.ServiceProcess;
+import io.activityservice.perf.cli.CommandLines;
+import io.activityservice.perf.cli.ServiceJar;
+import io.activityservice.testsupport.ServiceProcess;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -15,6 +16,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * What authentication costs on the REST publish path, measured by hand:
@@ -35,11 +39,29 @@ public final class AuthCostMeasurement {
   private AuthCostMeasurement() {
   }
 
+  /** The command line (picocli). */
+  @Command(name = "AuthCostMeasurement", mixinStandardHelpOptions = true, sortOptions = false,
+      description = "REST publish latency with security off, the admin key and a scoped API key.")
+  static final class Args {
+    @Mixin
+    ServiceJar serviceJar;
+    @Option(names = "--events", paramLabel = "N", defaultValue = "2000",
+        description = "events per variant and round (default: ${DEFAULT-VALUE})")
+    int events;
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "2",
+        description = "rounds (default: ${DEFAULT-VALUE})")
+    int rounds;
+    @Option(names = "--work-dir", paramLabel = "DIR", defaultValue = "perf-tests/target/auth-cost",
+        description = "working directory (default: ${DEFAULT-VALUE})")
+    Path work;
+  }
+
   public static void main(String[] args) throws Exception {
-    Path jar = Path.of(ByHandArgs.option(args, "--service-jar", "activity-service/target/activity-service-0.1.0-SNAPSHOT.jar"));
-    int events = Integer.parseInt(ByHandArgs.option(args, "--events", "2000"));
-    int rounds = Integer.parseInt(ByHandArgs.option(args, "--rounds", "2"));
-    Path work = Path.of(ByHandArgs.option(args, "--work-dir", "perf-tests/target/auth-cost"));
+    Args a = CommandLines.parse(new Args(), args);
+    Path jar = a.serviceJar.path();
+    int events = a.events;
+    int rounds = a.rounds;
+    Path work = a.work;
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(5)).build();
     Map<String, Histogram> results = new LinkedHashMap<>();
@@ -78,8 +100,9 @@ public final class AuthCostMeasurement {
         "--activity.channels.sqs.embedded.enabled=false", "--activity.channels.sqs.enabled=false",
         "--activity.inbound[0].uri=jms:topic:auth.cost.in", "--activity.routing.dead-letter=",
         "--logging.level.root=WARN"));
-    return ServiceProcess.start(jar, dir, ServiceProcess.freePort(), false, List.of("-Xms512m", "-Xmx1g"), args,
-        adminKey, url -> new ServiceApi(http, url, adminKey));
+    return ServiceProcess.builder(jar, ServiceProcess.freePort()).workDir(dir)
+        .jvmArgs(List.of("-Xms512m", "-Xmx1g")).args(args).adminKey(adminKey).build()
+        .start(ServiceProcess.PATIENT_START);
   }
 
   private static String createPublisherKey(HttpClient http, String url, String adminKey) throws Exception {

@@ -13,12 +13,14 @@ import io.activityservice.channel.sqs.SqsChannelAdapter;
 import io.activityservice.channel.sqs.SqsChannelProperties;
 import io.activityservice.channel.support.Futures;
 import io.activityservice.perf.broker.BrokerProcess;
+import io.activityservice.perf.cli.CommandLines;
+import io.activityservice.perf.cli.ServiceJar;
 import io.activityservice.perf.fault.FaultProxy;
 import io.activityservice.perf.fault.FaultReport;
 import io.activityservice.perf.fault.Ledger;
 import io.activityservice.perf.fault.Snapshot;
 import io.activityservice.perf.service.ServiceApi;
-import io.activityservice.perf.service.ServiceProcess;
+import io.activityservice.testsupport.ServiceProcess;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -46,6 +48,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * The fault suite (issue 21 item 3), run by {@code perf-tests/fault.sh}: packaged service replicas in cluster mode
@@ -116,41 +121,79 @@ public final class FaultSuite {
     this.run = "f" + Long.toString(System.currentTimeMillis() % 100_000_000L, 36);
   }
 
+  /** The command line (picocli); times in seconds. */
+  @Command(name = "FaultSuite", mixinStandardHelpOptions = true, sortOptions = false,
+      description = "The fault suite (perf-tests/fault.sh, perf-tests/README.md \"Fault suite\").")
+  static final class Args {
+    @Mixin
+    ServiceJar serviceJar;
+    @Option(names = "--faults", paramLabel = "F1,F2|none",
+        description = "faults to inject, in order: baseline,broker,pg-restart,pg-refuse,sqs-down,sigstop,sigkill or none"
+            + " (default: all)")
+    String faults = String.join(",", ALL_FAULTS);
+    @Option(names = "--soak-minutes", paramLabel = "M", description = "soak length after the faults (default: ${DEFAULT-VALUE})")
+    double soakMinutes = 0;
+    @Option(names = "--rate", paramLabel = "R", description = "events/s per transport (default: ${DEFAULT-VALUE})")
+    double rate = 30;
+    @Option(names = "--soak-rate", paramLabel = "R", description = "events/s in the soak (default: half the rate search's sustainable rate, else rate/2)")
+    Double soakRate;
+    @Option(names = "--replicas", paramLabel = "N", description = "replicas (default: ${DEFAULT-VALUE})")
+    int replicas = 3;
+    @Option(names = "--pre", paramLabel = "S", description = "traffic before a fault (default: ${DEFAULT-VALUE})")
+    double pre = 15;
+    @Option(names = "--post", paramLabel = "S", description = "traffic after a fault (default: ${DEFAULT-VALUE})")
+    double post = 30;
+    @Option(names = "--broker-down", paramLabel = "S", description = "broker outage (default: ${DEFAULT-VALUE})")
+    double brokerDown = 20;
+    @Option(names = "--pg-refuse", paramLabel = "S", description = "PostgreSQL refusing connections (default: ${DEFAULT-VALUE})")
+    double pgRefuse = 20;
+    @Option(names = "--sqs-down", paramLabel = "S", description = "SQS outage (default: ${DEFAULT-VALUE})")
+    double sqsDown = 60;
+    @Option(names = "--sigstop", paramLabel = "S", description = "a replica stopped (default: ${DEFAULT-VALUE})")
+    double sigstop = 45;
+    @Option(names = "--baseline", paramLabel = "S", description = "the baseline phase (default: ${DEFAULT-VALUE})")
+    double baseline = 20;
+    @Option(names = "--lease", paramLabel = "S", description = "the cluster lease (default: ${DEFAULT-VALUE})")
+    double lease = 10;
+    @Option(names = "--ramp", paramLabel = "R1,R2,…",
+        description = "rate search: events/s of each step, stopping at the first step that does not hold (default: none)")
+    String ramp = "";
+    @Option(names = "--ramp-step", paramLabel = "S", description = "length of a rate-search step (default: ${DEFAULT-VALUE})")
+    double rampStep = 60;
+    @Option(names = "--latency-bound", paramLabel = "S",
+        description = "p99 send-to-last-target latency and drain time a step must stay within (default: ${DEFAULT-VALUE})")
+    double latencyBound = 2;
+    @Option(names = "--drain-timeout", paramLabel = "S", description = "wait for the ledger to drain (default: ${DEFAULT-VALUE})")
+    double drain = 300;
+    @Option(names = "--sqs-endpoint", paramLabel = "URL", description = "SQS endpoint (default: ${DEFAULT-VALUE})")
+    String sqsEndpoint = "http://127.0.0.1:4566";
+    @Option(names = "--work-dir", paramLabel = "DIR", description = "where the runs go (default: ${DEFAULT-VALUE})")
+    Path work = Path.of("perf-tests/target/fault");
+  }
+
   public static void main(String[] args) throws Exception {
-    if (List.of(args).contains("--help")) {
-      System.out.println("""
-          FaultSuite [--service-jar JAR] [--faults baseline,broker,pg-restart,pg-refuse,sqs-down,sigstop,sigkill|none]
-                     [--soak-minutes 0] [--rate 30] [--soak-rate RATE/2] [--replicas 3] [--pre 15] [--post 30]
-                     [--broker-down 20] [--pg-refuse 20] [--sqs-down 60] [--sigstop 45] [--baseline 20] [--lease 10]
-                     [--ramp 15,30,60,...] [--ramp-step 60] [--latency-bound 2]
-                     [--drain-timeout 300] [--sqs-endpoint http://127.0.0.1:4566] [--work-dir perf-tests/target/fault]""");
-      return;
-    }
-    Path jar = Path.of(ByHandArgs.option(args, "--service-jar", "activity-service/target/activity-service-0.1.0-SNAPSHOT.jar"));
-    String faultList = ByHandArgs.option(args, "--faults", String.join(",", ALL_FAULTS));
-    List<String> faults = faultList.equals("none") ? List.of() : List.of(faultList.split(","));
+    Args a = CommandLines.parse(new Args(), args);
+    Path jar = a.serviceJar.path();
+    List<String> faults = a.faults.equals("none") ? List.of() : List.of(a.faults.split(","));
     for (String f : faults) {
       if (!ALL_FAULTS.contains(f)) {
         throw new IllegalArgumentException("--faults: unknown fault " + f + "; known: " + ALL_FAULTS);
       }
     }
-    double rate = Double.parseDouble(ByHandArgs.option(args, "--rate", "30"));
-    String soakRateOption = ByHandArgs.option(args, "--soak-rate", "");
-    String ramp = ByHandArgs.option(args, "--ramp", "");
-    Duration rampStep = seconds(args, "--ramp-step", 60);
-    double latencyBound = Double.parseDouble(ByHandArgs.option(args, "--latency-bound", "2"));
-    double soakMinutes = Double.parseDouble(ByHandArgs.option(args, "--soak-minutes", "0"));
-    int replicaCount = Integer.parseInt(ByHandArgs.option(args, "--replicas", "3"));
-    Duration pre = seconds(args, "--pre", 15);
-    Duration post = seconds(args, "--post", 30);
-    Duration drain = seconds(args, "--drain-timeout", 300);
-    Map<String, Duration> lengths = Map.of("baseline", seconds(args, "--baseline", 20), "broker", seconds(args, "--broker-down", 20),
-        "pg-refuse", seconds(args, "--pg-refuse", 20), "sqs-down", seconds(args, "--sqs-down", 60),
-        "sigstop", seconds(args, "--sigstop", 45));
-    String sqsEndpoint = ByHandArgs.option(args, "--sqs-endpoint", "http://127.0.0.1:4566");
-    Path work = Path.of(ByHandArgs.option(args, "--work-dir", "perf-tests/target/fault"))
-        .resolve(Instant.now().toString().replace(':', '-').substring(0, 19));
-    FaultSuite suite = new FaultSuite(jar, work, replicaCount, seconds(args, "--lease", 10));
+    double rate = a.rate;
+    String ramp = a.ramp;
+    Duration rampStep = seconds(a.rampStep);
+    double latencyBound = a.latencyBound;
+    double soakMinutes = a.soakMinutes;
+    int replicaCount = a.replicas;
+    Duration pre = seconds(a.pre);
+    Duration post = seconds(a.post);
+    Duration drain = seconds(a.drain);
+    Map<String, Duration> lengths = Map.of("baseline", seconds(a.baseline), "broker", seconds(a.brokerDown),
+        "pg-refuse", seconds(a.pgRefuse), "sqs-down", seconds(a.sqsDown), "sigstop", seconds(a.sigstop));
+    String sqsEndpoint = a.sqsEndpoint;
+    Path work = a.work.resolve(Instant.now().toString().replace(':', '-').substring(0, 19));
+    FaultSuite suite = new FaultSuite(jar, work, replicaCount, seconds(a.lease));
     FaultReport report = new FaultReport(work, String.join(" ", args));
     try {
       suite.start(URI.create(sqsEndpoint));
@@ -165,7 +208,7 @@ public final class FaultSuite {
       }
       if (soakMinutes > 0) {
         // Half the measured sustainable rate when the search ran, else half the fault stream's rate.
-        double soakRate = !soakRateOption.isBlank() ? Double.parseDouble(soakRateOption)
+        double soakRate = a.soakRate != null ? a.soakRate
             : !ramp.isBlank() && report.sustainableRate() > 0 ? report.sustainableRate() / 2 : rate / 2;
         report.soak(suite.soak(soakRate, Duration.ofSeconds((long) (soakMinutes * 60)), drain));
         report.write(suite.ledger);
@@ -178,8 +221,8 @@ public final class FaultSuite {
     System.exit(0); // the clients' and the webhook's pools are not daemons
   }
 
-  private static Duration seconds(String[] args, String name, long fallback) {
-    return Duration.ofMillis((long) (Double.parseDouble(ByHandArgs.option(args, name, Long.toString(fallback))) * 1000));
+  private static Duration seconds(double seconds) {
+    return Duration.ofMillis((long) (seconds * 1000));
   }
 
   // ------------------------------------------------------------------ set-up
@@ -307,8 +350,9 @@ public final class FaultSuite {
     List<String> args = new ArrayList<>(replicaArgs);
     args.add("--activity.cluster.replica-id=r" + (index + 1));
     Path dir = work.resolve("replica-r" + (index + 1) + "-" + why + (why.equals("start") ? "" : "-" + (++restarts)));
-    return ServiceProcess.start(jar, dir, replicaPorts.get(index), false, List.of("-Xms128m", "-Xmx512m"), args, key,
-        url -> new ServiceApi(http, url, key));
+    return ServiceProcess.builder(jar, replicaPorts.get(index)).workDir(dir)
+        .jvmArgs(List.of("-Xms128m", "-Xmx512m")).args(args).adminKey(key).build()
+        .start(ServiceProcess.PATIENT_START);
   }
 
   private EmbeddedPostgres startPostgres() throws IOException {
@@ -578,9 +622,9 @@ public final class FaultSuite {
       case "sigstop" -> () -> {
         int victim = replicaCount - 1;
         long pid = replicas.get(victim).pid();
-        signal("STOP", pid);
+        ServiceProcess.signal("STOP", pid);
         Thread.sleep(length.toMillis());
-        signal("CONT", pid);
+        ServiceProcess.signal("CONT", pid);
         return "replica r%d SIGSTOPped for %d s (lease %d s, 3 heartbeats 15 s, broker inactivity 30 s), then SIGCONT"
             .formatted(victim + 1, length.toSeconds(), lease.toSeconds());
       };
@@ -598,13 +642,6 @@ public final class FaultSuite {
       };
       default -> throw new IllegalArgumentException(name);
     };
-  }
-
-  private static void signal(String signal, long pid) throws IOException, InterruptedException {
-    int rc = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start().waitFor();
-    if (rc != 0) {
-      throw new IOException("kill -" + signal + " " + pid + " exited with " + rc);
-    }
   }
 
   /**
@@ -728,8 +765,8 @@ public final class FaultSuite {
   /** A replica left stopped by an interrupted run must be continued before SIGTERM can end it. */
   private static void signalQuietly(long pid) {
     try {
-      signal("CONT", pid);
-    } catch (IOException | InterruptedException e) {
+      ServiceProcess.signal("CONT", pid);
+    } catch (RuntimeException e) {
       // best effort
     }
   }

@@ -4,11 +4,12 @@ import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.jms.JmsChannelAdapter;
 import io.activityservice.channel.jms.JmsChannelProperties;
 import io.activityservice.perf.broker.BrokerProcess;
+import io.activityservice.perf.cli.CommandLines;
+import io.activityservice.perf.cli.ServiceJar;
 import io.activityservice.perf.cpu.CpuSource;
 import io.activityservice.perf.cpu.ProcessThreads;
 import io.activityservice.perf.relay.JmsBursts;
-import io.activityservice.perf.service.ServiceApi;
-import io.activityservice.perf.service.ServiceProcess;
+import io.activityservice.testsupport.ServiceProcess;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -23,6 +24,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * What the JMS relay costs, measured by hand (first indications on a shared machine; the suite's figures are the
@@ -47,14 +51,41 @@ public final class JmsRelayCostMeasurement {
   private JmsRelayCostMeasurement() {
   }
 
+  /** The command line (picocli). */
+  @Command(name = "JmsRelayCostMeasurement", mixinStandardHelpOptions = true, sortOptions = false,
+      description = "CPU per relayed JMS event: the service vs a direct JMS hop.")
+  static final class Args {
+    @Mixin
+    ServiceJar serviceJar;
+    @Option(names = "--warmup", paramLabel = "N", defaultValue = "40000",
+        description = "events relayed before measuring (default: ${DEFAULT-VALUE})")
+    int warmup;
+    @Option(names = "--events", paramLabel = "N", defaultValue = "10000",
+        description = "events per measured burst (default: ${DEFAULT-VALUE})")
+    int events;
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "3",
+        description = "measured rounds (default: ${DEFAULT-VALUE})")
+    int rounds;
+    @Option(names = "--idle-seconds", paramLabel = "S", defaultValue = "10",
+        description = "length of the idle CPU measurement (default: ${DEFAULT-VALUE})")
+    int idleSeconds;
+    @Option(names = "--strace-events", paramLabel = "N", defaultValue = "5000",
+        description = "events of the strace burst (default: ${DEFAULT-VALUE})")
+    int straceEvents;
+    @Option(names = "--work-dir", paramLabel = "DIR", defaultValue = "perf-tests/target/jms-relay-cost",
+        description = "working directory (default: ${DEFAULT-VALUE})")
+    Path work;
+  }
+
   public static void main(String[] args) throws Exception {
-    Path jar = Path.of(ByHandArgs.option(args, "--service-jar", "activity-service/target/activity-service-0.1.0-SNAPSHOT.jar"));
-    int warmup = Integer.parseInt(ByHandArgs.option(args, "--warmup", "40000"));
-    int events = Integer.parseInt(ByHandArgs.option(args, "--events", "10000"));
-    int rounds = Integer.parseInt(ByHandArgs.option(args, "--rounds", "3"));
-    int idleSeconds = Integer.parseInt(ByHandArgs.option(args, "--idle-seconds", "10"));
-    int straceEvents = Integer.parseInt(ByHandArgs.option(args, "--strace-events", "5000"));
-    Path work = Path.of(ByHandArgs.option(args, "--work-dir", "perf-tests/target/jms-relay-cost"));
+    Args a = CommandLines.parse(new Args(), args);
+    Path jar = a.serviceJar.path();
+    int warmup = a.warmup;
+    int events = a.events;
+    int rounds = a.rounds;
+    int idleSeconds = a.idleSeconds;
+    int straceEvents = a.straceEvents;
+    Path work = a.work;
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(5)).build();
     String key = Testbed.generatedKey();
@@ -67,9 +98,9 @@ public final class JmsRelayCostMeasurement {
       List<String> serviceArgs = List.of("--activity.channels.jms.broker-url=" + broker.url(),
           "--activity.channels.sqs.embedded.enabled=false", "--activity.channels.sqs.enabled=false",
           "--activity.inbound[0].uri=" + in, "--activity.routing.dead-letter=", "--logging.level.root=WARN");
-      try (ServiceProcess service = ServiceProcess.start(jar, work.resolve("service"), ServiceProcess.freePort(), false,
-          List.of("-Xms512m", "-Xmx2g", "-XX:-UseDynamicNumberOfCompilerThreads"), serviceArgs, key,
-          url -> new ServiceApi(http, url, key));
+      try (ServiceProcess service = ServiceProcess.builder(jar, ServiceProcess.freePort()).workDir(work.resolve("service"))
+        .jvmArgs(List.of("-Xms512m", "-Xmx2g", "-XX:-UseDynamicNumberOfCompilerThreads")).args(serviceArgs).adminKey(key).build()
+        .start(ServiceProcess.PATIENT_START);
            JmsChannelAdapter jms = new JmsChannelAdapter(new JmsChannelProperties(null, broker.url(), null, null,
                "relaycost", null, null, null, 1_000_000, Duration.ofSeconds(30), null, null, null))) {
         HttpRequest subscribe = HttpRequest.newBuilder(URI.create(service.url() + "/api/v1/subscriptions"))

@@ -11,6 +11,7 @@ import io.activityservice.perf.report.RelayCost;
 import io.activityservice.perf.report.RelayTargets;
 import io.activityservice.perf.report.Report;
 import io.activityservice.perf.service.JfrProfile;
+import io.activityservice.perf.suite.Options;
 import io.activityservice.perf.suite.RunResult;
 import io.activityservice.perf.suite.Suite;
 import java.nio.file.Files;
@@ -35,7 +36,7 @@ public final class PerfRunner {
   private PerfRunner() {
   }
 
-  /** Runs the suite; see {@link Options#USAGE}. */
+  /** Runs the suite; see {@link Options#usage()}. */
   public static void main(String[] args) {
     Options o;
     try {

@@ -5,9 +5,11 @@ import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.jms.JmsChannelAdapter;
 import io.activityservice.channel.jms.JmsChannelProperties;
 import io.activityservice.perf.broker.BrokerProcess;
+import io.activityservice.perf.cli.CommandLines;
+import io.activityservice.perf.cli.ServiceJar;
 import io.activityservice.perf.relay.JmsBursts;
 import io.activityservice.perf.service.ServiceApi;
-import io.activityservice.perf.service.ServiceProcess;
+import io.activityservice.testsupport.ServiceProcess;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.net.http.HttpClient;
@@ -21,6 +23,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
 
 /**
  * JMS → service → JMS with 1, 2 and 3 replicas, measured by hand: {@code java -cp perf-tests/target/perf-runner.jar
@@ -42,15 +47,33 @@ public final class ReplicaScalingMeasurement {
   private ReplicaScalingMeasurement() {
   }
 
+  /** The command line (picocli). */
+  @Command(name = "ReplicaScalingMeasurement", mixinStandardHelpOptions = true, sortOptions = false,
+      description = "JMS relay throughput with 1, 2, 3 replicas on one PostgreSQL.")
+  static final class Args {
+    @Mixin
+    ServiceJar serviceJar;
+    @Option(names = "--events", paramLabel = "N", defaultValue = "20000",
+        description = "events per burst (default: ${DEFAULT-VALUE})")
+    int events;
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "2",
+        description = "rounds (default: ${DEFAULT-VALUE})")
+    int rounds;
+    @Option(names = "--replicas", paramLabel = "N1,N2", defaultValue = "1,2,3", split = ",",
+        description = "replica counts (default: ${DEFAULT-VALUE})")
+    List<Integer> counts;
+    @Option(names = "--work-dir", paramLabel = "DIR", defaultValue = "perf-tests/target/replica-scaling",
+        description = "working directory (default: ${DEFAULT-VALUE})")
+    Path work;
+  }
+
   public static void main(String[] args) throws Exception {
-    Path jar = Path.of(ByHandArgs.option(args, "--service-jar", "activity-service/target/activity-service-0.1.0-SNAPSHOT.jar"));
-    int events = Integer.parseInt(ByHandArgs.option(args, "--events", "20000"));
-    int rounds = Integer.parseInt(ByHandArgs.option(args, "--rounds", "2"));
-    List<Integer> counts = new ArrayList<>();
-    for (String c : ByHandArgs.option(args, "--replicas", "1,2,3").split(",")) {
-      counts.add(Integer.parseInt(c.trim()));
-    }
-    Path work = Path.of(ByHandArgs.option(args, "--work-dir", "perf-tests/target/replica-scaling"));
+    Args a = CommandLines.parse(new Args(), args);
+    Path jar = a.serviceJar.path();
+    int events = a.events;
+    int rounds = a.rounds;
+    List<Integer> counts = a.counts;
+    Path work = a.work;
     HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
         .connectTimeout(Duration.ofSeconds(5)).build();
     Map<Integer, List<JmsBursts.Result>> results = new LinkedHashMap<>();
@@ -111,8 +134,9 @@ public final class ReplicaScalingMeasurement {
             "--activity.inbound[0].uri=jms:topic:replicas.in", "--activity.routing.dead-letter=",
             "--activity.cluster.enabled=true", "--activity.cluster.replica-id=r" + i,
             "--logging.level.root=WARN");
-        replicas.add(ServiceProcess.start(jar, dir.resolve("r" + i), ServiceProcess.freePort(), false,
-            List.of("-Xms256m", "-Xmx1g"), args, key, url -> new ServiceApi(http, url, key)));
+        replicas.add(ServiceProcess.builder(jar, ServiceProcess.freePort()).workDir(dir.resolve("r" + i))
+        .jvmArgs(List.of("-Xms256m", "-Xmx1g")).args(args).adminKey(key).build()
+        .start(ServiceProcess.PATIENT_START));
       }
       List<ServiceApi> apis = replicas.stream().map(r -> new ServiceApi(http, r.url(), key)).toList();
       apis.get(0).subscribe("replica scaling", TYPE, "jms:queue:replicas.out");

@@ -7,6 +7,7 @@ import io.activityservice.channel.OutboundChannel;
 import io.activityservice.channel.sqs.SqsChannelAdapter;
 import io.activityservice.channel.sqs.SqsChannelProperties;
 import io.activityservice.channel.sqs.SqsClients;
+import io.activityservice.perf.cli.CommandLines;
 import io.activityservice.perf.cpu.Processes;
 import io.activityservice.perf.transport.PerfEvents;
 import java.lang.management.ManagementFactory;
@@ -27,6 +28,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
@@ -85,17 +88,45 @@ public final class SqsRelayMeasurement {
     }
   }
 
+  /** The command line (picocli). */
+  @Command(name = "SqsRelayMeasurement", mixinStandardHelpOptions = true, sortOptions = false,
+      description = "SQS relay latency and throughput through the SQS adapter.")
+  static final class Args {
+    @Option(names = "--sqs-endpoint", paramLabel = "URL", defaultValue = "http://127.0.0.1:4566",
+        description = "SQS endpoint (default: ${DEFAULT-VALUE})")
+    URI endpoint;
+    @Option(names = "--rates", paramLabel = "R1,R2", defaultValue = "50,200", split = ",",
+        description = "paced rates (events/s) (default: ${DEFAULT-VALUE})")
+    int[] rates;
+    @Option(names = "--seconds", paramLabel = "S", defaultValue = "10",
+        description = "length of each paced run (default: ${DEFAULT-VALUE})")
+    int seconds;
+    @Option(names = "--burst", paramLabel = "N", defaultValue = "2000",
+        description = "events of the burst (default: ${DEFAULT-VALUE})")
+    int burst;
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "2",
+        description = "rounds (default: ${DEFAULT-VALUE})")
+    int rounds;
+    @Option(names = "--receive-linger", paramLabel = "DURATION", defaultValue = "0s",
+        description = "receive linger, e.g. 0s, 0.05s (default: ${DEFAULT-VALUE})")
+    String receiveLinger;
+    @Option(names = "--delete-linger", paramLabel = "DURATION", defaultValue = "0.1s",
+        description = "delete linger, e.g. 0.1s (default: ${DEFAULT-VALUE})")
+    String deleteLinger;
+  }
+
   public static void main(String[] args) throws Exception {
-    URI endpoint = URI.create(ByHandArgs.option(args, "--sqs-endpoint", "http://127.0.0.1:4566"));
-    int[] rates = ByHandArgs.ints(args, "--rates", "50,200");
-    int seconds = Integer.parseInt(ByHandArgs.option(args, "--seconds", "10"));
-    int burst = Integer.parseInt(ByHandArgs.option(args, "--burst", "2000"));
-    int rounds = Integer.parseInt(ByHandArgs.option(args, "--rounds", "2"));
+    Args a = CommandLines.parse(new Args(), args);
+    URI endpoint = a.endpoint;
+    int[] rates = a.rates;
+    int seconds = a.seconds;
+    int burst = a.burst;
+    int rounds = a.rounds;
     SqsChannelProperties props = new SqsChannelProperties(null, endpoint.toString(), "us-east-1", "test", "test",
         true, null, null, null, null, null, null, 262_144, 200_000,
         new SqsChannelProperties.Embedded(false, null, null))
-        .withReceiveLinger(Duration.parse("PT" + ByHandArgs.option(args, "--receive-linger", "0s").toUpperCase(Locale.ROOT)))
-        .withDeleteLinger(Duration.parse("PT" + ByHandArgs.option(args, "--delete-linger", "0.1s").toUpperCase(Locale.ROOT)));
+        .withReceiveLinger(Duration.parse("PT" + a.receiveLinger.toUpperCase(Locale.ROOT)))
+        .withDeleteLinger(Duration.parse("PT" + a.deleteLinger.toUpperCase(Locale.ROOT)));
     System.out.println("settings: " + props);
     String run = UUID.randomUUID().toString().substring(0, 8);
     ChannelUri in = ChannelUri.parse("sqs:relay-" + run + "-in");

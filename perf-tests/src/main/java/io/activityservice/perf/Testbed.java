@@ -15,11 +15,12 @@ import io.activityservice.perf.cpu.Processes;
 import io.activityservice.perf.peer.PeerProcess;
 import io.activityservice.perf.peer.PeerRoute;
 import io.activityservice.perf.service.ServiceApi;
-import io.activityservice.perf.service.ServiceProcess;
 import io.activityservice.perf.suite.Legs;
+import io.activityservice.perf.suite.Options;
 import io.activityservice.perf.suite.Suite;
 import io.activityservice.perf.transport.AdapterTransport;
 import io.activityservice.perf.transport.KafkaTransport;
+import io.activityservice.testsupport.ServiceProcess;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -159,8 +160,9 @@ public final class Testbed implements AutoCloseable, Suite.Hooks {
       jvm.addAll(MEASURED_JVM);
       apiKey = o.apiKey() != null ? o.apiKey() : generatedKey();
       String key = apiKey;
-      service = ServiceProcess.start(o.serviceJar(), o.workDir(), port, o.jfr(), jvm, args, key,
-          url -> new ServiceApi(http, url, key));
+      service = ServiceProcess.builder(o.serviceJar(), port).workDir(o.workDir()).jfr(o.jfr())
+        .jvmArgs(jvm).args(args).adminKey(key).build()
+        .start(ServiceProcess.PATIENT_START);
       closeables.add(service);
       serviceUrl = service.url();
       ports.put(port, "http");

@@ -229,7 +229,9 @@ class DetectorApiTest {
     await().atMost(Duration.ofSeconds(20)).until(() -> eventsIn(detector) == in);
     long rows = api.get("/api/v1/detectors/" + detector).json().get("stats").get("rowsOut").asLong();
     await().atMost(Duration.ofSeconds(20)).until(() -> webhook.calls(path).size() >= rows);
-    Thread.sleep(300);
+    // Nothing else arrives for a while, so that a wrong extra delivery would show.
+    int seen = webhook.calls(path).size();
+    await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(5)).until(() -> webhook.calls(path).size() == seen);
     return webhook.calls(path);
   }
 

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.activityservice.app.fault.ServiceProcess;
 import io.activityservice.app.support.Api;
+import io.activityservice.app.support.PackagedService;
 import io.activityservice.channel.jms.embedded.EmbeddedActiveMqBroker;
+import io.activityservice.testsupport.ServiceProcess;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -28,19 +28,18 @@ class ClusterModeGuardIT {
   void aSecondReplicaOnTheSameDatabaseWithoutClusterModeRefusesToStart() throws Exception {
     Path dir = Files.createDirectories(Path.of("target", "cluster-mode-guard-it",
         String.valueOf(System.currentTimeMillis())));
-    Path jar = Path.of(System.getProperty("service.jar", "target/activity-service-0.1.0-SNAPSHOT.jar"));
-    assertThat(jar).exists();
+    Path jar = PackagedService.jar();
     List<AutoCloseable> open = new ArrayList<>();
     try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
          EmbeddedActiveMqBroker broker = EmbeddedActiveMqBroker.start("127.0.0.1", 0, dir.resolve("broker").toFile(),
              false)) {
       ServiceProcess first = replica(jar, dir, "first", postgres, broker, false);
       open.add(first);
-      first.start(Duration.ofSeconds(180));
+      first.start(PackagedService.START);
 
       ServiceProcess second = replica(jar, dir, "second", postgres, broker, false);
       open.add(second);
-      assertThatThrownBy(() -> second.start(Duration.ofSeconds(180)))
+      assertThatThrownBy(() -> second.start(PackagedService.START))
           .hasMessageContaining("service exited");
       assertThat(Files.readString(dir.resolve("replica-second.log")))
           .contains("APPLICATION FAILED TO START")
@@ -49,7 +48,7 @@ class ClusterModeGuardIT {
 
       ServiceProcess clustered = replica(jar, dir, "clustered", postgres, broker, true);
       open.add(clustered);
-      assertThatThrownBy(() -> clustered.start(Duration.ofSeconds(180)))
+      assertThatThrownBy(() -> clustered.start(PackagedService.START))
           .hasMessageContaining("service exited");
       assertThat(Files.readString(dir.resolve("replica-clustered.log")))
           .contains("other replicas run on this database without cluster mode: first")
@@ -69,7 +68,7 @@ class ClusterModeGuardIT {
 
   private static ServiceProcess replica(Path jar, Path dir, String name, EmbeddedPostgres postgres,
                                         EmbeddedActiveMqBroker broker, boolean clustered) throws Exception {
-    return new ServiceProcess(jar, freePort(), dir.resolve("replica-" + name + ".log"), List.of(
+    return PackagedService.process(jar, dir.resolve("replica-" + name + ".log"), List.of(
         "--spring.datasource.url=jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/postgres",
         "--spring.datasource.username=postgres",
         "--spring.datasource.password=postgres",
@@ -78,11 +77,5 @@ class ClusterModeGuardIT {
         "--activity.cluster.replica-id=" + name,
         "--activity.channels.sqs.embedded.enabled=false",
         "--activity.channels.sqs.enabled=false"));
-  }
-
-  private static int freePort() throws java.io.IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
   }
 }

@@ -4,18 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.activityservice.app.fault.ServiceProcess;
 import io.activityservice.app.support.Api;
+import io.activityservice.app.support.PackagedService;
+import io.activityservice.app.support.ServiceCluster;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.jms.embedded.EmbeddedActiveMqBroker;
 import io.activityservice.channel.jms.JmsChannelAdapter;
-import io.activityservice.channel.jms.JmsChannelProperties;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.net.ServerSocket;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import io.activityservice.testsupport.ServiceProcess;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -52,69 +49,28 @@ class ConfigInForceIT {
   static final String CLOSE = "com.example.force.close";
   static final String PAIR = "com.example.force.pair";
 
-  static Path dir;
-  static EmbeddedPostgres postgres;
+  static ServiceCluster cluster;
   static JdbcClient db;
-  static EmbeddedActiveMqBroker broker;
   static JmsChannelAdapter client;
-  static final List<ServiceProcess> replicas = new ArrayList<>();
-  static final List<Api> apis = new ArrayList<>();
+  static List<ServiceProcess> replicas;
+  static List<Api> apis;
 
   @BeforeAll
   static void startCluster() throws Exception {
-    dir = Files.createDirectories(Path.of("target", "config-in-force-it", String.valueOf(System.currentTimeMillis())));
-    postgres = EmbeddedPostgres.builder().start();
-    db = JdbcClient.create(postgres.getPostgresDatabase());
-    broker = EmbeddedActiveMqBroker.start("127.0.0.1", 0, dir.resolve("broker").toFile(), true);
-    client = new JmsChannelAdapter(JmsChannelProperties.forBroker(broker.connectUri().toString())
-        .withTimeouts(Duration.ofSeconds(60), Duration.ofSeconds(1)));
-    Path jar = Path.of(System.getProperty("it.replicas.jar",
-        System.getProperty("service.jar", "target/activity-service-0.1.0-SNAPSHOT.jar")));
-    assertThat(jar).exists();
-    List<CompletableFuture<Void>> starting = new ArrayList<>();
-    for (String name : List.of("a", "b", "c")) {
-      List<String> args = List.of(
-          "--spring.datasource.url=jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/postgres",
-          "--spring.datasource.username=postgres",
-          "--spring.datasource.password=postgres",
-          "--activity.channels.jms.broker-url=" + broker.connectUri(),
-          "--activity.cluster.enabled=true",
-          "--activity.cluster.replica-id=" + name,
-          "--activity.cluster.apply-wait=" + (name.equals("a") ? "2s" : "120s"),
-          "--activity.routing.dead-letter=",
-          "--activity.delivery.lease=5s",
-          "--activity.channels.sqs.embedded.enabled=false",
-          "--activity.channels.sqs.enabled=false");
-      int port = freePort();
-      ServiceProcess p = new ServiceProcess(jar, port, dir.resolve("replica-" + name + ".log"), args);
-      replicas.add(p);
-      apis.add(new Api(port));
-      // One at a time for Flyway's first migration; then the others in parallel.
-      if (starting.isEmpty()) {
-        p.start(Duration.ofSeconds(180));
-        starting.add(CompletableFuture.completedFuture(null));
-      } else {
-        starting.add(CompletableFuture.runAsync(() -> p.start(Duration.ofSeconds(180))));
-      }
-    }
-    CompletableFuture.allOf(starting.toArray(CompletableFuture[]::new)).get(240, TimeUnit.SECONDS);
+    cluster = ServiceCluster.start("config-in-force-it", PackagedService.jar("it.replicas.jar"), List.of("a", "b", "c"),
+        name -> List.of("--activity.cluster.apply-wait=" + (name.equals("a") ? "2s" : "120s")));
+    db = JdbcClient.create(cluster.postgres().getPostgresDatabase());
+    client = cluster.client();
+    replicas = cluster.replicas();
+    apis = cluster.apis();
     // Every replica has beaten once, so each counts the others as live.
     await().atMost(Duration.ofSeconds(30)).until(() -> liveReplicas() == 3);
   }
 
   @AfterAll
   static void stopCluster() throws Exception {
-    for (ServiceProcess p : replicas) {
-      p.close();
-    }
-    if (client != null) {
-      client.close();
-    }
-    if (broker != null) {
-      broker.close();
-    }
-    if (postgres != null) {
-      postgres.close();
+    if (cluster != null) {
+      cluster.close();
     }
   }
 
@@ -341,11 +297,5 @@ class ConfigInForceIT {
     return """
         {"specversion": "1.0", "id": "%s", "source": "/force", "type": "%s", "datacontenttype": "application/json",
          "data": %s}""".formatted(id, type, data);
-  }
-
-  private static int freePort() throws java.io.IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
   }
 }

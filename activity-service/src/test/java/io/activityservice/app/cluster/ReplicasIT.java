@@ -4,22 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.activityservice.app.fault.ServiceProcess;
 import io.activityservice.app.support.Api;
+import io.activityservice.app.support.PackagedService;
+import io.activityservice.app.support.ServiceCluster;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.OutboundChannel;
 import io.activityservice.channel.jms.embedded.EmbeddedActiveMqBroker;
 import io.activityservice.channel.jms.JmsChannelAdapter;
-import io.activityservice.channel.jms.JmsChannelProperties;
+import io.activityservice.testsupport.ServiceProcess;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -53,67 +51,26 @@ class ReplicasIT {
   static final String COUNT = "com.example.rep.count";
   static final String COUNTED = "com.example.rep.counted";
 
-  /** Broker data and the replicas' logs (kept under target/ for a look after a failure). */
-  static Path dir;
-  static EmbeddedPostgres postgres;
-  static EmbeddedActiveMqBroker broker;
+  static ServiceCluster cluster;
   static JmsChannelAdapter client;
-  static final List<ServiceProcess> replicas = new ArrayList<>();
-  static final List<Api> apis = new ArrayList<>();
+  static List<ServiceProcess> replicas;
+  static List<Api> apis;
 
   @BeforeAll
   static void startCluster() throws Exception {
-    dir = java.nio.file.Files.createDirectories(Path.of("target", "replicas-it", String.valueOf(System.currentTimeMillis())));
-    postgres = EmbeddedPostgres.builder().start();
-    broker = EmbeddedActiveMqBroker.start("127.0.0.1", 0, dir.resolve("broker").toFile(), true);
-    client = new JmsChannelAdapter(JmsChannelProperties.forBroker(broker.connectUri().toString())
-        .withTimeouts(Duration.ofSeconds(60), Duration.ofSeconds(1)));
-    Path jar = Path.of(System.getProperty("service.jar", "target/activity-service-0.1.0-SNAPSHOT.jar"));
-    assertThat(jar).exists();
-    List<CompletableFuture<Void>> starting = new ArrayList<>();
-    for (String name : List.of("a", "b", "c")) {
-      int port = freePort();
-      List<String> args = List.of(
-          "--spring.datasource.url=jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/postgres",
-          "--spring.datasource.username=postgres",
-          "--spring.datasource.password=postgres",
-          "--activity.channels.jms.broker-url=" + broker.connectUri(),
-          "--activity.cluster.enabled=true",
-          "--activity.cluster.replica-id=" + name,
-          // Writes answer once in force everywhere: a compile on every replica takes seconds on a loaded machine.
-          "--activity.cluster.apply-wait=120s",
-          "--activity.inbound[0].uri=jms:topic:activity.events.in",
-          "--activity.routing.dead-letter=",
-          "--activity.delivery.lease=5s",
-          "--activity.channels.sqs.embedded.enabled=false",
-          "--activity.channels.sqs.enabled=false");
-      ServiceProcess p = new ServiceProcess(jar, port, dir.resolve("replica-" + name + ".log"), args);
-      replicas.add(p);
-      apis.add(new Api(port));
-      // One at a time for Flyway's first migration; then the others in parallel.
-      if (starting.isEmpty()) {
-        p.start(Duration.ofSeconds(180));
-        starting.add(CompletableFuture.completedFuture(null));
-      } else {
-        starting.add(CompletableFuture.runAsync(() -> p.start(Duration.ofSeconds(180))));
-      }
-    }
-    CompletableFuture.allOf(starting.toArray(CompletableFuture[]::new)).get(240, TimeUnit.SECONDS);
+    cluster = ServiceCluster.start("replicas-it", PackagedService.jar(), List.of("a", "b", "c"), name -> List.of(
+        // Writes answer once in force everywhere: a compile on every replica takes seconds on a loaded machine.
+        "--activity.cluster.apply-wait=120s",
+        "--activity.inbound[0].uri=jms:topic:activity.events.in"));
+    client = cluster.client();
+    replicas = cluster.replicas();
+    apis = cluster.apis();
   }
 
   @AfterAll
   static void stopCluster() throws Exception {
-    for (ServiceProcess p : replicas) {
-      p.close();
-    }
-    if (client != null) {
-      client.close();
-    }
-    if (broker != null) {
-      broker.close();
-    }
-    if (postgres != null) {
-      postgres.close();
+    if (cluster != null) {
+      cluster.close();
     }
   }
 
@@ -377,11 +334,5 @@ class ReplicasIT {
 
   private static String quote(String s) {
     return io.activityservice.events.json.Json.MAPPER.valueToTree(s).toString();
-  }
-
-  private static int freePort() throws java.io.IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
   }
 }

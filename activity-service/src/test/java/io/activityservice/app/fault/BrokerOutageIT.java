@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.activityservice.app.support.Api;
+import io.activityservice.app.support.PackagedService;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundSettings;
@@ -11,7 +12,7 @@ import io.activityservice.channel.OutboundChannel;
 import io.activityservice.channel.jms.embedded.EmbeddedActiveMqBroker;
 import io.activityservice.channel.sqs.LocalStackSqs;
 import io.activityservice.channel.sqs.SqsChannelAdapter;
-import io.activityservice.channel.sqs.SqsChannelProperties;
+import io.activityservice.testsupport.ServiceProcess;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
@@ -51,24 +52,19 @@ class BrokerOutageIT {
 
   @Test
   void eventsRefusedWhileTheBrokerIsDownArriveOnceItIsBack() throws Exception {
-    Path jar = Path.of(System.getProperty("service.jar", "target/activity-service-0.1.0-SNAPSHOT.jar"));
-    assertThat(jar).exists();
     URI localstack = LocalStackSqs.endpoint();
     String run = UUID.randomUUID().toString().substring(0, 8);
     ChannelUri in = ChannelUri.parse("sqs:outage-in-" + run);
     ChannelUri out = ChannelUri.parse("sqs:outage-out-" + run);
     String type = "com.example.outage." + run;
-    int brokerPort = ParkedDeliveriesSurviveKillIT.freePort();
+    int brokerPort = ServiceProcess.freePort();
     File brokerDir = dir.resolve("broker").toFile();
     EmbeddedActiveMqBroker broker = EmbeddedActiveMqBroker.start("127.0.0.1", brokerPort, brokerDir, true);
     try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
-         SqsChannelAdapter sqs = SqsChannelAdapter.connect(new SqsChannelProperties(null, localstack.toString(),
-             "us-east-1", "test", "test", true, null, null, null, null, null, null, LocalStackSqs.MAX_BATCH_BYTES,
-             10_000, new SqsChannelProperties.Embedded(false, null, null)))) {
+         SqsChannelAdapter sqs = PackagedService.localStackClient(localstack)) {
       String inUrl = sqs.queueUrl(in).join();
       String outUrl = sqs.queueUrl(out).join();
-      int port = ParkedDeliveriesSurviveKillIT.freePort();
-      List<String> args = List.of(
+      List<String> args = PackagedService.concat(List.of(
           "--spring.datasource.url=jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/postgres",
           "--spring.datasource.username=postgres",
           "--spring.datasource.password=postgres",
@@ -76,22 +72,16 @@ class BrokerOutageIT {
           "--activity.cluster.enabled=true",
           "--activity.cluster.replica-id=a",
           "--activity.inbound[0].uri=" + in,
-          "--activity.routing.dead-letter=",
-          "--activity.channels.sqs.embedded.enabled=false",
-          "--activity.channels.sqs.endpoint=" + localstack,
-          "--activity.channels.sqs.region=us-east-1",
-          "--activity.channels.sqs.access-key=test",
-          "--activity.channels.sqs.secret-key=test",
-          "--activity.channels.sqs.max-batch-bytes=" + LocalStackSqs.MAX_BATCH_BYTES);
+          "--activity.routing.dead-letter="), PackagedService.localStackSqsArgs(localstack));
       Map<String, AtomicInteger> received = new ConcurrentHashMap<>();
-      try (ServiceProcess service = new ServiceProcess(jar, port, dir.resolve("service.log"), args);
+      try (ServiceProcess service = PackagedService.process(dir.resolve("service.log"), args);
            InboundChannel receiver = sqs.openInbound(out, InboundSettings.strict(), (event, ack) -> {
              received.computeIfAbsent(event.getId(), k -> new AtomicInteger()).incrementAndGet();
              ack.ack();
            });
            OutboundChannel producer = sqs.openOutbound(in)) {
-        service.start(Duration.ofSeconds(150));
-        Api api = new Api(port);
+        service.start(PackagedService.START);
+        Api api = new Api(service.port());
         Api.Response sub = api.postJson("/api/v1/subscriptions", """
             {"name": "outage", "pattern": {"type": ["%s"]}, "target": "%s",
              "retry": {"maxAttempts": 185, "maxBackoff": "PT2S", "maxAge": "PT10M"}}""".formatted(type, out));

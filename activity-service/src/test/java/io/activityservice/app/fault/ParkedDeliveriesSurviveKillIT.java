@@ -4,15 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.activityservice.app.support.Api;
+import io.activityservice.app.support.PackagedService;
 import io.activityservice.app.support.WebhookReceiver;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.OutboundChannel;
 import io.activityservice.channel.jms.embedded.EmbeddedActiveMqBroker;
 import io.activityservice.channel.jms.JmsChannelAdapter;
 import io.activityservice.channel.jms.JmsChannelProperties;
+import io.activityservice.testsupport.ServiceProcess;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -40,14 +41,11 @@ class ParkedDeliveriesSurviveKillIT {
 
   @Test
   void everyParkedEventIsDeliveredAfterAKillAndRestart() throws Exception {
-    Path jar = Path.of(System.getProperty("service.jar", "target/activity-service-0.1.0-SNAPSHOT.jar"));
-    assertThat(jar).exists();
-    int webhookPort = freePort();
+    int webhookPort = ServiceProcess.freePort();
     String hook = "http://127.0.0.1:" + webhookPort + "/hook";
     try (EmbeddedActiveMqBroker broker = EmbeddedActiveMqBroker.start("127.0.0.1", 0, dir.resolve("broker").toFile(), true);
          JmsChannelAdapter client = new JmsChannelAdapter(JmsChannelProperties.forBroker(broker.connectUri().toString())
              .withTimeouts(Duration.ofSeconds(60), Duration.ofSeconds(1)))) {
-      int port = freePort();
       List<String> args = List.of(
           "--activity.channels.jms.broker-url=" + broker.connectUri(),
           "--spring.datasource.url=jdbc:h2:file:" + dir.resolve("db/activity"),
@@ -57,10 +55,10 @@ class ParkedDeliveriesSurviveKillIT {
           "--activity.channels.sqs.embedded.enabled=false",
           "--activity.channels.sqs.enabled=false",
           "--activity.outbound.allowed-networks=127.0.0.0/8"); // the webhook runs on loopback
-      try (ServiceProcess service = new ServiceProcess(jar, port, dir.resolve("service.log"), args);
+      try (ServiceProcess service = PackagedService.process(dir.resolve("service.log"), args);
            OutboundChannel producer = client.openOutbound(ChannelUri.parse("jms:queue:parked.in"))) {
-        service.start(Duration.ofSeconds(120));
-        Api api = new Api(port);
+        service.start(PackagedService.START);
+        Api api = new Api(service.port());
         Api.Response sub = api.postJson("/api/v1/subscriptions", """
             {"name": "webhook down", "pattern": {"type": ["com.example.parked"]}, "target": "%s",
              "retry": {"maxAttempts": 100, "initialBackoff": "PT0.5S", "maxBackoff": "PT2S", "maxAge": "PT10M"}}"""
@@ -73,7 +71,7 @@ class ParkedDeliveriesSurviveKillIT {
             api.get("/api/v1/subscriptions/" + subscription + "/deliveries").json().get("pending").asLong() == EVENTS);
 
         service.kill();
-        service.start(Duration.ofSeconds(120));
+        service.start(PackagedService.START);
         assertThat(api.get("/api/v1/subscriptions/" + subscription + "/deliveries").json().get("pending").asLong())
             .as("still parked after the restart").isEqualTo(EVENTS);
 
@@ -110,11 +108,5 @@ class ParkedDeliveriesSurviveKillIT {
     }
     CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
     return ids;
-  }
-
-  static int freePort() throws java.io.IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
   }
 }

@@ -4,13 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.activityservice.app.support.Api;
+import io.activityservice.app.support.PackagedService;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.jms.embedded.EmbeddedActiveMqBroker;
 import io.activityservice.channel.sqs.LocalStackSqs;
 import io.activityservice.channel.sqs.SqsChannelAdapter;
-import io.activityservice.channel.sqs.SqsChannelProperties;
+import io.activityservice.testsupport.ServiceProcess;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -44,37 +45,27 @@ class RestPublishKilledIT {
 
   @Test
   void everyEventAnswered2xxReachesTheSubscriberAcrossAKill() throws Exception {
-    Path jar = Path.of(System.getProperty("service.jar", "target/activity-service-0.1.0-SNAPSHOT.jar"));
-    assertThat(jar).exists();
     URI localstack = LocalStackSqs.endpoint();
     String run = UUID.randomUUID().toString().substring(0, 8);
     String queue = "rest-kill-" + run;
     String type = "com.example.restkill." + run;
     try (EmbeddedActiveMqBroker broker = EmbeddedActiveMqBroker.start("127.0.0.1", 0, dir.resolve("broker").toFile(), true);
-         SqsChannelAdapter sqs = SqsChannelAdapter.connect(new SqsChannelProperties(null, localstack.toString(),
-             "us-east-1", "test", "test", true, null, null, null, null, null, null, LocalStackSqs.MAX_BATCH_BYTES,
-             10_000, new SqsChannelProperties.Embedded(false, null, null)))) {
-      int port = ParkedDeliveriesSurviveKillIT.freePort();
-      List<String> args = List.of(
+         SqsChannelAdapter sqs = PackagedService.localStackClient(localstack)) {
+      List<String> args = PackagedService.concat(List.of(
           "--activity.channels.jms.broker-url=" + broker.connectUri(),
           "--spring.datasource.url=jdbc:h2:file:" + dir.resolve("db/activity"),
           "--activity.inbound[0].uri=jms:queue:rest-kill.unused",
           "--activity.routing.dead-letter=",
-          "--activity.delivery.lease=5s",
-          "--activity.channels.sqs.embedded.enabled=false",
-          "--activity.channels.sqs.endpoint=" + localstack,
-          "--activity.channels.sqs.region=us-east-1",
-          "--activity.channels.sqs.access-key=test",
-          "--activity.channels.sqs.secret-key=test",
-          "--activity.channels.sqs.max-batch-bytes=" + LocalStackSqs.MAX_BATCH_BYTES);
+          "--activity.delivery.lease=5s"), PackagedService.localStackSqsArgs(localstack));
       Map<String, AtomicInteger> received = new ConcurrentHashMap<>();
       ChannelUri target = ChannelUri.parse("sqs:" + queue);
-      try (ServiceProcess service = new ServiceProcess(jar, port, dir.resolve("service.log"), args);
+      try (ServiceProcess service = PackagedService.process(dir.resolve("service.log"), args);
            InboundChannel receiver = sqs.openInbound(target, InboundSettings.strict(), (event, ack) -> {
              received.computeIfAbsent(event.getId(), k -> new AtomicInteger()).incrementAndGet();
              ack.ack();
            })) {
-        service.start(Duration.ofSeconds(120));
+        service.start(PackagedService.START);
+        int port = service.port();
         Api api = new Api(port);
         assertThat(api.postJson("/api/v1/subscriptions", """
             {"name": "rest kill", "pattern": {"type": ["%s"]}, "target": "%s"}""".formatted(type, target))
@@ -98,7 +89,7 @@ class RestPublishKilledIT {
             && answered2xx.size() >= 500);
         service.kill();
         int answeredBeforeKill = answered2xx.size();
-        service.start(Duration.ofSeconds(120));
+        service.start(PackagedService.START);
         clients.shutdown();
         assertThat(clients.awaitTermination(5, TimeUnit.MINUTES)).isTrue();
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.activityservice.app.support.Api;
+import io.activityservice.app.support.PackagedService;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundSettings;
@@ -11,9 +12,9 @@ import io.activityservice.channel.OutboundChannel;
 import io.activityservice.channel.jms.embedded.EmbeddedActiveMqBroker;
 import io.activityservice.channel.jms.JmsChannelAdapter;
 import io.activityservice.channel.jms.JmsChannelProperties;
+import io.activityservice.testsupport.ServiceProcess;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -87,12 +88,9 @@ class ServiceKilledMidStreamIT {
    */
   private Result killMidStream(int events, int maxInFlight, int batchSize, Duration linger, int killAfter,
       IntPredicate pauseAfter) throws Exception {
-    Path jar = Path.of(System.getProperty("service.jar", "target/activity-service-0.1.0-SNAPSHOT.jar"));
-    assertThat(jar).exists();
     try (EmbeddedActiveMqBroker broker = EmbeddedActiveMqBroker.start("127.0.0.1", 0, dir.resolve("broker").toFile(), true);
          JmsChannelAdapter client = new JmsChannelAdapter(JmsChannelProperties.forBroker(broker.connectUri().toString())
              .withTimeouts(Duration.ofSeconds(60), Duration.ofSeconds(1)))) {
-      int port = freePort();
       List<String> args = List.of(
           "--activity.channels.jms.broker-url=" + broker.connectUri(),
           "--activity.channels.jms.max-in-flight=" + maxInFlight,
@@ -106,14 +104,14 @@ class ServiceKilledMidStreamIT {
       ChannelUri in = ChannelUri.parse("jms:queue:fault.in");
       ChannelUri out = ChannelUri.parse("jms:queue:fault.out");
       Map<String, AtomicInteger> received = new ConcurrentHashMap<>();
-      try (ServiceProcess service = new ServiceProcess(jar, port, dir.resolve("service.log"), args);
+      try (ServiceProcess service = PackagedService.process(dir.resolve("service.log"), args);
            InboundChannel receiver = client.openInbound(out, InboundSettings.strict(), (event, ack) -> {
              received.computeIfAbsent(event.getId(), k -> new AtomicInteger()).incrementAndGet();
              ack.ack();
            });
            OutboundChannel producer = client.openOutbound(in)) {
-        service.start(Duration.ofSeconds(120));
-        Api api = new Api(port);
+        service.start(PackagedService.START);
+        Api api = new Api(service.port());
         assertThat(api.postJson("/api/v1/subscriptions",
             "{\"name\": \"fault\", \"pattern\": {\"type\": [\"com.example.fault\"]}, \"target\": \"" + out + "\"}")
             .status()).isEqualTo(201);
@@ -126,7 +124,7 @@ class ServiceKilledMidStreamIT {
         int beforeRestart = received.size();
         assertThat(beforeRestart).as("killed mid-stream").isLessThan(events);
 
-        service.start(Duration.ofSeconds(120));
+        service.start(PackagedService.START);
         int sent = sending.get(120, TimeUnit.SECONDS);
         assertThat(confirmed).as("every send confirmed by the broker").hasSize(sent);
         await().atMost(Duration.ofSeconds(120)).until(() -> received.keySet().containsAll(confirmed));
@@ -159,12 +157,6 @@ class ServiceKilledMidStreamIT {
       return events;
     } catch (Exception e) {
       throw new java.util.concurrent.CompletionException(e);
-    }
-  }
-
-  private static int freePort() throws java.io.IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
     }
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.activityservice.app.support.Api;
+import io.activityservice.app.support.PackagedService;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundSettings;
@@ -11,7 +12,7 @@ import io.activityservice.channel.OutboundChannel;
 import io.activityservice.channel.jms.embedded.EmbeddedActiveMqBroker;
 import io.activityservice.channel.sqs.LocalStackSqs;
 import io.activityservice.channel.sqs.SqsChannelAdapter;
-import io.activityservice.channel.sqs.SqsChannelProperties;
+import io.activityservice.testsupport.ServiceProcess;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import java.net.URI;
@@ -58,44 +59,33 @@ class SqsServiceKilledMidBatchIT {
 
   @Test
   void everyEventSqsAcceptedArrivesAfterAKillMidBatch() throws Exception {
-    Path jar = Path.of(System.getProperty("service.jar", "target/activity-service-0.1.0-SNAPSHOT.jar"));
-    assertThat(jar).exists();
     URI localstack = LocalStackSqs.endpoint();
     String run = UUID.randomUUID().toString().substring(0, 8);
     ChannelUri in = ChannelUri.parse("sqs:kill-in-" + run);
     ChannelUri out = ChannelUri.parse("sqs:kill-out-" + run);
     String type = "com.example.sqskill." + run;
     try (EmbeddedActiveMqBroker broker = EmbeddedActiveMqBroker.start("127.0.0.1", 0, dir.resolve("broker").toFile(), true);
-         SqsChannelAdapter sqs = SqsChannelAdapter.connect(new SqsChannelProperties(null, localstack.toString(),
-             "us-east-1", "test", "test", true, null, null, null, null, null, null, LocalStackSqs.MAX_BATCH_BYTES,
-             10_000, new SqsChannelProperties.Embedded(false, null, null)))) {
+         SqsChannelAdapter sqs = PackagedService.localStackClient(localstack)) {
       String inUrl = sqs.queueUrl(in).join();
       String outUrl = sqs.queueUrl(out).join();
-      int port = ParkedDeliveriesSurviveKillIT.freePort();
-      List<String> args = List.of(
+      List<String> args = PackagedService.concat(List.of(
           "--activity.channels.jms.broker-url=" + broker.connectUri(),
           "--spring.datasource.url=jdbc:h2:file:" + dir.resolve("db/activity"),
           "--activity.inbound[0].uri=" + in,
           "--activity.routing.dead-letter=",
-          "--activity.channels.sqs.embedded.enabled=false",
-          "--activity.channels.sqs.endpoint=" + localstack,
-          "--activity.channels.sqs.region=us-east-1",
-          "--activity.channels.sqs.access-key=test",
-          "--activity.channels.sqs.secret-key=test",
-          "--activity.channels.sqs.max-batch-bytes=" + LocalStackSqs.MAX_BATCH_BYTES,
           "--activity.channels.sqs.max-in-flight=" + MAX_IN_FLIGHT,
           "--activity.channels.sqs.max-batch-requests-in-flight=" + DELETE_REQUESTS_IN_FLIGHT,
           // Messages the killed service held come back 5 s after their receive (or last extension).
-          "--activity.channels.sqs.visibility-timeout=5s");
+          "--activity.channels.sqs.visibility-timeout=5s"), PackagedService.localStackSqsArgs(localstack));
       Map<String, AtomicInteger> received = new ConcurrentHashMap<>();
-      try (ServiceProcess service = new ServiceProcess(jar, port, dir.resolve("service.log"), args);
+      try (ServiceProcess service = PackagedService.process(dir.resolve("service.log"), args);
            InboundChannel receiver = sqs.openInbound(out, InboundSettings.strict(), (event, ack) -> {
              received.computeIfAbsent(event.getId(), k -> new AtomicInteger()).incrementAndGet();
              ack.ack();
            });
            OutboundChannel producer = sqs.openOutbound(in)) {
-        service.start(Duration.ofSeconds(120));
-        assertThat(new Api(port).postJson("/api/v1/subscriptions", """
+        service.start(PackagedService.START);
+        assertThat(new Api(service.port()).postJson("/api/v1/subscriptions", """
             {"name": "sqs kill", "pattern": {"type": ["%s"]}, "target": "%s"}""".formatted(type, out))
             .status()).isEqualTo(201);
 
@@ -107,7 +97,7 @@ class SqsServiceKilledMidBatchIT {
         int acceptedAtKill = accepted.size();
         assertThat(beforeRestart).as("killed mid-stream").isLessThan(EVENTS);
 
-        service.start(Duration.ofSeconds(120));
+        service.start(PackagedService.START);
         sending.get(180, TimeUnit.SECONDS);
         try {
           await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(250))

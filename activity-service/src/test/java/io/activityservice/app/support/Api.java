@@ -14,7 +14,7 @@ import java.util.Map;
  * A tiny real-HTTP client for the service's REST API. It sends {@link #ADMIN_KEY} as a bearer token unless told
  * otherwise ({@link #withKey(String)}, {@link #anonymous()}): every service a test starts knows that key as its
  * bootstrap admin key (Spring Boot tests through {@code src/test/resources/config/application.properties},
- * packaged-jar tests through {@link #BOOTSTRAP_ARGUMENT}).
+ * packaged-jar tests through {@link PackagedService#process}, which sets it in the process's environment).
  */
 public final class Api {
 
@@ -23,9 +23,6 @@ public final class Api {
    * {@code activity.security.bootstrap-admin-key} in {@code src/test/resources/config/application.properties}.
    */
   public static final String ADMIN_KEY = "test-bootstrap-admin-key-0123456789abcdef";
-
-  /** The command-line argument that gives a packaged service {@link #ADMIN_KEY}. */
-  public static final String BOOTSTRAP_ARGUMENT = "--activity.security.bootstrap-admin-key=" + ADMIN_KEY;
 
   /** A response with its status, content type, parsed JSON body (or null), raw body and headers. */
   public record Response(int status, String contentType, JsonNode json, String body, HttpHeaders headers) {

@@ -6,6 +6,7 @@ import io.activityservice.channel.OutboundEvent;
 import io.activityservice.channel.sqs.SqsChannelAdapter;
 import io.activityservice.channel.sqs.SqsChannelProperties;
 import io.activityservice.channel.sqs.SqsClients;
+import io.activityservice.perf.cli.CommandLines;
 import io.activityservice.perf.report.Analysis;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
@@ -24,6 +25,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import org.HdrHistogram.Histogram;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Unmatched;
 import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
@@ -92,44 +96,42 @@ public final class BatchingSweep {
     }
   }
 
-  public static void main(String[] args) throws Exception {
+  /**
+   * The command line (picocli). run.sh passes the suite's whole command line: options that are not the sweep's
+   * (e.g. {@code --batching-sweep}, {@code --no-build}) are ignored.
+   */
+  @Command(name = "perf-tests/run.sh --batching-sweep", mixinStandardHelpOptions = true, sortOptions = false,
+      description = "SQS send batching, fixed sizes vs adaptive.")
+  static final class Args {
+    @Option(names = "--sqs-endpoint", paramLabel = "URL", description = "SQS endpoint (default: ${DEFAULT-VALUE})")
     URI endpoint = URI.create("http://127.0.0.1:4566");
-    double[] rates = {20, 400, 4000};
+    @Option(names = "--rates", paramLabel = "LOW,MEDIUM,OVERLOAD", split = ",", defaultValue = "20,400,4000",
+        description = "the three rates, events/s (default: ${DEFAULT-VALUE})")
+    double[] rates;
+    @Option(names = "--seconds", paramLabel = "S", description = "window per run (default: ${DEFAULT-VALUE})")
     double seconds = 5;
+    @Option(names = "--reps", paramLabel = "N", description = "repetitions (default: ${DEFAULT-VALUE})")
     int reps = 2;
-    int maxBatchBytes = 262_144;
+    @Option(names = "--report-dir", paramLabel = "DIR", description = "where the report goes (default: ${DEFAULT-VALUE})")
     Path reportDir = Path.of("perf-tests/target/report/batching");
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      String v = a.contains("=") ? a.substring(a.indexOf('=') + 1) : i + 1 < args.length ? args[i + 1] : null;
-      boolean inline = a.contains("=");
-      String name = inline ? a.substring(0, a.indexOf('=')) : a;
-      switch (name) {
-        case "--batching-sweep" -> {
-          continue;
-        }
-        case "--sqs-endpoint" -> endpoint = URI.create(v);
-        case "--rates" -> {
-          String[] parts = v.split(",");
-          if (parts.length != 3) {
-            usage("--rates takes three rates: low,medium,overload");
-          }
-          rates = new double[] {Double.parseDouble(parts[0]), Double.parseDouble(parts[1]), Double.parseDouble(parts[2])};
-        }
-        case "--seconds" -> seconds = Double.parseDouble(v);
-        case "--reps" -> reps = Integer.parseInt(v);
-        case "--report-dir" -> reportDir = Path.of(v);
-        case "--max-batch-bytes" -> maxBatchBytes = Integer.parseInt(v);
-        case "-h", "--help" -> usage(null);
-        default -> {
-          // Options of the main suite (e.g. --no-build) are not the sweep's: ignore them.
-          continue;
-        }
-      }
-      if (!inline) {
-        i++;
-      }
+    @Option(names = "--max-batch-bytes", paramLabel = "N",
+        description = "bytes per SendMessageBatch (default: ${DEFAULT-VALUE}, LocalStack 4.3's limit)")
+    int maxBatchBytes = 262_144;
+    @Unmatched
+    List<String> notTheSweeps = new ArrayList<>();
+  }
+
+  public static void main(String[] args) throws Exception {
+    Args a = CommandLines.parse(new Args(), args);
+    if (a.rates.length != 3) {
+      usage("--rates takes three rates: low,medium,overload");
     }
+    URI endpoint = a.endpoint;
+    double[] rates = a.rates;
+    double seconds = a.seconds;
+    int reps = a.reps;
+    int maxBatchBytes = a.maxBatchBytes;
+    Path reportDir = a.reportDir;
     new BatchingSweep(endpoint, rates, seconds, reps, maxBatchBytes).runAndReport(reportDir);
   }
 
@@ -152,11 +154,8 @@ public final class BatchingSweep {
   }
 
   private static void usage(String error) {
-    if (error != null) {
-      System.err.println(error);
-    }
-    System.err.println("usage: perf-tests/run.sh --batching-sweep [--sqs-endpoint URL] [--rates 20,400,4000]"
-        + " [--seconds 5] [--reps 2] [--report-dir DIR] [--max-batch-bytes 262144]");
+    System.err.println(error);
+    System.err.println(CommandLines.usage(new Args()));
     System.exit(2);
   }
 

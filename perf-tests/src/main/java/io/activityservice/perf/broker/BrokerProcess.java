@@ -1,7 +1,7 @@
 package io.activityservice.perf.broker;
 
 import io.activityservice.channel.jms.embedded.StandaloneActiveMqBroker;
-import io.activityservice.perf.service.ServiceProcess;
+import io.activityservice.testsupport.ServiceProcess;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

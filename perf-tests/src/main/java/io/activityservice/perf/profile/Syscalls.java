@@ -45,7 +45,7 @@ public final class Syscalls {
     /** Stops tracing (strace detaches on SIGTERM and writes the rest of its output). */
     @Override
     public void close() {
-      io.activityservice.perf.service.ServiceProcess.stop(process, Duration.ofSeconds(10));
+      io.activityservice.testsupport.ServiceProcess.stop(process, Duration.ofSeconds(10));
     }
   }
 

@@ -6,6 +6,7 @@ import io.activityservice.perf.cpu.CpuCost;
 import io.activityservice.perf.cpu.CpuUse;
 import io.activityservice.perf.cpu.ProcessCounters;
 import io.activityservice.perf.cpu.SteadyState;
+import io.activityservice.perf.profile.SyscallCount;
 import io.activityservice.perf.stats.Stats;
 import io.activityservice.perf.suite.RunResult;
 import io.activityservice.perf.suite.Scenario;
@@ -50,17 +51,6 @@ public final class RelayCost {
     public static Facts none() {
       return new Facts(0, 3, 0.02, Map.of(), Map.of(), Map.of(), "not run", null);
     }
-  }
-
-  /**
-   * System calls of one burst.
-   *
-   * @param process the traced process
-   * @param events  events relayed
-   * @param counts  kind → calls
-   * @param error   why not counted, or null
-   */
-  public record SyscallCount(String process, long events, Map<String, Long> counts, String error) {
   }
 
   /**

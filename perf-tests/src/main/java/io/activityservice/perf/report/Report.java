@@ -1,6 +1,7 @@
 package io.activityservice.perf.report;
 
 import io.activityservice.perf.cpu.CpuCost;
+import io.activityservice.perf.profile.SyscallCount;
 import io.activityservice.perf.service.JfrProfile;
 import io.activityservice.perf.stats.Stats;
 import io.activityservice.perf.suite.RateLadder;
@@ -256,7 +257,7 @@ public final class Report {
       }));
       linkList(links);
     }
-    Map<String, RelayCost.SyscallCount> sys = relay.facts().syscalls();
+    Map<String, SyscallCount> sys = relay.facts().syscalls();
     if (!sys.isEmpty()) {
       para("System calls of the relaying process per relayed event, traced with strace -f over one smaller burst per "
           + "path (not a measured one: tracing slows the process down). Writes to the broker are classified by "

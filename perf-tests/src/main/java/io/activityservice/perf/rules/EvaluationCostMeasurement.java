@@ -2,7 +2,7 @@ package io.activityservice.perf.rules;
 
 import static io.activityservice.perf.rules.RuleMeasurements.event;
 
-import io.activityservice.perf.ByHandArgs;
+import io.activityservice.perf.cli.CommandLines;
 import io.activityservice.rules.RuleSettings;
 import io.activityservice.rules.action.ActionDispatcher;
 import io.activityservice.rules.compile.RuleCompiler;
@@ -17,6 +17,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * What one event's evaluation costs when a window holds many events, and what the evaluation bounds make of it,
@@ -47,11 +49,30 @@ public final class EvaluationCostMeasurement {
   private EvaluationCostMeasurement() {
   }
 
+  /** The command line (picocli). */
+  @Command(name = "EvaluationCostMeasurement", mixinStandardHelpOptions = true, sortOptions = false,
+      description = "Drools evaluation cost per event by session size.")
+  static final class Args {
+    @Option(names = "--sizes", paramLabel = "N1,N2", defaultValue = "1000,5000,10000,20000", split = ",",
+        description = "facts in session (default: ${DEFAULT-VALUE})")
+    int[] sizes;
+    @Option(names = "--pair-sizes", paramLabel = "N1,N2", defaultValue = "1000,2000,3000", split = ",",
+        description = "facts in session of the pair rules (default: ${DEFAULT-VALUE})")
+    int[] pairSizes;
+    @Option(names = "--only", paramLabel = "NAME", defaultValue = "",
+        description = "run only this rule set (default: ${DEFAULT-VALUE})")
+    String only;
+    @Option(names = "--examples", paramLabel = "DIR", defaultValue = "rule-execution/examples",
+        description = "the example rules (default: ${DEFAULT-VALUE})")
+    Path examples;
+  }
+
   public static void main(String[] args) throws IOException {
-    int[] sizes = ByHandArgs.ints(args, "--sizes", "1000,5000,10000,20000");
-    int[] pairSizes = ByHandArgs.ints(args, "--pair-sizes", "1000,2000,3000");
-    String only = ByHandArgs.option(args, "--only", "");
-    Path examples = Path.of(ByHandArgs.option(args, "--examples", "rule-execution/examples"));
+    Args a = CommandLines.parse(new Args(), args);
+    int[] sizes = a.sizes;
+    int[] pairSizes = a.pairSizes;
+    String only = a.only;
+    Path examples = a.examples;
     String failedLogins = Files.readString(examples.resolve("failed-logins.drl"));
     System.out.println("| rule set | facts in session | mean ms/event (next 500 events) | max ms | bound hits "
         + "(time / activations) | heap used MB |");

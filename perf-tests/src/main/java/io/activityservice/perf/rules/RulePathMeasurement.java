@@ -2,7 +2,7 @@ package io.activityservice.perf.rules;
 
 import static io.activityservice.perf.rules.RuleMeasurements.event;
 
-import io.activityservice.perf.ByHandArgs;
+import io.activityservice.perf.cli.CommandLines;
 import io.activityservice.rules.Event;
 import io.activityservice.rules.RuleSettings;
 import io.activityservice.rules.action.ActionDispatcher;
@@ -13,6 +13,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.locks.LockSupport;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * Rule-path cost, measured by hand: {@code java -cp perf-tests/target/perf-runner.jar
@@ -37,10 +39,26 @@ public final class RulePathMeasurement {
   private RulePathMeasurement() {
   }
 
+  /** The command line (picocli). */
+  @Command(name = "RulePathMeasurement", mixinStandardHelpOptions = true, sortOptions = false,
+      description = "Throughput of the rule path with N rules.")
+  static final class Args {
+    @Option(names = "--rules", paramLabel = "N1,N2", defaultValue = "1,10,100", split = ",",
+        description = "rule counts (default: ${DEFAULT-VALUE})")
+    int[] ruleCounts;
+    @Option(names = "--events", paramLabel = "N", defaultValue = "200000",
+        description = "events per run (default: ${DEFAULT-VALUE})")
+    int events;
+    @Option(names = "--layouts", paramLabel = "L1,L2", defaultValue = "same-type,own-type", split = ",",
+        description = "same-type and/or own-type (default: ${DEFAULT-VALUE})")
+    List<String> layouts;
+  }
+
   public static void main(String[] args) {
-    int[] ruleCounts = ByHandArgs.ints(args, "--rules", "1,10,100");
-    int events = Integer.parseInt(ByHandArgs.option(args, "--events", "200000"));
-    List<String> layouts = List.of(ByHandArgs.option(args, "--layouts", "same-type,own-type").split(","));
+    Args a = CommandLines.parse(new Args(), args);
+    int[] ruleCounts = a.ruleCounts;
+    int events = a.events;
+    List<String> layouts = a.layouts;
     System.out.printf("%8s %-10s %10s %12s %16s %11s %8s%n", "rules", "layout", "events", "events/s",
         "evaluations/s", "compile ms", "dropped");
     for (int rules : ruleCounts) {

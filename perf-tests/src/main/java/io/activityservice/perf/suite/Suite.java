@@ -1,13 +1,12 @@
 package io.activityservice.perf.suite;
 
-import io.activityservice.perf.Options;
 import io.activityservice.perf.cpu.CpuMeter;
 import io.activityservice.perf.cpu.CpuUse;
 import io.activityservice.perf.cpu.SteadyState;
 import io.activityservice.perf.peer.PeerRoute;
 import io.activityservice.perf.profile.AsyncProfiler;
+import io.activityservice.perf.profile.SyscallCount;
 import io.activityservice.perf.profile.Syscalls;
-import io.activityservice.perf.report.RelayCost;
 import io.activityservice.perf.service.ServiceApi;
 import io.activityservice.perf.transport.FailingWebhook;
 import io.activityservice.perf.transport.PerfEvents;
@@ -62,7 +61,7 @@ public final class Suite {
   private final Hooks hooks;
   private final Map<String, String> subjects = new LinkedHashMap<>();
   private final Map<String, Map<String, String>> flameGraphs = new LinkedHashMap<>();
-  private final Map<String, RelayCost.SyscallCount> syscalls = new LinkedHashMap<>();
+  private final Map<String, SyscallCount> syscalls = new LinkedHashMap<>();
   private String peerStatus;
   private String cepStatus = "not run";
   private String isolationStatus = "not run";
@@ -353,11 +352,11 @@ public final class Suite {
             r = session.burst("syscalls", m, 1, progress);
           }
           add(r);
-          syscalls.put(s.id(), new RelayCost.SyscallCount(process, r.received(),
+          syscalls.put(s.id(), new SyscallCount(process, r.received(),
               Syscalls.count(trace, hooks.ports()), null));
           Files.deleteIfExists(trace);
         } catch (Exception e) {
-          syscalls.put(s.id(), new RelayCost.SyscallCount(process, 0, Map.of(), "not counted: " + e.getMessage()));
+          syscalls.put(s.id(), new SyscallCount(process, 0, Map.of(), "not counted: " + e.getMessage()));
         }
       }
     }
@@ -730,7 +729,7 @@ public final class Suite {
   }
 
   /** System calls counted per scenario. */
-  public Map<String, RelayCost.SyscallCount> syscalls() {
+  public Map<String, SyscallCount> syscalls() {
     return syscalls;
   }
 

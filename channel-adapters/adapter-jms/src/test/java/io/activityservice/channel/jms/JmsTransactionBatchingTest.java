@@ -148,7 +148,9 @@ class JmsTransactionBatchingTest {
     }));
     List<String> first = preload(uri, 5);
     await().atMost(WAIT).until(() -> handedOut.size() == 5);
-    Thread.sleep(100); // well past the linger: the batch stays open only because it is not settled
+    // Well past the linger nothing is committed: the batch stays open only because it is not settled.
+    await().during(Duration.ofMillis(100)).atMost(WAIT)
+        .until(() -> broker.committed(CountingBroker.Tx::consumer).isEmpty());
 
     List<String> later = preload(uri, 10);
     await().atMost(WAIT).until(() -> handedOut.size() == 15);

@@ -1,4 +1,4 @@
-package io.activityservice.perf;
+package io.activityservice.perf.suite;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -44,5 +44,24 @@ class OptionsTest {
         () -> Options.parse(new String[] {"--peer", "mule"}));
     org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
         () -> Options.parse(new String[] {"--warmup", "0"}));
+  }
+
+  @Test
+  void theScriptsFormsStillParseTheLastOfARepeatedOptionWinsAndBadInputShowsTheUsage() {
+    Options o = Options.parse(new String[] {"--quick", "--no-build", "--reps", "3", "--reps=4", "--sqs=aws",
+        "--profile", "--no-profile", "--large-n", "1_000,2000", "--large-reps", "1,1"});
+    assertEquals(4, o.reps());
+    assertEquals(true, o.sqsAws());
+    assertEquals(null, o.sqsEndpoint());
+    assertFalse(o.profile());
+    assertEquals(List.of(1000, 2000), o.largeN());
+    IllegalArgumentException unknown = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> Options.parse(new String[] {"--quikc"}));
+    org.junit.jupiter.api.Assertions.assertTrue(unknown.getMessage().contains("--quikc")
+        && unknown.getMessage().contains("--compare-jar"), unknown.getMessage());
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> Options.parse(new String[] {"--sqs", "gcp"}));
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> Options.parse(new String[] {"--help"}));
   }
 }
