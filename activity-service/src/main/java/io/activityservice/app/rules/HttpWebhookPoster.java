@@ -3,12 +3,12 @@ package io.activityservice.app.rules;
 import io.activityservice.channel.http.OutboundRefusedException;
 import io.activityservice.channel.http.WebhookClient;
 import io.activityservice.channel.http.WebhookRequest;
+import io.activityservice.channel.support.Futures;
 import io.activityservice.rules.action.WebhookPoster;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
  * The rules' {@code webhook} action posting through the http channel adapter's guarded {@link WebhookClient}: one
@@ -39,7 +39,7 @@ final class HttpWebhookPoster implements WebhookPoster {
           result.complete(status);
           return;
         }
-        Throwable cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+        Throwable cause = Futures.unwrap(error);
         result.completeExceptionally(cause instanceof OutboundRefusedException refused
             ? new Refused(refused.getMessage(), refused) : cause);
       });

@@ -1,5 +1,7 @@
 package io.activityservice.detector.autoconfigure;
 
+import io.activityservice.events.schema.ModuleSchema;
+import io.activityservice.detector.DetectorSchema;
 import io.activityservice.detector.DetectorEngine;
 import io.activityservice.detector.DetectorMetrics;
 import io.activityservice.detector.DetectorService;
@@ -60,6 +62,12 @@ public class DetectorAutoConfiguration {
       return new Settings(DEFAULT_MAX_HOP_COUNT, new EsperDetectorEngine.Settings(1, 10_000,
           java.time.Duration.ofMillis(100)));
     }
+  }
+
+  /** The detectors' migrations (after event-service's; docs/migrations.md). */
+  @Bean
+  ModuleSchema detectorSchema() {
+    return DetectorSchema.SCHEMA;
   }
 
   @Bean

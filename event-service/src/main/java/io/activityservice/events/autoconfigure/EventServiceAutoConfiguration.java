@@ -1,5 +1,7 @@
 package io.activityservice.events.autoconfigure;
 
+import io.activityservice.events.schema.ModuleSchema;
+import io.activityservice.events.schema.EventsSchema;
 import io.activityservice.channel.ChannelAdapter;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.events.archive.ArchiveService;
@@ -57,6 +59,12 @@ import org.springframework.jdbc.core.simple.JdbcClient;
     "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration"})
 @ConditionalOnBean(EventServiceSettings.class)
 public class EventServiceAutoConfiguration {
+
+  /** Event-service's migrations (run first; docs/migrations.md). */
+  @Bean
+  ModuleSchema eventsSchema() {
+    return EventsSchema.SCHEMA;
+  }
 
   @Bean
   @ConditionalOnMissingBean

@@ -1,5 +1,7 @@
 package io.activityservice.rules.autoconfigure;
 
+import io.activityservice.events.schema.ModuleSchema;
+import io.activityservice.rules.store.RulesSchema;
 import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.cluster.ConfigChangeLog;
 import io.activityservice.events.cluster.ConfigPropagator;
@@ -45,6 +47,12 @@ public class RulesAutoConfiguration {
 
   private static RuleSettings settings(ObjectProvider<RuleSettings> settings) {
     return settings.getIfAvailable(RuleSettings::defaults);
+  }
+
+  /** The rule sets' migrations (after event-service's; docs/migrations.md). */
+  @Bean
+  ModuleSchema rulesSchema() {
+    return RulesSchema.SCHEMA;
   }
 
   @Bean

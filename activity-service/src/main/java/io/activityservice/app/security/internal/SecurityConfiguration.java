@@ -1,5 +1,7 @@
 package io.activityservice.app.security.internal;
 
+import io.activityservice.events.schema.ModuleSchema;
+import io.activityservice.app.security.SecuritySchema;
 import io.activityservice.app.security.ApiKeyService;
 import io.activityservice.app.security.AuditLog;
 import io.activityservice.app.security.Caller;
@@ -32,6 +34,12 @@ import org.springframework.security.web.authentication.AnonymousAuthenticationFi
  */
 @Configuration(proxyBeanMethods = false)
 public class SecurityConfiguration {
+
+  /** The security tables' migrations (api keys, audit log; docs/migrations.md). */
+  @Bean
+  ModuleSchema securitySchema() {
+    return SecuritySchema.SCHEMA;
+  }
 
   @Bean(destroyMethod = "close")
   ApiKeyService apiKeyService(JdbcClient jdbc, Clock clock, SecurityProperties props,
