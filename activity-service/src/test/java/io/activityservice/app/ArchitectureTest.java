@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The project's architecture rules on activity-service's production classes (issue 22).
  *
- * <p>activity-service is the application that assembles the modules, adapters included: its {@code *Configuration}
- * classes may name a transport adapter; its controllers, security and console may not.
+ * <p>activity-service is the application that assembles the modules, adapters included: its {@code
+ * *Configuration} classes may name a transport adapter; its controllers, security and console may
+ * not.
  */
 class ArchitectureTest {
 
@@ -39,18 +40,21 @@ class ArchitectureTest {
 
   @Test
   void onlyTheAssemblyNamesATransportAdapter() {
-    // The assembly: the *Configuration classes, and the one bridge they create from a domain port to an adapter
+    // The assembly: the *Configuration classes, and the one bridge they create from a domain port
+    // to an adapter
     // (the rules' WebhookPoster onto the http adapter's guarded client).
-    ArchitectureRules.NO_TRANSPORT_ADAPTER.check(classes.that(not(simpleNameEndingWith("Configuration"))
-        .and(not(simpleName("HttpWebhookPoster")))));
+    ArchitectureRules.NO_TRANSPORT_ADAPTER.check(
+        classes.that(
+            not(simpleNameEndingWith("Configuration")).and(not(simpleName("HttpWebhookPoster")))));
   }
 
   @Test
   void readsOnlyItsOwnTables() {
     assertThat(TableOwnership.foreignTablesUsed(Path.of("")))
-        .as("tables of other modules named in activity-service's SQL (api_key and audit_event belong to the security"
-            + " code: their migration moves from event-service's V6__security.sql into activity-service, issue 22"
-            + " item 3)")
+        .as(
+            "tables of other modules named in activity-service's SQL (api_key and audit_event belong to the security"
+                + " code: their migration moves from event-service's V6__security.sql into activity-service, issue 22"
+                + " item 3)")
         .isEmpty();
   }
 }

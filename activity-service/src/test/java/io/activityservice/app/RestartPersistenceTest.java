@@ -23,17 +23,20 @@ import org.springframework.context.ConfigurableApplicationContext;
 /** Types and subscriptions survive a restart of the service, on H2 files and on PostgreSQL. */
 class RestartPersistenceTest {
 
-  @TempDir
-  Path dataDir;
+  @TempDir Path dataDir;
 
   @ParameterizedTest
   @ValueSource(strings = {"h2", "postgres"})
   void typeAndSubscriptionSurviveRestart(String database) {
     List<String> args = new ArrayList<>(List.of("--server.port=0"));
     if (database.equals("h2")) {
-      args.add("--spring.datasource.url=jdbc:h2:file:" + dataDir.resolve("activity") + ";DB_CLOSE_ON_EXIT=FALSE");
+      args.add(
+          "--spring.datasource.url=jdbc:h2:file:"
+              + dataDir.resolve("activity")
+              + ";DB_CLOSE_ON_EXIT=FALSE");
     } else {
-      args.add("--spring.datasource.url=" + Postgres.createDatabase("restart_" + System.nanoTime()));
+      args.add(
+          "--spring.datasource.url=" + Postgres.createDatabase("restart_" + System.nanoTime()));
       args.add("--spring.datasource.username=postgres");
       args.add("--spring.datasource.password=postgres");
     }
@@ -42,12 +45,16 @@ class RestartPersistenceTest {
       try (ConfigurableApplicationContext first = start(args)) {
         Api api = new Api(port(first));
         assertThat(api.postJson("/api/v1/event-types", READING_TYPE).status()).isEqualTo(201);
-        subscriptionId = api.postJson("/api/v1/subscriptions", subscription("high", webhook.url("/h")))
-            .json().get("id").asText();
+        subscriptionId =
+            api.postJson("/api/v1/subscriptions", subscription("high", webhook.url("/h")))
+                .json()
+                .get("id")
+                .asText();
       }
       try (ConfigurableApplicationContext second = start(args)) {
         Api api = new Api(port(second));
-        assertThat(api.get("/api/v1/event-types/com.example.meter.reading").json().get("schema")).isNotNull();
+        assertThat(api.get("/api/v1/event-types/com.example.meter.reading").json().get("schema"))
+            .isNotNull();
         assertThat(api.get("/api/v1/subscriptions/" + subscriptionId).status()).isEqualTo(200);
         assertThat(api.publish(reading("after-restart", "m1", 120)).status()).isEqualTo(202);
         assertThat(api.publish(reading("violates", "m1", "x")).status()).isEqualTo(400);
@@ -58,7 +65,8 @@ class RestartPersistenceTest {
   }
 
   private static ConfigurableApplicationContext start(List<String> args) {
-    return new SpringApplicationBuilder(ActivityServiceApplication.class).run(args.toArray(String[]::new));
+    return new SpringApplicationBuilder(ActivityServiceApplication.class)
+        .run(args.toArray(String[]::new));
   }
 
   private static int port(ConfigurableApplicationContext ctx) {

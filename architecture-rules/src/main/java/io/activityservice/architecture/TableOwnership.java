@@ -16,26 +16,28 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * "No module reads another's tables", checked on the sources: a table belongs to the module whose migrations create
- * it; the SQL in a module's string literals may name only its own tables.
+ * "No module reads another's tables", checked on the sources: a table belongs to the module whose
+ * migrations create it; the SQL in a module's string literals may name only its own tables.
  *
- * <p>Read from the source tree (the module's {@code src/main/java} and every module's migrations under the
- * repository root), because compiled constant strings are not visible to ArchUnit.
+ * <p>Read from the source tree (the module's {@code src/main/java} and every module's migrations
+ * under the repository root), because compiled constant strings are not visible to ArchUnit.
  */
 public final class TableOwnership {
 
   private static final Pattern CREATE_TABLE =
-      Pattern.compile("(?i)\\bcreate\\s+(?:unlogged\\s+)?table\\s+(?:if\\s+not\\s+exists\\s+)?([a-z_][a-z0-9_]*)");
-  private static final Pattern STRING_LITERAL = Pattern.compile("\"\"\"(.*?)\"\"\"|\"((?:[^\"\\\\\\n]|\\\\.)*)\"",
-      Pattern.DOTALL);
-  private static final Pattern TABLE_REFERENCE = Pattern.compile(
-      "(?i)\\b(?:from|join|into|update|table|truncate)\\s+(?:only\\s+)?([a-z_][a-z0-9_]*)");
+      Pattern.compile(
+          "(?i)\\bcreate\\s+(?:unlogged\\s+)?table\\s+(?:if\\s+not\\s+exists\\s+)?([a-z_][a-z0-9_]*)");
+  private static final Pattern STRING_LITERAL =
+      Pattern.compile("\"\"\"(.*?)\"\"\"|\"((?:[^\"\\\\\\n]|\\\\.)*)\"", Pattern.DOTALL);
+  private static final Pattern TABLE_REFERENCE =
+      Pattern.compile(
+          "(?i)\\b(?:from|join|into|update|table|truncate)\\s+(?:only\\s+)?([a-z_][a-z0-9_]*)");
 
-  private TableOwnership() {
-  }
+  private TableOwnership() {}
 
   /**
-   * The tables of other modules that the SQL in this module's main sources names, each with the files naming it.
+   * The tables of other modules that the SQL in this module's main sources names, each with the
+   * files naming it.
    *
    * @param moduleDir the module's directory (its tests run there: {@code Path.of("")})
    */
@@ -57,7 +59,9 @@ public final class TableOwnership {
         while (ref.find()) {
           String table = ref.group(1).toLowerCase(Locale.ROOT);
           if (all.contains(table)) {
-            foreign.computeIfAbsent(table, t -> new TreeSet<>()).add(module.relativize(java).toString());
+            foreign
+                .computeIfAbsent(table, t -> new TreeSet<>())
+                .add(module.relativize(java).toString());
           }
         }
       }
@@ -80,7 +84,8 @@ public final class TableOwnership {
   private static List<Path> moduleResourceDirectories(Path root) {
     try (Stream<Path> s = Files.walk(root, 4)) {
       return s.filter(p -> p.endsWith(Path.of("src", "main", "resources")) && Files.isDirectory(p))
-          .filter(p -> !p.toString().contains("/target/") && !p.toString().contains("/node_modules/"))
+          .filter(
+              p -> !p.toString().contains("/target/") && !p.toString().contains("/node_modules/"))
           .toList();
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -6,7 +6,10 @@ import io.activityservice.events.problem.InvalidInputException;
 public enum ClockMode {
   /** Wall-clock time of the service (default). */
   PROCESSING_TIME("processing-time"),
-  /** The {@code time} attribute of the events the detector consumes: deterministic for replayed data. */
+  /**
+   * The {@code time} attribute of the events the detector consumes: deterministic for replayed
+   * data.
+   */
   EVENT_TIME("event-time");
 
   private final String text;
@@ -30,6 +33,7 @@ public enum ClockMode {
         return m;
       }
     }
-    throw new InvalidInputException("clock", "must be 'processing-time' (default) or 'event-time', not '" + text + "'");
+    throw new InvalidInputException(
+        "clock", "must be 'processing-time' (default) or 'event-time', not '" + text + "'");
   }
 }

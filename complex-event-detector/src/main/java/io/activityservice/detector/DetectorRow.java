@@ -8,11 +8,14 @@ import java.util.Map;
  * One output row of a detector, ready to become a derived event.
  *
  * @param detector the detector that produced it
- * @param columns  the selected columns (JSON-ready: maps, lists, strings, numbers, booleans)
- * @param causes   ids of the contributing events, as far as the engine can tell (may be empty)
+ * @param columns the selected columns (JSON-ready: maps, lists, strings, numbers, booleans)
+ * @param causes ids of the contributing events, as far as the engine can tell (may be empty)
  * @param hopCount hop count of the derived event: max hop count of its inputs + 1
- * @param time     the detector's clock when the row was produced (event time for event-time detectors)
+ * @param time the detector's clock when the row was produced (event time for event-time detectors)
  */
-public record DetectorRow(DetectorDefinition detector, Map<String, Object> columns, List<String> causes,
-                          int hopCount, Instant time) {
-}
+public record DetectorRow(
+    DetectorDefinition detector,
+    Map<String, Object> columns,
+    List<String> causes,
+    int hopCount,
+    Instant time) {}

@@ -1,11 +1,11 @@
 package io.activityservice.detector;
 
-import io.activityservice.events.routing.EventRouter;
 import io.activityservice.events.model.RoutableEvent;
+import io.activityservice.events.routing.EventRouter;
 
 /**
- * The router tap that feeds detectors: on the ingest thread it only looks the type up in the engine's
- * set of consumed types and, on a hit, enqueues the event (never blocks).
+ * The router tap that feeds detectors: on the ingest thread it only looks the type up in the
+ * engine's set of consumed types and, on a hit, enqueues the event (never blocks).
  */
 public final class DetectorTap implements EventRouter.Tap {
 

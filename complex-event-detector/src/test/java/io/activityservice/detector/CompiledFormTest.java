@@ -16,10 +16,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Compile once: the replica that creates a detector stores its compiled form, and another replica applying the
- * change starts the detector from it (the same classes) instead of compiling the EPL again — unless the form does
- * not fit (compiled from something else) or a class fails the sandbox's generated-code check, in which case it
- * compiles the EPL. Two replicas: two engines and services on one database.
+ * Compile once: the replica that creates a detector stores its compiled form, and another replica
+ * applying the change starts the detector from it (the same classes) instead of compiling the EPL
+ * again — unless the form does not fit (compiled from something else) or a class fails the
+ * sandbox's generated-code check, in which case it compiles the EPL. Two replicas: two engines and
+ * services on one database.
  */
 class CompiledFormTest {
 
@@ -44,9 +45,13 @@ class CompiledFormTest {
 
   @Test
   void theOtherReplicaStartsTheDetectorFromTheStoredFormAndItDetects() {
-    a.service.create("cf", Map.of("R", READING), "select data.meter as meter from R", "com.example.cf", null);
+    a.service.create(
+        "cf", Map.of("R", READING), "select data.meter as meter from R", "com.example.cf", null);
     String form = storedForm("cf");
-    assertThat(form).as("stored with the detector").contains("\"classes\"").contains("\"fingerprint\"");
+    assertThat(form)
+        .as("stored with the detector")
+        .contains("\"classes\"")
+        .contains("\"fingerprint\"");
 
     b.service.reload("cf");
 
@@ -58,10 +63,14 @@ class CompiledFormTest {
 
   @Test
   void theStoredClassesAreWhatRunsNotARecompile() {
-    // Two detectors over the same input; the second's classes are stored as the first's form (its fingerprint
-    // kept): if the other replica runs the stored classes, the first detector emits the second one's column.
-    a.service.create("one", Map.of("R", READING), "select data.meter as meter from R", "com.example.one", null);
-    a.service.create("two", Map.of("R", READING), "select data.meter as other from R", "com.example.one", null);
+    // Two detectors over the same input; the second's classes are stored as the first's form (its
+    // fingerprint
+    // kept): if the other replica runs the stored classes, the first detector emits the second
+    // one's column.
+    a.service.create(
+        "one", Map.of("R", READING), "select data.meter as meter from R", "com.example.one", null);
+    a.service.create(
+        "two", Map.of("R", READING), "select data.meter as other from R", "com.example.one", null);
     ObjectNode one = (ObjectNode) Json.parse(storedForm("one"), "form");
     ObjectNode two = (ObjectNode) Json.parse(storedForm("two"), "form");
     two.put("fingerprint", one.get("fingerprint").asText());
@@ -76,29 +85,36 @@ class CompiledFormTest {
 
   @Test
   void aFormCompiledFromSomethingElseIsNotUsed() {
-    a.service.create("one", Map.of("R", READING), "select data.meter as meter from R", "com.example.one", null);
-    a.service.create("two", Map.of("R", READING), "select data.meter as other from R", "com.example.one", null);
+    a.service.create(
+        "one", Map.of("R", READING), "select data.meter as meter from R", "com.example.one", null);
+    a.service.create(
+        "two", Map.of("R", READING), "select data.meter as other from R", "com.example.one", null);
     setStoredForm("one", storedForm("two")); // its own fingerprint: compiled from other EPL
 
     b.service.reload("one");
     b.publish("r-1", READING, "/meters/m1", T0, "{\"meter\": \"m1\", \"value\": 1}");
 
     await().atMost(Duration.ofSeconds(20)).until(() -> b.routedOf("com.example.one").size() == 1);
-    assertThat(Harness.data(b.routedOf("com.example.one").get(0))).as("compiled from its own EPL")
+    assertThat(Harness.data(b.routedOf("com.example.one").get(0)))
+        .as("compiled from its own EPL")
         .isEqualTo("{\"meter\":\"m1\"}");
   }
 
   @Test
   void aFormWithAClassTheSandboxRefusesIsNotUsed() throws Exception {
-    a.service.create("one", Map.of("R", READING), "select data.meter as meter from R", "com.example.one", null);
-    a.service.create("two", Map.of("R", READING), "select data.meter as other from R", "com.example.one", null);
+    a.service.create(
+        "one", Map.of("R", READING), "select data.meter as meter from R", "com.example.one", null);
+    a.service.create(
+        "two", Map.of("R", READING), "select data.meter as other from R", "com.example.one", null);
     ObjectNode one = (ObjectNode) Json.parse(storedForm("one"), "form");
     ObjectNode forged = (ObjectNode) Json.parse(storedForm("two"), "form");
     forged.put("fingerprint", one.get("fingerprint").asText());
     // A class that calls Runtime.exec: what the generated-code check exists to keep out.
-    try (InputStream in = RuntimeCaller.class.getResourceAsStream("CompiledFormTest$RuntimeCaller.class")) {
-      ((ObjectNode) forged.get("classes")).put(RuntimeCaller.class.getName(),
-          Base64.getEncoder().encodeToString(in.readAllBytes()));
+    try (InputStream in =
+        RuntimeCaller.class.getResourceAsStream("CompiledFormTest$RuntimeCaller.class")) {
+      ((ObjectNode) forged.get("classes"))
+          .put(
+              RuntimeCaller.class.getName(), Base64.getEncoder().encodeToString(in.readAllBytes()));
     }
     setStoredForm("one", Json.write(forged));
 
@@ -106,7 +122,8 @@ class CompiledFormTest {
     b.publish("r-1", READING, "/meters/m1", T0, "{\"meter\": \"m1\", \"value\": 1}");
 
     await().atMost(Duration.ofSeconds(20)).until(() -> b.routedOf("com.example.one").size() == 1);
-    assertThat(Harness.data(b.routedOf("com.example.one").get(0))).as("refused, compiled from its own EPL")
+    assertThat(Harness.data(b.routedOf("com.example.one").get(0)))
+        .as("refused, compiled from its own EPL")
         .isEqualTo("{\"meter\":\"m1\"}");
   }
 
@@ -118,7 +135,11 @@ class CompiledFormTest {
   }
 
   private String storedForm(String name) {
-    return a.jdbc.sql("select compiled_form from detector where name = ?").param(name).query(String.class).single();
+    return a.jdbc
+        .sql("select compiled_form from detector where name = ?")
+        .param(name)
+        .query(String.class)
+        .single();
   }
 
   private void setStoredForm(String name, String form) {

@@ -1,7 +1,5 @@
 package io.activityservice.detector;
 
-import io.activityservice.events.definition.DefinitionLifecycle;
-import io.activityservice.detector.internal.DetectorRepository;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Logger;
@@ -9,6 +7,8 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import io.activityservice.detector.internal.DetectorRepository;
+import io.activityservice.events.definition.DefinitionLifecycle;
 import io.activityservice.events.log.LogSafe;
 import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
@@ -17,13 +17,15 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 /**
- * Log forging through detectors (issue 19): refusals quote the EPL (here a backtick-quoted name holding a line break
- * and a forged log line), so a stored detector would write that line when its redeployment fails at start-up. The message is
- * escaped to one line; the detector is reported as failed, with the message intact in its state.
+ * Log forging through detectors (issue 19): refusals quote the EPL (here a backtick-quoted name
+ * holding a line break and a forged log line), so a stored detector would write that line when its
+ * redeployment fails at start-up. The message is escaped to one line; the detector is reported as
+ * failed, with the message intact in its state.
  */
 class DetectorLogInjectionTest {
 
-  static final String FORGED = "2026-01-01 00:00:00.000 ERROR [main] o.s.security.Audit - admin key rotated";
+  static final String FORGED =
+      "2026-01-01 00:00:00.000 ERROR [main] o.s.security.Audit - admin key rotated";
 
   @Test
   void aStoredDetectorsEplCannotForgeALogLineWhenItFailsToDeploy() {
@@ -39,9 +41,15 @@ class DetectorLogInjectionTest {
     logger.addAppender(captured);
     try (Harness h = new Harness(8)) {
       h.registry.create("com.example.forge", "readings", null, null);
-      new DetectorRepository(h.jdbc).insert(new DetectorDefinition("forger", Map.of("R", "com.example.forge"),
-          "select java.`x\n" + FORGED + "`.y as v from R", "com.example.forged", ClockMode.EVENT_TIME,
-          OffsetDateTime.now()));
+      new DetectorRepository(h.jdbc)
+          .insert(
+              new DetectorDefinition(
+                  "forger",
+                  Map.of("R", "com.example.forge"),
+                  "select java.`x\n" + FORGED + "`.y as v from R",
+                  "com.example.forged",
+                  ClockMode.EVENT_TIME,
+                  OffsetDateTime.now()));
       h.service.loadAll();
 
       assertThat(h.service.get("forger").state()).isEqualTo("failed");
@@ -59,7 +67,8 @@ class DetectorLogInjectionTest {
   @Test
   void logTextEscapesControlCharactersAndBoundsLength() {
     assertThat(LogSafe.message("a\r\nb\u2028c\u001bd")).isEqualTo("a\\r\\nb\\u2028c\\u001bd");
-    assertThat(LogSafe.message("x".repeat(5000))).startsWith("x".repeat(LogSafe.MAX_MESSAGE_LENGTH))
+    assertThat(LogSafe.message("x".repeat(5000)))
+        .startsWith("x".repeat(LogSafe.MAX_MESSAGE_LENGTH))
         .endsWith("…(+4000 chars)");
     assertThat(LogSafe.message("plain")).isEqualTo("plain");
   }

@@ -1,14 +1,13 @@
 package io.activityservice.detector;
 
 /**
- * Classes whose static initialisers leave a trace: loading and initialising one (what {@code Class.forName}
- * does) sets system property {@code escape.canary.<SimpleName>}. Each test that may trigger one uses its own,
- * because a class is initialised once per JVM.
+ * Classes whose static initialisers leave a trace: loading and initialising one (what {@code
+ * Class.forName} does) sets system property {@code escape.canary.<SimpleName>}. Each test that may
+ * trigger one uses its own, because a class is initialised once per JVM.
  */
 public final class EscapeCanary {
 
-  private EscapeCanary() {
-  }
+  private EscapeCanary() {}
 
   /** Whether the class has been initialised. */
   public static boolean initialised(Class<?> canary) {
@@ -25,8 +24,7 @@ public final class EscapeCanary {
       System.setProperty(property(Corpus.class), "initialised");
     }
 
-    public Corpus() {
-    }
+    public Corpus() {}
   }
 
   /** For the sandbox configuration without the guard: must never be initialised. */
@@ -35,8 +33,7 @@ public final class EscapeCanary {
       System.setProperty(property(Layers.class), "initialised");
     }
 
-    public Layers() {
-    }
+    public Layers() {}
   }
 
   /** For the raw-engine control: is initialised by the control attempts. */
@@ -45,8 +42,7 @@ public final class EscapeCanary {
       System.setProperty(property(Control.class), "initialised");
     }
 
-    public Control() {
-    }
+    public Control() {}
   }
 
   /** For the allow-list class resolver's test: must never be initialised. */
@@ -55,7 +51,6 @@ public final class EscapeCanary {
       System.setProperty(property(Resolver.class), "initialised");
     }
 
-    public Resolver() {
-    }
+    public Resolver() {}
   }
 }

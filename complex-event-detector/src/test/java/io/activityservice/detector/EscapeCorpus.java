@@ -15,18 +15,25 @@ public final class EscapeCorpus {
   /**
    * One attempt.
    *
-   * @param id          short name
+   * @param id short name
    * @param description what it tries
-   * @param input       {@code R} (typed meter readings) or {@code U} (untyped events)
-   * @param epl         the EPL with placeholders {@code ${DIR}}, {@code ${PROP}} and {@code ${CANARY_CLASS}}
-   * @param refusal     what the refusal must say
-   * @param effect      what would show if it ran: {@code file}, {@code process} (a file in {@code ${DIR}}),
-   *                    {@code property}, {@code class-init}, {@code exit} (the JVM would stop) or {@code row}
-   *                    (a derived event would be emitted)
-   * @param control     whether the raw Esper engine, without the sandbox, runs it with its effect
+   * @param input {@code R} (typed meter readings) or {@code U} (untyped events)
+   * @param epl the EPL with placeholders {@code ${DIR}}, {@code ${PROP}} and {@code
+   *     ${CANARY_CLASS}}
+   * @param refusal what the refusal must say
+   * @param effect what would show if it ran: {@code file}, {@code process} (a file in {@code
+   *     ${DIR}}), {@code property}, {@code class-init}, {@code exit} (the JVM would stop) or {@code
+   *     row} (a derived event would be emitted)
+   * @param control whether the raw Esper engine, without the sandbox, runs it with its effect
    */
-  public record Attempt(String id, String description, String input, String epl, String refusal, String effect,
-                        boolean control) {
+  public record Attempt(
+      String id,
+      String description,
+      String input,
+      String epl,
+      String refusal,
+      String effect,
+      boolean control) {
 
     /** The EPL with its placeholders replaced. */
     public String epl(Path dir, String property, Class<?> canary) {
@@ -46,16 +53,22 @@ public final class EscapeCorpus {
     }
   }
 
-  private EscapeCorpus() {
-  }
+  private EscapeCorpus() {}
 
   /** All attempts, in file order. */
   public static List<Attempt> load() {
     try (InputStream in = EscapeCorpus.class.getResourceAsStream("/escape/epl-corpus.json")) {
       List<Attempt> out = new ArrayList<>();
       for (JsonNode a : Json.MAPPER.readTree(in).get("attempts")) {
-        out.add(new Attempt(a.get("id").asText(), a.get("description").asText(), a.get("input").asText(),
-            a.get("epl").asText(), a.get("refusal").asText(), a.get("effect").asText(), a.get("control").asBoolean()));
+        out.add(
+            new Attempt(
+                a.get("id").asText(),
+                a.get("description").asText(),
+                a.get("input").asText(),
+                a.get("epl").asText(),
+                a.get("refusal").asText(),
+                a.get("effect").asText(),
+                a.get("control").asBoolean()));
       }
       return out;
     } catch (IOException e) {

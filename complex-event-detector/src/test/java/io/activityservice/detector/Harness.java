@@ -11,20 +11,20 @@ import io.activityservice.detector.esper.EsperDetectorEngine;
 import io.activityservice.detector.internal.DerivedRows;
 import io.activityservice.detector.internal.DetectorRepository;
 import io.activityservice.events.channel.ChannelRegistry;
-import io.activityservice.events.ingest.EventIngest;
-import io.activityservice.events.json.Json;
-import io.activityservice.events.registry.EventRegistry;
-import io.activityservice.events.registry.EventTypeRepository;
-import io.activityservice.events.registry.UnregisteredTypePolicy;
 import io.activityservice.events.delivery.DeadLetters;
-import io.activityservice.events.derive.DerivedEventEmitter;
 import io.activityservice.events.delivery.DeliveryMetrics;
 import io.activityservice.events.delivery.DeliverySettings;
 import io.activityservice.events.delivery.DeliveryStore;
 import io.activityservice.events.delivery.DurableDelivery;
+import io.activityservice.events.derive.DerivedEventEmitter;
+import io.activityservice.events.ingest.EventIngest;
+import io.activityservice.events.json.Json;
+import io.activityservice.events.model.RoutableEvent;
+import io.activityservice.events.registry.EventRegistry;
+import io.activityservice.events.registry.EventTypeRepository;
+import io.activityservice.events.registry.UnregisteredTypePolicy;
 import io.activityservice.events.routing.DuplicateFilter;
 import io.activityservice.events.routing.EventRouter;
-import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.routing.RoutingMetrics;
 import io.activityservice.events.schema.EventsSchema;
 import io.activityservice.events.schema.ModuleMigrations;
@@ -56,8 +56,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * The real detector path without Spring: H2 + Flyway, registry, router, ingest, dead letters to an
- * in-memory channel, the Esper engine and the derived-event publisher. Every routed event is recorded
- * by a second router tap.
+ * in-memory channel, the Esper engine and the derived-event publisher. Every routed event is
+ * recorded by a second router tap.
  */
 final class Harness implements AutoCloseable {
 
@@ -71,8 +71,7 @@ final class Harness implements AutoCloseable {
     }
 
     @Override
-    public void validate(ChannelUri uri) {
-    }
+    public void validate(ChannelUri uri) {}
 
     @Override
     public OutboundChannel openOutbound(ChannelUri uri) {
@@ -89,19 +88,18 @@ final class Harness implements AutoCloseable {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
       };
     }
 
     @Override
-    public InboundChannel openInbound(ChannelUri uri, InboundSettings settings, InboundHandler handler) {
+    public InboundChannel openInbound(
+        ChannelUri uri, InboundSettings settings, InboundHandler handler) {
       throw new UnsupportedOperationException();
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
   }
 
   static final Instant T0 = Instant.parse("2025-01-01T00:00:00Z");
@@ -126,7 +124,8 @@ final class Harness implements AutoCloseable {
   }
 
   Harness(String db, int maxHopCount, int queueCapacity) {
-    this(db, maxHopCount, new EsperDetectorEngine.Settings(2, queueCapacity, Duration.ofMillis(50)));
+    this(
+        db, maxHopCount, new EsperDetectorEngine.Settings(2, queueCapacity, Duration.ofMillis(50)));
   }
 
   Harness(String db, int maxHopCount, EsperDetectorEngine.Settings settings) {
@@ -137,18 +136,35 @@ final class Harness implements AutoCloseable {
     ModuleMigrations.on(ds, EventsSchema.SCHEMA, DetectorSchema.SCHEMA).migrate();
     jdbc = JdbcClient.create(ds);
     Clock clock = Clock.systemUTC();
-    registry = new EventRegistry(new EventTypeRepository(jdbc), UnregisteredTypePolicy.ACCEPT, clock);
+    registry =
+        new EventRegistry(new EventTypeRepository(jdbc), UnregisteredTypePolicy.ACCEPT, clock);
     channels = new ChannelRegistry(List.of(memory));
     SubscriptionIndex index = new SubscriptionIndex();
-    delivery = new DurableDelivery(new DeliveryStore(ds), channels, ChannelUri.parse("mem:dead"), index::get,
-        new DeliveryMetrics(meters, 100), clock, DeliverySettings.defaults("test")).start();
+    delivery =
+        new DurableDelivery(
+                new DeliveryStore(ds),
+                channels,
+                ChannelUri.parse("mem:dead"),
+                index::get,
+                new DeliveryMetrics(meters, 100),
+                clock,
+                DeliverySettings.defaults("test"))
+            .start();
     DeadLetters deadLetters = delivery.deadLetters();
-    router = new EventRouter(index, delivery, new DuplicateFilter(Duration.ofMinutes(10), 100_000),
-        new RoutingMetrics(meters, type -> true), 100_000);
+    router =
+        new EventRouter(
+            index,
+            delivery,
+            new DuplicateFilter(Duration.ofMinutes(10), 100_000),
+            new RoutingMetrics(meters, type -> true),
+            100_000);
     ingest = new EventIngest(registry, router, clock);
-    derived = DerivedRows.of(new DerivedEventEmitter(ingest, deadLetters), metrics, maxHopCount, queueCapacity);
-    engine = new EsperDetectorEngine(type -> registry.find(type).map(t -> t.schema()), derived, metrics, clock,
-        settings);
+    derived =
+        DerivedRows.of(
+            new DerivedEventEmitter(ingest, deadLetters), metrics, maxHopCount, queueCapacity);
+    engine =
+        new EsperDetectorEngine(
+            type -> registry.find(type).map(t -> t.schema()), derived, metrics, clock, settings);
     router.addTap(new DetectorTap(engine));
     router.addTap(routed::add);
     service = new DetectorService(new DetectorRepository(jdbc), engine, clock);
@@ -157,7 +173,10 @@ final class Harness implements AutoCloseable {
   /** Registers the example types (examples/types.json). */
   void registerExampleTypes() throws Exception {
     for (JsonNode t : Json.MAPPER.readTree(Files.readString(Path.of("examples/types.json")))) {
-      registry.create(t.get("type").asText(), t.path("description").asText(null), t.path("owner").asText(null),
+      registry.create(
+          t.get("type").asText(),
+          t.path("description").asText(null),
+          t.path("owner").asText(null),
           t.get("schema"));
     }
   }
@@ -171,14 +190,22 @@ final class Harness implements AutoCloseable {
     Map<String, String> inputs = new LinkedHashMap<>();
     Iterator<Map.Entry<String, JsonNode>> it = d.get("inputs").fields();
     it.forEachRemaining(e -> inputs.put(e.getKey(), e.getValue().asText()));
-    return service.create(d.get("name").asText(), inputs, d.get("epl").asText(), d.get("emits").asText(),
+    return service.create(
+        d.get("name").asText(),
+        inputs,
+        d.get("epl").asText(),
+        d.get("emits").asText(),
         ClockMode.parse(d.path("clock").asText(null)));
   }
 
   /** Publishes through ingest (prepare + route) as a producer would. */
   void publish(String id, String type, String source, Instant time, String dataJson) {
-    CloudEventBuilder b = CloudEventBuilder.v1().withId(id).withType(type).withSource(URI.create(source))
-        .withTime(OffsetDateTime.ofInstant(time, ZoneOffset.UTC));
+    CloudEventBuilder b =
+        CloudEventBuilder.v1()
+            .withId(id)
+            .withType(type)
+            .withSource(URI.create(source))
+            .withTime(OffsetDateTime.ofInstant(time, ZoneOffset.UTC));
     if (dataJson != null) {
       b.withDataContentType("application/json").withData(dataJson.getBytes(StandardCharsets.UTF_8));
     }

@@ -26,11 +26,11 @@ import org.openjdk.jmh.annotations.Warmup;
 public class CesqlFilterBenchmark {
 
   @Param({
-      "subject = 'north'",
-      "type LIKE 'com.example.meter.%' AND source = '/gateways/north-7/meters'",
-      "subject IN ('north', 'south', 'east') OR type = 'com.example.alarm'",
-      "EXISTS partitionkey AND INT(priority) > 3",
-      "UPPER(subject) = 'SOUTH'"
+    "subject = 'north'",
+    "type LIKE 'com.example.meter.%' AND source = '/gateways/north-7/meters'",
+    "subject IN ('north', 'south', 'east') OR type = 'com.example.alarm'",
+    "EXISTS partitionkey AND INT(priority) > 3",
+    "UPPER(subject) = 'SOUTH'"
   })
   public String expression;
 

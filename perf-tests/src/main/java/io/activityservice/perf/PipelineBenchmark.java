@@ -59,40 +59,49 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
- * The in-process pipeline of one relayed event, as the service wires it (issue 20): an inbound channel hands a
- * decoded CloudEvent to the core ({@code InboundChannels}' handler) → ingest (attribute bounds, {@code time}, the
- * JSON view, registry check) → dedup → route (Event Ruler match) → durable delivery to a no-op outbound channel →
- * settlement → the inbound acknowledgement. No transport: the adapter is an in-memory one whose outbound
- * {@code send} completes at once, so the figure is the core's own cost per event, on one thread, synchronously.
+ * The in-process pipeline of one relayed event, as the service wires it (issue 20): an inbound
+ * channel hands a decoded CloudEvent to the core ({@code InboundChannels}' handler) → ingest
+ * (attribute bounds, {@code time}, the JSON view, registry check) → dedup → route (Event Ruler
+ * match) → durable delivery to a no-op outbound channel → settlement → the inbound acknowledgement.
+ * No transport: the adapter is an in-memory one whose outbound {@code send} completes at once, so
+ * the figure is the core's own cost per event, on one thread, synchronously.
  *
- * <p>The events are the perf suite's ({@link PerfEvents}: ~1 KiB JSON data as bytes, as a binary-mode Kafka or JMS
- * message arrives, no {@code time}, one extension), each with a distinct id, from a ring larger than the dedup
- * filter's bound (so every event is new and the filter is full, as in a busy service). Subscriptions as the suite
- * creates them: one per scenario on its event type, {@value #OTHER_SUBSCRIPTIONS} others on other types. With
- * {@code pattern=data} the matching subscription also constrains {@code data.value}, so the data must be parsed.
+ * <p>The events are the perf suite's ({@link PerfEvents}: ~1 KiB JSON data as bytes, as a
+ * binary-mode Kafka or JMS message arrives, no {@code time}, one extension), each with a distinct
+ * id, from a ring larger than the dedup filter's bound (so every event is new and the filter is
+ * full, as in a busy service). Subscriptions as the suite creates them: one per scenario on its
+ * event type, {@value #OTHER_SUBSCRIPTIONS} others on other types. With {@code pattern=data} the
+ * matching subscription also constrains {@code data.value}, so the data must be parsed.
  *
- * <p>Settings are the service's defaults (dedup window 10 min and 200,000 entries, 10,000 events in flight,
- * park-after 1 s). Every iteration checks that each event was sent once and acknowledged once (no duplicate
- * dropped, no nack), so a broken pipeline cannot pass for a fast one.
+ * <p>Settings are the service's defaults (dedup window 10 min and 200,000 entries, 10,000 events in
+ * flight, park-after 1 s). Every iteration checks that each event was sent once and acknowledged
+ * once (no duplicate dropped, no nack), so a broken pipeline cannot pass for a fast one.
  *
- * <p>Run: {@code perf-tests/jmh-pipeline.sh} (writes {@code perf-tests/target/jmh/pipeline.json}, the file the suite's
- * target table reads); {@code gc.alloc.rate.norm} is bytes allocated per event, {@code cpu.process.norm}
- * ({@link ProcessCpuProfiler}) the process's CPU time per event, GC and JIT threads included.
+ * <p>Run: {@code perf-tests/jmh-pipeline.sh} (writes {@code perf-tests/target/jmh/pipeline.json},
+ * the file the suite's target table reads); {@code gc.alloc.rate.norm} is bytes allocated per
+ * event, {@code cpu.process.norm} ({@link ProcessCpuProfiler}) the process's CPU time per event, GC
+ * and JIT threads included.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 5, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx2g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms1g", "-Xmx2g"})
 public class PipelineBenchmark {
 
   static final String TYPE = "com.example.perf.relay";
   static final int OTHER_SUBSCRIPTIONS = 10;
+
   /** Distinct events: more than the dedup filter remembers (200,000), so none is a duplicate. */
   static final int RING = 1 << 18;
 
-  /** {@code type}: the relay's subscription selects the event type only; {@code data}: also a data field. */
+  /**
+   * {@code type}: the relay's subscription selects the event type only; {@code data}: also a data
+   * field.
+   */
   @Param({"type", "data"})
   public String pattern;
 
@@ -116,23 +125,47 @@ public class PipelineBenchmark {
     channels = new ChannelRegistry(List.of(adapter));
     SubscriptionIndex index = new SubscriptionIndex();
     OffsetDateTime now = OffsetDateTime.now();
-    String relayPattern = pattern.equals("data")
-        ? "{\"type\": [\"" + TYPE + "\"], \"data\": {\"value\": [1]}}"
-        : "{\"type\": [\"" + TYPE + "\"]}";
+    String relayPattern =
+        pattern.equals("data")
+            ? "{\"type\": [\"" + TYPE + "\"], \"data\": {\"value\": [1]}}"
+            : "{\"type\": [\"" + TYPE + "\"]}";
     subscribe(index, jdbc, "relay", relayPattern, "noop:out", now);
     for (int i = 0; i < OTHER_SUBSCRIPTIONS; i++) {
-      subscribe(index, jdbc, "other-" + i, "{\"type\": [\"com.example.perf.other" + i + "\"]}", "noop:other" + i,
+      subscribe(
+          index,
+          jdbc,
+          "other-" + i,
+          "{\"type\": [\"com.example.perf.other" + i + "\"]}",
+          "noop:other" + i,
           now);
     }
     DeliverySettings settings = DeliverySettings.defaults("bench");
-    delivery = new DurableDelivery(new DeliveryStore(db), channels, null, index::get, new DeliveryMetrics(meters, 500),
-        clock, settings).start();
-    EventRegistry registry = new EventRegistry(new EventTypeRepository(jdbc), UnregisteredTypePolicy.ACCEPT, clock);
-    EventRouter router = new EventRouter(index, delivery, new DuplicateFilter(Duration.ofMinutes(10), 200_000),
-        new RoutingMetrics(meters, type -> registry.find(type).isPresent()), 10_000);
-    EventIngest ingest = new EventIngest(registry, router, clock, EventIngest.DEFAULT_MAX_ATTRIBUTE_LENGTH);
-    inbound = new InboundChannels(channels, new InboundChannelRepository(jdbc), ingest, delivery.deadLetters(), clock);
-    inbound.startAll(List.of(new InboundChannelDefinition("noop:in", null, null, Map.of(), "config", null)));
+    delivery =
+        new DurableDelivery(
+                new DeliveryStore(db),
+                channels,
+                null,
+                index::get,
+                new DeliveryMetrics(meters, 500),
+                clock,
+                settings)
+            .start();
+    EventRegistry registry =
+        new EventRegistry(new EventTypeRepository(jdbc), UnregisteredTypePolicy.ACCEPT, clock);
+    EventRouter router =
+        new EventRouter(
+            index,
+            delivery,
+            new DuplicateFilter(Duration.ofMinutes(10), 200_000),
+            new RoutingMetrics(meters, type -> registry.find(type).isPresent()),
+            10_000);
+    EventIngest ingest =
+        new EventIngest(registry, router, clock, EventIngest.DEFAULT_MAX_ATTRIBUTE_LENGTH);
+    inbound =
+        new InboundChannels(
+            channels, new InboundChannelRepository(jdbc), ingest, delivery.deadLetters(), clock);
+    inbound.startAll(
+        List.of(new InboundChannelDefinition("noop:in", null, null, Map.of(), "config", null)));
     if (adapter.handler == null) {
       throw new IllegalStateException("the inbound channel did not start");
     }
@@ -145,13 +178,23 @@ public class PipelineBenchmark {
     }
   }
 
-  private static void subscribe(SubscriptionIndex index, JdbcClient jdbc, String id, String pattern, String target,
-                                OffsetDateTime now) {
-    Subscription s = new Subscription(id, id, Json.parse(pattern, "pattern"), null, target, RetryPolicy.DEFAULT, null,
-        now);
-    // Parked deliveries refer to their subscription's row; none is parked here, but keep the store consistent.
-    jdbc.sql("insert into subscription (id, name, target, max_attempts, initial_backoff_ms, max_backoff_ms,"
-        + " max_age_ms, created_at) values (?, ?, ?, 1, 1, 1, 1, ?)").params(id, id, target, now).update();
+  private static void subscribe(
+      SubscriptionIndex index,
+      JdbcClient jdbc,
+      String id,
+      String pattern,
+      String target,
+      OffsetDateTime now) {
+    Subscription s =
+        new Subscription(
+            id, id, Json.parse(pattern, "pattern"), null, target, RetryPolicy.DEFAULT, null, now);
+    // Parked deliveries refer to their subscription's row; none is parked here, but keep the store
+    // consistent.
+    jdbc.sql(
+            "insert into subscription (id, name, target, max_attempts, initial_backoff_ms, max_backoff_ms,"
+                + " max_age_ms, created_at) values (?, ?, ?, 1, 1, 1, 1, ?)")
+        .params(id, id, target, now)
+        .update();
     index.add(new SubscriptionIndex.Entry(s, null, ChannelUri.parse(target), null));
   }
 
@@ -177,8 +220,18 @@ public class PipelineBenchmark {
     long sent = adapter.sent - sentBefore;
     long acked = ack.acked - ackedBefore;
     if (sent != events || acked != events || ack.nacked != 0) {
-      throw new IllegalStateException("pipeline broken: " + events + " events, " + sent + " sent, " + acked
-          + " acknowledged, " + ack.nacked + " refused (last: " + ack.lastError + ")");
+      throw new IllegalStateException(
+          "pipeline broken: "
+              + events
+              + " events, "
+              + sent
+              + " sent, "
+              + acked
+              + " acknowledged, "
+              + ack.nacked
+              + " refused (last: "
+              + ack.lastError
+              + ")");
     }
   }
 
@@ -213,7 +266,10 @@ public class PipelineBenchmark {
     }
   }
 
-  /** An in-memory transport: inbound hands events in from the benchmark, outbound accepts every send at once. */
+  /**
+   * An in-memory transport: inbound hands events in from the benchmark, outbound accepts every send
+   * at once.
+   */
   static final class NoOpAdapter implements ChannelAdapter {
     private static final CompletableFuture<Void> ACCEPTED = CompletableFuture.completedFuture(null);
     volatile InboundHandler handler;
@@ -225,8 +281,7 @@ public class PipelineBenchmark {
     }
 
     @Override
-    public void validate(ChannelUri uri) {
-    }
+    public void validate(ChannelUri uri) {}
 
     @Override
     public OutboundChannel openOutbound(ChannelUri uri) {
@@ -243,8 +298,7 @@ public class PipelineBenchmark {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
       };
     }
 
@@ -265,7 +319,6 @@ public class PipelineBenchmark {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
   }
 }

@@ -12,11 +12,12 @@ import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.ScalarResult;
 
 /**
- * A JMH profiler ({@code -prof io.activityservice.perf.ProcessCpuProfiler}) that reports the benchmark process's
- * CPU time per operation, {@code cpu.process.norm} in ns/op: user + system time of every thread of the forked JVM
- * (benchmark threads, GC, JIT, JMH's own) over each iteration, divided by the iteration's operations. Unlike the
- * average time, it does not count time the benchmark thread waited for a core on a busy machine, and it does count
- * the GC work an operation's allocations cause.
+ * A JMH profiler ({@code -prof io.activityservice.perf.ProcessCpuProfiler}) that reports the
+ * benchmark process's CPU time per operation, {@code cpu.process.norm} in ns/op: user + system time
+ * of every thread of the forked JVM (benchmark threads, GC, JIT, JMH's own) over each iteration,
+ * divided by the iteration's operations. Unlike the average time, it does not count time the
+ * benchmark thread waited for a core on a busy machine, and it does count the GC work an
+ * operation's allocations cause.
  */
 public final class ProcessCpuProfiler implements InternalProfiler {
 
@@ -34,18 +35,20 @@ public final class ProcessCpuProfiler implements InternalProfiler {
 
   @Override
   @SuppressWarnings("rawtypes") // JMH's InternalProfiler declares the raw Result
-  public Collection<? extends Result> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
-                                                     IterationResult result) {
+  public Collection<? extends Result> afterIteration(
+      BenchmarkParams benchmarkParams, IterationParams iterationParams, IterationResult result) {
     long cpu = processCpuNanos() - cpuBefore;
     long ops = result.getMetadata().getMeasuredOps();
     if (cpu < 0 || ops <= 0) {
       return List.of();
     }
-    return List.of(new ScalarResult("cpu.process.norm", (double) cpu / ops, "ns/op", AggregationPolicy.AVG));
+    return List.of(
+        new ScalarResult("cpu.process.norm", (double) cpu / ops, "ns/op", AggregationPolicy.AVG));
   }
 
   private static long processCpuNanos() {
-    if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+    if (ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.OperatingSystemMXBean os) {
       return os.getProcessCpuTime();
     }
     return -1;

@@ -25,19 +25,22 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Cost of matching one ~1 KiB CloudEvent against N subscriptions with distinct patterns
- * ({@link SubscriptionIndex#match}). 90 % of the subscriptions select one {@code data.meter}, 10 %
- * a numeric range of {@code data.value} for the reading type; the event matches two of them.
+ * Cost of matching one ~1 KiB CloudEvent against N subscriptions with distinct patterns ({@link
+ * SubscriptionIndex#match}). 90 % of the subscriptions select one {@code data.meter}, 10 % a
+ * numeric range of {@code data.value} for the reading type; the event matches two of them.
  *
  * <p>{@code match} measures the index alone (the JSON view is built once per event by ingest);
- * {@code buildViewAndMatch} adds building that view, i.e. the router's per-event work before sending.
+ * {@code buildViewAndMatch} adds building that view, i.e. the router's per-event work before
+ * sending.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx4g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms1g", "-Xmx4g"})
 public class RouterMatchBenchmark {
 
   @Param({"1", "100", "10000", "100000"})
@@ -58,10 +61,21 @@ public class RouterMatchBenchmark {
       add("meter-" + i, "{\"data\": {\"meter\": [\"m-" + i + "\"]}}", target, now);
     }
     for (int k = 0; k < ranges; k++) {
-      add("range-" + k, "{\"type\": [\"" + BenchmarkEvents.READING + "\"], \"data\": {\"value\": "
-          + "[{\"numeric\": [\">=\", " + (k * 10) + ", \"<\", " + (k * 10 + 10) + "]}]}}", target, now);
+      add(
+          "range-" + k,
+          "{\"type\": [\""
+              + BenchmarkEvents.READING
+              + "\"], \"data\": {\"value\": "
+              + "[{\"numeric\": [\">=\", "
+              + (k * 10)
+              + ", \"<\", "
+              + (k * 10 + 10)
+              + "]}]}}",
+          target,
+          now);
     }
-    // Matches meter-0 and, when there are ranges, range-0: the result list has the same size for every N
+    // Matches meter-0 and, when there are ranges, range-0: the result list has the same size for
+    // every N
     // except N = 1, so the figures compare the index's cost, not the size of the answer.
     event = RoutableEvent.of(BenchmarkEvents.reading("m-0", 7.5));
     expectedMatches = index.match(event.event(), event.json()).size();
@@ -76,8 +90,16 @@ public class RouterMatchBenchmark {
   }
 
   private void add(String id, String pattern, ChannelUri target, OffsetDateTime now) {
-    Subscription s = new Subscription(id, id, Json.parse(pattern, "pattern"), null, target.toString(),
-        RetryPolicy.DEFAULT, null, now);
+    Subscription s =
+        new Subscription(
+            id,
+            id,
+            Json.parse(pattern, "pattern"),
+            null,
+            target.toString(),
+            RetryPolicy.DEFAULT,
+            null,
+            now);
     index.add(new SubscriptionIndex.Entry(s, null, target, null));
   }
 

@@ -37,36 +37,41 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * Per-event cost of Drools rules: one ~1 KiB meter reading handed to a {@link RuleEngine} with N rule sets
- * deployed ({@code @Param rules} = 1, 10, 100), measured to completion.
+ * Per-event cost of Drools rules: one ~1 KiB meter reading handed to a {@link RuleEngine} with N
+ * rule sets deployed ({@code @Param rules} = 1, 10, 100), measured to completion.
  *
  * <p>The synchronous step ({@code RuleSession.evaluate}: advance the pseudo clock, {@code insert},
- * {@code fireAllRules}) is private, so this goes through the public API: each invocation hands {@value #BATCH}
- * events to {@link RuleEngine#onEvent} (the router tap's hot path), then waits (parking 20 µs between polls)
- * until every consuming rule set has fired once per event ({@link RuleMetrics#matchCount}). The figure is
- * therefore <b>time per event, end to end through the engine</b>: queue hand-off and actor scheduling, and per
- * consuming rule set the clock advance, insert, fire and expiry. One engine thread evaluates all sessions; the
- * submitting thread runs concurrently on the other core and builds each event (new id and {@code time}, the
- * same {@code data} node, so no JSON parsing), which costs well under the engine's time per event.
+ * {@code fireAllRules}) is private, so this goes through the public API: each invocation hands
+ * {@value #BATCH} events to {@link RuleEngine#onEvent} (the router tap's hot path), then waits
+ * (parking 20 µs between polls) until every consuming rule set has fired once per event ({@link
+ * RuleMetrics#matchCount}). The figure is therefore <b>time per event, end to end through the
+ * engine</b>: queue hand-off and actor scheduling, and per consuming rule set the clock advance,
+ * insert, fire and expiry. One engine thread evaluates all sessions; the submitting thread runs
+ * concurrently on the other core and builds each event (new id and {@code time}, the same {@code
+ * data} node, so no JSON parsing), which costs well under the engine's time per event.
  *
- * <p>Every rule set is one rule {@code Event( type == "com.example.meter.reading", number("value") > -1.0 )}
- * with an empty consequence: it matches every reading and fires, but runs no action (the action executor is not
- * measured). Events are 1 ms apart in event time with {@code @expires(1s)}, so each session holds ~1,000 facts
- * in steady state. The N rule sets share one compiled {@code KieBase} (each has its own {@code KieSession}, as in
- * the service); compiling 100 identical DRLs would only lengthen set-up. Layouts ({@code @Param layout}):
- * {@code all} = all N rule sets are on the reading type (worst case); {@code one} = one is, the other N - 1 on
- * another type (the engine's type index never hands them the event). No event may be dropped.
+ * <p>Every rule set is one rule {@code Event( type == "com.example.meter.reading", number("value")
+ * > -1.0 )} with an empty consequence: it matches every reading and fires, but runs no action (the
+ * action executor is not measured). Events are 1 ms apart in event time with {@code @expires(1s)},
+ * so each session holds ~1,000 facts in steady state. The N rule sets share one compiled {@code
+ * KieBase} (each has its own {@code KieSession}, as in the service); compiling 100 identical DRLs
+ * would only lengthen set-up. Layouts ({@code @Param layout}): {@code all} = all N rule sets are on
+ * the reading type (worst case); {@code one} = one is, the other N - 1 on another type (the
+ * engine's type index never hands them the event). No event may be dropped.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
-@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx2g"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xms1g", "-Xmx2g"})
 public class RuleBenchmark {
 
   static final int BATCH = 1_000;
-  private static final String DRL = """
+  private static final String DRL =
+      """
       rule "reading"
       when
         $e : Event( type == "%s", number("value") > -1.0 )
@@ -89,8 +94,16 @@ public class RuleBenchmark {
 
   @Setup(Level.Trial)
   public void setUp() {
-    RuleSettings s = RuleSettings.builder().queueCapacity(10_000).engineThreads(1).eventExpiry(Duration.ofSeconds(1))
-        .maxEventsPerRule(100_000).actionConcurrency(4).actionQueueCapacity(10_000).webhookMaxAttempts(1).build();
+    RuleSettings s =
+        RuleSettings.builder()
+            .queueCapacity(10_000)
+            .engineThreads(1)
+            .eventExpiry(Duration.ofSeconds(1))
+            .maxEventsPerRule(100_000)
+            .actionConcurrency(4)
+            .actionQueueCapacity(10_000)
+            .webhookMaxAttempts(1)
+            .build();
     dispatcher = new ActionDispatcher(List.of(), s.actionConcurrency(), s.actionQueueCapacity());
     engine = new RuleEngine(dispatcher, new SimpleMeterRegistry(), s);
     RuleCompiler compiler = new RuleCompiler(s.eventExpiry());
@@ -108,8 +121,13 @@ public class RuleBenchmark {
       }
     }
     CloudEvent e = BenchmarkEvents.reading("m-0", 7.5);
-    template = CloudEventBuilder.v1(e).withData("application/json",
-        JsonCloudEventData.wrap(Json.parse(new String(e.getData().toBytes(), StandardCharsets.UTF_8), "data"))).build();
+    template =
+        CloudEventBuilder.v1(e)
+            .withData(
+                "application/json",
+                JsonCloudEventData.wrap(
+                    Json.parse(new String(e.getData().toBytes(), StandardCharsets.UTF_8), "data")))
+            .build();
     sequence = 0;
     done = 0;
   }
@@ -120,14 +138,19 @@ public class RuleBenchmark {
     long t0 = template.getTime().toInstant().toEpochMilli();
     for (int i = 0; i < BATCH; i++) {
       long n = sequence++;
-      engine.onEvent(RoutableEvent.of(CloudEventBuilder.v1(template).withId("e-" + n)
-          .withTime(OffsetDateTime.ofInstant(Instant.ofEpochMilli(t0 + n), ZoneOffset.UTC)).build()));
+      engine.onEvent(
+          RoutableEvent.of(
+              CloudEventBuilder.v1(template)
+                  .withId("e-" + n)
+                  .withTime(OffsetDateTime.ofInstant(Instant.ofEpochMilli(t0 + n), ZoneOffset.UTC))
+                  .build()));
     }
     done += BATCH;
     for (RuleMetrics m : consuming) {
       while (m.matchCount() < done) {
         if (m.droppedCount() > 0) {
-          throw new IllegalStateException("a rule queue overflowed: " + m.droppedCount() + " dropped");
+          throw new IllegalStateException(
+              "a rule queue overflowed: " + m.droppedCount() + " dropped");
         }
         LockSupport.parkNanos(20_000);
       }

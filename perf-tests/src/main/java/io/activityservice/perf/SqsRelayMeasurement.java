@@ -36,24 +36,27 @@ import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.sqs.SqsAsyncClient;
 
 /**
- * By hand: the SQS adapter as a relay on its own, without the service around it — what T4 measures of
- * the adapter. One {@link SqsChannelAdapter} relays queue {@code in} to queue {@code out} the way the
- * service's router does (the handler sends to the outbound channel on the receiving thread and acks
- * when SQS accepted the send); a producer and a consumer adapter (this JVM, same defaults) drive it.
- * Prints, for paced runs at each rate and for one burst: latency from the intended send time to receipt
- * (p50/p90/p99/max), the relay's SQS requests per event by operation (an SDK interceptor on its client),
- * the relay's CPU per event (its threads, ThreadMXBean) and LocalStack's CPU per event (its process;
- * shared, so others' requests count too). Asserts nothing.
+ * By hand: the SQS adapter as a relay on its own, without the service around it — what T4 measures
+ * of the adapter. One {@link SqsChannelAdapter} relays queue {@code in} to queue {@code out} the
+ * way the service's router does (the handler sends to the outbound channel on the receiving thread
+ * and acks when SQS accepted the send); a producer and a consumer adapter (this JVM, same defaults)
+ * drive it. Prints, for paced runs at each rate and for one burst: latency from the intended send
+ * time to receipt (p50/p90/p99/max), the relay's SQS requests per event by operation (an SDK
+ * interceptor on its client), the relay's CPU per event (its threads, ThreadMXBean) and
+ * LocalStack's CPU per event (its process; shared, so others' requests count too). Asserts nothing.
  *
  * <pre>java -cp perf-tests/target/perf-runner.jar io.activityservice.perf.SqsRelayMeasurement \
- *   [--sqs-endpoint http://127.0.0.1:4566] [--rates 50,200] [--seconds 10] [--burst 2000] [--rounds 2]</pre>
+ *   [--sqs-endpoint http://127.0.0.1:4566] [--rates 50,200] [--seconds 10] [--burst 2000] [--rounds 2]
+ * </pre>
  */
 public final class SqsRelayMeasurement {
 
-  private SqsRelayMeasurement() {
-  }
+  private SqsRelayMeasurement() {}
 
-  /** Counts requests by operation name; times SendMessageBatch round trips (LocalStack's responsiveness). */
+  /**
+   * Counts requests by operation name; times SendMessageBatch round trips (LocalStack's
+   * responsiveness).
+   */
   static final class RequestCounter implements ExecutionInterceptor {
     private static final software.amazon.awssdk.core.interceptor.ExecutionAttribute<Long> STARTED =
         new software.amazon.awssdk.core.interceptor.ExecutionAttribute<>("started");
@@ -67,14 +70,17 @@ public final class SqsRelayMeasurement {
     }
 
     @Override
-    public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
+    public void beforeTransmission(
+        Context.BeforeTransmission context, ExecutionAttributes attributes) {
       attributes.putAttribute(STARTED, System.nanoTime());
     }
 
     @Override
-    public void afterTransmission(Context.AfterTransmission context, ExecutionAttributes attributes) {
+    public void afterTransmission(
+        Context.AfterTransmission context, ExecutionAttributes attributes) {
       Long started = attributes.getAttribute(STARTED);
-      if (started != null && context.request().getClass().getSimpleName().startsWith("SendMessageBatch")) {
+      if (started != null
+          && context.request().getClass().getSimpleName().startsWith("SendMessageBatch")) {
         synchronized (sendRoundTrips) {
           sendRoundTrips.recordValue((System.nanoTime() - started) / 1000);
         }
@@ -89,28 +95,59 @@ public final class SqsRelayMeasurement {
   }
 
   /** The command line (picocli). */
-  @Command(name = "SqsRelayMeasurement", mixinStandardHelpOptions = true, sortOptions = false,
+  @Command(
+      name = "SqsRelayMeasurement",
+      mixinStandardHelpOptions = true,
+      sortOptions = false,
       description = "SQS relay latency and throughput through the SQS adapter.")
   static final class Args {
-    @Option(names = "--sqs-endpoint", paramLabel = "URL", defaultValue = "http://127.0.0.1:4566",
+    @Option(
+        names = "--sqs-endpoint",
+        paramLabel = "URL",
+        defaultValue = "http://127.0.0.1:4566",
         description = "SQS endpoint (default: ${DEFAULT-VALUE})")
     URI endpoint;
-    @Option(names = "--rates", paramLabel = "R1,R2", defaultValue = "50,200", split = ",",
+
+    @Option(
+        names = "--rates",
+        paramLabel = "R1,R2",
+        defaultValue = "50,200",
+        split = ",",
         description = "paced rates (events/s) (default: ${DEFAULT-VALUE})")
     int[] rates;
-    @Option(names = "--seconds", paramLabel = "S", defaultValue = "10",
+
+    @Option(
+        names = "--seconds",
+        paramLabel = "S",
+        defaultValue = "10",
         description = "length of each paced run (default: ${DEFAULT-VALUE})")
     int seconds;
-    @Option(names = "--burst", paramLabel = "N", defaultValue = "2000",
+
+    @Option(
+        names = "--burst",
+        paramLabel = "N",
+        defaultValue = "2000",
         description = "events of the burst (default: ${DEFAULT-VALUE})")
     int burst;
-    @Option(names = "--rounds", paramLabel = "N", defaultValue = "2",
+
+    @Option(
+        names = "--rounds",
+        paramLabel = "N",
+        defaultValue = "2",
         description = "rounds (default: ${DEFAULT-VALUE})")
     int rounds;
-    @Option(names = "--receive-linger", paramLabel = "DURATION", defaultValue = "0s",
+
+    @Option(
+        names = "--receive-linger",
+        paramLabel = "DURATION",
+        defaultValue = "0s",
         description = "receive linger, e.g. 0s, 0.05s (default: ${DEFAULT-VALUE})")
     String receiveLinger;
-    @Option(names = "--delete-linger", paramLabel = "DURATION", defaultValue = "0.1s",
+
+    @Option(
+        names = "--delete-linger",
+        paramLabel = "DURATION",
+        defaultValue = "0.1s",
         description = "delete linger, e.g. 0.1s (default: ${DEFAULT-VALUE})")
     String deleteLinger;
   }
@@ -122,19 +159,36 @@ public final class SqsRelayMeasurement {
     int seconds = a.seconds;
     int burst = a.burst;
     int rounds = a.rounds;
-    SqsChannelProperties props = new SqsChannelProperties(null, endpoint.toString(), "us-east-1", "test", "test",
-        true, null, null, null, null, null, null, 262_144, 200_000,
-        new SqsChannelProperties.Embedded(false, null, null))
-        .withReceiveLinger(Duration.parse("PT" + a.receiveLinger.toUpperCase(Locale.ROOT)))
-        .withDeleteLinger(Duration.parse("PT" + a.deleteLinger.toUpperCase(Locale.ROOT)));
+    SqsChannelProperties props =
+        new SqsChannelProperties(
+                null,
+                endpoint.toString(),
+                "us-east-1",
+                "test",
+                "test",
+                true,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                262_144,
+                200_000,
+                new SqsChannelProperties.Embedded(false, null, null))
+            .withReceiveLinger(Duration.parse("PT" + a.receiveLinger.toUpperCase(Locale.ROOT)))
+            .withDeleteLinger(Duration.parse("PT" + a.deleteLinger.toUpperCase(Locale.ROOT)));
     System.out.println("settings: " + props);
     String run = UUID.randomUUID().toString().substring(0, 8);
     ChannelUri in = ChannelUri.parse("sqs:relay-" + run + "-in");
     ChannelUri out = ChannelUri.parse("sqs:relay-" + run + "-out");
     RequestCounter counter = new RequestCounter();
-    SqsAsyncClient relayClient = SqsClients.builder(props)
-        .overrideConfiguration(c -> c.addExecutionInterceptor(counter)).build();
-    Optional<Long> localstack = Processes.find(Path.of("infra/localstack/data/localstack.pid"), endpoint.getPort());
+    SqsAsyncClient relayClient =
+        SqsClients.builder(props)
+            .overrideConfiguration(c -> c.addExecutionInterceptor(counter))
+            .build();
+    Optional<Long> localstack =
+        Processes.find(Path.of("infra/localstack/data/localstack.pid"), endpoint.getPort());
     ThreadMXBean threads = ManagementFactory.getThreadMXBean();
     PerfEvents events = new PerfEvents(1024);
     PerfEvents.Clock clock = new PerfEvents.Clock();
@@ -142,43 +196,110 @@ public final class SqsRelayMeasurement {
     Histogram latency = new Histogram(TimeUnit.SECONDS.toMicros(60), 3);
     AtomicLong received = new AtomicLong();
     try (SqsChannelAdapter relay = new SqsChannelAdapter(relayClient, props);
-         SqsChannelAdapter clients = SqsChannelAdapter.connect(props)) {
+        SqsChannelAdapter clients = SqsChannelAdapter.connect(props)) {
       relay.queueUrl(in).join();
       relay.queueUrl(out).join();
       OutboundChannel relayOut = relay.openOutbound(out);
-      InboundChannel relayIn = relay.openInbound(in, InboundSettings.strict(), (event, ack) ->
-          relayOut.send(event).whenComplete((ok, error) -> {
-            if (error == null) {
-              ack.ack();
-            } else {
-              ack.nack(error);
-            }
-          }));
+      InboundChannel relayIn =
+          relay.openInbound(
+              in,
+              InboundSettings.strict(),
+              (event, ack) ->
+                  relayOut
+                      .send(event)
+                      .whenComplete(
+                          (ok, error) -> {
+                            if (error == null) {
+                              ack.ack();
+                            } else {
+                              ack.nack(error);
+                            }
+                          }));
       OutboundChannel producer = clients.openOutbound(in);
       OutboundChannel direct = clients.openOutbound(out);
-      InboundChannel consumer = clients.openInbound(out, InboundSettings.strict(), (event, ack) -> {
-        Long t = intended.remove(event.getId());
-        if (t != null) {
-          synchronized (latency) {
-            latency.recordValue(Math.max(0, (System.nanoTime() - t) / 1000));
-          }
-          received.incrementAndGet();
-        }
-        ack.ack();
-      });
-      System.out.printf(Locale.ROOT, "%-12s %8s %8s %8s %8s %8s %9s %9s %9s  %s%n", "run", "events", "p50 ms",
-          "p90 ms", "p99 ms", "max ms", "req/ev", "relay µs", "LS µs", "relay requests by operation");
+      InboundChannel consumer =
+          clients.openInbound(
+              out,
+              InboundSettings.strict(),
+              (event, ack) -> {
+                Long t = intended.remove(event.getId());
+                if (t != null) {
+                  synchronized (latency) {
+                    latency.recordValue(Math.max(0, (System.nanoTime() - t) / 1000));
+                  }
+                  received.incrementAndGet();
+                }
+                ack.ack();
+              });
+      System.out.printf(
+          Locale.ROOT,
+          "%-12s %8s %8s %8s %8s %8s %9s %9s %9s  %s%n",
+          "run",
+          "events",
+          "p50 ms",
+          "p90 ms",
+          "p99 ms",
+          "max ms",
+          "req/ev",
+          "relay µs",
+          "LS µs",
+          "relay requests by operation");
       // Warm-up
-      measure("warm-up", producer, events, clock, intended, latency, received, counter, threads, localstack, 0, burst);
+      measure(
+          "warm-up",
+          producer,
+          events,
+          clock,
+          intended,
+          latency,
+          received,
+          counter,
+          threads,
+          localstack,
+          0,
+          burst);
       for (int round = 1; round <= rounds; round++) {
         for (int rate : rates) {
-          measure("direct " + rate, direct, events, clock, intended, latency, received, counter, threads, localstack,
-              rate, rate * seconds);
-          measure("paced " + rate, producer, events, clock, intended, latency, received, counter, threads, localstack,
-              rate, rate * seconds);
+          measure(
+              "direct " + rate,
+              direct,
+              events,
+              clock,
+              intended,
+              latency,
+              received,
+              counter,
+              threads,
+              localstack,
+              rate,
+              rate * seconds);
+          measure(
+              "paced " + rate,
+              producer,
+              events,
+              clock,
+              intended,
+              latency,
+              received,
+              counter,
+              threads,
+              localstack,
+              rate,
+              rate * seconds);
         }
-        measure("burst " + burst, producer, events, clock, intended, latency, received, counter, threads,
-            localstack, 0, burst);
+        measure(
+            "burst " + burst,
+            producer,
+            events,
+            clock,
+            intended,
+            latency,
+            received,
+            counter,
+            threads,
+            localstack,
+            0,
+            burst);
       }
       relayIn.close();
       consumer.close();
@@ -189,9 +310,20 @@ public final class SqsRelayMeasurement {
     }
   }
 
-  private static void measure(String name, OutboundChannel producer, PerfEvents events, PerfEvents.Clock clock,
-      Map<String, Long> intended, Histogram latency, AtomicLong received, RequestCounter counter,
-      ThreadMXBean threads, Optional<Long> localstack, int rate, int n) throws Exception {
+  private static void measure(
+      String name,
+      OutboundChannel producer,
+      PerfEvents events,
+      PerfEvents.Clock clock,
+      Map<String, Long> intended,
+      Histogram latency,
+      AtomicLong received,
+      RequestCounter counter,
+      ThreadMXBean threads,
+      Optional<Long> localstack,
+      int rate,
+      int n)
+      throws Exception {
     synchronized (latency) {
       latency.reset();
     }
@@ -236,29 +368,50 @@ public final class SqsRelayMeasurement {
       }
     }
     synchronized (latency) {
-      System.out.printf(Locale.ROOT, "%-12s %8d %8.1f %8.1f %8.1f %8.1f %9.3f %9.1f %9.1f  %s%s%n", name,
-          received.get(), latency.getValueAtPercentile(50) / 1000.0, latency.getValueAtPercentile(90) / 1000.0,
-          latency.getValueAtPercentile(99) / 1000.0, latency.getMaxValue() / 1000.0, (double) requests / n,
-          relayCpu / 1000.0 / n, lsCpu / 1000.0 / n, ops + sendRtt(counter),
-          rate == 0 ? String.format(Locale.ROOT, " (%.0f ms, %.0f ev/s)", wall / 1e6, n * 1e9 / wall) : "");
+      System.out.printf(
+          Locale.ROOT,
+          "%-12s %8d %8.1f %8.1f %8.1f %8.1f %9.3f %9.1f %9.1f  %s%s%n",
+          name,
+          received.get(),
+          latency.getValueAtPercentile(50) / 1000.0,
+          latency.getValueAtPercentile(90) / 1000.0,
+          latency.getValueAtPercentile(99) / 1000.0,
+          latency.getMaxValue() / 1000.0,
+          (double) requests / n,
+          relayCpu / 1000.0 / n,
+          lsCpu / 1000.0 / n,
+          ops + sendRtt(counter),
+          rate == 0
+              ? String.format(Locale.ROOT, " (%.0f ms, %.0f ev/s)", wall / 1e6, n * 1e9 / wall)
+              : "");
     }
   }
 
   private static String sendRtt(RequestCounter counter) {
     synchronized (counter.sendRoundTrips) {
       Histogram h = counter.sendRoundTrips;
-      return h.getTotalCount() == 0 ? "" : String.format(Locale.ROOT, "| send RTT p50 %.1f p99 %.1f ms ",
-          h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(99) / 1000.0);
+      return h.getTotalCount() == 0
+          ? ""
+          : String.format(
+              Locale.ROOT,
+              "| send RTT p50 %.1f p99 %.1f ms ",
+              h.getValueAtPercentile(50) / 1000.0,
+              h.getValueAtPercentile(99) / 1000.0);
     }
   }
 
-  /** CPU time (ns) of the relay's threads: the SDK's I/O threads and the adapter's (shared with the clients). */
+  /**
+   * CPU time (ns) of the relay's threads: the SDK's I/O threads and the adapter's (shared with the
+   * clients).
+   */
   private static long relayCpu(ThreadMXBean threads) {
     long sum = 0;
     for (long id : threads.getAllThreadIds()) {
       var info = threads.getThreadInfo(id);
-      if (info != null && (info.getThreadName().startsWith("sqs-channel") || info.getThreadName().startsWith("aws-java-sdk")
-          || info.getThreadName().startsWith("sdk-async"))) {
+      if (info != null
+          && (info.getThreadName().startsWith("sqs-channel")
+              || info.getThreadName().startsWith("aws-java-sdk")
+              || info.getThreadName().startsWith("sdk-async"))) {
         long t = threads.getThreadCpuTime(id);
         if (t > 0) {
           sum += t;
@@ -269,7 +422,9 @@ public final class SqsRelayMeasurement {
   }
 
   private static long lsCpu(Optional<Long> pid) {
-    return pid.flatMap(p -> ProcessHandle.of(p)).flatMap(h -> h.info().totalCpuDuration())
-        .map(Duration::toNanos).orElse(0L);
+    return pid.flatMap(p -> ProcessHandle.of(p))
+        .flatMap(h -> h.info().totalCpuDuration())
+        .map(Duration::toNanos)
+        .orElse(0L);
   }
 }

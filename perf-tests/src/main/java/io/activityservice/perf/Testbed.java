@@ -38,22 +38,23 @@ import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
  * Everything a run needs, started in order and stopped in reverse: an embedded Kafka broker (unless
- * external brokers are given), an ActiveMQ broker in its own JVM ({@code --activemq-process}), the service
- * (started from its jar unless a URL is given) with its embedded ActiveMQ on a free port unless a broker is
- * given, and the client adapters. Records the settings and versions for the report, and the processes (and
- * Kafka broker threads) whose CPU time the suite reads.
+ * external brokers are given), an ActiveMQ broker in its own JVM ({@code --activemq-process}), the
+ * service (started from its jar unless a URL is given) with its embedded ActiveMQ on a free port
+ * unless a broker is given, and the client adapters. Records the settings and versions for the
+ * report, and the processes (and Kafka broker threads) whose CPU time the suite reads.
  */
 public final class Testbed implements AutoCloseable, Suite.Hooks {
 
   /**
-   * JVM options of every process whose CPU the suite measures (service, broker process, peer): a fixed number of
-   * JIT compiler threads, so a compiler thread's time cannot leave the "jit" group when it exits and stay in "own".
+   * JVM options of every process whose CPU the suite measures (service, broker process, peer): a
+   * fixed number of JIT compiler threads, so a compiler thread's time cannot leave the "jit" group
+   * when it exits and stay in "own".
    */
   static final List<String> MEASURED_JVM = List.of("-XX:-UseDynamicNumberOfCompilerThreads");
 
   /**
-   * Lets the started service post to webhooks on loopback (I1's {@code FailingWebhook}); the service's outbound
-   * guard refuses loopback, private and metadata addresses unless allowed.
+   * Lets the started service post to webhooks on loopback (I1's {@code FailingWebhook}); the
+   * service's outbound guard refuses loopback, private and metadata addresses unless allowed.
    */
   static final String ALLOW_LOOPBACK_WEBHOOKS = "--activity.outbound.allowed-networks=127.0.0.0/8";
 
@@ -91,7 +92,11 @@ public final class Testbed implements AutoCloseable, Suite.Hooks {
 
   private void doStart(Options o) throws Exception {
     options = o;
-    http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).version(HttpClient.Version.HTTP_1_1).build();
+    http =
+        HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(5))
+            .version(HttpClient.Version.HTTP_1_1)
+            .build();
     // Kafka
     String kafkaBrokers = o.kafka();
     Set<Long> kafkaThreads = Set.of();
@@ -103,7 +108,8 @@ public final class Testbed implements AutoCloseable, Suite.Hooks {
       kafkaThreads = new java.util.HashSet<>(CpuSource.liveThreadIds());
       kafkaThreads.removeAll(before);
       kafkaBrokers = broker.getBrokersAsString();
-      settings.put("kafka", "embedded KRaft broker in the runner JVM (spring-kafka-test), " + kafkaBrokers);
+      settings.put(
+          "kafka", "embedded KRaft broker in the runner JVM (spring-kafka-test), " + kafkaBrokers);
     } else if (kafkaBrokers != null) {
       settings.put("kafka", "external " + kafkaBrokers);
     } else {
@@ -117,7 +123,9 @@ public final class Testbed implements AutoCloseable, Suite.Hooks {
       amqProcess = BrokerProcess.start(o.workDir().resolveSibling("perf-activemq"));
       closeables.add(amqProcess);
       amqUrl = amqProcess.url();
-      cpuSources.addAll(jvmSources("activemq", amqProcess.pid(), "the ActiveMQ broker process started by the suite"));
+      cpuSources.addAll(
+          jvmSources(
+              "activemq", amqProcess.pid(), "the ActiveMQ broker process started by the suite"));
       counters.add(new ProcessCounters("activemq", amqProcess.pid()));
       cpuWatched.add("activemq");
     }
@@ -132,8 +140,15 @@ public final class Testbed implements AutoCloseable, Suite.Hooks {
         brokerInService = true;
       } else if (amqProcess != null) {
         args.add("--activity.channels.jms.broker-url=" + amqUrl);
-        settings.put("activemq", "a broker process of its own started by the suite (EmbeddedActiveMqBroker, persistent,"
-            + " KahaDB in " + o.workDir().resolveSibling("perf-activemq") + ") at " + amqUrl + ", pid " + amqProcess.pid());
+        settings.put(
+            "activemq",
+            "a broker process of its own started by the suite (EmbeddedActiveMqBroker, persistent,"
+                + " KahaDB in "
+                + o.workDir().resolveSibling("perf-activemq")
+                + ") at "
+                + amqUrl
+                + ", pid "
+                + amqProcess.pid());
       } else {
         args.add("--activity.channels.jms.broker-url=" + amqUrl);
         settings.put("activemq", "external " + amqUrl);
@@ -160,22 +175,50 @@ public final class Testbed implements AutoCloseable, Suite.Hooks {
       jvm.addAll(MEASURED_JVM);
       apiKey = o.apiKey() != null ? o.apiKey() : generatedKey();
       String key = apiKey;
-      service = ServiceProcess.builder(o.serviceJar(), port).workDir(o.workDir()).jfr(o.jfr())
-        .jvmArgs(jvm).args(args).adminKey(key).build()
-        .start(ServiceProcess.PATIENT_START);
+      service =
+          ServiceProcess.builder(o.serviceJar(), port)
+              .workDir(o.workDir())
+              .jfr(o.jfr())
+              .jvmArgs(jvm)
+              .args(args)
+              .adminKey(key)
+              .build()
+              .start(ServiceProcess.PATIENT_START);
       closeables.add(service);
       serviceUrl = service.url();
       ports.put(port, "http");
       counters.add(new ProcessCounters("service", service.pid()));
-      cpuSources.addAll(0, jvmSources("service", service.pid(), "the service process"
-          + (brokerInService ? " (includes its embedded ActiveMQ broker)" : "")));
+      cpuSources.addAll(
+          0,
+          jvmSources(
+              "service",
+              service.pid(),
+              "the service process"
+                  + (brokerInService ? " (includes its embedded ActiveMQ broker)" : "")));
       cpuWatched.add(0, "service");
-      settings.put("service", "started: java " + String.join(" ", jvm) + " -jar " + o.serviceJar() + " "
-          + String.join(" ", args) + " (pid " + service.pid() + ", work dir " + o.workDir() + ")");
+      settings.put(
+          "service",
+          "started: java "
+              + String.join(" ", jvm)
+              + " -jar "
+              + o.serviceJar()
+              + " "
+              + String.join(" ", args)
+              + " (pid "
+              + service.pid()
+              + ", work dir "
+              + o.workDir()
+              + ")");
       versions.put("service", jarVersion(o.serviceJar()));
     } else {
-      settings.put("service", "external " + serviceUrl + " (must use the same brokers as given here, and allow"
-          + " webhooks on loopback for I1: " + ALLOW_LOOPBACK_WEBHOOKS.substring(2) + ")");
+      settings.put(
+          "service",
+          "external "
+              + serviceUrl
+              + " (must use the same brokers as given here, and allow"
+              + " webhooks on loopback for I1: "
+              + ALLOW_LOOPBACK_WEBHOOKS.substring(2)
+              + ")");
       settings.put("activemq", amqUrl == null ? "tcp://127.0.0.1:61616 (assumed)" : amqUrl);
       if (amqUrl == null) {
         amqUrl = "tcp://127.0.0.1:61616";
@@ -183,8 +226,9 @@ public final class Testbed implements AutoCloseable, Suite.Hooks {
       versions.put("service", "external");
       apiKey = o.apiKey();
       if (apiKey == null) {
-        throw new IOException("--service-url needs an admin key of that service: --api-key KEY or the environment"
-            + " variable ACTIVITY_KEY (e.g. ACTIVITY_KEY=$(cat data/admin.key))");
+        throw new IOException(
+            "--service-url needs an admin key of that service: --api-key KEY or the environment"
+                + " variable ACTIVITY_KEY (e.g. ACTIVITY_KEY=$(cat data/admin.key))");
       }
     }
     api = new ServiceApi(http, serviceUrl, apiKey);
@@ -195,51 +239,118 @@ public final class Testbed implements AutoCloseable, Suite.Hooks {
       throw new IOException("the service at " + serviceUrl + " is not healthy (/actuator/health)");
     }
     if (!api.authorized()) {
-      throw new IOException("the service at " + serviceUrl + " refuses the API key (GET /api/v1/channels, admin only, is not 200):"
-          + " pass an admin key with --api-key or ACTIVITY_KEY");
+      throw new IOException(
+          "the service at "
+              + serviceUrl
+              + " refuses the API key (GET /api/v1/channels, admin only, is not 200):"
+              + " pass an admin key with --api-key or ACTIVITY_KEY");
     }
     // Clients
-    JmsChannelProperties jmsProps = new JmsChannelProperties(null, amqUrl, null, null, "perf", null, null, null,
-        1_000_000, Duration.ofSeconds(30), null, null, null);
+    JmsChannelProperties jmsProps =
+        new JmsChannelProperties(
+            null,
+            amqUrl,
+            null,
+            null,
+            "perf",
+            null,
+            null,
+            null,
+            1_000_000,
+            Duration.ofSeconds(30),
+            null,
+            null,
+            null);
     JmsChannelAdapter jms = new JmsChannelAdapter(jmsProps);
     closeables.add(jms);
     SqsChannelAdapter sqs = null;
     if (o.sqsAws() || o.sqsEndpoint() != null) {
-      SqsChannelProperties sqsProps = o.sqsAws()
-          ? new SqsChannelProperties(null, null, null, null, null, true, null, null, null, null, null, null, null,
-              200_000, new SqsChannelProperties.Embedded(false, null, null))
-          : new SqsChannelProperties(null, o.sqsEndpoint(), "us-east-1", "test", "test", true, null, null, null, null,
-              null, null, 262_144, 200_000, new SqsChannelProperties.Embedded(false, null, null));
+      SqsChannelProperties sqsProps =
+          o.sqsAws()
+              ? new SqsChannelProperties(
+                  null,
+                  null,
+                  null,
+                  null,
+                  null,
+                  true,
+                  null,
+                  null,
+                  null,
+                  null,
+                  null,
+                  null,
+                  null,
+                  200_000,
+                  new SqsChannelProperties.Embedded(false, null, null))
+              : new SqsChannelProperties(
+                  null,
+                  o.sqsEndpoint(),
+                  "us-east-1",
+                  "test",
+                  "test",
+                  true,
+                  null,
+                  null,
+                  null,
+                  null,
+                  null,
+                  null,
+                  262_144,
+                  200_000,
+                  new SqsChannelProperties.Embedded(false, null, null));
       sqs = SqsChannelAdapter.connect(sqsProps);
       closeables.add(sqs);
-      settings.put("sqs", o.sqsAws() ? "AWS (default region/credential chains)" : "endpoint " + o.sqsEndpoint());
+      settings.put(
+          "sqs",
+          o.sqsAws() ? "AWS (default region/credential chains)" : "endpoint " + o.sqsEndpoint());
       versions.put("localstack", o.sqsAws() ? "n/a (AWS)" : localStackVersion(o.sqsEndpoint()));
       if (!o.sqsAws()) {
         URI endpoint = URI.create(o.sqsEndpoint());
-        boolean local = "127.0.0.1".equals(endpoint.getHost()) || "localhost".equals(endpoint.getHost());
-        java.util.Optional<Long> pid = local
-            ? Processes.find(Path.of("infra/localstack/data/localstack.pid"), endpoint.getPort())
-            : java.util.Optional.empty();
+        boolean local =
+            "127.0.0.1".equals(endpoint.getHost()) || "localhost".equals(endpoint.getHost());
+        java.util.Optional<Long> pid =
+            local
+                ? Processes.find(
+                    Path.of("infra/localstack/data/localstack.pid"), endpoint.getPort())
+                : java.util.Optional.empty();
         // Not watched for idleness: a shared LocalStack also serves other users.
-        pid.ifPresent(p -> {
-          cpuSources.add(CpuSource.process("localstack", p, "LocalStack process on " + endpoint.getHost() + ":"
-              + endpoint.getPort() + " (shared: other users' requests count too)"));
-          cpuShared.add("localstack");
-        });
+        pid.ifPresent(
+            p -> {
+              cpuSources.add(
+                  CpuSource.process(
+                      "localstack",
+                      p,
+                      "LocalStack process on "
+                          + endpoint.getHost()
+                          + ":"
+                          + endpoint.getPort()
+                          + " (shared: other users' requests count too)"));
+              cpuShared.add("localstack");
+            });
       }
     }
     if (!kafkaThreads.isEmpty()) {
-      cpuSources.add(CpuSource.threads("kafka", "embedded Kafka broker's threads in the runner JVM (ThreadMXBean:"
-          + " threads started with the broker or named like its threads; its share of GC and JIT not included)",
-          kafkaThreads, Testbed::kafkaBrokerThread));
+      cpuSources.add(
+          CpuSource.threads(
+              "kafka",
+              "embedded Kafka broker's threads in the runner JVM (ThreadMXBean:"
+                  + " threads started with the broker or named like its threads; its share of GC and JIT not included)",
+              kafkaThreads,
+              Testbed::kafkaBrokerThread));
     }
     KafkaTransport kafka = null;
     if (kafkaBrokers != null) {
       kafka = new KafkaTransport(kafkaBrokers);
       closeables.add(kafka);
     }
-    legs = new Legs(new AdapterTransport(jms, Map.of(JmsChannelAdapter.SUBSCRIPTION_NAME, "perf")),
-        sqs == null ? null : new AdapterTransport(sqs, Map.of()), kafka, api, amqUrl);
+    legs =
+        new Legs(
+            new AdapterTransport(jms, Map.of(JmsChannelAdapter.SUBSCRIPTION_NAME, "perf")),
+            sqs == null ? null : new AdapterTransport(sqs, Map.of()),
+            kafka,
+            api,
+            amqUrl);
     amqUrlUsed = amqUrl;
     kafkaBrokersUsed = kafkaBrokers;
     portOf(amqUrl).ifPresent(p -> ports.put(p, "activemq"));
@@ -252,7 +363,8 @@ public final class Testbed implements AutoCloseable, Suite.Hooks {
       }
     }
     closeables.add(legs);
-    versions.put("activemq-client", org.apache.activemq.ActiveMQConnectionMetaData.PROVIDER_VERSION);
+    versions.put(
+        "activemq-client", org.apache.activemq.ActiveMQConnectionMetaData.PROVIDER_VERSION);
     versions.put("kafka-clients", org.apache.kafka.common.utils.AppInfoParser.getVersion());
   }
 
@@ -264,40 +376,59 @@ public final class Testbed implements AutoCloseable, Suite.Hooks {
   }
 
   /**
-   * Whether a thread of this JVM started after the Kafka broker belongs to it: named like the broker's threads
-   * and not like the client threads (producer, consumer heartbeat, admin client, the suite's consumers).
+   * Whether a thread of this JVM started after the Kafka broker belongs to it: named like the
+   * broker's threads and not like the client threads (producer, consumer heartbeat, admin client,
+   * the suite's consumers).
    */
   static boolean kafkaBrokerThread(String name) {
-    if (name.startsWith("kafka-producer-network-thread") || name.startsWith("kafka-coordinator-heartbeat-thread")
-        || name.startsWith("kafka-admin-client-thread") || name.startsWith("perf-")) {
+    if (name.startsWith("kafka-producer-network-thread")
+        || name.startsWith("kafka-coordinator-heartbeat-thread")
+        || name.startsWith("kafka-admin-client-thread")
+        || name.startsWith("perf-")) {
       return false;
     }
-    return name.startsWith("data-plane-kafka") || name.startsWith("kafka-") || name.startsWith("broker-")
-        || name.startsWith("controller-") || name.startsWith("quorum-controller") || name.startsWith("ExpirationReaper")
-        || name.startsWith("group-coordinator") || name.startsWith("share-") || name.startsWith("executor-")
-        || name.startsWith("TxnMarkerSenderThread") || name.startsWith("transaction-log-manager")
-        || name.startsWith("raft-") || name.startsWith("LogDirFailureHandler") || name.startsWith("ReplicaFetcherThread");
+    return name.startsWith("data-plane-kafka")
+        || name.startsWith("kafka-")
+        || name.startsWith("broker-")
+        || name.startsWith("controller-")
+        || name.startsWith("quorum-controller")
+        || name.startsWith("ExpirationReaper")
+        || name.startsWith("group-coordinator")
+        || name.startsWith("share-")
+        || name.startsWith("executor-")
+        || name.startsWith("TxnMarkerSenderThread")
+        || name.startsWith("transaction-log-manager")
+        || name.startsWith("raft-")
+        || name.startsWith("LogDirFailureHandler")
+        || name.startsWith("ReplicaFetcherThread");
   }
 
   /**
-   * A JVM process's CPU sources: {@code <name>-own} (without its JIT compiler and JFR threads: what remains in a
-   * warmed-up process without the suite's recording), {@code <name>} (the whole process), {@code <name>-jit},
-   * {@code <name>-jfr}, {@code <name>-gc} (part of {@code -own}, shown for information).
+   * A JVM process's CPU sources: {@code <name>-own} (without its JIT compiler and JFR threads: what
+   * remains in a warmed-up process without the suite's recording), {@code <name>} (the whole
+   * process), {@code <name>-jit}, {@code <name>-jfr}, {@code <name>-gc} (part of {@code -own},
+   * shown for information).
    */
   private static List<CpuSource> jvmSources(String name, long pid, String what) {
     ProcessThreads threads = new ProcessThreads(pid, ProcessThreads::hotspotGroup);
     CpuSource total = CpuSource.process(name, pid, what);
-    CpuSource jit = threads.source(name + "-jit", ProcessThreads.JIT, "JIT compiler threads of " + what);
+    CpuSource jit =
+        threads.source(name + "-jit", ProcessThreads.JIT, "JIT compiler threads of " + what);
     CpuSource jfr = threads.source(name + "-jfr", ProcessThreads.JFR, "JFR threads of " + what);
     CpuSource gc = threads.source(name + "-gc", ProcessThreads.GC, "GC and VM threads of " + what);
-    CpuSource own = CpuSource.minus(name + "-own", what + " without its JIT compiler and JFR threads", total,
-        List.of(jit, jfr));
+    CpuSource own =
+        CpuSource.minus(
+            name + "-own",
+            what + " without its JIT compiler and JFR threads",
+            total,
+            List.of(jit, jfr));
     return List.of(own, total, jit, jfr, gc);
   }
 
   /**
-   * Reads the CPU time of the service, a broker process, LocalStack, the Kafka broker threads and the peer (those
-   * known); one meter per test bed, so the peer's sources join it when the peer starts.
+   * Reads the CPU time of the service, a broker process, LocalStack, the Kafka broker threads and
+   * the peer (those known); one meter per test bed, so the peer's sources join it when the peer
+   * starts.
    */
   public synchronized CpuMeter cpuMeter() {
     if (meter == null) {
@@ -308,13 +439,17 @@ public final class Testbed implements AutoCloseable, Suite.Hooks {
   }
 
   private static java.util.Optional<Integer> portOf(String url) {
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile(":(\\d+)(?:[/?)]|$)").matcher(url == null ? "" : url);
-    return m.find() ? java.util.Optional.of(Integer.parseInt(m.group(1))) : java.util.Optional.empty();
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile(":(\\d+)(?:[/?)]|$)").matcher(url == null ? "" : url);
+    return m.find()
+        ? java.util.Optional.of(Integer.parseInt(m.group(1)))
+        : java.util.Optional.empty();
   }
 
   /**
-   * Starts the Camel peer (perf-peer-camel) with the suite's routes, against the same brokers: the ActiveMQ broker
-   * the service uses, LocalStack, the Kafka brokers. Its CPU sources and counters join the meter.
+   * Starts the Camel peer (perf-peer-camel) with the suite's routes, against the same brokers: the
+   * ActiveMQ broker the service uses, LocalStack, the Kafka brokers. Its CPU sources and counters
+   * join the meter.
    */
   @Override
   public void startPeer(List<PeerRoute> routes) throws Exception {
@@ -327,14 +462,23 @@ public final class Testbed implements AutoCloseable, Suite.Hooks {
     if (options.sqsEndpoint() != null) {
       args.add("--peer.sqs-endpoint=" + options.sqsEndpoint());
     }
-    peer = PeerProcess.start(options.peerJar(), options.workDir().resolveSibling("perf-peer"),
-        jvm, args, routes);
+    peer =
+        PeerProcess.start(
+            options.peerJar(), options.workDir().resolveSibling("perf-peer"), jvm, args, routes);
     closeables.add(peer);
-    List<CpuSource> sources = jvmSources("camel", peer.pid(), "the Camel peer process (perf-peer-camel)");
+    List<CpuSource> sources =
+        jvmSources("camel", peer.pid(), "the Camel peer process (perf-peer-camel)");
     cpuMeter().add(sources, "camel", true);
     cpuMeter().addCounters(new ProcessCounters("camel", peer.pid()));
-    settings.put("peer", "Camel peer started: " + peer.command().replaceAll("--peer\\.routes\\[\\d+\\]\\.", "")
-        + " (pid " + peer.pid() + ", log " + options.workDir().resolveSibling("perf-peer").resolve("peer.log") + ")");
+    settings.put(
+        "peer",
+        "Camel peer started: "
+            + peer.command().replaceAll("--peer\\.routes\\[\\d+\\]\\.", "")
+            + " (pid "
+            + peer.pid()
+            + ", log "
+            + options.workDir().resolveSibling("perf-peer").resolve("peer.log")
+            + ")");
   }
 
   @Override
@@ -387,8 +531,8 @@ public final class Testbed implements AutoCloseable, Suite.Hooks {
   }
 
   /**
-   * Stops the service so its JFR recording is written; the rest stays up. Its channels and subscriptions
-   * are not deleted one by one: its work dir is wiped at the next start anyway.
+   * Stops the service so its JFR recording is written; the rest stays up. Its channels and
+   * subscriptions are not deleted one by one: its work dir is wiped at the next start anyway.
    */
   public void stopService() {
     if (service != null) {
@@ -398,8 +542,12 @@ public final class Testbed implements AutoCloseable, Suite.Hooks {
 
   private String localStackVersion(String endpoint) {
     try {
-      HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(endpoint + "/_localstack/health"))
-          .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r =
+          http.send(
+              HttpRequest.newBuilder(URI.create(endpoint + "/_localstack/health"))
+                  .timeout(Duration.ofSeconds(5))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
       JsonNode v = new ObjectMapper().readTree(r.body()).path("version");
       return v.isMissingNode() ? "unknown (not LocalStack?)" : v.asText();
     } catch (IOException | InterruptedException e) {

@@ -5,8 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 /** Walks a dotted path ({@code a.b.0.c}) through JSON without allocating or compiling anything. */
 final class DataPath {
 
-  private DataPath() {
-  }
+  private DataPath() {}
 
   /** The node at the path, or {@code null} when any step is missing. */
   static JsonNode find(JsonNode root, String path) {

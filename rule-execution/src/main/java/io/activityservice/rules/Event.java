@@ -11,12 +11,13 @@ import java.util.Map;
  * The fact rules see: a read-only view of one CloudEvent that entered routing, shared by every rule
  * session the event is handed to. Rules read the attributes through the getters and the data with
  * {@link #number(String)}, {@link #text(String)} and {@link #has(String)}, which take dotted paths
- * ({@code "reading.value"}, {@code "items.0.sku"}) and never throw, or as a read-only map ({@link #getData()}).
+ * ({@code "reading.value"}, {@code "items.0.sku"}) and never throw, or as a read-only map ({@link
+ * #getData()}).
  *
- * <p>Nothing public leads from it to the routed event's JSON or to the CloudEvent: every public method returns
- * a string, a number, a boolean or a read-only view, so no rule can change what subscribers receive. The
- * service's own code (actions, the engine) reaches the routed event through {@link EventAccess}, which rules
- * cannot name.
+ * <p>Nothing public leads from it to the routed event's JSON or to the CloudEvent: every public
+ * method returns a string, a number, a boolean or a read-only view, so no rule can change what
+ * subscribers receive. The service's own code (actions, the engine) reaches the routed event
+ * through {@link EventAccess}, which rules cannot name.
  *
  * <p>Declared to Drools as {@code @role(event) @timestamp(time)}: {@link #getTime()} is the event's
  * {@code time} in epoch milliseconds, and drives the session's clock (event time).
@@ -33,7 +34,8 @@ public final class Event {
   private Event(RoutableEvent routable) {
     this.routable = routable;
     CloudEvent e = routable.event();
-    this.time = e.getTime() == null ? System.currentTimeMillis() : e.getTime().toInstant().toEpochMilli();
+    this.time =
+        e.getTime() == null ? System.currentTimeMillis() : e.getTime().toInstant().toEpochMilli();
   }
 
   /** Wraps a routed event; cheap (no copying or conversion). */
@@ -64,9 +66,9 @@ public final class Event {
   }
 
   /**
-   * The JSON data as a read-only map (empty when the data is absent or not a JSON object): a view of the routed
-   * event's data, not a copy. Nested objects and arrays are read-only maps and lists too; every mutator throws
-   * {@link UnsupportedOperationException}.
+   * The JSON data as a read-only map (empty when the data is absent or not a JSON object): a view
+   * of the routed event's data, not a copy. Nested objects and arrays are read-only maps and lists
+   * too; every mutator throws {@link UnsupportedOperationException}.
    */
   public Map<String, Object> getData() {
     Map<String, Object> m = dataMap;
@@ -79,8 +81,8 @@ public final class Event {
   }
 
   /**
-   * The number at a dotted path of the data; numeric strings count. {@code NaN} when absent or not a
-   * number, so that every comparison with it is false.
+   * The number at a dotted path of the data; numeric strings count. {@code NaN} when absent or not
+   * a number, so that every comparison with it is false.
    */
   public double number(String path) {
     JsonNode n = DataPath.find(routable.data(), path);
@@ -100,7 +102,9 @@ public final class Event {
     return Double.NaN;
   }
 
-  /** The value at a dotted path as text (JSON for objects and arrays), or {@code null} when absent. */
+  /**
+   * The value at a dotted path as text (JSON for objects and arrays), or {@code null} when absent.
+   */
   public String text(String path) {
     JsonNode n = DataPath.find(routable.data(), path);
     if (n == null || n.isNull()) {

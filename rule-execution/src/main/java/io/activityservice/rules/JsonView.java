@@ -14,16 +14,16 @@ import java.util.RandomAccess;
 import java.util.Set;
 
 /**
- * Read-only views of an event's JSON data, as rules see it ({@link Event#getData()}): objects are {@link Map}s,
- * arrays {@link java.util.List}s, strings, numbers ({@code Integer}, {@code Long}, {@code Double}...) and booleans
- * are themselves. Nothing is copied: a view reads the routed event's tree on each access. Every mutator, of a
- * view, of its key set, values, entries and iterators, throws {@link UnsupportedOperationException}, and no
- * method returns a node of the tree, so nothing a rule reaches can change the event that subscribers receive.
+ * Read-only views of an event's JSON data, as rules see it ({@link Event#getData()}): objects are
+ * {@link Map}s, arrays {@link java.util.List}s, strings, numbers ({@code Integer}, {@code Long},
+ * {@code Double}...) and booleans are themselves. Nothing is copied: a view reads the routed
+ * event's tree on each access. Every mutator, of a view, of its key set, values, entries and
+ * iterators, throws {@link UnsupportedOperationException}, and no method returns a node of the
+ * tree, so nothing a rule reaches can change the event that subscribers receive.
  */
 final class JsonView {
 
-  private JsonView() {
-  }
+  private JsonView() {}
 
   /** The value of a node: a view for objects and arrays, a String, Number or Boolean, or null. */
   static Object of(JsonNode node) {
@@ -82,30 +82,32 @@ final class JsonView {
     public Set<Map.Entry<String, Object>> entrySet() {
       Set<Map.Entry<String, Object>> e = entries;
       if (e == null) {
-        e = new AbstractSet<>() {
-          @Override
-          public Iterator<Map.Entry<String, Object>> iterator() {
-            // Wraps the tree's iterator without delegating remove(): the tree's own iterator would remove fields.
-            Iterator<Map.Entry<String, JsonNode>> fields = node.properties().iterator();
-            return new Iterator<>() {
+        e =
+            new AbstractSet<>() {
               @Override
-              public boolean hasNext() {
-                return fields.hasNext();
+              public Iterator<Map.Entry<String, Object>> iterator() {
+                // Wraps the tree's iterator without delegating remove(): the tree's own iterator
+                // would remove fields.
+                Iterator<Map.Entry<String, JsonNode>> fields = node.properties().iterator();
+                return new Iterator<>() {
+                  @Override
+                  public boolean hasNext() {
+                    return fields.hasNext();
+                  }
+
+                  @Override
+                  public Map.Entry<String, Object> next() {
+                    Map.Entry<String, JsonNode> f = fields.next();
+                    return new AbstractMap.SimpleImmutableEntry<>(f.getKey(), of(f.getValue()));
+                  }
+                };
               }
 
               @Override
-              public Map.Entry<String, Object> next() {
-                Map.Entry<String, JsonNode> f = fields.next();
-                return new AbstractMap.SimpleImmutableEntry<>(f.getKey(), of(f.getValue()));
+              public int size() {
+                return node.size();
               }
             };
-          }
-
-          @Override
-          public int size() {
-            return node.size();
-          }
-        };
         entries = e;
       }
       return e;

@@ -4,73 +4,90 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Settings of the rule execution service (bound from {@code activity.rules.*} by the application). Immutable; built
- * with {@link #builder()}, whose every setting starts at the documented default below, or from other settings with
- * {@link #toBuilder()}. {@link Builder#build()} checks them and says how to fix a bad one.
+ * Settings of the rule execution service (bound from {@code activity.rules.*} by the application).
+ * Immutable; built with {@link #builder()}, whose every setting starts at the documented default
+ * below, or from other settings with {@link #toBuilder()}. {@link Builder#build()} checks them and
+ * says how to fix a bad one.
  *
  * <ul>
- *   <li>{@link #queueCapacity()} (default {@value #DEFAULT_QUEUE_CAPACITY}): events waiting per rule set; beyond it
- *       new events are dropped for that rule set and counted</li>
- *   <li>{@link #engineThreads()} (default {@value #DEFAULT_ENGINE_THREADS}): threads evaluating rule sessions (each
- *       session runs on one thread at a time)</li>
- *   <li>{@link #eventExpiry()} (default 10 minutes, {@link #DEFAULT_EVENT_EXPIRY}): how long after its {@code time}
- *       an event stays in a session at least (Drools {@code @expires}); windows and temporal operators that need
- *       longer keep events longer</li>
- *   <li>{@link #maxEventsPerRule()} (default {@value #DEFAULT_MAX_EVENTS_PER_RULE}): hard bound on events held by one
- *       session; the oldest are retracted beyond it</li>
- *   <li>{@link #actionConcurrency()} (default {@value #DEFAULT_ACTION_CONCURRENCY}): actions running at once (all
- *       rule sets)</li>
- *   <li>{@link #actionQueueCapacity()} (default {@value #DEFAULT_ACTION_QUEUE_CAPACITY}): actions waiting for a
- *       slot; beyond it actions fail as rejected and are recorded</li>
- *   <li>{@link #executionHistorySize()} (default {@value #DEFAULT_EXECUTION_HISTORY_SIZE}): executions remembered
- *       per rule set</li>
- *   <li>{@link #maxHops()} (default {@value #DEFAULT_MAX_HOPS}): longest chain of rule-published events
- *       ({@code hopcount}); longer ones are dead-lettered</li>
- *   <li>{@link #webhookTimeout()} (default 5 s, {@link #DEFAULT_WEBHOOK_TIMEOUT}): timeout of one webhook
- *       attempt</li>
- *   <li>{@link #webhookMaxAttempts()} (default {@value #DEFAULT_WEBHOOK_MAX_ATTEMPTS}): webhook attempts before the
- *       action fails</li>
- *   <li>{@link #webhookInitialBackoff()} (default 200 ms, {@link #DEFAULT_WEBHOOK_INITIAL_BACKOFF}): delay before
- *       the second attempt; doubles each attempt</li>
- *   <li>{@link #webhookMaxBackoff()} (default 5 s, {@link #DEFAULT_WEBHOOK_MAX_BACKOFF}): longest delay between
- *       attempts</li>
- *   <li>{@link #evaluationBudget()} (default 1 s, {@link #DEFAULT_EVALUATION_BUDGET}): time one event's evaluation
- *       (insert and fire) may take: no further rule fires after it (the first firing always runs), the remaining
- *       matches of that event are dropped and the breach is counted
- *       ({@code activity.rules.budget.exceeded{bound=time}})</li>
- *   <li>{@link #maxActivationsPerEvent()} (default {@value #DEFAULT_MAX_ACTIVATIONS_PER_EVENT}): rule firings one
- *       event may cause in a rule set; beyond it the remaining matches are dropped and the breach is counted
- *       ({@code activity.rules.budget.exceeded{bound=activations}})</li>
+ *   <li>{@link #queueCapacity()} (default {@value #DEFAULT_QUEUE_CAPACITY}): events waiting per
+ *       rule set; beyond it new events are dropped for that rule set and counted
+ *   <li>{@link #engineThreads()} (default {@value #DEFAULT_ENGINE_THREADS}): threads evaluating
+ *       rule sessions (each session runs on one thread at a time)
+ *   <li>{@link #eventExpiry()} (default 10 minutes, {@link #DEFAULT_EVENT_EXPIRY}): how long after
+ *       its {@code time} an event stays in a session at least (Drools {@code @expires}); windows
+ *       and temporal operators that need longer keep events longer
+ *   <li>{@link #maxEventsPerRule()} (default {@value #DEFAULT_MAX_EVENTS_PER_RULE}): hard bound on
+ *       events held by one session; the oldest are retracted beyond it
+ *   <li>{@link #actionConcurrency()} (default {@value #DEFAULT_ACTION_CONCURRENCY}): actions
+ *       running at once (all rule sets)
+ *   <li>{@link #actionQueueCapacity()} (default {@value #DEFAULT_ACTION_QUEUE_CAPACITY}): actions
+ *       waiting for a slot; beyond it actions fail as rejected and are recorded
+ *   <li>{@link #executionHistorySize()} (default {@value #DEFAULT_EXECUTION_HISTORY_SIZE}):
+ *       executions remembered per rule set
+ *   <li>{@link #maxHops()} (default {@value #DEFAULT_MAX_HOPS}): longest chain of rule-published
+ *       events ({@code hopcount}); longer ones are dead-lettered
+ *   <li>{@link #webhookTimeout()} (default 5 s, {@link #DEFAULT_WEBHOOK_TIMEOUT}): timeout of one
+ *       webhook attempt
+ *   <li>{@link #webhookMaxAttempts()} (default {@value #DEFAULT_WEBHOOK_MAX_ATTEMPTS}): webhook
+ *       attempts before the action fails
+ *   <li>{@link #webhookInitialBackoff()} (default 200 ms, {@link
+ *       #DEFAULT_WEBHOOK_INITIAL_BACKOFF}): delay before the second attempt; doubles each attempt
+ *   <li>{@link #webhookMaxBackoff()} (default 5 s, {@link #DEFAULT_WEBHOOK_MAX_BACKOFF}): longest
+ *       delay between attempts
+ *   <li>{@link #evaluationBudget()} (default 1 s, {@link #DEFAULT_EVALUATION_BUDGET}): time one
+ *       event's evaluation (insert and fire) may take: no further rule fires after it (the first
+ *       firing always runs), the remaining matches of that event are dropped and the breach is
+ *       counted ({@code activity.rules.budget.exceeded{bound=time}})
+ *   <li>{@link #maxActivationsPerEvent()} (default {@value #DEFAULT_MAX_ACTIVATIONS_PER_EVENT}):
+ *       rule firings one event may cause in a rule set; beyond it the remaining matches are dropped
+ *       and the breach is counted ({@code activity.rules.budget.exceeded{bound=activations}})
  * </ul>
  */
 public final class RuleSettings {
 
   /** Default of {@link #queueCapacity()}. */
   public static final int DEFAULT_QUEUE_CAPACITY = 10_000;
+
   /** Default of {@link #engineThreads()}. */
   public static final int DEFAULT_ENGINE_THREADS = 2;
+
   /** Default of {@link #eventExpiry()}. */
   public static final Duration DEFAULT_EVENT_EXPIRY = Duration.ofMinutes(10);
-  /** Default of {@link #maxEventsPerRule()}: the one default (the application's property and the README say it). */
+
+  /**
+   * Default of {@link #maxEventsPerRule()}: the one default (the application's property and the
+   * README say it).
+   */
   public static final int DEFAULT_MAX_EVENTS_PER_RULE = 50_000;
+
   /** Default of {@link #actionConcurrency()}. */
   public static final int DEFAULT_ACTION_CONCURRENCY = 64;
+
   /** Default of {@link #actionQueueCapacity()}. */
   public static final int DEFAULT_ACTION_QUEUE_CAPACITY = 10_000;
+
   /** Default of {@link #executionHistorySize()}. */
   public static final int DEFAULT_EXECUTION_HISTORY_SIZE = 100;
+
   /** Default of {@link #maxHops()}. */
   public static final int DEFAULT_MAX_HOPS = 8;
+
   /** Default of {@link #webhookTimeout()}. */
   public static final Duration DEFAULT_WEBHOOK_TIMEOUT = Duration.ofSeconds(5);
+
   /** Default of {@link #webhookMaxAttempts()}. */
   public static final int DEFAULT_WEBHOOK_MAX_ATTEMPTS = 4;
+
   /** Default of {@link #webhookInitialBackoff()}. */
   public static final Duration DEFAULT_WEBHOOK_INITIAL_BACKOFF = Duration.ofMillis(200);
+
   /** Default of {@link #webhookMaxBackoff()}. */
   public static final Duration DEFAULT_WEBHOOK_MAX_BACKOFF = Duration.ofSeconds(5);
+
   /** Default of {@link #evaluationBudget()}. */
   public static final Duration DEFAULT_EVALUATION_BUDGET = Duration.ofSeconds(1);
+
   /** Default of {@link #maxActivationsPerEvent()}. */
   public static final int DEFAULT_MAX_ACTIVATIONS_PER_EVENT = 1_000;
 
@@ -100,14 +117,21 @@ public final class RuleSettings {
     this.maxHops = atLeastOne(b.maxHops, "maxHops", "8");
     this.webhookTimeout = positive(b.webhookTimeout, "webhookTimeout", "5s");
     this.webhookMaxAttempts = atLeastOne(b.webhookMaxAttempts, "webhookMaxAttempts", "4");
-    this.webhookInitialBackoff = Objects.requireNonNull(b.webhookInitialBackoff, "webhookInitialBackoff");
+    this.webhookInitialBackoff =
+        Objects.requireNonNull(b.webhookInitialBackoff, "webhookInitialBackoff");
     this.webhookMaxBackoff = Objects.requireNonNull(b.webhookMaxBackoff, "webhookMaxBackoff");
-    if (webhookInitialBackoff.isNegative() || webhookMaxBackoff.compareTo(webhookInitialBackoff) < 0) {
-      throw new IllegalArgumentException("webhookInitialBackoff must be >= 0 and <= webhookMaxBackoff, e.g. 200ms "
-          + "and 5s; got " + webhookInitialBackoff + " and " + webhookMaxBackoff);
+    if (webhookInitialBackoff.isNegative()
+        || webhookMaxBackoff.compareTo(webhookInitialBackoff) < 0) {
+      throw new IllegalArgumentException(
+          "webhookInitialBackoff must be >= 0 and <= webhookMaxBackoff, e.g. 200ms "
+              + "and 5s; got "
+              + webhookInitialBackoff
+              + " and "
+              + webhookMaxBackoff);
     }
     this.evaluationBudget = positive(b.evaluationBudget, "evaluationBudget", "1s");
-    this.maxActivationsPerEvent = atLeastOne(b.maxActivationsPerEvent, "maxActivationsPerEvent", "1000");
+    this.maxActivationsPerEvent =
+        atLeastOne(b.maxActivationsPerEvent, "maxActivationsPerEvent", "1000");
   }
 
   /** A builder whose settings start at the defaults. */
@@ -127,7 +151,10 @@ public final class RuleSettings {
 
   /** These settings with other evaluation bounds. */
   public RuleSettings withEvaluationBounds(Duration evaluationBudget, int maxActivationsPerEvent) {
-    return toBuilder().evaluationBudget(evaluationBudget).maxActivationsPerEvent(maxActivationsPerEvent).build();
+    return toBuilder()
+        .evaluationBudget(evaluationBudget)
+        .maxActivationsPerEvent(maxActivationsPerEvent)
+        .build();
   }
 
   public int queueCapacity() {
@@ -188,24 +215,49 @@ public final class RuleSettings {
 
   @Override
   public String toString() {
-    return "RuleSettings[queueCapacity=" + queueCapacity + ", engineThreads=" + engineThreads + ", eventExpiry="
-        + eventExpiry + ", maxEventsPerRule=" + maxEventsPerRule + ", actionConcurrency=" + actionConcurrency
-        + ", actionQueueCapacity=" + actionQueueCapacity + ", executionHistorySize=" + executionHistorySize
-        + ", maxHops=" + maxHops + ", webhookTimeout=" + webhookTimeout + ", webhookMaxAttempts=" + webhookMaxAttempts
-        + ", webhookInitialBackoff=" + webhookInitialBackoff + ", webhookMaxBackoff=" + webhookMaxBackoff
-        + ", evaluationBudget=" + evaluationBudget + ", maxActivationsPerEvent=" + maxActivationsPerEvent + "]";
+    return "RuleSettings[queueCapacity="
+        + queueCapacity
+        + ", engineThreads="
+        + engineThreads
+        + ", eventExpiry="
+        + eventExpiry
+        + ", maxEventsPerRule="
+        + maxEventsPerRule
+        + ", actionConcurrency="
+        + actionConcurrency
+        + ", actionQueueCapacity="
+        + actionQueueCapacity
+        + ", executionHistorySize="
+        + executionHistorySize
+        + ", maxHops="
+        + maxHops
+        + ", webhookTimeout="
+        + webhookTimeout
+        + ", webhookMaxAttempts="
+        + webhookMaxAttempts
+        + ", webhookInitialBackoff="
+        + webhookInitialBackoff
+        + ", webhookMaxBackoff="
+        + webhookMaxBackoff
+        + ", evaluationBudget="
+        + evaluationBudget
+        + ", maxActivationsPerEvent="
+        + maxActivationsPerEvent
+        + "]";
   }
 
   private static int atLeastOne(int value, String name, String example) {
     if (value < 1) {
-      throw new IllegalArgumentException(name + " must be at least 1, e.g. " + example + "; got " + value);
+      throw new IllegalArgumentException(
+          name + " must be at least 1, e.g. " + example + "; got " + value);
     }
     return value;
   }
 
   private static Duration positive(Duration value, String name, String example) {
     if (value == null || value.isNegative() || value.isZero()) {
-      throw new IllegalArgumentException(name + " must be positive, e.g. " + example + "; got " + value);
+      throw new IllegalArgumentException(
+          name + " must be positive, e.g. " + example + "; got " + value);
     }
     return value;
   }
@@ -228,8 +280,7 @@ public final class RuleSettings {
     private Duration evaluationBudget = DEFAULT_EVALUATION_BUDGET;
     private int maxActivationsPerEvent = DEFAULT_MAX_ACTIVATIONS_PER_EVENT;
 
-    private Builder() {
-    }
+    private Builder() {}
 
     private Builder(RuleSettings s) {
       queueCapacity = s.queueCapacity;
@@ -321,7 +372,8 @@ public final class RuleSettings {
     /**
      * The settings.
      *
-     * @throws IllegalArgumentException naming the first setting out of range, with an example of a valid value
+     * @throws IllegalArgumentException naming the first setting out of range, with an example of a
+     *     valid value
      */
     public RuleSettings build() {
       return new RuleSettings(this);

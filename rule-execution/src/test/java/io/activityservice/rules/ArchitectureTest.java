@@ -9,7 +9,9 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** The project's architecture rules on this module's production classes (architecture-rules module). */
+/**
+ * The project's architecture rules on this module's production classes (architecture-rules module).
+ */
 class ArchitectureTest {
 
   static JavaClasses classes;

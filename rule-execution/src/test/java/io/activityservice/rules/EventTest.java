@@ -22,7 +22,12 @@ import org.junit.jupiter.api.Test;
 
 class EventTest {
 
-  final Event e = TestEvents.event("e1", "t", 1_000L, """
+  final Event e =
+      TestEvents.event(
+          "e1",
+          "t",
+          1_000L,
+          """
       {"value": 95, "text": "42.5", "meter": {"id": "m1", "tags": ["a", "b"]}, "none": null, "flag": true}""");
 
   @Test
@@ -69,14 +74,16 @@ class EventTest {
     assertThat(e.getData().get("meter")).isEqualTo(Map.of("id", "m1", "tags", List.of("a", "b")));
     assertThat(e.getData().get("none")).isNull();
     assertThat(e.getData().get("flag")).isEqualTo(true);
-    assertThat(e.getData().toString()).isEqualTo("{value=95, text=42.5, meter={id=m1, tags=[a, b]}, none=null, flag=true}");
+    assertThat(e.getData().toString())
+        .isEqualTo("{value=95, text=42.5, meter={id=m1, tags=[a, b]}, none=null, flag=true}");
     assertThat(TestEvents.event("e2", "t", 1L, "[1, 2]").getData()).isEmpty();
   }
 
   /**
-   * Every public method of the data view, its nested maps and lists, their key sets, values, entries and
-   * iterators, called with arguments that would change something: none changes the routed event that
-   * subscribers receive (the mutators throw {@link UnsupportedOperationException}).
+   * Every public method of the data view, its nested maps and lists, their key sets, values,
+   * entries and iterators, called with arguments that would change something: none changes the
+   * routed event that subscribers receive (the mutators throw {@link
+   * UnsupportedOperationException}).
    */
   @Test
   void noMethodOfTheDataViewsChangesTheRoutedEvent() throws Exception {
@@ -86,13 +93,28 @@ class EventTest {
     Map<String, Object> meter = (Map<String, Object>) data.get("meter");
     @SuppressWarnings("unchecked")
     List<Object> tags = (List<Object>) meter.get("tags");
-    List<Object> targets = new ArrayList<>(List.of(data, meter, tags, data.keySet(), data.values(), data.entrySet(),
-        data.entrySet().iterator().next(), tags.subList(0, 1), meter.keySet()));
+    List<Object> targets =
+        new ArrayList<>(
+            List.of(
+                data,
+                meter,
+                tags,
+                data.keySet(),
+                data.values(),
+                data.entrySet(),
+                data.entrySet().iterator().next(),
+                tags.subList(0, 1),
+                meter.keySet()));
     int refused = 0;
     int called = 0;
     for (int round = 0; round < 2; round++) {
-      List<Object> iterators = List.of(data.keySet().iterator(), data.values().iterator(), data.entrySet().iterator(),
-          tags.iterator(), tags.listIterator());
+      List<Object> iterators =
+          List.of(
+              data.keySet().iterator(),
+              data.values().iterator(),
+              data.entrySet().iterator(),
+              tags.iterator(),
+              tags.listIterator());
       for (Object target : round == 0 ? targets : iterators) {
         for (Method m : publicInterfaceMethods(target)) {
           if (Modifier.isStatic(m.getModifiers()) || m.getDeclaringClass() == Object.class) {
@@ -109,8 +131,9 @@ class EventTest {
               refused++;
             }
           }
-          assertThat(Json.write(EventAccess.routable(e).json())).as("after %s.%s", target.getClass().getSimpleName(),
-              m.getName()).isEqualTo(before);
+          assertThat(Json.write(EventAccess.routable(e).json()))
+              .as("after %s.%s", target.getClass().getSimpleName(), m.getName())
+              .isEqualTo(before);
         }
       }
     }
@@ -120,19 +143,26 @@ class EventTest {
     assertThat(tags).containsExactly("a", "b");
   }
 
-  /** Event's own public methods hand out only strings, numbers, booleans and the read-only data view. */
+  /**
+   * Event's own public methods hand out only strings, numbers, booleans and the read-only data
+   * view.
+   */
   @Test
   void eventsPublicMethodsLeadNowhereElse() {
     for (Method m : Event.class.getMethods()) {
       if (m.getDeclaringClass() == Object.class || Modifier.isStatic(m.getModifiers())) {
         continue;
       }
-      assertThat(m.getReturnType()).as(m.getName()).isIn(String.class, long.class, int.class, double.class,
-          boolean.class, Map.class);
+      assertThat(m.getReturnType())
+          .as(m.getName())
+          .isIn(String.class, long.class, int.class, double.class, boolean.class, Map.class);
     }
   }
 
-  /** The methods of the public interfaces (Map, List, Set, Iterator, Map.Entry...) an object implements. */
+  /**
+   * The methods of the public interfaces (Map, List, Set, Iterator, Map.Entry...) an object
+   * implements.
+   */
   private static Set<Method> publicInterfaceMethods(Object target) {
     Set<Method> out = new java.util.LinkedHashSet<>();
     List<Class<?>> todo = new ArrayList<>();
@@ -149,24 +179,39 @@ class EventTest {
     return out;
   }
 
-  /** Arguments that would change a collection: an existing key, element, index, and operations that replace. */
+  /**
+   * Arguments that would change a collection: an existing key, element, index, and operations that
+   * replace.
+   */
   private static Object[] arguments(Method m) {
     Class<?>[] types = m.getParameterTypes();
     Object[] args = new Object[types.length];
     for (int i = 0; i < types.length; i++) {
       Class<?> t = types[i];
-      args[i] = t == int.class ? 0
-          : t == Collection.class || t == List.class || t == Set.class ? List.of("value", "a")
-          : t == Map.class ? Map.of("value", 1)
-          : t == Predicate.class ? (Predicate<Object>) x -> true
-          : t == UnaryOperator.class ? (UnaryOperator<Object>) x -> "changed"
-          : t == Function.class ? (Function<Object, Object>) x -> "changed"
-          : t == BiFunction.class ? (BiFunction<Object, Object, Object>) (x, y) -> "changed"
-          : t == Comparator.class ? (Comparator<Object>) (x, y) -> 0
-          : t == Object.class ? (i == 0 ? "value" : "changed")
-          : t == String.class ? "value"
-          : t == ListIterator.class || t.isArray() ? null
-          : null;
+      args[i] =
+          t == int.class
+              ? 0
+              : t == Collection.class || t == List.class || t == Set.class
+                  ? List.of("value", "a")
+                  : t == Map.class
+                      ? Map.of("value", 1)
+                      : t == Predicate.class
+                          ? (Predicate<Object>) x -> true
+                          : t == UnaryOperator.class
+                              ? (UnaryOperator<Object>) x -> "changed"
+                              : t == Function.class
+                                  ? (Function<Object, Object>) x -> "changed"
+                                  : t == BiFunction.class
+                                      ? (BiFunction<Object, Object, Object>) (x, y) -> "changed"
+                                      : t == Comparator.class
+                                          ? (Comparator<Object>) (x, y) -> 0
+                                          : t == Object.class
+                                              ? (i == 0 ? "value" : "changed")
+                                              : t == String.class
+                                                  ? "value"
+                                                  : t == ListIterator.class || t.isArray()
+                                                      ? null
+                                                      : null;
     }
     return args;
   }

@@ -13,12 +13,12 @@ import io.activityservice.events.delivery.DeliveryStore;
 import io.activityservice.events.delivery.DurableDelivery;
 import io.activityservice.events.derive.DerivedEventEmitter;
 import io.activityservice.events.ingest.EventIngest;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.registry.EventRegistry;
 import io.activityservice.events.registry.EventTypeRepository;
 import io.activityservice.events.registry.UnregisteredTypePolicy;
 import io.activityservice.events.routing.DuplicateFilter;
 import io.activityservice.events.routing.EventRouter;
-import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.routing.RoutingMetrics;
 import io.activityservice.events.schema.EventsSchema;
 import io.activityservice.events.schema.ModuleMigrations;
@@ -56,14 +56,17 @@ import org.h2.jdbcx.JdbcDataSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
- * The real path of rules without Spring: H2 + Flyway, registry, router, ingest, durable delivery with dead letters to
- * an in-memory channel, the derived-event emitter, the rule engine with the real {@code publish}, {@code send} and
- * {@code log} actions (and a recording {@code webhook}), and the rule service. Every routed event is recorded by a
- * router tap: what subscriptions would be handed. Channels of scheme {@code mem} record what is sent to them.
+ * The real path of rules without Spring: H2 + Flyway, registry, router, ingest, durable delivery
+ * with dead letters to an in-memory channel, the derived-event emitter, the rule engine with the
+ * real {@code publish}, {@code send} and {@code log} actions (and a recording {@code webhook}), and
+ * the rule service. Every routed event is recorded by a router tap: what subscriptions would be
+ * handed. Channels of scheme {@code mem} record what is sent to them.
  */
 public final class RoutingHarness implements AutoCloseable {
 
-  /** An in-memory channel adapter (scheme {@code mem}) that records what is sent to each address. */
+  /**
+   * An in-memory channel adapter (scheme {@code mem}) that records what is sent to each address.
+   */
   public static final class MemoryAdapter implements ChannelAdapter {
     public final Map<String, List<CloudEvent>> sent = new ConcurrentHashMap<>();
 
@@ -73,8 +76,7 @@ public final class RoutingHarness implements AutoCloseable {
     }
 
     @Override
-    public void validate(ChannelUri uri) {
-    }
+    public void validate(ChannelUri uri) {}
 
     @Override
     public OutboundChannel openOutbound(ChannelUri uri) {
@@ -91,19 +93,18 @@ public final class RoutingHarness implements AutoCloseable {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
       };
     }
 
     @Override
-    public InboundChannel openInbound(ChannelUri uri, InboundSettings settings, InboundHandler handler) {
+    public InboundChannel openInbound(
+        ChannelUri uri, InboundSettings settings, InboundHandler handler) {
       throw new UnsupportedOperationException();
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 
     /** What was sent to {@code mem:<address>}. */
     public List<CloudEvent> to(String address) {
@@ -133,19 +134,40 @@ public final class RoutingHarness implements AutoCloseable {
     JdbcClient jdbc = JdbcClient.create(ds);
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
     Clock clock = Clock.systemUTC();
-    EventRegistry registry = new EventRegistry(new EventTypeRepository(jdbc), UnregisteredTypePolicy.ACCEPT, clock);
+    EventRegistry registry =
+        new EventRegistry(new EventTypeRepository(jdbc), UnregisteredTypePolicy.ACCEPT, clock);
     channels = new ChannelRegistry(List.of(memory));
     SubscriptionIndex index = new SubscriptionIndex();
-    delivery = new DurableDelivery(new DeliveryStore(ds), channels, ChannelUri.parse("mem:dead"), index::get,
-        new DeliveryMetrics(meters, 100), clock, DeliverySettings.defaults("test")).start();
-    EventRouter router = new EventRouter(index, delivery, new DuplicateFilter(Duration.ofMinutes(10), 100_000),
-        new RoutingMetrics(meters, type -> true), 100_000);
+    delivery =
+        new DurableDelivery(
+                new DeliveryStore(ds),
+                channels,
+                ChannelUri.parse("mem:dead"),
+                index::get,
+                new DeliveryMetrics(meters, 100),
+                clock,
+                DeliverySettings.defaults("test"))
+            .start();
+    EventRouter router =
+        new EventRouter(
+            index,
+            delivery,
+            new DuplicateFilter(Duration.ofMinutes(10), 100_000),
+            new RoutingMetrics(meters, type -> true),
+            100_000);
     ingest = new EventIngest(registry, router, clock);
     DerivedEventEmitter emitter = new DerivedEventEmitter(ingest, delivery.deadLetters());
     RuleSettings settings = RuleSettings.defaults();
-    List<ActionHandler> handlers = new ArrayList<>(List.of(new PublishAction(emitter, settings.maxHops()),
-        new SendAction(channels, emitter, settings.maxHops()), new LogAction(), webhook));
-    dispatcher = new ActionDispatcher(handlers, settings.actionConcurrency(), settings.actionQueueCapacity());
+    List<ActionHandler> handlers =
+        new ArrayList<>(
+            List.of(
+                new PublishAction(emitter, settings.maxHops()),
+                new SendAction(channels, emitter, settings.maxHops()),
+                new LogAction(),
+                webhook));
+    dispatcher =
+        new ActionDispatcher(
+            handlers, settings.actionConcurrency(), settings.actionQueueCapacity());
     engine = new RuleEngine(dispatcher, meters, settings);
     router.addTap(engine);
     router.addTap(routed::add);
@@ -156,9 +178,17 @@ public final class RoutingHarness implements AutoCloseable {
 
   /** Publishes through ingest (prepare + route) as a producer would. */
   public void publish(String id, String type, String dataJson) {
-    ingest.publish(CloudEventBuilder.v1().withId(id).withType(type).withSource(URI.create("/producer"))
-        .withTime(OffsetDateTime.ofInstant(Instant.ofEpochMilli(T0), ZoneOffset.UTC))
-        .withDataContentType("application/json").withData(dataJson.getBytes(StandardCharsets.UTF_8)).build()).join();
+    ingest
+        .publish(
+            CloudEventBuilder.v1()
+                .withId(id)
+                .withType(type)
+                .withSource(URI.create("/producer"))
+                .withTime(OffsetDateTime.ofInstant(Instant.ofEpochMilli(T0), ZoneOffset.UTC))
+                .withDataContentType("application/json")
+                .withData(dataJson.getBytes(StandardCharsets.UTF_8))
+                .build())
+        .join();
   }
 
   /** Routed events whose type starts with {@code prefix}. */

@@ -21,13 +21,19 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /** Test fixtures: events and a recording action handler. */
 public final class TestEvents {
 
-  private TestEvents() {
-  }
+  private TestEvents() {}
 
   public static Event event(String id, String type, long timeMillis, String dataJson) {
-    return Event.of(RoutableEvent.of(CloudEventBuilder.v1().withId(id).withSource(URI.create("/test"))
-        .withType(type).withTime(OffsetDateTime.ofInstant(Instant.ofEpochMilli(timeMillis), ZoneOffset.UTC))
-        .withData("application/json", JsonCloudEventData.wrap(Json.parse(dataJson, "data"))).build()));
+    return Event.of(
+        RoutableEvent.of(
+            CloudEventBuilder.v1()
+                .withId(id)
+                .withSource(URI.create("/test"))
+                .withType(type)
+                .withTime(
+                    OffsetDateTime.ofInstant(Instant.ofEpochMilli(timeMillis), ZoneOffset.UTC))
+                .withData("application/json", JsonCloudEventData.wrap(Json.parse(dataJson, "data")))
+                .build()));
   }
 
   public static String example(String file) {
@@ -40,8 +46,7 @@ public final class TestEvents {
 
   /** Records what it is asked to do; fails when told to. */
   public static final class Recorder implements ActionHandler {
-    public record Call(Map<String, Object> params, ActionContext context) {
-    }
+    public record Call(Map<String, Object> params, ActionContext context) {}
 
     private final String name;
     public final List<Call> calls = new CopyOnWriteArrayList<>();
@@ -57,10 +62,11 @@ public final class TestEvents {
     }
 
     @Override
-    public CompletableFuture<ActionResult> execute(Map<String, Object> params, ActionContext context) {
+    public CompletableFuture<ActionResult> execute(
+        Map<String, Object> params, ActionContext context) {
       calls.add(new Call(params, context));
-      return CompletableFuture.completedFuture(failWith == null ? ActionResult.succeeded(1)
-          : ActionResult.failed(1, failWith));
+      return CompletableFuture.completedFuture(
+          failWith == null ? ActionResult.succeeded(1) : ActionResult.failed(1, failWith));
     }
   }
 }

@@ -25,21 +25,23 @@ import org.awaitility.core.ConditionTimeoutException;
 import org.awaitility.core.TerminalFailureException;
 
 /**
- * The service under test as its own OS process: {@code java -jar activity-service.jar} on a free port, ready once
- * its readiness probe answers; stopped gracefully (SIGTERM, then SIGKILL after a grace period), killed (SIGKILL, as
- * a crash) or paused (SIGSTOP / SIGCONT, as a long GC pause). The one launcher of activity-service's multi-process
- * ITs and perf-tests' runners; it can be started again after {@link #kill()} on the same port, log and store.
+ * The service under test as its own OS process: {@code java -jar activity-service.jar} on a free
+ * port, ready once its readiness probe answers; stopped gracefully (SIGTERM, then SIGKILL after a
+ * grace period), killed (SIGKILL, as a crash) or paused (SIGSTOP / SIGCONT, as a long GC pause).
+ * The one launcher of activity-service's multi-process ITs and perf-tests' runners; it can be
+ * started again after {@link #kill()} on the same port, log and store.
  *
- * <p>With a {@linkplain Builder#workDir working directory} it runs there (deleted and recreated when built) from a
- * private copy of the jar, so a rebuild during a long run cannot break it with {@code NoClassDefFoundError}s, and
- * may keep a continuous JFR recording dumped on exit.
+ * <p>With a {@linkplain Builder#workDir working directory} it runs there (deleted and recreated
+ * when built) from a private copy of the jar, so a rebuild during a long run cannot break it with
+ * {@code NoClassDefFoundError}s, and may keep a continuous JFR recording dumped on exit.
  */
 public final class ServiceProcess implements AutoCloseable {
 
   /** Start-up timeout of the long runs: a loaded 2-core machine has needed over 3 minutes. */
   public static final Duration PATIENT_START = Duration.ofMinutes(5);
 
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofMillis(500)).build();
 
   private final List<String> command;
   private final Map<String, String> environment;
@@ -83,13 +85,19 @@ public final class ServiceProcess implements AutoCloseable {
       this.port = port;
     }
 
-    /** Run in {@code dir} (deleted and recreated by {@link #build()}) from a private copy of the jar; log in it. */
+    /**
+     * Run in {@code dir} (deleted and recreated by {@link #build()}) from a private copy of the
+     * jar; log in it.
+     */
     public Builder workDir(Path dir) {
       this.workDir = dir;
       return this;
     }
 
-    /** Append stdout and stderr to {@code file} (default: {@code service.log} in the working directory). */
+    /**
+     * Append stdout and stderr to {@code file} (default: {@code service.log} in the working
+     * directory).
+     */
     public Builder log(Path file) {
       this.log = file;
       return this;
@@ -108,8 +116,9 @@ public final class ServiceProcess implements AutoCloseable {
     }
 
     /**
-     * The service's bootstrap admin key, passed in the environment rather than on the command line (other users
-     * of the machine can list command lines); null starts it with {@code activity.security.enabled=false}.
+     * The service's bootstrap admin key, passed in the environment rather than on the command line
+     * (other users of the machine can list command lines); null starts it with {@code
+     * activity.security.enabled=false}.
      */
     public Builder adminKey(String key) {
       if (key == null) {
@@ -122,22 +131,32 @@ public final class ServiceProcess implements AutoCloseable {
       return this;
     }
 
-    /** Record JFR ({@code settings=default}) into {@code service.jfr} in the working directory, dumped on exit. */
+    /**
+     * Record JFR ({@code settings=default}) into {@code service.jfr} in the working directory,
+     * dumped on exit.
+     */
     public Builder jfr(boolean on) {
       this.jfr = on;
       return this;
     }
 
-    /** How long {@link #close()} waits after SIGTERM before SIGKILL (default 60 s, time to dump JFR). */
+    /**
+     * How long {@link #close()} waits after SIGTERM before SIGKILL (default 60 s, time to dump
+     * JFR).
+     */
     public Builder stopGrace(Duration grace) {
       this.stopGrace = grace;
       return this;
     }
 
-    /** Prepares the working directory (if any) and the command line; nothing runs until {@link #start}. */
+    /**
+     * Prepares the working directory (if any) and the command line; nothing runs until {@link
+     * #start}.
+     */
     public ServiceProcess build() {
       if (workDir == null && (jfr || log == null)) {
-        throw new IllegalStateException("a JFR recording or a log without a file needs a working directory");
+        throw new IllegalStateException(
+            "a JFR recording or a log without a file needs a working directory");
       }
       Path runJar = jar.toAbsolutePath();
       Path jfrFile = null;
@@ -152,7 +171,9 @@ public final class ServiceProcess implements AutoCloseable {
           Files.copy(jar, runJar);
           if (jfr) {
             jfrFile = workDir.resolve("service.jfr").toAbsolutePath();
-            command.add("-XX:StartFlightRecording=name=perf,settings=default,dumponexit=true,filename=" + jfrFile);
+            command.add(
+                "-XX:StartFlightRecording=name=perf,settings=default,dumponexit=true,filename="
+                    + jfrFile);
           }
         }
         command.add("-jar");
@@ -176,12 +197,14 @@ public final class ServiceProcess implements AutoCloseable {
   /**
    * Starts the process and waits until its readiness probe answers 200.
    *
-   * @throws IllegalStateException if it exits meanwhile or is not ready within {@code timeout} (then it is
-   *                               stopped); the message names the log
+   * @throws IllegalStateException if it exits meanwhile or is not ready within {@code timeout}
+   *     (then it is stopped); the message names the log
    */
   public ServiceProcess start(Duration timeout) {
-    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(log));
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log));
     if (workDir != null) {
       builder.directory(workDir.toFile());
     }
@@ -194,15 +217,19 @@ public final class ServiceProcess implements AutoCloseable {
     }
     process = p;
     try {
-      await("service on port " + port + " ready").atMost(timeout).pollInterval(Duration.ofMillis(250))
+      await("service on port " + port + " ready")
+          .atMost(timeout)
+          .pollInterval(Duration.ofMillis(250))
           .failFast("the service exited", () -> !p.isAlive())
           .until(this::ready);
       return this;
     } catch (TerminalFailureException e) {
-      throw new IllegalStateException("the service exited with " + p.exitValue() + " during start-up; see " + log);
+      throw new IllegalStateException(
+          "the service exited with " + p.exitValue() + " during start-up; see " + log);
     } catch (ConditionTimeoutException e) {
       close();
-      throw new IllegalStateException("the service was not ready within " + timeout + "; see " + log);
+      throw new IllegalStateException(
+          "the service was not ready within " + timeout + "; see " + log);
     }
   }
 
@@ -212,7 +239,9 @@ public final class ServiceProcess implements AutoCloseable {
     process.waitFor();
   }
 
-  /** SIGSTOP: the process stops dead (threads, timers, sockets unanswered), as in a long GC pause. */
+  /**
+   * SIGSTOP: the process stops dead (threads, timers, sockets unanswered), as in a long GC pause.
+   */
   public void pause() {
     signal("STOP", process.pid());
   }
@@ -262,7 +291,10 @@ public final class ServiceProcess implements AutoCloseable {
     return workDir;
   }
 
-  /** Stops the service: SIGTERM, then SIGKILL once the stop grace has passed (JFR is dumped on a graceful exit). */
+  /**
+   * Stops the service: SIGTERM, then SIGKILL once the stop grace has passed (JFR is dumped on a
+   * graceful exit).
+   */
   @Override
   public void close() {
     if (process != null) {
@@ -310,8 +342,13 @@ public final class ServiceProcess implements AutoCloseable {
 
   private boolean ready() {
     try {
-      HttpResponse<Void> r = HTTP.send(HttpRequest.newBuilder(URI.create(url() + "/actuator/health/readiness"))
-          .timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.discarding());
+      HttpResponse<Void> r =
+          HTTP.send(
+              HttpRequest.newBuilder(URI.create(url() + "/actuator/health/readiness"))
+                  .timeout(Duration.ofSeconds(2))
+                  .GET()
+                  .build(),
+              HttpResponse.BodyHandlers.discarding());
       return r.statusCode() == 200;
     } catch (IOException e) {
       return false;

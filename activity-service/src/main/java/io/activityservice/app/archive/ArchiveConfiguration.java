@@ -7,9 +7,8 @@ import io.activityservice.events.archive.Replay;
 import io.activityservice.events.archive.ReplayService;
 import io.activityservice.events.archive.ReplayTarget;
 import io.activityservice.events.cluster.ProcessorRouting;
-import io.activityservice.events.routing.EventRouter;
 import io.activityservice.events.model.RoutableEvent;
-import io.activityservice.rules.service.RuleService;
+import io.activityservice.events.routing.EventRouter;
 import io.activityservice.rules.engine.RuleEngine;
 import java.util.ArrayList;
 import java.util.List;
@@ -22,9 +21,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Archives and replays are the Event Service's ({@code EventServiceAutoConfiguration}); the application hands it
- * their settings and the replay target (subscriptions, detectors and rule sets, which the Event Service does not
- * know).
+ * Archives and replays are the Event Service's ({@code EventServiceAutoConfiguration}); the
+ * application hands it their settings and the replay target (subscriptions, detectors and rule
+ * sets, which the Event Service does not know).
  */
 @Configuration(proxyBeanMethods = false)
 public class ArchiveConfiguration {
@@ -32,7 +31,10 @@ public class ArchiveConfiguration {
   /** How long a replay waits for room in a detector's or rule set's queue before it fails. */
   private static final long PROCESSOR_WAIT_MILLIS = 60_000;
 
-  /** Archives' settings, handed to the Event Service ({@code EventServiceAutoConfiguration} builds the archives). */
+  /**
+   * Archives' settings, handed to the Event Service ({@code EventServiceAutoConfiguration} builds
+   * the archives).
+   */
   @Bean
   ArchiveService.Settings archiveSettings(ArchiveProperties props) {
     return props.archiveSettings();
@@ -43,21 +45,34 @@ public class ArchiveConfiguration {
     return props.replaySettings();
   }
 
-  /** Where replays go: subscriptions through the router, detectors and rule sets here or behind internal channels. */
+  /**
+   * Where replays go: subscriptions through the router, detectors and rule sets here or behind
+   * internal channels.
+   */
   @Bean
-  ReplayTarget replayTarget(EventRouter router, DetectorEngine detectors, RuleEngine rules,
-                            ObjectProvider<ProcessorRouting> cluster) {
+  ReplayTarget replayTarget(
+      EventRouter router,
+      DetectorEngine detectors,
+      RuleEngine rules,
+      ObjectProvider<ProcessorRouting> cluster) {
     return (event, d) -> replay(event, d, router, detectors, rules, cluster.getIfAvailable());
   }
 
-  private static CompletableFuture<Void> replay(RoutableEvent event, Replay.Destinations d, EventRouter router,
-                                                DetectorEngine detectors, RuleEngine rules,
-                                                ProcessorRouting cluster) {
+  private static CompletableFuture<Void> replay(
+      RoutableEvent event,
+      Replay.Destinations d,
+      EventRouter router,
+      DetectorEngine detectors,
+      RuleEngine rules,
+      ProcessorRouting cluster) {
     List<CompletableFuture<?>> parts = new ArrayList<>(3);
     // Detectors and rule sets first, in the runner's (event-time) order.
     if (cluster != null) {
-      Predicate<ProcessorRouting.Processor> chosen = p -> p.kind().equals(DetectorService.KIND)
-          ? allowed(d.detectors(), p.name()) : allowed(d.rules(), p.name());
+      Predicate<ProcessorRouting.Processor> chosen =
+          p ->
+              p.kind().equals(DetectorService.KIND)
+                  ? allowed(d.detectors(), p.name())
+                  : allowed(d.rules(), p.name());
       parts.add(cluster.forward(event, chosen));
     } else {
       String type = event.event().getType();
@@ -73,7 +88,8 @@ public class ArchiveConfiguration {
       }
     }
     if (d.subscriptions() == null || !d.subscriptions().isEmpty()) {
-      parts.add(router.replay(event, d.subscriptions() == null ? null : Set.copyOf(d.subscriptions())));
+      parts.add(
+          router.replay(event, d.subscriptions() == null ? null : Set.copyOf(d.subscriptions())));
     }
     return CompletableFuture.allOf(parts.toArray(CompletableFuture[]::new));
   }
@@ -82,7 +98,10 @@ public class ArchiveConfiguration {
     return names == null || names.contains(name);
   }
 
-  /** Offers to a bounded queue, waiting for room (the replay runner's own thread may wait; live traffic does not). */
+  /**
+   * Offers to a bounded queue, waiting for room (the replay runner's own thread may wait; live
+   * traffic does not).
+   */
   private static boolean offer(java.util.function.BooleanSupplier submit) {
     long deadline = System.currentTimeMillis() + PROCESSOR_WAIT_MILLIS;
     while (!submit.getAsBoolean()) {
@@ -100,7 +119,12 @@ public class ArchiveConfiguration {
   }
 
   private static CompletableFuture<Void> busy(String what) {
-    return CompletableFuture.failedFuture(new RejectedExecutionException(what + " had no room for the replayed event"
-        + " for " + PROCESSOR_WAIT_MILLIS / 1000 + " s"));
+    return CompletableFuture.failedFuture(
+        new RejectedExecutionException(
+            what
+                + " had no room for the replayed event"
+                + " for "
+                + PROCESSOR_WAIT_MILLIS / 1000
+                + " s"));
   }
 }

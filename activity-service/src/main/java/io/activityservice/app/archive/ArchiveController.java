@@ -1,13 +1,13 @@
 package io.activityservice.app.archive;
 
-import io.swagger.v3.oas.annotations.media.Schema;
-import io.swagger.v3.oas.annotations.Parameter;
 import io.activityservice.events.archive.Archive;
 import io.activityservice.events.archive.ArchiveService;
 import io.activityservice.events.archive.ArchivedEvent;
 import io.activityservice.events.archive.ArchivedEventStore;
 import io.activityservice.events.json.Json;
 import io.activityservice.events.problem.InvalidInputException;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
@@ -35,39 +35,55 @@ class ArchiveController {
   /**
    * What a client posts.
    *
-   * @param name      unique name
-   * @param pattern   event pattern (the subscription pattern language); omitted: every event
+   * @param name unique name
+   * @param pattern event pattern (the subscription pattern language); omitted: every event
    * @param retention ISO-8601 duration, e.g. P7D
    */
-  record ArchiveRequest(@Schema(requiredMode = Schema.RequiredMode.REQUIRED, pattern = "^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$") String name,
-                        Object pattern, @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "P7D") String retention) {
-  }
+  record ArchiveRequest(
+      @Schema(
+              requiredMode = Schema.RequiredMode.REQUIRED,
+              pattern = "^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
+          String name,
+      Object pattern,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "P7D") String retention) {}
 
   /**
    * An archive.
    *
    * @param eventCount events it holds
-   * @param sizeBytes  their size as structured JSON
+   * @param sizeBytes their size as structured JSON
    */
-  record ArchiveView(String name, Object pattern, String retention, OffsetDateTime createdAt, long eventCount,
-                     long sizeBytes) {
+  record ArchiveView(
+      String name,
+      Object pattern,
+      String retention,
+      OffsetDateTime createdAt,
+      long eventCount,
+      long sizeBytes) {
     static ArchiveView of(Archive a) {
-      return new ArchiveView(a.name(), a.pattern() == null ? null : Json.MAPPER.convertValue(a.pattern(), Object.class),
-          a.retention().toString(), time(a.createdAt()), a.eventCount(), a.sizeBytes());
+      return new ArchiveView(
+          a.name(),
+          a.pattern() == null ? null : Json.MAPPER.convertValue(a.pattern(), Object.class),
+          a.retention().toString(),
+          time(a.createdAt()),
+          a.eventCount(),
+          a.sizeBytes());
     }
   }
 
-  /** One archived event: when it was archived, and the event itself (structured-mode CloudEvent). */
+  /**
+   * One archived event: when it was archived, and the event itself (structured-mode CloudEvent).
+   */
   record ArchivedEventView(OffsetDateTime archivedAt, Object event) {
     static ArchivedEventView of(ArchivedEvent e) {
-      return new ArchivedEventView(time(e.archivedAt()), Json.MAPPER.convertValue(Json.parse(e.json(), "event"),
-          Object.class));
+      return new ArchivedEventView(
+          time(e.archivedAt()),
+          Json.MAPPER.convertValue(Json.parse(e.json(), "event"), Object.class));
     }
   }
 
   /** A page; pass {@code nextCursor} as {@code cursor} for the next one (null at the end). */
-  record EventPageView(List<ArchivedEventView> items, String nextCursor) {
-  }
+  record EventPageView(List<ArchivedEventView> items, String nextCursor) {}
 
   private final ArchiveService archives;
 
@@ -78,8 +94,10 @@ class ArchiveController {
   @PostMapping
   @ResponseStatus(HttpStatus.CREATED) // documents the status; the ResponseEntity sets it
   ResponseEntity<ArchiveView> create(@RequestBody ArchiveRequest body) {
-    Archive a = archives.create(body.name(), Json.tree(body.pattern()), retention(body.retention()));
-    return ResponseEntity.created(URI.create("/api/v1/archives/" + a.name())).body(ArchiveView.of(a));
+    Archive a =
+        archives.create(body.name(), Json.tree(body.pattern()), retention(body.retention()));
+    return ResponseEntity.created(URI.create("/api/v1/archives/" + a.name()))
+        .body(ArchiveView.of(a));
   }
 
   @GetMapping
@@ -100,13 +118,27 @@ class ArchiveController {
 
   /** Archived events in event-time order, filtered by type, source and event time [from, to). */
   @GetMapping("/{name}/events")
-  EventPageView events(@PathVariable String name, @RequestParam(required = false) String type,
-                       @RequestParam(required = false) String source, @RequestParam(required = false) String from,
-                       @RequestParam(required = false) String to, @Parameter(schema = @Schema(type = "integer", minimum = "1", maximum = "1000", defaultValue = "100")) @RequestParam(defaultValue = "100") int limit,
-                       @RequestParam(required = false) String cursor) {
-    ArchiveService.EventPage page = archives.events(name, new ArchivedEventStore.Filter(blank(type), blank(source),
-        instant("from", from), instant("to", to)), cursor, limit);
-    return new EventPageView(page.items().stream().map(ArchivedEventView::of).toList(), page.nextCursor());
+  EventPageView events(
+      @PathVariable String name,
+      @RequestParam(required = false) String type,
+      @RequestParam(required = false) String source,
+      @RequestParam(required = false) String from,
+      @RequestParam(required = false) String to,
+      @Parameter(
+              schema =
+                  @Schema(type = "integer", minimum = "1", maximum = "1000", defaultValue = "100"))
+          @RequestParam(defaultValue = "100")
+          int limit,
+      @RequestParam(required = false) String cursor) {
+    ArchiveService.EventPage page =
+        archives.events(
+            name,
+            new ArchivedEventStore.Filter(
+                blank(type), blank(source), instant("from", from), instant("to", to)),
+            cursor,
+            limit);
+    return new EventPageView(
+        page.items().stream().map(ArchivedEventView::of).toList(), page.nextCursor());
   }
 
   static Duration retention(String text) {
@@ -116,7 +148,8 @@ class ArchiveController {
     try {
       return Duration.parse(text.trim());
     } catch (DateTimeParseException e) {
-      throw new InvalidInputException("retention", "is not an ISO-8601 duration such as P7D or PT12H");
+      throw new InvalidInputException(
+          "retention", "is not an ISO-8601 duration such as P7D or PT12H");
     }
   }
 
@@ -133,7 +166,9 @@ class ArchiveController {
   }
 
   static OffsetDateTime time(Long millis) {
-    return millis == null ? null : OffsetDateTime.ofInstant(Instant.ofEpochMilli(millis), ZoneOffset.UTC);
+    return millis == null
+        ? null
+        : OffsetDateTime.ofInstant(Instant.ofEpochMilli(millis), ZoneOffset.UTC);
   }
 
   private static String blank(String s) {

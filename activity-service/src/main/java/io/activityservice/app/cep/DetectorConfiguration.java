@@ -5,8 +5,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * Hands the bound {@code activity.detectors.*} properties to the detector module, which configures itself
- * ({@link DetectorAutoConfiguration}: engine, derived rows, router tap or processor routing, service).
+ * Hands the bound {@code activity.detectors.*} properties to the detector module, which configures
+ * itself ({@link DetectorAutoConfiguration}: engine, derived rows, router tap or processor routing,
+ * service).
  */
 @Configuration(proxyBeanMethods = false)
 public class DetectorConfiguration {

@@ -14,27 +14,34 @@ import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.util.ContentCachingResponseWrapper;
 
 /**
- * A create, update or delete of a definition (event type, subscription, inbound channel, detector, rule set,
- * archive) answers once its configuration version is in force on every live replica, at most
- * {@code activity.cluster.apply-wait} later ({@link ConfigApplyWaiter}).
+ * A create, update or delete of a definition (event type, subscription, inbound channel, detector,
+ * rule set, archive) answers once its configuration version is in force on every live replica, at
+ * most {@code activity.cluster.apply-wait} later ({@link ConfigApplyWaiter}).
  *
- * <p>The request's answer is held (the body is small) while the change's version is captured from the
- * {@link ConfigChangeLog} on the request thread; then the answer carries {@value #VERSION} and, if the bound
- * passed first, becomes {@code 202 Accepted} (same body) with {@value #LAGGING} naming the replicas that have not
- * applied it and a {@code Link: </api/v1/cluster/versions/{version}>; rel="monitor"} to poll. Only these
- * collections' writes pass through here: publishing ({@code POST /api/v1/events}) is never held.
+ * <p>The request's answer is held (the body is small) while the change's version is captured from
+ * the {@link ConfigChangeLog} on the request thread; then the answer carries {@value #VERSION} and,
+ * if the bound passed first, becomes {@code 202 Accepted} (same body) with {@value #LAGGING} naming
+ * the replicas that have not applied it and a {@code Link: </api/v1/cluster/versions/{version}>;
+ * rel="monitor"} to poll. Only these collections' writes pass through here: publishing ({@code POST
+ * /api/v1/events}) is never held.
  */
 @Component
 public class ConfigApplyFilter extends OncePerRequestFilter {
 
   /** Header: the configuration version a definition write was recorded under. */
   public static final String VERSION = "Activity-Config-Version";
-  /** Header of a 202: live replicas that had not applied the version when the wait ended, comma-separated. */
+
+  /**
+   * Header of a 202: live replicas that had not applied the version when the wait ended,
+   * comma-separated.
+   */
   public static final String LAGGING = "Activity-Config-Lagging";
+
   private static final String API = "/api/v1/";
+
   /** The collections whose writes are definition changes recorded in the configuration log. */
-  private static final List<String> DEFINITIONS = List.of("event-types", "subscriptions", "channels", "detectors",
-      "rules", "archives");
+  private static final List<String> DEFINITIONS =
+      List.of("event-types", "subscriptions", "channels", "detectors", "rules", "archives");
 
   private final ConfigApplyWaiter waiter;
   private final ClusterProperties props;
@@ -50,17 +57,22 @@ public class ConfigApplyFilter extends OncePerRequestFilter {
   }
 
   /**
-   * Whether a request is a create, update or delete of a definition, which waits until it is in force (and may
-   * answer 202). Allocates nothing: {@code POST /api/v1/events} asks on every publish.
+   * Whether a request is a create, update or delete of a definition, which waits until it is in
+   * force (and may answer 202). Allocates nothing: {@code POST /api/v1/events} asks on every
+   * publish.
    */
   public static boolean definitionWrite(String method, String path) {
-    if (!(method.equals("POST") || method.equals("PUT") || method.equals("PATCH") || method.equals("DELETE"))
+    if (!(method.equals("POST")
+            || method.equals("PUT")
+            || method.equals("PATCH")
+            || method.equals("DELETE"))
         || !path.startsWith(API)) {
       return false;
     }
     for (String collection : DEFINITIONS) {
       int end = API.length() + collection.length();
-      if (path.startsWith(collection, API.length()) && (path.length() == end || path.charAt(end) == '/')) {
+      if (path.startsWith(collection, API.length())
+          && (path.length() == end || path.charAt(end) == '/')) {
         return true;
       }
     }
@@ -68,7 +80,8 @@ public class ConfigApplyFilter extends OncePerRequestFilter {
   }
 
   @Override
-  protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+  protected void doFilterInternal(
+      HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
     ContentCachingResponseWrapper held = new ContentCachingResponseWrapper(response);
     try {

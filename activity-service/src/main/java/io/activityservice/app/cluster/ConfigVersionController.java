@@ -9,9 +9,10 @@ import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code GET /api/v1/cluster/versions/{version}}: whether a configuration version (header
- * {@code Activity-Config-Version} of a definition write) is in force on every live replica — what a client polls
- * after a {@code 202} from a write whose wait for the replicas ran out ({@link ConfigApplyFilter}).
+ * {@code GET /api/v1/cluster/versions/{version}}: whether a configuration version (header {@code
+ * Activity-Config-Version} of a definition write) is in force on every live replica — what a client
+ * polls after a {@code 202} from a write whose wait for the replicas ran out ({@link
+ * ConfigApplyFilter}).
  */
 @RestController
 class ConfigVersionController {
@@ -30,7 +31,8 @@ class ConfigVersionController {
     try {
       v = Long.parseLong(version);
     } catch (NumberFormatException e) {
-      throw new InvalidInputException("version", "must be a configuration version, a whole number such as 42");
+      throw new InvalidInputException(
+          "version", "must be a configuration version, a whole number such as 42");
     }
     if (v < 1) {
       throw new InvalidInputException("version", "must be 1 or more");

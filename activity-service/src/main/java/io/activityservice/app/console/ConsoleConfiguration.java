@@ -14,9 +14,10 @@ import org.springframework.web.servlet.config.annotation.ViewControllerRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
- * The operator console: static files under {@code /console/} (no data in them; every page fetches the REST API
- * with the bearer token the operator signed in with). The event stream behind its live tail and the statistics
- * behind its charts are configured in their packages ({@code StreamConfiguration}, {@code StatsConfiguration}).
+ * The operator console: static files under {@code /console/} (no data in them; every page fetches
+ * the REST API with the bearer token the operator signed in with). The event stream behind its live
+ * tail and the statistics behind its charts are configured in their packages ({@code
+ * StreamConfiguration}, {@code StatsConfiguration}).
  */
 @Configuration(proxyBeanMethods = false)
 public class ConsoleConfiguration implements WebMvcConfigurer {
@@ -33,16 +34,23 @@ public class ConsoleConfiguration implements WebMvcConfigurer {
   @Override
   public void addResourceHandlers(ResourceHandlerRegistry registry) {
     // Chart library from its webjar, under /console/ like every other file of the console.
-    registry.addResourceHandler("/console/vendor/uplot/**")
-        .addResourceLocations("classpath:/META-INF/resources/webjars/uplot/" + webjarVersion(UPLOT_POM) + "/dist/");
+    registry
+        .addResourceHandler("/console/vendor/uplot/**")
+        .addResourceLocations(
+            "classpath:/META-INF/resources/webjars/uplot/" + webjarVersion(UPLOT_POM) + "/dist/");
   }
 
-  /** The version of a webjar on the classpath, from its Maven metadata (so the pom alone pins it). */
+  /**
+   * The version of a webjar on the classpath, from its Maven metadata (so the pom alone pins it).
+   */
   static String webjarVersion(String pomProperties) {
-    try (java.io.InputStream in = ConsoleConfiguration.class.getClassLoader().getResourceAsStream(pomProperties)) {
+    try (java.io.InputStream in =
+        ConsoleConfiguration.class.getClassLoader().getResourceAsStream(pomProperties)) {
       if (in == null) {
-        throw new IllegalStateException(pomProperties + " is not on the classpath: the console's chart library is"
-            + " missing");
+        throw new IllegalStateException(
+            pomProperties
+                + " is not on the classpath: the console's chart library is"
+                + " missing");
       }
       java.util.Properties p = new java.util.Properties();
       p.load(in);
@@ -52,22 +60,30 @@ public class ConsoleConfiguration implements WebMvcConfigurer {
     }
   }
 
-  /** Strict headers for the console's files: only its own scripts, styles and API; no framing, no referrer. */
+  /**
+   * Strict headers for the console's files: only its own scripts, styles and API; no framing, no
+   * referrer.
+   */
   @Bean
   FilterRegistrationBean<OncePerRequestFilter> consoleHeaders() {
-    FilterRegistrationBean<OncePerRequestFilter> bean = new FilterRegistrationBean<>(new OncePerRequestFilter() {
-      @Override
-      protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
-          throws ServletException, IOException {
-        response.setHeader("Content-Security-Policy", "default-src 'self'; script-src 'self'; style-src 'self'; "
-            + "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; "
-            + "frame-ancestors 'none'");
-        response.setHeader("X-Content-Type-Options", "nosniff");
-        response.setHeader("Referrer-Policy", "no-referrer");
-        response.setHeader("X-Frame-Options", "DENY");
-        chain.doFilter(request, response);
-      }
-    });
+    FilterRegistrationBean<OncePerRequestFilter> bean =
+        new FilterRegistrationBean<>(
+            new OncePerRequestFilter() {
+              @Override
+              protected void doFilterInternal(
+                  HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+                  throws ServletException, IOException {
+                response.setHeader(
+                    "Content-Security-Policy",
+                    "default-src 'self'; script-src 'self'; style-src 'self'; "
+                        + "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'; "
+                        + "frame-ancestors 'none'");
+                response.setHeader("X-Content-Type-Options", "nosniff");
+                response.setHeader("Referrer-Policy", "no-referrer");
+                response.setHeader("X-Frame-Options", "DENY");
+                chain.doFilter(request, response);
+              }
+            });
     bean.addUrlPatterns("/console", "/console/*");
     bean.setName("consoleHeaders");
     return bean;

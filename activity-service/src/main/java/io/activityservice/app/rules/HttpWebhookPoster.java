@@ -11,9 +11,10 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The rules' {@code webhook} action posting through the http channel adapter's guarded {@link WebhookClient}: one
- * outbound policy and one set of per-host limits for webhook subscriptions and rule webhooks. The rule module knows
- * only {@link WebhookPoster}; this adapter between the two is the application's, which registers both modules.
+ * The rules' {@code webhook} action posting through the http channel adapter's guarded {@link
+ * WebhookClient}: one outbound policy and one set of per-host limits for webhook subscriptions and
+ * rule webhooks. The rule module knows only {@link WebhookPoster}; this adapter between the two is
+ * the application's, which registers both modules.
  */
 final class HttpWebhookPoster implements WebhookPoster {
 
@@ -24,7 +25,8 @@ final class HttpWebhookPoster implements WebhookPoster {
   }
 
   @Override
-  public Attempt prepare(URI target, String contentType, byte[] body, Map<String, String> headers, Duration timeout) {
+  public Attempt prepare(
+      URI target, String contentType, byte[] body, Map<String, String> headers, Duration timeout) {
     WebhookRequest request = new WebhookRequest(target, contentType, body, headers, timeout);
     return () -> {
       CompletableFuture<Integer> posted;
@@ -34,15 +36,18 @@ final class HttpWebhookPoster implements WebhookPoster {
         return CompletableFuture.failedFuture(e);
       }
       CompletableFuture<Integer> result = new CompletableFuture<>();
-      posted.whenComplete((status, error) -> {
-        if (error == null) {
-          result.complete(status);
-          return;
-        }
-        Throwable cause = Futures.unwrap(error);
-        result.completeExceptionally(cause instanceof OutboundRefusedException refused
-            ? new Refused(refused.getMessage(), refused) : cause);
-      });
+      posted.whenComplete(
+          (status, error) -> {
+            if (error == null) {
+              result.complete(status);
+              return;
+            }
+            Throwable cause = Futures.unwrap(error);
+            result.completeExceptionally(
+                cause instanceof OutboundRefusedException refused
+                    ? new Refused(refused.getMessage(), refused)
+                    : cause);
+          });
       return result;
     };
   }

@@ -1,7 +1,7 @@
 package io.activityservice.app.security;
 
-import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.net.URI;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -16,7 +16,9 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
-/** API keys, for admins: {@code /api/v1/api-keys}. The secret is in the answer to {@code POST} only. */
+/**
+ * API keys, for admins: {@code /api/v1/api-keys}. The secret is in the answer to {@code POST} only.
+ */
 @RestController
 @RequestMapping("/api/v1/api-keys")
 class ApiKeyController {
@@ -24,21 +26,46 @@ class ApiKeyController {
   /**
    * A key to create.
    *
-   * @param name       what it is for
-   * @param roles      {@code admin}, {@code author}, {@code subscriber}, {@code publisher}, {@code metrics}
-   * @param eventTypes event-type patterns: required for publisher, subscriber and author keys (what they may publish,
-   *                   read, or define and emit), empty for admin keys (an admin uses every type), e.g.
-   *                   {@code ["com.example.meter.*"]}, {@code ["*"]} for every type
+   * @param name what it is for
+   * @param roles {@code admin}, {@code author}, {@code subscriber}, {@code publisher}, {@code
+   *     metrics}
+   * @param eventTypes event-type patterns: required for publisher, subscriber and author keys (what
+   *     they may publish, read, or define and emit), empty for admin keys (an admin uses every
+   *     type), e.g. {@code ["com.example.meter.*"]}, {@code ["*"]} for every type
    */
-  record ApiKeyRequest(@Schema(requiredMode = Schema.RequiredMode.REQUIRED, minLength = 1, maxLength = 255, pattern = "\\S") String name,
-                       @ArraySchema(minItems = 1, schema = @Schema(allowableValues = {"admin", "author", "subscriber", "publisher", "metrics"}), arraySchema = @Schema(requiredMode = Schema.RequiredMode.REQUIRED)) List<String> roles,
-                       @ArraySchema(schema = @Schema(description = "an event type, a prefix ending in *, or *"), arraySchema = @Schema(description = "Event-type scope: required for publisher, subscriber and author keys, empty for admin keys")) List<String> eventTypes) {
-  }
+  record ApiKeyRequest(
+      @Schema(
+              requiredMode = Schema.RequiredMode.REQUIRED,
+              minLength = 1,
+              maxLength = 255,
+              pattern = "\\S")
+          String name,
+      @ArraySchema(
+              minItems = 1,
+              schema =
+                  @Schema(
+                      allowableValues = {"admin", "author", "subscriber", "publisher", "metrics"}),
+              arraySchema = @Schema(requiredMode = Schema.RequiredMode.REQUIRED))
+          List<String> roles,
+      @ArraySchema(
+              schema = @Schema(description = "an event type, a prefix ending in *, or *"),
+              arraySchema =
+                  @Schema(
+                      description =
+                          "Event-type scope: required for publisher, subscriber and author keys, empty for admin keys"))
+          List<String> eventTypes) {}
 
-  /** The answer to {@code POST}: the key and, once, the whole {@code key} to send as a bearer token. */
-  record CreatedView(String id, String name, List<String> roles, List<String> eventTypes, OffsetDateTime createdAt,
-                     String createdBy, String key) {
-  }
+  /**
+   * The answer to {@code POST}: the key and, once, the whole {@code key} to send as a bearer token.
+   */
+  record CreatedView(
+      String id,
+      String name,
+      List<String> roles,
+      List<String> eventTypes,
+      OffsetDateTime createdAt,
+      String createdBy,
+      String key) {}
 
   private final ApiKeyService keys;
 
@@ -49,12 +76,19 @@ class ApiKeyController {
   @PostMapping
   @ResponseStatus(HttpStatus.CREATED) // documents the status; the ResponseEntity sets it
   ResponseEntity<CreatedView> create(@RequestBody ApiKeyRequest body) {
-    ApiKeyService.CreatedKey created = keys.create(body.name(), body.roles(), body.eventTypes(),
-        Callers.current().id());
+    ApiKeyService.CreatedKey created =
+        keys.create(body.name(), body.roles(), body.eventTypes(), Callers.current().id());
     ApiKeyService.ApiKey k = created.key();
     return ResponseEntity.created(URI.create("/api/v1/api-keys/" + k.id()))
-        .body(new CreatedView(k.id(), k.name(), k.roles(), k.eventTypes(), k.createdAt(), k.createdBy(),
-            created.secret()));
+        .body(
+            new CreatedView(
+                k.id(),
+                k.name(),
+                k.roles(),
+                k.eventTypes(),
+                k.createdAt(),
+                k.createdBy(),
+                created.secret()));
   }
 
   @GetMapping
@@ -67,7 +101,10 @@ class ApiKeyController {
     return keys.get(id);
   }
 
-  /** Revokes the key: refused from now on (on other replicas within activity.security.key-cache-ttl). */
+  /**
+   * Revokes the key: refused from now on (on other replicas within
+   * activity.security.key-cache-ttl).
+   */
   @DeleteMapping("/{id}")
   @ResponseStatus(HttpStatus.NO_CONTENT)
   void revoke(@PathVariable String id) {

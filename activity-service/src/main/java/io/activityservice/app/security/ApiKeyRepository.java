@@ -1,7 +1,7 @@
 package io.activityservice.app.security;
 
-import io.activityservice.events.scope.TypeScope;
 import io.activityservice.events.json.Json;
+import io.activityservice.events.scope.TypeScope;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
@@ -23,12 +23,18 @@ class ApiKeyRepository {
   }
 
   public void insert(StoredKey k) {
-    jdbc.sql("""
+    jdbc.sql(
+            """
             insert into api_key (id, name, roles, event_types, secret_sha256, created_at, created_by)
             values (?, ?, ?, ?, ?, ?, ?)""")
-        .params(k.id(), k.name(), k.roles().stream().map(Role::text).collect(Collectors.joining(",")),
-            Json.write(Json.MAPPER.valueToTree(k.eventTypes().patterns())), HexFormat.of().formatHex(k.secretSha256()),
-            k.createdAt(), k.createdBy())
+        .params(
+            k.id(),
+            k.name(),
+            k.roles().stream().map(Role::text).collect(Collectors.joining(",")),
+            Json.write(Json.MAPPER.valueToTree(k.eventTypes().patterns())),
+            HexFormat.of().formatHex(k.secretSha256()),
+            k.createdAt(),
+            k.createdBy())
         .update();
   }
 
@@ -38,7 +44,9 @@ class ApiKeyRepository {
 
   /** Keys not revoked, oldest first. */
   public List<StoredKey> findActive() {
-    return jdbc.sql("select * from api_key where revoked_at is null order by created_at, id").query(this::map).list();
+    return jdbc.sql("select * from api_key where revoked_at is null order by created_at, id")
+        .query(this::map)
+        .list();
   }
 
   /** Whether a key with role admin exists and is not revoked. */
@@ -48,14 +56,18 @@ class ApiKeyRepository {
 
   /** Marks a key revoked; false if it does not exist or was revoked already. */
   public boolean revoke(String id, long at) {
-    return jdbc.sql("update api_key set revoked_at = ? where id = ? and revoked_at is null").params(at, id)
-        .update() == 1;
+    return jdbc.sql("update api_key set revoked_at = ? where id = ? and revoked_at is null")
+            .params(at, id)
+            .update()
+        == 1;
   }
 
   /** Records a use (never moves the time back). */
   public void touch(String id, long at) {
-    jdbc.sql("update api_key set last_used_at = ? where id = ? and (last_used_at is null or last_used_at < ?)")
-        .params(at, id, at).update();
+    jdbc.sql(
+            "update api_key set last_used_at = ? where id = ? and (last_used_at is null or last_used_at < ?)")
+        .params(at, id, at)
+        .update();
   }
 
   private StoredKey map(ResultSet rs, int row) throws SQLException {
@@ -72,8 +84,15 @@ class ApiKeyRepository {
     Long lastUsedAt = rs.wasNull() ? null : lastUsed;
     long revoked = rs.getLong("revoked_at");
     Long revokedAt = rs.wasNull() ? null : revoked;
-    return new StoredKey(rs.getString("id"), rs.getString("name"), roles, TypeScope.lenient(types),
-        HexFormat.of().parseHex(rs.getString("secret_sha256")), rs.getLong("created_at"), rs.getString("created_by"),
-        lastUsedAt, revokedAt);
+    return new StoredKey(
+        rs.getString("id"),
+        rs.getString("name"),
+        roles,
+        TypeScope.lenient(types),
+        HexFormat.of().parseHex(rs.getString("secret_sha256")),
+        rs.getLong("created_at"),
+        rs.getString("created_by"),
+        lastUsedAt,
+        revokedAt);
   }
 }

@@ -1,11 +1,11 @@
 package io.activityservice.app.security;
 
-import io.activityservice.channel.support.DaemonThreads;
-import io.activityservice.events.scope.TypeScope;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.activityservice.channel.support.DaemonThreads;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
+import io.activityservice.events.scope.TypeScope;
 import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
@@ -29,36 +29,46 @@ import org.springframework.security.authentication.BadCredentialsException;
 /**
  * API keys: created, listed and revoked by admins; checked on every request.
  *
- * <p>Keys are read from the database through a small cache ({@code activity.security.key-cache-ttl}), so a valid
- * key costs no database access on the publish path: one SHA-256 and a constant-time comparison. Revoking a key
- * here takes effect at once on this replica; other replicas notice within the cache TTL, or at once when told
- * through {@link #invalidate(String)}.
+ * <p>Keys are read from the database through a small cache ({@code
+ * activity.security.key-cache-ttl}), so a valid key costs no database access on the publish path:
+ * one SHA-256 and a constant-time comparison. Revoking a key here takes effect at once on this
+ * replica; other replicas notice within the cache TTL, or at once when told through {@link
+ * #invalidate(String)}.
  */
 public class ApiKeyService implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(ApiKeyService.class);
-  /** lastUsedAt is written at most this often per key and replica: it must not cost a write per request. */
+
+  /**
+   * lastUsedAt is written at most this often per key and replica: it must not cost a write per
+   * request.
+   */
   private static final long LAST_USED_RESOLUTION_MS = Duration.ofMinutes(1).toMillis();
 
   /**
    * An API key as the API shows it (never its secret or hash).
    *
-   * @param id         public id (the {@code <id>} in {@code ask_<id>_<secret>})
-   * @param name       what it is for
-   * @param roles      its roles
+   * @param id public id (the {@code <id>} in {@code ask_<id>_<secret>})
+   * @param name what it is for
+   * @param roles its roles
    * @param eventTypes the event-type patterns it may publish or subscribe to
-   * @param createdAt  when it was created
-   * @param createdBy  who created it
+   * @param createdAt when it was created
+   * @param createdBy who created it
    * @param lastUsedAt when it was last used, to the minute (null: never)
    */
-  public record ApiKey(String id, String name, List<String> roles, List<String> eventTypes, OffsetDateTime createdAt,
-                       String createdBy, OffsetDateTime lastUsedAt) {
-  }
+  public record ApiKey(
+      String id,
+      String name,
+      List<String> roles,
+      List<String> eventTypes,
+      OffsetDateTime createdAt,
+      String createdBy,
+      OffsetDateTime lastUsedAt) {}
 
   /**
    * A key just created.
    *
-   * @param key    the key
+   * @param key the key
    * @param secret the whole key to send ({@code ask_<id>_<secret>}); shown once, never stored
    */
   public record CreatedKey(ApiKey key, String secret) {
@@ -69,8 +79,7 @@ public class ApiKeyService implements AutoCloseable {
   }
 
   /** A cached key and when its use was last written. */
-  private record Cached(StoredKey key, Caller caller, AtomicLong lastUsedWritten) {
-  }
+  private record Cached(StoredKey key, Caller caller, AtomicLong lastUsedWritten) {}
 
   private static final Cached MISSING = new Cached(null, null, null);
 
@@ -89,8 +98,15 @@ public class ApiKeyService implements AutoCloseable {
     this.clock = clock;
     // Unknown ids are cached too, so random keys cannot make every request hit the database.
     this.cache = Caffeine.newBuilder().expireAfterWrite(cacheTtl).maximumSize(10_000).build();
-    this.lastUsedWriter = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(1000),
-        DaemonThreads.named("api-key-last-used"), new ThreadPoolExecutor.DiscardPolicy());
+    this.lastUsedWriter =
+        new ThreadPoolExecutor(
+            1,
+            1,
+            0,
+            TimeUnit.MILLISECONDS,
+            new ArrayBlockingQueue<>(1000),
+            DaemonThreads.named("api-key-last-used"),
+            new ThreadPoolExecutor.DiscardPolicy());
   }
 
   /**
@@ -99,13 +115,16 @@ public class ApiKeyService implements AutoCloseable {
    * @param createdBy the creating identity
    * @throws InvalidInputException naming {@code name}, {@code roles} or {@code eventTypes}
    */
-  public CreatedKey create(String name, List<String> roles, List<String> eventTypes, String createdBy) {
+  public CreatedKey create(
+      String name, List<String> roles, List<String> eventTypes, String createdBy) {
     if (name == null || name.isBlank() || name.length() > 255) {
-      throw new InvalidInputException("name", "is required (1-255 characters): what the key is for");
+      throw new InvalidInputException(
+          "name", "is required (1-255 characters): what the key is for");
     }
     if (roles == null || roles.isEmpty()) {
-      throw new InvalidInputException("roles", "is required: one or more of admin, author, subscriber, publisher,"
-          + " metrics");
+      throw new InvalidInputException(
+          "roles",
+          "is required: one or more of admin, author, subscriber, publisher," + " metrics");
     }
     Set<Role> parsed = EnumSet.noneOf(Role.class);
     for (int i = 0; i < roles.size(); i++) {
@@ -113,20 +132,37 @@ public class ApiKeyService implements AutoCloseable {
     }
     TypeScope scope = TypeScope.of(eventTypes, "eventTypes");
     if (parsed.contains(Role.ADMIN) && !scope.isEmpty()) {
-      // An admin reaches every type (and archives and replays, which hold every type): a scope on it would be a
+      // An admin reaches every type (and archives and replays, which hold every type): a scope on
+      // it would be a
       // promise the service does not keep.
-      throw new InvalidInputException("eventTypes", "must be empty for admin keys: an admin may use every event type;"
-          + " give a key that should be limited to some types the roles it needs instead (author, subscriber,"
-          + " publisher)");
+      throw new InvalidInputException(
+          "eventTypes",
+          "must be empty for admin keys: an admin may use every event type;"
+              + " give a key that should be limited to some types the roles it needs instead (author, subscriber,"
+              + " publisher)");
     }
-    if (scope.isEmpty() && !parsed.contains(Role.ADMIN)
-        && (parsed.contains(Role.PUBLISHER) || parsed.contains(Role.SUBSCRIBER) || parsed.contains(Role.AUTHOR))) {
-      throw new InvalidInputException("eventTypes", "is required for publisher, subscriber and author keys: the event"
-          + " types they may publish, read or define, e.g. [\"com.example.meter.*\"], or [\"*\"] for every type");
+    if (scope.isEmpty()
+        && !parsed.contains(Role.ADMIN)
+        && (parsed.contains(Role.PUBLISHER)
+            || parsed.contains(Role.SUBSCRIBER)
+            || parsed.contains(Role.AUTHOR))) {
+      throw new InvalidInputException(
+          "eventTypes",
+          "is required for publisher, subscriber and author keys: the event"
+              + " types they may publish, read or define, e.g. [\"com.example.meter.*\"], or [\"*\"] for every type");
     }
     ApiKeyToken token = ApiKeyToken.generate();
-    StoredKey stored = new StoredKey(token.id(), name.trim(), parsed, scope, token.secretHash(), clock.millis(),
-        createdBy, null, null);
+    StoredKey stored =
+        new StoredKey(
+            token.id(),
+            name.trim(),
+            parsed,
+            scope,
+            token.secretHash(),
+            clock.millis(),
+            createdBy,
+            null,
+            null);
     repository.insert(stored);
     cache.invalidate(token.id());
     return new CreatedKey(view(stored), token.token());
@@ -143,7 +179,10 @@ public class ApiKeyService implements AutoCloseable {
 
   /** A key that is not revoked. */
   public ApiKey get(String id) {
-    return repository.find(id).filter(k -> k.revokedAt() == null).map(this::view)
+    return repository
+        .find(id)
+        .filter(k -> k.revokedAt() == null)
+        .map(this::view)
         .orElseThrow(() -> new NotFoundException("api key", id));
   }
 
@@ -161,8 +200,8 @@ public class ApiKeyService implements AutoCloseable {
   }
 
   /**
-   * Forgets the cached copy of a key, so the next request reads it from the database (call it when a key changed
-   * on another replica).
+   * Forgets the cached copy of a key, so the next request reads it from the database (call it when
+   * a key changed on another replica).
    */
   public void invalidate(String id) {
     cache.invalidate(id);
@@ -171,13 +210,14 @@ public class ApiKeyService implements AutoCloseable {
   /**
    * The caller a presented API key stands for.
    *
-   * @throws BadCredentialsException saying why it is refused (malformed, unknown, wrong secret, revoked); the
-   *                                 message never contains the secret
+   * @throws BadCredentialsException saying why it is refused (malformed, unknown, wrong secret,
+   *     revoked); the message never contains the secret
    */
   public Caller authenticate(String presented) {
     ApiKeyToken token = ApiKeyToken.parse(presented);
     if (token == null) {
-      throw new BadCredentialsException("malformed API key: expected ask_<16-character id>_<43-character secret>");
+      throw new BadCredentialsException(
+          "malformed API key: expected ask_<16-character id>_<43-character secret>");
     }
     Cached c = cache.get(token.id(), this::load);
     if (c == MISSING) {
@@ -206,21 +246,29 @@ public class ApiKeyService implements AutoCloseable {
   private void recordUse(Cached c) {
     long now = clock.millis();
     long written = c.lastUsedWritten().get();
-    if (now - written >= LAST_USED_RESOLUTION_MS && c.lastUsedWritten().compareAndSet(written, now)) {
+    if (now - written >= LAST_USED_RESOLUTION_MS
+        && c.lastUsedWritten().compareAndSet(written, now)) {
       String id = c.key().id();
-      lastUsedWriter.execute(() -> {
-        try {
-          repository.touch(id, now);
-        } catch (RuntimeException e) {
-          log.warn("could not record the use of API key {}: {}", id, e.toString());
-        }
-      });
+      lastUsedWriter.execute(
+          () -> {
+            try {
+              repository.touch(id, now);
+            } catch (RuntimeException e) {
+              log.warn("could not record the use of API key {}: {}", id, e.toString());
+            }
+          });
     }
   }
 
   private ApiKey view(StoredKey k) {
-    return new ApiKey(k.id(), k.name(), k.roles().stream().map(Role::text).toList(), k.eventTypes().patterns(),
-        time(k.createdAt()), k.createdBy(), k.lastUsedAt() == null ? null : time(k.lastUsedAt()));
+    return new ApiKey(
+        k.id(),
+        k.name(),
+        k.roles().stream().map(Role::text).toList(),
+        k.eventTypes().patterns(),
+        time(k.createdAt()),
+        k.createdBy(),
+        k.lastUsedAt() == null ? null : time(k.lastUsedAt()));
   }
 
   private static OffsetDateTime time(long epochMillis) {

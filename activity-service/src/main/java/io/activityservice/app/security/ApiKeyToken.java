@@ -7,11 +7,11 @@ import java.security.SecureRandom;
 import java.util.Base64;
 
 /**
- * The API key format {@code ask_<id>_<secret>}: a recognisable prefix (tells a key from a JWT, and lets secret
- * scanners spot leaked keys), a 16-character public id (so a key is looked up by id, not by comparing hashes),
- * and a secret of 256 random bits (43 characters, base64url).
+ * The API key format {@code ask_<id>_<secret>}: a recognisable prefix (tells a key from a JWT, and
+ * lets secret scanners spot leaked keys), a 16-character public id (so a key is looked up by id,
+ * not by comparing hashes), and a secret of 256 random bits (43 characters, base64url).
  *
- * @param id     the public id
+ * @param id the public id
  * @param secret the secret part
  */
 public record ApiKeyToken(String id, String secret) {
@@ -32,7 +32,8 @@ public record ApiKeyToken(String id, String secret) {
     }
     byte[] secret = new byte[SECRET_BYTES];
     RANDOM.nextBytes(secret);
-    return new ApiKeyToken(new String(id), Base64.getUrlEncoder().withoutPadding().encodeToString(secret));
+    return new ApiKeyToken(
+        new String(id), Base64.getUrlEncoder().withoutPadding().encodeToString(secret));
   }
 
   /** Whether {@code token} is meant as an API key (it may still be malformed). */
@@ -42,11 +43,13 @@ public record ApiKeyToken(String id, String secret) {
 
   /** The key in {@code token}, or null if it is not of the form {@code ask_<id>_<secret>}. */
   public static ApiKeyToken parse(String token) {
-    if (!looksLikeKey(token) || token.length() != PREFIX.length() + ID_LENGTH + 1 + 43
+    if (!looksLikeKey(token)
+        || token.length() != PREFIX.length() + ID_LENGTH + 1 + 43
         || token.charAt(PREFIX.length() + ID_LENGTH) != '_') {
       return null;
     }
-    return new ApiKeyToken(token.substring(PREFIX.length(), PREFIX.length() + ID_LENGTH),
+    return new ApiKeyToken(
+        token.substring(PREFIX.length(), PREFIX.length() + ID_LENGTH),
         token.substring(PREFIX.length() + ID_LENGTH + 1));
   }
 
@@ -56,9 +59,10 @@ public record ApiKeyToken(String id, String secret) {
   }
 
   /**
-   * SHA-256 of the secret. A plain fast hash is right here, unlike for passwords: the secret is 256 bits from a
-   * CSPRNG, so there is nothing to guess and no dictionary to slow down; a slow password hash (bcrypt, Argon2)
-   * would only add milliseconds to every request on the publish path.
+   * SHA-256 of the secret. A plain fast hash is right here, unlike for passwords: the secret is 256
+   * bits from a CSPRNG, so there is nothing to guess and no dictionary to slow down; a slow
+   * password hash (bcrypt, Argon2) would only add milliseconds to every request on the publish
+   * path.
    */
   public byte[] secretHash() {
     return sha256(secret);

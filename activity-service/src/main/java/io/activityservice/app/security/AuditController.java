@@ -1,7 +1,7 @@
 package io.activityservice.app.security;
 
-import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.media.Schema;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -19,7 +19,13 @@ class AuditController {
   }
 
   @GetMapping
-  AuditLog.Page list(@RequestParam(required = false) String cursor, @Parameter(schema = @Schema(type = "integer", minimum = "1", maximum = "1000", defaultValue = "100")) @RequestParam(defaultValue = "100") int limit) {
+  AuditLog.Page list(
+      @RequestParam(required = false) String cursor,
+      @Parameter(
+              schema =
+                  @Schema(type = "integer", minimum = "1", maximum = "1000", defaultValue = "100"))
+          @RequestParam(defaultValue = "100")
+          int limit) {
     return audit.page(cursor, limit);
   }
 }

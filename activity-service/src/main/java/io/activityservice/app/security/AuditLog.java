@@ -12,35 +12,44 @@ import org.springframework.web.context.request.RequestAttributes;
 import org.springframework.web.context.request.RequestContextHolder;
 
 /**
- * Who changed what: one entry per create, update, delete or redrive through the management API, successful or
- * not, recorded by the security filter chain after the answer is known. Entries never hold secrets: API keys
- * appear by id, channel URIs without credentials or query.
+ * Who changed what: one entry per create, update, delete or redrive through the management API,
+ * successful or not, recorded by the security filter chain after the answer is known. Entries never
+ * hold secrets: API keys appear by id, channel URIs without credentials or query.
  */
 public class AuditLog {
 
-  /** Request attribute a controller sets when the resource id is neither in the path nor in a Location header. */
+  /**
+   * Request attribute a controller sets when the resource id is neither in the path nor in a
+   * Location header.
+   */
   public static final String RESOURCE_ID_ATTRIBUTE = AuditLog.class.getName() + ".resourceId";
 
   /**
    * One entry.
    *
-   * @param id           entry id
-   * @param time         when the request was answered
-   * @param actor        who: {@code key:<id>}, {@code jwt:<subject>} or {@code anonymous}
-   * @param action       {@code create}, {@code update}, {@code delete}, {@code revoke} or {@code redrive}
-   * @param resourceKind {@code event-type}, {@code subscription}, {@code channel}, {@code detector}, {@code rule},
-   *                     {@code api-key} or {@code dead-letter}
-   * @param resourceId   the resource's id (type name, subscription id, channel URI, …), or null if unknown
-   * @param outcome      {@code success} (2xx), {@code denied} (403) or {@code failed} (another status)
-   * @param status       the HTTP status of the answer
+   * @param id entry id
+   * @param time when the request was answered
+   * @param actor who: {@code key:<id>}, {@code jwt:<subject>} or {@code anonymous}
+   * @param action {@code create}, {@code update}, {@code delete}, {@code revoke} or {@code redrive}
+   * @param resourceKind {@code event-type}, {@code subscription}, {@code channel}, {@code
+   *     detector}, {@code rule}, {@code api-key} or {@code dead-letter}
+   * @param resourceId the resource's id (type name, subscription id, channel URI, …), or null if
+   *     unknown
+   * @param outcome {@code success} (2xx), {@code denied} (403) or {@code failed} (another status)
+   * @param status the HTTP status of the answer
    */
-  public record Entry(String id, OffsetDateTime time, String actor, String action, String resourceKind,
-                      String resourceId, String outcome, int status) {
-  }
+  public record Entry(
+      String id,
+      OffsetDateTime time,
+      String actor,
+      String action,
+      String resourceKind,
+      String resourceId,
+      String outcome,
+      int status) {}
 
   /** A page, newest first; {@code nextCursor} is null on the last page. */
-  public record Page(List<Entry> items, String nextCursor) {
-  }
+  public record Page(List<Entry> items, String nextCursor) {}
 
   private final AuditRepository repository;
   private final Clock clock;
@@ -56,10 +65,19 @@ public class AuditLog {
   }
 
   /** Records what a request did. */
-  public Entry record(String actor, String action, String resourceKind, String resourceId, int status) {
+  public Entry record(
+      String actor, String action, String resourceKind, String resourceId, int status) {
     String outcome = status / 100 == 2 ? "success" : status == 403 ? "denied" : "failed";
-    Entry e = new Entry(UUID.randomUUID().toString(), OffsetDateTime.now(clock), actor, action, resourceKind,
-        resourceId == null ? null : truncate(resourceId, 2048), outcome, status);
+    Entry e =
+        new Entry(
+            UUID.randomUUID().toString(),
+            OffsetDateTime.now(clock),
+            actor,
+            action,
+            resourceKind,
+            resourceId == null ? null : truncate(resourceId, 2048),
+            outcome,
+            status);
     repository.insert(e);
     return e;
   }
@@ -83,7 +101,10 @@ public class AuditLog {
     return new Page(List.copyOf(items), next);
   }
 
-  /** Tells the audit log the id of the resource the current request acts on (when the path does not say it). */
+  /**
+   * Tells the audit log the id of the resource the current request acts on (when the path does not
+   * say it).
+   */
   public static void resourceId(String id) {
     RequestAttributes attributes = RequestContextHolder.getRequestAttributes();
     if (attributes != null && id != null) {
@@ -93,7 +114,8 @@ public class AuditLog {
 
   // Same opaque form as the dead-letter cursors: base64url of "<epoch ms>:<id>".
   private static String encode(AuditRepository.Cursor c) {
-    return Base64.getUrlEncoder().withoutPadding()
+    return Base64.getUrlEncoder()
+        .withoutPadding()
         .encodeToString((c.at() + ":" + c.id()).getBytes(StandardCharsets.UTF_8));
   }
 
@@ -102,12 +124,15 @@ public class AuditLog {
       return null;
     }
     try {
-      String text = new String(Base64.getUrlDecoder().decode(cursor.trim()), StandardCharsets.UTF_8);
+      String text =
+          new String(Base64.getUrlDecoder().decode(cursor.trim()), StandardCharsets.UTF_8);
       int colon = text.indexOf(':');
-      return new AuditRepository.Cursor(Long.parseLong(text.substring(0, colon)), text.substring(colon + 1));
+      return new AuditRepository.Cursor(
+          Long.parseLong(text.substring(0, colon)), text.substring(colon + 1));
     } catch (IllegalArgumentException | StringIndexOutOfBoundsException e) {
-      throw new InvalidInputException("cursor", "is not a cursor this service issued; use nextCursor of the previous"
-          + " page");
+      throw new InvalidInputException(
+          "cursor",
+          "is not a cursor this service issued; use nextCursor of the previous" + " page");
     }
   }
 

@@ -7,13 +7,15 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Who sends a request: an API key, a JWT's subject, or (with {@code activity.security.enabled=false}) anybody.
+ * Who sends a request: an API key, a JWT's subject, or (with {@code
+ * activity.security.enabled=false}) anybody.
  *
- * @param id         the identity recorded as subscription owner and audit actor: {@code key:<key id>},
- *                   {@code jwt:<subject>}, or {@code anonymous}
- * @param kind       how it authenticated
- * @param roles      its roles
- * @param eventTypes the event types it may publish or subscribe to (ignored for admins, who may use every type)
+ * @param id the identity recorded as subscription owner and audit actor: {@code key:<key id>},
+ *     {@code jwt:<subject>}, or {@code anonymous}
+ * @param kind how it authenticated
+ * @param roles its roles
+ * @param eventTypes the event types it may publish or subscribe to (ignored for admins, who may use
+ *     every type)
  */
 public record Caller(String id, Kind kind, Set<Role> roles, TypeScope eventTypes) {
 
@@ -28,8 +30,8 @@ public record Caller(String id, Kind kind, Set<Role> roles, TypeScope eventTypes
   }
 
   /** Everybody, with every role, when {@code activity.security.enabled=false}. */
-  public static final Caller ANYBODY = new Caller("anonymous", Kind.ANONYMOUS, EnumSet.allOf(Role.class),
-      TypeScope.ALL);
+  public static final Caller ANYBODY =
+      new Caller("anonymous", Kind.ANONYMOUS, EnumSet.allOf(Role.class), TypeScope.ALL);
 
   public Caller {
     roles = roles.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(roles));
@@ -46,19 +48,26 @@ public record Caller(String id, Kind kind, Set<Role> roles, TypeScope eventTypes
     return roles.contains(Role.ADMIN);
   }
 
-  /** The types it may publish and subscribe to: every type for admins, else its {@link #eventTypes}. */
+  /**
+   * The types it may publish and subscribe to: every type for admins, else its {@link #eventTypes}.
+   */
   public TypeScope scope() {
     return isAdmin() ? TypeScope.ALL : eventTypes;
   }
 
-  /** Whether it may see and manage a subscription owned by {@code owner}: admins all, others their own. */
+  /**
+   * Whether it may see and manage a subscription owned by {@code owner}: admins all, others their
+   * own.
+   */
   public boolean owns(String owner) {
     return isAdmin() || id.equals(owner);
   }
 
   /** Its roles for messages, e.g. {@code publisher, subscriber}, or {@code no role}. */
   public String rolesText() {
-    return roles.isEmpty() ? "no role" : roles.stream().map(Role::text).collect(Collectors.joining(", "));
+    return roles.isEmpty()
+        ? "no role"
+        : roles.stream().map(Role::text).collect(Collectors.joining(", "));
   }
 
   /** What it authenticated with, for messages: {@code key} or {@code token}. */

@@ -5,7 +5,10 @@ import org.springframework.security.authentication.AbstractAuthenticationToken;
 import org.springframework.security.core.GrantedAuthority;
 import org.springframework.security.core.authority.SimpleGrantedAuthority;
 
-/** An authenticated {@link Caller} as Spring Security sees it: authorities {@code ROLE_<ROLE>}, no credentials. */
+/**
+ * An authenticated {@link Caller} as Spring Security sees it: authorities {@code ROLE_<ROLE>}, no
+ * credentials.
+ */
 public final class CallerAuthentication extends AbstractAuthenticationToken {
 
   private final Caller caller;
@@ -17,7 +20,9 @@ public final class CallerAuthentication extends AbstractAuthenticationToken {
   }
 
   private static Collection<GrantedAuthority> authorities(Caller caller) {
-    return caller.roles().stream().map(r -> (GrantedAuthority) new SimpleGrantedAuthority(r.authority())).toList();
+    return caller.roles().stream()
+        .map(r -> (GrantedAuthority) new SimpleGrantedAuthority(r.authority()))
+        .toList();
   }
 
   /** The caller. */

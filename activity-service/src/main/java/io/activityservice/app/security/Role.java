@@ -46,7 +46,16 @@ public enum Role {
    * @throws InvalidInputException naming {@code field} when there is no such role
    */
   public static Role parse(String text, String field) {
-    return find(text).orElseThrow(() -> new InvalidInputException(field, "unknown role '" + text
-        + "'; roles are " + Arrays.stream(values()).map(Role::text).collect(Collectors.joining(", "))));
+    return find(text)
+        .orElseThrow(
+            () ->
+                new InvalidInputException(
+                    field,
+                    "unknown role '"
+                        + text
+                        + "'; roles are "
+                        + Arrays.stream(values())
+                            .map(Role::text)
+                            .collect(Collectors.joining(", "))));
   }
 }

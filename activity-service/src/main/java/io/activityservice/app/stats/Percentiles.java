@@ -1,17 +1,19 @@
 package io.activityservice.app.stats;
 
-/** Percentiles from a fixed-boundary histogram, interpolated linearly inside the bucket that holds the rank. */
+/**
+ * Percentiles from a fixed-boundary histogram, interpolated linearly inside the bucket that holds
+ * the rank.
+ */
 final class Percentiles {
 
-  private Percentiles() {
-  }
+  private Percentiles() {}
 
   /**
    * The {@code q} quantile of {@code n} values counted in cumulative buckets.
    *
    * @param upperBounds bucket upper bounds, ascending
-   * @param cumulative  values less than or equal to each bound
-   * @param n           all values (more than the last bucket holds if some exceed its bound)
+   * @param cumulative values less than or equal to each bound
+   * @param n all values (more than the last bucket holds if some exceed its bound)
    * @return the estimate; the last bound when the rank lies beyond it
    */
   static double of(double[] upperBounds, long[] cumulative, long n, double q) {

@@ -26,14 +26,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Samples the service's own Micrometer meters every {@code interval} into a bounded ring buffer of counts per
- * interval (answered as per-second rates), for {@code GET /api/v1/stats} and the console's live charts. Cheap: one
- * pass over a few meter families per interval, off every hot path; memory is bounded by
- * {@code retention / interval} samples of at most {@code max-series} series per family.
+ * Samples the service's own Micrometer meters every {@code interval} into a bounded ring buffer of
+ * counts per interval (answered as per-second rates), for {@code GET /api/v1/stats} and the
+ * console's live charts. Cheap: one pass over a few meter families per interval, off every hot
+ * path; memory is bounded by {@code retention / interval} samples of at most {@code max-series}
+ * series per family.
  *
  * <p>Routing latency percentiles per interval come from the difference of two snapshots of the
- * {@code activity.routing.latency} histogram (cumulative in the Prometheus registry): the events routed in that
- * interval only, not a decaying average.
+ * {@code activity.routing.latency} histogram (cumulative in the Prometheus registry): the events
+ * routed in that interval only, not a decaying average.
  */
 public final class StatsSampler implements AutoCloseable {
 
@@ -80,14 +81,19 @@ public final class StatsSampler implements AutoCloseable {
   /**
    * One interval.
    *
-   * @param epochMillis  end of the interval
-   * @param counts       per family: series to events counted in the interval (series with none are left out)
+   * @param epochMillis end of the interval
+   * @param counts per family: series to events counted in the interval (series with none are left
+   *     out)
    * @param latencyCount events whose routing completed in the interval
-   * @param p50          their median routing latency in milliseconds, or null (none, or not measurable)
-   * @param p99          their 99th percentile, or null
+   * @param p50 their median routing latency in milliseconds, or null (none, or not measurable)
+   * @param p99 their 99th percentile, or null
    */
-  record Sample(long epochMillis, Map<Family, Map<String, Double>> counts, long latencyCount, Double p50, Double p99) {
-  }
+  record Sample(
+      long epochMillis,
+      Map<Family, Map<String, Double>> counts,
+      long latencyCount,
+      Double p50,
+      Double p99) {}
 
   private final MeterRegistry registry;
   private final Clock clock;
@@ -99,14 +105,19 @@ public final class StatsSampler implements AutoCloseable {
   private long lastLatencyCount = -1;
   private boolean started;
   private ScheduledExecutorService scheduler;
+
   /** The counters per family and the latency timer, found once (and again after meters changed). */
   private final Map<Family, List<Counter>> byFamily = new EnumMap<>(Family.class);
+
   private Timer latencyTimer;
   private volatile boolean metersChanged = true;
 
   public StatsSampler(MeterRegistry registry, Clock clock, ConsoleProperties.Stats settings) {
     this.registry = registry;
-    registry.config().onMeterAdded(m -> metersChanged = true).onMeterRemoved(m -> metersChanged = true);
+    registry
+        .config()
+        .onMeterAdded(m -> metersChanged = true)
+        .onMeterRemoved(m -> metersChanged = true);
     this.clock = clock;
     this.settings = settings;
     this.capacity = (int) settings.retention().dividedBy(settings.interval());
@@ -120,13 +131,17 @@ public final class StatsSampler implements AutoCloseable {
     scheduler = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("console-stats"));
     sample(); // baseline: the first interval starts now
     long every = settings.interval().toMillis();
-    scheduler.scheduleAtFixedRate(() -> {
-      try {
-        sample();
-      } catch (RuntimeException e) {
-        log.warn("sampling statistics failed", e);
-      }
-    }, every, every, TimeUnit.MILLISECONDS);
+    scheduler.scheduleAtFixedRate(
+        () -> {
+          try {
+            sample();
+          } catch (RuntimeException e) {
+            log.warn("sampling statistics failed", e);
+          }
+        },
+        every,
+        every,
+        TimeUnit.MILLISECONDS);
   }
 
   @Override
@@ -145,14 +160,22 @@ public final class StatsSampler implements AutoCloseable {
       Map<String, Double> counts = counts(f);
       Map<String, Double> before = lastCounts.getOrDefault(f, Map.of());
       Map<String, Double> interval = new HashMap<>();
-      counts.forEach((series, count) -> {
-        double prev = before.getOrDefault(series, 0.0);
-        double delta = count >= prev ? count - prev : count; // a meter removed and registered again starts at 0
-        if (delta > 0) {
-          interval.merge(interval.size() < settings.maxSeries() || interval.containsKey(series) ? series : OTHER,
-              delta, Double::sum);
-        }
-      });
+      counts.forEach(
+          (series, count) -> {
+            double prev = before.getOrDefault(series, 0.0);
+            double delta =
+                count >= prev
+                    ? count - prev
+                    : count; // a meter removed and registered again starts at 0
+            if (delta > 0) {
+              interval.merge(
+                  interval.size() < settings.maxSeries() || interval.containsKey(series)
+                      ? series
+                      : OTHER,
+                  delta,
+                  Double::sum);
+            }
+          });
       lastCounts.put(f, counts);
       if (!interval.isEmpty()) {
         deltas.put(f, interval);
@@ -177,8 +200,8 @@ public final class StatsSampler implements AutoCloseable {
   }
 
   /**
-   * The counters of a family. Searching the registry walks every meter (JVM, Tomcat, pools…), so the counters are
-   * looked up again only after meters were added or removed.
+   * The counters of a family. Searching the registry walks every meter (JVM, Tomcat, pools…), so
+   * the counters are looked up again only after meters were added or removed.
    */
   private List<Counter> counters(Family f) {
     if (metersChanged) {
@@ -189,8 +212,7 @@ public final class StatsSampler implements AutoCloseable {
     return byFamily.computeIfAbsent(f, k -> List.copyOf(registry.find(k.meter).counters()));
   }
 
-  private record Latency(long count, Double p50, Double p99) {
-  }
+  private record Latency(long count, Double p50, Double p99) {}
 
   private Latency latency() {
     Timer timer = latencyTimer;
@@ -215,7 +237,10 @@ public final class StatsSampler implements AutoCloseable {
     long countBefore = lastLatencyCount;
     lastBuckets = cumulative;
     lastLatencyCount = count;
-    if (before == null || before.length != cumulative.length || countBefore < 0 || count < countBefore) {
+    if (before == null
+        || before.length != cumulative.length
+        || countBefore < 0
+        || count < countBefore) {
       return new Latency(Math.max(0, count - Math.max(0, countBefore)), null, null);
     }
     long n = count - countBefore;
@@ -226,14 +251,18 @@ public final class StatsSampler implements AutoCloseable {
     for (int i = 0; i < cumulative.length; i++) {
       interval[i] = cumulative[i] - before[i];
       if (interval[i] < 0) {
-        return new Latency(n, null, null); // a decaying histogram (not Prometheus): no per-interval percentiles
+        return new Latency(
+            n, null, null); // a decaying histogram (not Prometheus): no per-interval percentiles
       }
     }
     double[] boundsMs = new double[buckets.length];
     for (int i = 0; i < buckets.length; i++) {
       boundsMs[i] = buckets[i].bucket(TimeUnit.MILLISECONDS);
     }
-    return new Latency(n, Percentiles.of(boundsMs, interval, n, 0.50), Percentiles.of(boundsMs, interval, n, 0.99));
+    return new Latency(
+        n,
+        Percentiles.of(boundsMs, interval, n, 0.50),
+        Percentiles.of(boundsMs, interval, n, 0.99));
   }
 
   /**
@@ -259,8 +288,9 @@ public final class StatsSampler implements AutoCloseable {
       for (int i = 0; i < in.size(); i++) {
         Map<String, Double> counts = in.get(i).counts().getOrDefault(f, Map.of());
         for (Map.Entry<String, Double> e : counts.entrySet()) {
-          List<Double> column = columns.computeIfAbsent(e.getKey(), k -> new ArrayList<>(Collections.nCopies(
-              in.size(), 0.0)));
+          List<Double> column =
+              columns.computeIfAbsent(
+                  e.getKey(), k -> new ArrayList<>(Collections.nCopies(in.size(), 0.0)));
           column.set(i, e.getValue() / seconds);
           total.merge(e.getKey(), e.getValue(), Double::sum);
         }
@@ -278,18 +308,19 @@ public final class StatsSampler implements AutoCloseable {
   public record LatencyColumns(
       @ArraySchema(schema = @Schema(types = {"number", "null"})) List<Double> p50,
       @ArraySchema(schema = @Schema(types = {"number", "null"})) List<Double> p99,
-      List<Long> count) {
-  }
+      List<Long> count) {}
 
   /**
    * Samples as columns.
    *
-   * @param times   end of each interval, epoch milliseconds
-   * @param series  per family: series to events per second, one value per time
-   * @param totals  per family: series to events in the window
+   * @param times end of each interval, epoch milliseconds
+   * @param series per family: series to events per second, one value per time
+   * @param totals per family: series to events in the window
    * @param latency routing latency per interval
    */
-  public record Window(List<Long> times, Map<String, Map<String, List<Double>>> series,
-                       Map<String, Map<String, Double>> totals, LatencyColumns latency) {
-  }
+  public record Window(
+      List<Long> times,
+      Map<String, Map<String, List<Double>>> series,
+      Map<String, Map<String, Double>> totals,
+      LatencyColumns latency) {}
 }

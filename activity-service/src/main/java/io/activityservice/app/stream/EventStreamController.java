@@ -25,7 +25,10 @@ class EventStreamController {
     this.access = access;
   }
 
-  @Operation(summary = "Live tail of routed events (server-sent events)", description = """
+  @Operation(
+      summary = "Live tail of routed events (server-sent events)",
+      description =
+          """
       Streams every event routed from now on that matches `pattern` (an Event Ruler pattern, as a subscription's) \
       and `filter` (CESQL), limited to the event types the caller may see (a pattern whose `type` matchers reach beyond them is a 403; \
       `pattern` and `filter` are held to the bounds of a subscription's, `activity.patterns.*`, 400 naming the bound). \
@@ -38,12 +41,18 @@ class EventStreamController {
       shows the events routed by the replica it is connected to.""")
   @GetMapping(path = "/api/v1/events/stream", produces = MediaType.TEXT_EVENT_STREAM_VALUE)
   SseEmitter stream(
-      @Parameter(description = "Event Ruler pattern as JSON, e.g. {\"type\":[\"com.example.meter.reading\"]}; "
-          + "none: every event") @RequestParam(required = false) String pattern,
-      @Parameter(description = "CESQL filter, e.g. source LIKE '/meters/%'") @RequestParam(required = false)
-      String filter) {
+      @Parameter(
+              description =
+                  "Event Ruler pattern as JSON, e.g. {\"type\":[\"com.example.meter.reading\"]}; "
+                      + "none: every event")
+          @RequestParam(required = false)
+          String pattern,
+      @Parameter(description = "CESQL filter, e.g. source LIKE '/meters/%'")
+          @RequestParam(required = false)
+          String filter) {
     JsonNode tree = pattern == null || pattern.isBlank() ? null : Json.parse(pattern, "pattern");
-    // The compiled pattern (bounds first, 400): type matchers beyond the caller's scope are a 403; every event is
+    // The compiled pattern (bounds first, 400): type matchers beyond the caller's scope are a 403;
+    // every event is
     // still filtered by its type on the way out.
     Callers.current().scope().requireReadable(CompiledPattern.compile(tree, hub.limits()));
     SseEmitter emitter = new SseEmitter(0L); // no timeout: the hub ends idle streams itself

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.app.console.ConsoleProperties;
 import io.activityservice.channel.support.DaemonThreads;
 import io.activityservice.events.json.Json;
-import io.activityservice.events.problem.OverloadedException;
 import io.activityservice.events.model.RoutableEvent;
+import io.activityservice.events.problem.OverloadedException;
 import io.activityservice.events.subscription.PatternLimits;
 import io.activityservice.events.subscription.PatternTester;
 import io.activityservice.events.subscription.SubscriptionIndex;
@@ -30,12 +30,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Live streams of routed events for {@code GET /api/v1/events/stream}, fed by a router tap.
  *
- * <p>The tap never blocks the route: with no stream open it returns at once; otherwise it matches the event once
- * against every stream's pattern and filter (one {@link SubscriptionIndex}, the routing code itself) and offers it to
- * each matching stream's bounded buffer. A client that falls behind loses events: they are dropped and counted, and
- * the stream tells the client how many. Each stream is written by its own thread, so a slow client only slows
- * itself. Streams are bounded in number ({@code max-streams}; one more is refused with 503), and a stream that sent
- * no event for {@code idle-timeout} ends.
+ * <p>The tap never blocks the route: with no stream open it returns at once; otherwise it matches
+ * the event once against every stream's pattern and filter (one {@link SubscriptionIndex}, the
+ * routing code itself) and offers it to each matching stream's bounded buffer. A client that falls
+ * behind loses events: they are dropped and counted, and the stream tells the client how many. Each
+ * stream is written by its own thread, so a slow client only slows itself. Streams are bounded in
+ * number ({@code max-streams}; one more is refused with 503), and a stream that sent no event for
+ * {@code idle-timeout} ends.
  */
 public final class EventStreamHub implements AutoCloseable {
 
@@ -67,15 +68,25 @@ public final class EventStreamHub implements AutoCloseable {
     this(settings, replicaId, PatternLimits.DEFAULT);
   }
 
-  /** @param limits bounds on a stream's pattern and filter, as on a subscription's (a stream's pattern is in the tap) */
+  /**
+   * @param limits bounds on a stream's pattern and filter, as on a subscription's (a stream's
+   *     pattern is in the tap)
+   */
   public EventStreamHub(ConsoleProperties.Stream settings, String replicaId, PatternLimits limits) {
     this.limits = limits;
     this.settings = settings;
     this.replicaId = replicaId;
     this.slots = new Semaphore(settings.maxStreams());
-    // One thread per open stream, never more than max-streams (admission is bounded by the semaphore first).
-    this.writers = new ThreadPoolExecutor(0, settings.maxStreams(), 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
-        DaemonThreads.factory("event-stream"));
+    // One thread per open stream, never more than max-streams (admission is bounded by the
+    // semaphore first).
+    this.writers =
+        new ThreadPoolExecutor(
+            0,
+            settings.maxStreams(),
+            30,
+            TimeUnit.SECONDS,
+            new SynchronousQueue<>(),
+            DaemonThreads.factory("event-stream"));
   }
 
   /** The router tap: must not block. */
@@ -97,15 +108,19 @@ public final class EventStreamHub implements AutoCloseable {
    *
    * @param visible the event types the caller may see ({@link StreamAccess})
    * @return the stream's id
-   * @throws io.activityservice.events.problem.InvalidInputException naming {@code pattern} or {@code filter}
-   * @throws OverloadedException                                     when {@code max-streams} are open already
+   * @throws io.activityservice.events.problem.InvalidInputException naming {@code pattern} or
+   *     {@code filter}
+   * @throws OverloadedException when {@code max-streams} are open already
    */
   public String open(JsonNode pattern, String filter, Predicate<String> visible, Sink sink) {
     String id = UUID.randomUUID().toString();
     SubscriptionIndex.Entry entry = PatternTester.entry(id, pattern, filter, limits);
     if (closed || !slots.tryAcquire()) {
-      throw new OverloadedException("at most " + settings.maxStreams() + " event streams may be open at once on this"
-          + " replica (activity.console.stream.max-streams); retry later");
+      throw new OverloadedException(
+          "at most "
+              + settings.maxStreams()
+              + " event streams may be open at once on this"
+              + " replica (activity.console.stream.max-streams); retry later");
     }
     Stream stream = new Stream(id, visible, sink);
     try {
@@ -182,11 +197,22 @@ public final class EventStreamHub implements AutoCloseable {
       long sent = 0;
       String why = "ended";
       try {
-        sink.send("open", json(Map.of("stream", id, "bufferSize", settings.bufferSize(),
-            "idleTimeout", settings.idleTimeout().toString(), "replica", replicaId)));
+        sink.send(
+            "open",
+            json(
+                Map.of(
+                    "stream",
+                    id,
+                    "bufferSize",
+                    settings.bufferSize(),
+                    "idleTimeout",
+                    settings.idleTimeout().toString(),
+                    "replica",
+                    replicaId)));
         long lastEvent = System.nanoTime();
         while (!stopped) {
-          long wait = Math.min(heartbeatNanos, Math.max(1, idleNanos - (System.nanoTime() - lastEvent)));
+          long wait =
+              Math.min(heartbeatNanos, Math.max(1, idleNanos - (System.nanoTime() - lastEvent)));
           RoutableEvent event = buffer.poll(wait, TimeUnit.NANOSECONDS);
           long d = dropped.get();
           if (d != reported) {
@@ -199,8 +225,18 @@ public final class EventStreamHub implements AutoCloseable {
             lastEvent = System.nanoTime();
           } else if (System.nanoTime() - lastEvent >= idleNanos) {
             why = "idle";
-            sink.send("closed", json(Map.of("reason", "idle", "idleTimeout", settings.idleTimeout().toString(),
-                "sent", sent, "dropped", reported)));
+            sink.send(
+                "closed",
+                json(
+                    Map.of(
+                        "reason",
+                        "idle",
+                        "idleTimeout",
+                        settings.idleTimeout().toString(),
+                        "sent",
+                        sent,
+                        "dropped",
+                        reported)));
             break;
           } else {
             sink.comment("keepalive");

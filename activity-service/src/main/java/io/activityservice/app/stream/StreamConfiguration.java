@@ -14,16 +14,19 @@ public class StreamConfiguration {
 
   /** Live event streams, fed by a router tap. */
   @Bean(destroyMethod = "close")
-  EventStreamHub eventStreamHub(ConsoleProperties props, ClusterProperties cluster, EventRouter router,
-                                PatternProperties patterns) {
+  EventStreamHub eventStreamHub(
+      ConsoleProperties props,
+      ClusterProperties cluster,
+      EventRouter router,
+      PatternProperties patterns) {
     EventStreamHub hub = new EventStreamHub(props.stream(), cluster.replicaId(), patterns.limits());
     router.addTap(hub::onEvent);
     return hub;
   }
 
   /**
-   * Authorisation of event streams: the event types of the caller's scope (every type for admins, and for everybody
-   * when {@code activity.security.enabled=false}).
+   * Authorisation of event streams: the event types of the caller's scope (every type for admins,
+   * and for everybody when {@code activity.security.enabled=false}).
    */
   @Bean
   StreamAccess streamAccess() {

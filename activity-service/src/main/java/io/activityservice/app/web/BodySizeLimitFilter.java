@@ -19,10 +19,10 @@ import org.springframework.web.servlet.HandlerExceptionResolver;
 
 /**
  * Bounds every API request body to {@code activity.max-body-size}, however it is sent: a declared
- * {@code Content-Length} over the limit is refused before anything is read, and every body (chunked, or with a
- * {@code Content-Length} that understates it) is counted as it is read, so the reader (Jackson, the CloudEvent
- * parser) gets a {@link PayloadTooLargeException} at the first byte over the limit instead of the rest. Either way the
- * answer is a 413 problem naming {@code body}.
+ * {@code Content-Length} over the limit is refused before anything is read, and every body
+ * (chunked, or with a {@code Content-Length} that understates it) is counted as it is read, so the
+ * reader (Jackson, the CloudEvent parser) gets a {@link PayloadTooLargeException} at the first byte
+ * over the limit instead of the rest. Either way the answer is a 413 problem naming {@code body}.
  */
 @Component
 class BodySizeLimitFilter extends OncePerRequestFilter {
@@ -30,9 +30,10 @@ class BodySizeLimitFilter extends OncePerRequestFilter {
   private final long limit;
   private final HandlerExceptionResolver resolver;
 
-  BodySizeLimitFilter(ActivityProperties props,
-                      @org.springframework.beans.factory.annotation.Qualifier("handlerExceptionResolver")
-                      HandlerExceptionResolver resolver) {
+  BodySizeLimitFilter(
+      ActivityProperties props,
+      @org.springframework.beans.factory.annotation.Qualifier("handlerExceptionResolver")
+          HandlerExceptionResolver resolver) {
     this.limit = props.maxBodySize().toBytes();
     this.resolver = resolver;
   }
@@ -43,7 +44,8 @@ class BodySizeLimitFilter extends OncePerRequestFilter {
   }
 
   @Override
-  protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+  protected void doFilterInternal(
+      HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
     if (request.getContentLengthLong() > limit) {
       resolver.resolveException(request, response, null, new PayloadTooLargeException(limit));

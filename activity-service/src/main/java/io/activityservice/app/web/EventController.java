@@ -3,23 +3,23 @@ package io.activityservice.app.web;
 import io.activityservice.app.config.ActivityProperties;
 import io.activityservice.app.security.Caller;
 import io.activityservice.app.security.Callers;
-import io.activityservice.channel.support.Futures;
-import io.activityservice.events.problem.ForbiddenException;
 import io.activityservice.channel.CloudEventJson;
+import io.activityservice.channel.support.Futures;
 import io.activityservice.events.ingest.CloudEventParser;
 import io.activityservice.events.ingest.EventIngest;
+import io.activityservice.events.model.RoutableEvent;
+import io.activityservice.events.problem.ForbiddenException;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.OverloadedException;
-import io.activityservice.events.model.RoutableEvent;
 import io.cloudevents.CloudEvent;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import java.time.Duration;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Enumeration;
 import java.util.HashMap;
@@ -28,7 +28,6 @@ import java.util.Locale;
 import java.util.Map;
 import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.beans.factory.annotation.Value;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -39,27 +38,26 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * {@code POST /api/v1/events}: publish CloudEvents over HTTP in structured, batch or binary mode.
  *
- * <p>Answers 202 only once the service has taken responsibility for every event of the request: each matching
- * delivery was accepted by its target, or parked in the durable retry store (after at most
- * {@code activity.routing.park-after}). A SIGKILL right after the answer loses nothing. The request thread is
- * released meanwhile (asynchronous answer). Publishers may publish only the event types of their scope.
+ * <p>Answers 202 only once the service has taken responsibility for every event of the request:
+ * each matching delivery was accepted by its target, or parked in the durable retry store (after at
+ * most {@code activity.routing.park-after}). A SIGKILL right after the answer loses nothing. The
+ * request thread is released meanwhile (asynchronous answer). Publishers may publish only the event
+ * types of their scope.
  */
 @RestController
 @RequestMapping("/api/v1/events")
 class EventController {
 
   /** What the answer lists per accepted event. */
-  record Accepted(String id, String source, String type) {
-  }
+  record Accepted(String id, String source, String type) {}
 
   /**
-   * @param accepted  events accepted
-   * @param events    their ids
+   * @param accepted events accepted
+   * @param events their ids
    * @param delivered deliveries the targets accepted on the first attempt
-   * @param parked    deliveries parked for retries from the durable store
+   * @param parked deliveries parked for retries from the durable store
    */
-  record PublishResponse(int accepted, List<Accepted> events, int delivered, int parked) {
-  }
+  record PublishResponse(int accepted, List<Accepted> events, int delivered, int parked) {}
 
   private final EventIngest ingest;
   private final long maxBody;
@@ -67,9 +65,12 @@ class EventController {
   private final HandlerExceptionResolver problems;
   private final long answerTimeoutMillis;
 
-  EventController(EventIngest ingest, ActivityProperties props, JsonMapper json,
-                  @Qualifier("handlerExceptionResolver") HandlerExceptionResolver problems,
-                  @Value("${spring.mvc.async.request-timeout:60s}") Duration answerTimeout) {
+  EventController(
+      EventIngest ingest,
+      ActivityProperties props,
+      JsonMapper json,
+      @Qualifier("handlerExceptionResolver") HandlerExceptionResolver problems,
+      @Value("${spring.mvc.async.request-timeout:60s}") Duration answerTimeout) {
     this.ingest = ingest;
     this.maxBody = props.maxBodySize().toBytes();
     this.json = json;
@@ -78,17 +79,23 @@ class EventController {
   }
 
   /**
-   * Answers 202 once every event is durable ({@link PublishAnswer}): on the request thread when every target
-   * accepted at once, else through the servlet's async context, written by the thread that settles the last event —
-   * without a second dispatch through the filter chain and the MVC machinery, which cost about as much CPU as the
-   * request itself. Errors found before routing (400, 403, 413) are thrown as before; a refusal after routing
-   * started (503) is rendered by the same problem handler.
+   * Answers 202 once every event is durable ({@link PublishAnswer}): on the request thread when
+   * every target accepted at once, else through the servlet's async context, written by the thread
+   * that settles the last event — without a second dispatch through the filter chain and the MVC
+   * machinery, which cost about as much CPU as the request itself. Errors found before routing
+   * (400, 403, 413) are thrown as before; a refusal after routing started (503) is rendered by the
+   * same problem handler.
    */
   @PostMapping
-  // No @ResponseStatus: the answer may be written by another thread while this method returns; this documents it.
-  @ApiResponse(responseCode = "202", description = "Accepted: every event is durable (delivered, or parked for retries)",
-      content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE,
-          schema = @Schema(implementation = PublishResponse.class)))
+  // No @ResponseStatus: the answer may be written by another thread while this method returns; this
+  // documents it.
+  @ApiResponse(
+      responseCode = "202",
+      description = "Accepted: every event is durable (delivered, or parked for retries)",
+      content =
+          @Content(
+              mediaType = MediaType.APPLICATION_JSON_VALUE,
+              schema = @Schema(implementation = PublishResponse.class)))
   void publish(HttpServletRequest request, HttpServletResponse response) throws IOException {
     byte[] body = readBounded(request.getInputStream());
     String contentType = request.getContentType();
@@ -109,9 +116,11 @@ class EventController {
       requirePublishable(event, "ce-type");
       prepared = List.of(ingest.prepare(event));
     } else {
-      throw new InvalidInputException("Content-Type", "send application/cloudevents+json (structured), "
-          + "application/cloudevents-batch+json (batch), or binary mode with ce-specversion, ce-id, ce-source "
-          + "and ce-type headers");
+      throw new InvalidInputException(
+          "Content-Type",
+          "send application/cloudevents+json (structured), "
+              + "application/cloudevents-batch+json (batch), or binary mode with ce-specversion, ce-id, ce-source "
+              + "and ce-type headers");
     }
     PublishAnswer answer = new PublishAnswer(prepared.size(), json, problems, answerTimeoutMillis);
     for (int i = 0; i < prepared.size(); i++) {
@@ -131,29 +140,44 @@ class EventController {
   }
 
   /**
-   * Refuses (403) an event whose type is outside the caller's scope; checked for a whole batch before anything is
-   * validated or routed, so a batch with one forbidden type routes nothing.
+   * Refuses (403) an event whose type is outside the caller's scope; checked for a whole batch
+   * before anything is validated or routed, so a batch with one forbidden type routes nothing.
    */
   private static void requirePublishable(CloudEvent event, String field) {
     Caller caller = Callers.current();
     if (!caller.scope().allows(event.getType())) {
-      throw new ForbiddenException(field, "your " + caller.credential() + " may publish only event types "
-          + caller.scope() + ", not " + event.getType() + "; nothing of this request was published");
+      throw new ForbiddenException(
+          field,
+          "your "
+              + caller.credential()
+              + " may publish only event types "
+              + caller.scope()
+              + ", not "
+              + event.getType()
+              + "; nothing of this request was published");
     }
   }
 
   /**
-   * The answer when routing refused an event: 503 (the client retries; events of the request that were delivered
-   * meanwhile are recognised as duplicates within the dedup window).
+   * The answer when routing refused an event: 503 (the client retries; events of the request that
+   * were delivered meanwhile are recognised as duplicates within the dedup window).
    */
   static RuntimeException refused(Throwable error, int routed, int total) {
     Throwable cause = Futures.unwrap(error);
     if (cause instanceof OverloadedException overloaded) {
-      return total == 1 ? overloaded : new OverloadedException("accepted " + routed + " of " + total
-          + " events before reaching the in-flight bound; retry the request later");
+      return total == 1
+          ? overloaded
+          : new OverloadedException(
+              "accepted "
+                  + routed
+                  + " of "
+                  + total
+                  + " events before reaching the in-flight bound; retry the request later");
     }
-    return new OverloadedException("the events could not be taken over durably (" + cause.getClass().getSimpleName()
-        + "); retry the request later");
+    return new OverloadedException(
+        "the events could not be taken over durably ("
+            + cause.getClass().getSimpleName()
+            + "); retry the request later");
   }
 
   private byte[] readBounded(InputStream in) throws IOException {

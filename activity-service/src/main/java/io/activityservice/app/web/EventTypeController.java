@@ -1,6 +1,5 @@
 package io.activityservice.app.web;
 
-import io.swagger.v3.oas.annotations.media.Schema;
 import io.activityservice.app.security.Caller;
 import io.activityservice.app.security.Callers;
 import io.activityservice.events.json.Json;
@@ -8,6 +7,7 @@ import io.activityservice.events.problem.ForbiddenException;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.registry.EventRegistry;
 import io.activityservice.events.registry.EventType;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.net.URI;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -30,14 +30,29 @@ import org.springframework.web.bind.annotation.RestController;
 class EventTypeController {
 
   /** Request body: {@code schema} is any JSON Schema (2020-12 by default). */
-  record EventTypeRequest(@Schema(pattern = "^[^\\s\\p{Cntrl}]{1,255}$") String type, String description, String owner, Object schema) {
-  }
+  record EventTypeRequest(
+      @Schema(pattern = "^[^\\s\\p{Cntrl}]{1,255}$") String type,
+      String description,
+      String owner,
+      Object schema) {}
 
-  record EventTypeView(String type, String description, String owner, Object schema, long version,
-                       OffsetDateTime createdAt, OffsetDateTime updatedAt) {
+  record EventTypeView(
+      String type,
+      String description,
+      String owner,
+      Object schema,
+      long version,
+      OffsetDateTime createdAt,
+      OffsetDateTime updatedAt) {
     static EventTypeView of(EventType t) {
-      return new EventTypeView(t.type(), t.description(), t.owner(), JsonViews.plain(t.schema()), t.version(),
-          t.createdAt(), t.updatedAt());
+      return new EventTypeView(
+          t.type(),
+          t.description(),
+          t.owner(),
+          JsonViews.plain(t.schema()),
+          t.version(),
+          t.createdAt(),
+          t.updatedAt());
     }
   }
 
@@ -51,8 +66,10 @@ class EventTypeController {
   @ResponseStatus(HttpStatus.CREATED) // documents the status; the ResponseEntity sets it
   ResponseEntity<EventTypeView> create(@RequestBody EventTypeRequest body) {
     requireDefinable(body.type(), "type");
-    EventType t = registry.create(body.type(), body.description(), body.owner(), Json.tree(body.schema()));
-    return ResponseEntity.created(URI.create("/api/v1/event-types/" + t.type())).body(EventTypeView.of(t));
+    EventType t =
+        registry.create(body.type(), body.description(), body.owner(), Json.tree(body.schema()));
+    return ResponseEntity.created(URI.create("/api/v1/event-types/" + t.type()))
+        .body(EventTypeView.of(t));
   }
 
   @GetMapping
@@ -70,14 +87,17 @@ class EventTypeController {
   ResponseEntity<EventTypeView> put(@PathVariable String type, @RequestBody EventTypeRequest body) {
     requireDefinable(type, "type");
     if (body.type() != null && !body.type().equals(type)) {
-      throw new InvalidInputException("type", "must equal the type in the path ('" + type + "') or be omitted");
+      throw new InvalidInputException(
+          "type", "must equal the type in the path ('" + type + "') or be omitted");
     }
     if (registry.find(type).isEmpty()) {
-      EventType created = registry.create(type, body.description(), body.owner(), Json.tree(body.schema()));
+      EventType created =
+          registry.create(type, body.description(), body.owner(), Json.tree(body.schema()));
       return ResponseEntity.status(HttpStatus.CREATED).body(EventTypeView.of(created));
     }
-    return ResponseEntity.ok(EventTypeView.of(
-        registry.update(type, body.description(), body.owner(), Json.tree(body.schema()))));
+    return ResponseEntity.ok(
+        EventTypeView.of(
+            registry.update(type, body.description(), body.owner(), Json.tree(body.schema()))));
   }
 
   @DeleteMapping("/{type}")
@@ -88,16 +108,23 @@ class EventTypeController {
   }
 
   /**
-   * Authors create, change and delete only event types of their scope ({@code eventTypes} of the key or token;
-   * admins every type). Checked before anything is read or validated, so the answer does not tell whether a type
-   * outside the scope exists. The {@code owner} field is a label (a team to contact), not an identity: the scope
-   * decides, and the audit log records who changed what.
+   * Authors create, change and delete only event types of their scope ({@code eventTypes} of the
+   * key or token; admins every type). Checked before anything is read or validated, so the answer
+   * does not tell whether a type outside the scope exists. The {@code owner} field is a label (a
+   * team to contact), not an identity: the scope decides, and the audit log records who changed
+   * what.
    */
   private static void requireDefinable(String type, String field) {
     Caller caller = Callers.current();
     if (type != null && !caller.scope().allows(type)) {
-      throw new ForbiddenException(field, "your " + caller.credential() + " may define only event types "
-          + caller.scope() + ", not " + type);
+      throw new ForbiddenException(
+          field,
+          "your "
+              + caller.credential()
+              + " may define only event types "
+              + caller.scope()
+              + ", not "
+              + type);
     }
   }
 }

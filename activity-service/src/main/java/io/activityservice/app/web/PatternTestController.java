@@ -3,9 +3,9 @@ package io.activityservice.app.web;
 import io.activityservice.events.ingest.CloudEventParser;
 import io.activityservice.events.ingest.EventIngest;
 import io.activityservice.events.json.Json;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.InvalidInputException.FieldError;
-import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.subscription.PatternLimits;
 import io.activityservice.events.subscription.PatternTester;
 import io.activityservice.events.subscription.SubscriptionService;
@@ -16,7 +16,10 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
-/** {@code POST /api/v1/patterns/test}: would a subscription with this pattern and filter receive this event? */
+/**
+ * {@code POST /api/v1/patterns/test}: would a subscription with this pattern and filter receive
+ * this event?
+ */
 @RestController
 class PatternTestController {
 
@@ -24,28 +27,34 @@ class PatternTestController {
    * What to test.
    *
    * @param pattern an Event Ruler pattern as a subscription's {@code pattern}; none: every event
-   * @param filter  a CESQL expression as a subscription's {@code filter}; none: no filter
-   * @param event   a structured-mode CloudEvent ({@code specversion}, {@code id}, {@code source}, {@code type}, ...)
+   * @param filter a CESQL expression as a subscription's {@code filter}; none: no filter
+   * @param event a structured-mode CloudEvent ({@code specversion}, {@code id}, {@code source},
+   *     {@code type}, ...)
    */
-  record PatternTestRequest(Object pattern, String filter, Object event) {
-  }
+  record PatternTestRequest(Object pattern, String filter, Object event) {}
 
-  /** A pattern field the event fails on its own: where, what the pattern wants, what the event has (or null). */
-  record MismatchView(String field, Object expected, Object actual) {
-  }
+  /**
+   * A pattern field the event fails on its own: where, what the pattern wants, what the event has
+   * (or null).
+   */
+  record MismatchView(String field, Object expected, Object actual) {}
 
   /**
    * The verdict.
    *
-   * @param matches        whether a subscription with this pattern and filter would receive the event
+   * @param matches whether a subscription with this pattern and filter would receive the event
    * @param patternMatches whether the pattern matches
-   * @param filterMatches  whether the filter passes; null without a filter or when the pattern did not match
-   * @param reason         why, in one sentence, naming the fields that did not match
-   * @param mismatches     the pattern fields the event fails, each tested on its own
+   * @param filterMatches whether the filter passes; null without a filter or when the pattern did
+   *     not match
+   * @param reason why, in one sentence, naming the fields that did not match
+   * @param mismatches the pattern fields the event fails, each tested on its own
    */
-  record PatternTestView(boolean matches, boolean patternMatches, Boolean filterMatches, String reason,
-                         List<MismatchView> mismatches) {
-  }
+  record PatternTestView(
+      boolean matches,
+      boolean patternMatches,
+      Boolean filterMatches,
+      String reason,
+      List<MismatchView> mismatches) {}
 
   private final EventIngest ingest;
   private final PatternLimits limits;
@@ -55,7 +64,10 @@ class PatternTestController {
     this.limits = subscriptions.limits();
   }
 
-  @Operation(summary = "Test a pattern and filter against an event", description = """
+  @Operation(
+      summary = "Test a pattern and filter against an event",
+      description =
+          """
       Matches with the routing code itself, so the answer is what a subscription with this pattern and filter \
       would do. The event is prepared as ingest prepares it (missing `time` filled in, `data` validated against its \
       registered schema), so an event ingest would refuse is a 400 naming `event.<field>`. For a non-match, \
@@ -67,15 +79,26 @@ class PatternTestController {
   @PostMapping("/api/v1/patterns/test")
   PatternTestView test(@RequestBody PatternTestRequest body) {
     if (body == null || body.event() == null) {
-      throw new InvalidInputException("event", "is required: a structured-mode CloudEvent, e.g. {\"specversion\": "
-          + "\"1.0\", \"id\": \"1\", \"source\": \"/meters/m1\", \"type\": \"com.example.meter.reading\", "
-          + "\"data\": {...}}");
+      throw new InvalidInputException(
+          "event",
+          "is required: a structured-mode CloudEvent, e.g. {\"specversion\": "
+              + "\"1.0\", \"id\": \"1\", \"source\": \"/meters/m1\", \"type\": \"com.example.meter.reading\", "
+              + "\"data\": {...}}");
     }
     RoutableEvent event = prepare(body.event());
-    PatternTester.Outcome o = PatternTester.test(Json.tree(body.pattern()), body.filter(), event, limits);
-    return new PatternTestView(o.matches(), o.patternMatches(), o.filterMatches(), o.reason(),
-        o.mismatches().stream().map(m -> new MismatchView(m.field(), JsonViews.plain(m.expected()),
-            JsonViews.plain(m.actual()))).toList());
+    PatternTester.Outcome o =
+        PatternTester.test(Json.tree(body.pattern()), body.filter(), event, limits);
+    return new PatternTestView(
+        o.matches(),
+        o.patternMatches(),
+        o.filterMatches(),
+        o.reason(),
+        o.mismatches().stream()
+            .map(
+                m ->
+                    new MismatchView(
+                        m.field(), JsonViews.plain(m.expected()), JsonViews.plain(m.actual())))
+            .toList());
   }
 
   private RoutableEvent prepare(Object event) {
@@ -83,9 +106,13 @@ class PatternTestController {
       byte[] bytes = Json.write(Json.tree(event)).getBytes(StandardCharsets.UTF_8);
       return ingest.prepare(CloudEventParser.structured(bytes));
     } catch (InvalidInputException e) {
-      throw new InvalidInputException(e.errors().stream()
-          .map(fe -> new FieldError(fe.field().equals("body") ? "event" : "event." + fe.field(), fe.reason()))
-          .toList());
+      throw new InvalidInputException(
+          e.errors().stream()
+              .map(
+                  fe ->
+                      new FieldError(
+                          fe.field().equals("body") ? "event" : "event." + fe.field(), fe.reason()))
+              .toList());
     }
   }
 }

@@ -18,19 +18,22 @@ import org.springframework.web.servlet.HandlerExceptionResolver;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The answer to one {@code POST /api/v1/events}: counts the events still routing and writes the answer once the
- * last one is durable — without a second (async) dispatch through the filter chain and Spring MVC.
+ * The answer to one {@code POST /api/v1/events}: counts the events still routing and writes the
+ * answer once the last one is durable — without a second (async) dispatch through the filter chain
+ * and Spring MVC.
  *
- * <p>Who writes: the request thread, in the handler, if every event settled before it finished routing; otherwise the
- * request is put in async mode and the answer is written by the thread that settles the last event — but never while
- * the request thread is still on its way out through the filters (they may still set headers on the response):
- * {@link PublishAnswerFilter}, the outermost filter, tells the answer when the dispatch is over, and if the last event
- * settled before that, the request thread writes the answer there. A refusal after routing started (503) is rendered
- * by the application's problem handler, like any error.
+ * <p>Who writes: the request thread, in the handler, if every event settled before it finished
+ * routing; otherwise the request is put in async mode and the answer is written by the thread that
+ * settles the last event — but never while the request thread is still on its way out through the
+ * filters (they may still set headers on the response): {@link PublishAnswerFilter}, the outermost
+ * filter, tells the answer when the dispatch is over, and if the last event settled before that,
+ * the request thread writes the answer there. A refusal after routing started (503) is rendered by
+ * the application's problem handler, like any error.
  */
 final class PublishAnswer {
 
   private static final Logger log = LoggerFactory.getLogger(PublishAnswer.class);
+
   /** The request attribute under which an answer waits for {@link PublishAnswerFilter}. */
   static final String ATTRIBUTE = PublishAnswer.class.getName();
 
@@ -38,17 +41,23 @@ final class PublishAnswer {
   private final JsonMapper json;
   private final HandlerExceptionResolver problems;
   private final long timeoutMillis;
+
   /** Guarded by {@code this}. */
   private int open;
+
   private int delivered;
   private int parked;
   private Throwable error;
+
   /** Events whose routing failed (allocated on the first failure). */
   private Throwable[] failures;
+
   private List<EventController.Accepted> accepted;
   private AsyncContext async;
+
   /** Whether the request thread has left the filter chain (only then may another thread write). */
   private boolean dispatchReturned;
+
   private boolean answered;
 
   PublishAnswer(int total, JsonMapper json, HandlerExceptionResolver problems, long timeoutMillis) {
@@ -64,7 +73,10 @@ final class PublishAnswer {
     return (outcome, err) -> settled(i, outcome, err);
   }
 
-  /** Why routing refused event {@code i} before returning, or {@code null}; the request then fails at once. */
+  /**
+   * Why routing refused event {@code i} before returning, or {@code null}; the request then fails
+   * at once.
+   */
   synchronized Throwable refusedAt(int i) {
     if (failures == null || failures[i] == null) {
       return null;
@@ -74,10 +86,11 @@ final class PublishAnswer {
   }
 
   /**
-   * Every event is routing (on the request thread, in the handler): answers now if all settled, else puts the request
-   * in async mode.
+   * Every event is routing (on the request thread, in the handler): answers now if all settled,
+   * else puts the request in async mode.
    */
-  void routedAll(List<EventController.Accepted> list, HttpServletRequest request, HttpServletResponse response)
+  void routedAll(
+      List<EventController.Accepted> list, HttpServletRequest request, HttpServletResponse response)
       throws IOException {
     boolean now;
     synchronized (this) {
@@ -100,7 +113,10 @@ final class PublishAnswer {
     }
   }
 
-  /** The request thread left the outermost filter: from now on any thread may write; answers if it is ready. */
+  /**
+   * The request thread left the outermost filter: from now on any thread may write; answers if it
+   * is ready.
+   */
   void dispatchReturned() {
     synchronized (this) {
       dispatchReturned = true;
@@ -140,8 +156,10 @@ final class PublishAnswer {
     try {
       HttpServletRequest request = (HttpServletRequest) ctx.getRequest();
       HttpServletResponse response = (HttpServletResponse) ctx.getResponse();
-      RuntimeException problem = failure != null ? failure
-          : error != null ? EventController.refused(error, 0, total) : null;
+      RuntimeException problem =
+          failure != null
+              ? failure
+              : error != null ? EventController.refused(error, 0, total) : null;
       if (problem == null) {
         writeAccepted(response);
       } else {
@@ -157,7 +175,9 @@ final class PublishAnswer {
   private void writeAccepted(HttpServletResponse response) throws IOException {
     byte[] bytes;
     synchronized (this) {
-      bytes = json.writeValueAsBytes(new EventController.PublishResponse(accepted.size(), accepted, delivered, parked));
+      bytes =
+          json.writeValueAsBytes(
+              new EventController.PublishResponse(accepted.size(), accepted, delivered, parked));
     }
     response.setStatus(HttpStatus.ACCEPTED.value());
     response.setContentType(MediaType.APPLICATION_JSON_VALUE);
@@ -175,9 +195,12 @@ final class PublishAnswer {
         }
         answered = true;
       }
-      finish(new OverloadedException("the events were not taken over durably within " + timeoutMillis
-          + " ms; retry the request later (events delivered meanwhile are recognised as duplicates within the dedup"
-          + " window)"));
+      finish(
+          new OverloadedException(
+              "the events were not taken over durably within "
+                  + timeoutMillis
+                  + " ms; retry the request later (events delivered meanwhile are recognised as duplicates within the dedup"
+                  + " window)"));
     }
 
     @Override

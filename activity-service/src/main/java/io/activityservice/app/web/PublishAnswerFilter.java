@@ -11,10 +11,10 @@ import org.springframework.stereotype.Component;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * The outermost filter of {@code POST /api/v1/events}: once the request thread is back here, no filter touches the
- * response any more, so it tells the request's {@link PublishAnswer} that another thread may now write the answer (or
- * writes it itself if the last event settled meanwhile). Outside the observation and security filters
- * ({@link Ordered#HIGHEST_PRECEDENCE}).
+ * The outermost filter of {@code POST /api/v1/events}: once the request thread is back here, no
+ * filter touches the response any more, so it tells the request's {@link PublishAnswer} that
+ * another thread may now write the answer (or writes it itself if the last event settled
+ * meanwhile). Outside the observation and security filters ({@link Ordered#HIGHEST_PRECEDENCE}).
  */
 @Component
 @Order(Ordered.HIGHEST_PRECEDENCE)
@@ -26,7 +26,8 @@ class PublishAnswerFilter extends OncePerRequestFilter {
   }
 
   @Override
-  protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+  protected void doFilterInternal(
+      HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
     try {
       chain.doFilter(request, response);

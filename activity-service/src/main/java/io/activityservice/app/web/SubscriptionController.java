@@ -1,6 +1,5 @@
 package io.activityservice.app.web;
 
-import io.swagger.v3.oas.annotations.media.Schema;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.app.security.Caller;
 import io.activityservice.app.security.Callers;
@@ -10,6 +9,7 @@ import io.activityservice.events.problem.NotFoundException;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.Subscription;
 import io.activityservice.events.subscription.SubscriptionService;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.net.URI;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -26,60 +26,100 @@ import org.springframework.web.bind.annotation.ResponseStatus;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Subscriptions: {@code /api/v1/subscriptions}. Each has an owner (who created it); subscribers see and manage
- * their own, admins all.
+ * Subscriptions: {@code /api/v1/subscriptions}. Each has an owner (who created it); subscribers see
+ * and manage their own, admins all.
  */
 @RestController
 @RequestMapping("/api/v1/subscriptions")
 class SubscriptionController {
 
   /**
-   * Retry settings; omitted fields take the defaults (5 attempts, 100ms doubling to 5s, max age 5m, 10000 pending).
-   * Bounds: maxAttempts 1-185, maxAge up to PT24H, maxPending 1-1000000.
+   * Retry settings; omitted fields take the defaults (5 attempts, 100ms doubling to 5s, max age 5m,
+   * 10000 pending). Bounds: maxAttempts 1-185, maxAge up to PT24H, maxPending 1-1000000.
    */
-  record Retry(Integer maxAttempts, Duration initialBackoff, Duration maxBackoff, Duration maxAge, Integer maxPending) {
+  record Retry(
+      Integer maxAttempts,
+      Duration initialBackoff,
+      Duration maxBackoff,
+      Duration maxAge,
+      Integer maxPending) {
     RetryPolicy toPolicy() {
       RetryPolicy d = RetryPolicy.DEFAULT;
-      return new RetryPolicy(maxAttempts == null ? d.maxAttempts() : maxAttempts,
+      return new RetryPolicy(
+          maxAttempts == null ? d.maxAttempts() : maxAttempts,
           initialBackoff == null ? d.initialBackoff() : initialBackoff,
-          maxBackoff == null ? d.maxBackoff() : maxBackoff, maxAge == null ? d.maxAge() : maxAge,
+          maxBackoff == null ? d.maxBackoff() : maxBackoff,
+          maxAge == null ? d.maxAge() : maxAge,
           maxPending == null ? d.maxPending() : maxPending);
     }
 
     static Retry of(RetryPolicy p) {
-      return new Retry(p.maxAttempts(), p.initialBackoff(), p.maxBackoff(), p.maxAge(), p.maxPending());
+      return new Retry(
+          p.maxAttempts(), p.initialBackoff(), p.maxBackoff(), p.maxAge(), p.maxPending());
     }
   }
 
   /**
    * Deliveries of a subscription waiting in the durable retry store, and its dead letters.
    *
-   * @param pending                  deliveries waiting (for a retry, or to be handed to the dead-letter channel)
+   * @param pending deliveries waiting (for a retry, or to be handed to the dead-letter channel)
    * @param awaitingDeadLetterChannel of those, given up and waiting for the dead-letter channel
-   * @param oldestPendingSince       when the oldest waiting delivery was parked
-   * @param oldestPendingAgeSeconds  its age
-   * @param nextAttemptAt            when the next one is due
-   * @param lastError                the most recent failed attempt's error
-   * @param lastAttemptAt            when that attempt was made
-   * @param deadLetters              dead letters kept for this subscription (see /api/v1/dead-letters)
+   * @param oldestPendingSince when the oldest waiting delivery was parked
+   * @param oldestPendingAgeSeconds its age
+   * @param nextAttemptAt when the next one is due
+   * @param lastError the most recent failed attempt's error
+   * @param lastAttemptAt when that attempt was made
+   * @param deadLetters dead letters kept for this subscription (see /api/v1/dead-letters)
    */
-  record DeliveriesView(String subscription, long pending, long awaitingDeadLetterChannel,
-                        OffsetDateTime oldestPendingSince, Long oldestPendingAgeSeconds, OffsetDateTime nextAttemptAt,
-                        String lastError, OffsetDateTime lastAttemptAt, long deadLetters) {
-  }
+  record DeliveriesView(
+      String subscription,
+      long pending,
+      long awaitingDeadLetterChannel,
+      OffsetDateTime oldestPendingSince,
+      Long oldestPendingAgeSeconds,
+      OffsetDateTime nextAttemptAt,
+      String lastError,
+      OffsetDateTime lastAttemptAt,
+      long deadLetters) {}
 
-  record SubscriptionRequest(@Schema(requiredMode = Schema.RequiredMode.REQUIRED, minLength = 1, maxLength = 255, pattern = "\\S") String name,
-                             @Schema(requiredMode = Schema.RequiredMode.REQUIRED) Object pattern, String filter,
-                             @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String target, Retry retry,
-                             String deadLetter) {
-  }
+  record SubscriptionRequest(
+      @Schema(
+              requiredMode = Schema.RequiredMode.REQUIRED,
+              minLength = 1,
+              maxLength = 255,
+              pattern = "\\S")
+          String name,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) Object pattern,
+      String filter,
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String target,
+      Retry retry,
+      String deadLetter) {}
 
-  /** A subscription; {@code owner} is the identity that created it ({@code key:<id>}, {@code jwt:<subject>}). */
-  record SubscriptionView(String id, String name, Object pattern, String filter, String target, Retry retry,
-                          String deadLetter, OffsetDateTime createdAt, String owner) {
+  /**
+   * A subscription; {@code owner} is the identity that created it ({@code key:<id>}, {@code
+   * jwt:<subject>}).
+   */
+  record SubscriptionView(
+      String id,
+      String name,
+      Object pattern,
+      String filter,
+      String target,
+      Retry retry,
+      String deadLetter,
+      OffsetDateTime createdAt,
+      String owner) {
     static SubscriptionView of(Subscription s) {
-      return new SubscriptionView(s.id(), s.name(), JsonViews.plain(s.pattern()), s.filter(), s.target(),
-          Retry.of(s.retry()), s.deadLetter(), s.createdAt(), s.owner());
+      return new SubscriptionView(
+          s.id(),
+          s.name(),
+          JsonViews.plain(s.pattern()),
+          s.filter(),
+          s.target(),
+          Retry.of(s.retry()),
+          s.deadLetter(),
+          s.createdAt(),
+          s.owner());
     }
   }
 
@@ -92,26 +132,38 @@ class SubscriptionController {
   }
 
   /**
-   * Creates a subscription owned by the caller; a scoped caller's compiled pattern must pin {@code type} to its scope
-   * in every {@code $or} branch.
+   * Creates a subscription owned by the caller; a scoped caller's compiled pattern must pin {@code
+   * type} to its scope in every {@code $or} branch.
    */
   @PostMapping
   @ResponseStatus(HttpStatus.CREATED) // documents the status; the ResponseEntity sets it
   ResponseEntity<SubscriptionView> create(@RequestBody SubscriptionRequest body) {
     Caller caller = Callers.current();
     JsonNode pattern = Json.tree(body.pattern());
-    // Decided on the pattern as Event Ruler will run it: every $or branch (bounds checked first, 400).
+    // Decided on the pattern as Event Ruler will run it: every $or branch (bounds checked first,
+    // 400).
     caller.scope().requireSubscribable(subscriptions.compilePattern(pattern));
-    Subscription s = subscriptions.create(body.name(), pattern, body.filter(), body.target(),
-        body.retry() == null ? null : body.retry().toPolicy(), body.deadLetter(), caller.id());
-    return ResponseEntity.created(URI.create("/api/v1/subscriptions/" + s.id())).body(SubscriptionView.of(s));
+    Subscription s =
+        subscriptions.create(
+            body.name(),
+            pattern,
+            body.filter(),
+            body.target(),
+            body.retry() == null ? null : body.retry().toPolicy(),
+            body.deadLetter(),
+            caller.id());
+    return ResponseEntity.created(URI.create("/api/v1/subscriptions/" + s.id()))
+        .body(SubscriptionView.of(s));
   }
 
   /** Every subscription for admins, one's own for others. */
   @GetMapping
   List<SubscriptionView> list() {
     Caller caller = Callers.current();
-    return subscriptions.list().stream().filter(s -> caller.owns(s.owner())).map(SubscriptionView::of).toList();
+    return subscriptions.list().stream()
+        .filter(s -> caller.owns(s.owner()))
+        .map(SubscriptionView::of)
+        .toList();
   }
 
   @GetMapping("/{id}")
@@ -123,10 +175,20 @@ class SubscriptionController {
   DeliveriesView deliveries(@PathVariable String id) {
     visible(subscriptions, id);
     DurableDelivery.SubscriptionDeliveries d = delivery.deliveries(id);
-    Long age = d.oldestPendingSince() == null ? null
-        : Math.max(0, (System.currentTimeMillis() - d.oldestPendingSince()) / 1000);
-    return new DeliveriesView(id, d.pending(), d.awaitingDeadLetterChannel(), JsonViews.time(d.oldestPendingSince()),
-        age, JsonViews.time(d.nextAttemptAt()), d.lastError(), JsonViews.time(d.lastAttemptAt()), d.deadLetters());
+    Long age =
+        d.oldestPendingSince() == null
+            ? null
+            : Math.max(0, (System.currentTimeMillis() - d.oldestPendingSince()) / 1000);
+    return new DeliveriesView(
+        id,
+        d.pending(),
+        d.awaitingDeadLetterChannel(),
+        JsonViews.time(d.oldestPendingSince()),
+        age,
+        JsonViews.time(d.nextAttemptAt()),
+        d.lastError(),
+        JsonViews.time(d.lastAttemptAt()),
+        d.deadLetters());
   }
 
   @DeleteMapping("/{id}")
@@ -137,8 +199,8 @@ class SubscriptionController {
   }
 
   /**
-   * The subscription if the caller may see it: admins every one, others their own. Another subscriber's
-   * subscription is answered like a missing one (404), so its existence does not leak.
+   * The subscription if the caller may see it: admins every one, others their own. Another
+   * subscriber's subscription is answered like a missing one (404), so its existence does not leak.
    */
   static Subscription visible(SubscriptionService subscriptions, String id) {
     Subscription s = subscriptions.get(id);

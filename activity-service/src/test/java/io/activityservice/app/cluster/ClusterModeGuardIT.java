@@ -11,28 +11,29 @@ import io.activityservice.testsupport.ServiceProcess;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Two packaged replicas on one PostgreSQL, started the way a team that outgrew one machine would first try it: without
- * {@code activity.cluster.enabled}. The second refuses to start and says which setting to change, instead of
- * silently splitting every detector's input between the two; a replica in cluster mode refuses to join the one
- * running without it; and {@code GET /api/v1/cluster} says which mode the first one runs.
+ * Two packaged replicas on one PostgreSQL, started the way a team that outgrew one machine would
+ * first try it: without {@code activity.cluster.enabled}. The second refuses to start and says
+ * which setting to change, instead of silently splitting every detector's input between the two; a
+ * replica in cluster mode refuses to join the one running without it; and {@code GET
+ * /api/v1/cluster} says which mode the first one runs.
  */
 class ClusterModeGuardIT {
 
   @Test
   void aSecondReplicaOnTheSameDatabaseWithoutClusterModeRefusesToStart() throws Exception {
-    Path dir = Files.createDirectories(Path.of("target", "cluster-mode-guard-it",
-        String.valueOf(System.currentTimeMillis())));
+    Path dir =
+        Files.createDirectories(
+            Path.of("target", "cluster-mode-guard-it", String.valueOf(System.currentTimeMillis())));
     Path jar = PackagedService.jar();
     List<AutoCloseable> open = new ArrayList<>();
     try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
-         EmbeddedActiveMqBroker broker = EmbeddedActiveMqBroker.start("127.0.0.1", 0, dir.resolve("broker").toFile(),
-             false)) {
+        EmbeddedActiveMqBroker broker =
+            EmbeddedActiveMqBroker.start("127.0.0.1", 0, dir.resolve("broker").toFile(), false)) {
       ServiceProcess first = replica(jar, dir, "first", postgres, broker, false);
       open.add(first);
       first.start(PackagedService.START);
@@ -66,16 +67,27 @@ class ClusterModeGuardIT {
     }
   }
 
-  private static ServiceProcess replica(Path jar, Path dir, String name, EmbeddedPostgres postgres,
-                                        EmbeddedActiveMqBroker broker, boolean clustered) throws Exception {
-    return PackagedService.process(jar, dir.resolve("replica-" + name + ".log"), List.of(
-        "--spring.datasource.url=jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/postgres",
-        "--spring.datasource.username=postgres",
-        "--spring.datasource.password=postgres",
-        "--activity.channels.jms.broker-url=" + broker.connectUri(),
-        "--activity.cluster.enabled=" + clustered,
-        "--activity.cluster.replica-id=" + name,
-        "--activity.channels.sqs.embedded.enabled=false",
-        "--activity.channels.sqs.enabled=false"));
+  private static ServiceProcess replica(
+      Path jar,
+      Path dir,
+      String name,
+      EmbeddedPostgres postgres,
+      EmbeddedActiveMqBroker broker,
+      boolean clustered)
+      throws Exception {
+    return PackagedService.process(
+        jar,
+        dir.resolve("replica-" + name + ".log"),
+        List.of(
+            "--spring.datasource.url=jdbc:postgresql://127.0.0.1:"
+                + postgres.getPort()
+                + "/postgres",
+            "--spring.datasource.username=postgres",
+            "--spring.datasource.password=postgres",
+            "--activity.channels.jms.broker-url=" + broker.connectUri(),
+            "--activity.cluster.enabled=" + clustered,
+            "--activity.cluster.replica-id=" + name,
+            "--activity.channels.sqs.embedded.enabled=false",
+            "--activity.channels.sqs.enabled=false"));
   }
 }

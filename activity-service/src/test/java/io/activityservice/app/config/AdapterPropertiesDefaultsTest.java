@@ -11,9 +11,10 @@ import io.activityservice.channel.stream.KafkaChannelProperties;
 import org.junit.jupiter.api.Test;
 
 /**
- * The adapters' settings records are also built outside Spring Boot (contract tests, perf-tests, the fault suite),
- * where their compact constructors fill omitted values; bound by Spring Boot, their {@code @DefaultValue}s (which
- * docs/configuration.md shows) fill them. Both must give the same settings.
+ * The adapters' settings records are also built outside Spring Boot (contract tests, perf-tests,
+ * the fault suite), where their compact constructors fill omitted values; bound by Spring Boot,
+ * their {@code @DefaultValue}s (which docs/configuration.md shows) fill them. Both must give the
+ * same settings.
  */
 class AdapterPropertiesDefaultsTest {
 
@@ -21,7 +22,8 @@ class AdapterPropertiesDefaultsTest {
   void boundDefaultsEqualTheDefaultsOutsideSpring() {
     assertThat(defaults("activity.channels.http", HttpChannelProperties.class))
         .isEqualTo(HttpChannelProperties.defaults());
-    assertThat(defaults("activity.outbound", OutboundProperties.class)).isEqualTo(new OutboundProperties(null, null));
+    assertThat(defaults("activity.outbound", OutboundProperties.class))
+        .isEqualTo(new OutboundProperties(null, null));
     assertThat(defaults("activity.channels.jms", JmsChannelProperties.class))
         .isEqualTo(JmsChannelProperties.forBroker(null));
     assertThat(defaults("activity.channels.sqs", SqsChannelProperties.class))

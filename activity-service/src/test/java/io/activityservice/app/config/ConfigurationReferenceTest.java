@@ -18,15 +18,17 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code docs/configuration.md} is generated from the configuration metadata that the Spring Boot configuration
- * processor writes for every module's {@code @ConfigurationProperties} records (their {@code @DefaultValue}s and the
- * Javadoc of their components), so the reference cannot drift from the code. This test fails when the file differs
- * from what the metadata generates; {@link #REGENERATE} rewrites it.
+ * {@code docs/configuration.md} is generated from the configuration metadata that the Spring Boot
+ * configuration processor writes for every module's {@code @ConfigurationProperties} records (their
+ * {@code @DefaultValue}s and the Javadoc of their components), so the reference cannot drift from
+ * the code. This test fails when the file differs from what the metadata generates; {@link
+ * #REGENERATE} rewrites it.
  */
 class ConfigurationReferenceTest {
 
-  static final String REGENERATE = "nice -n 19 ./mvnw -o -B -q -pl activity-service -am test"
-      + " -Dtest=ConfigurationReferenceTest -Dsurefire.failIfNoSpecifiedTests=false -Dconfiguration.docs.write=true";
+  static final String REGENERATE =
+      "nice -n 19 ./mvnw -o -B -q -pl activity-service -am test"
+          + " -Dtest=ConfigurationReferenceTest -Dsurefire.failIfNoSpecifiedTests=false -Dconfiguration.docs.write=true";
 
   private static final Path DOC = Path.of("..", "docs", "configuration.md");
   private static final String OWN_PACKAGE = "io.activityservice.";
@@ -39,8 +41,10 @@ class ConfigurationReferenceTest {
     }
     String current = Files.exists(DOC) ? Files.readString(DOC, StandardCharsets.UTF_8) : "";
     assertThat(current)
-        .withFailMessage("docs/configuration.md differs from the configuration metadata (a properties record or its"
-            + " Javadoc changed); regenerate it from the repository root with:%n  %s", REGENERATE)
+        .withFailMessage(
+            "docs/configuration.md differs from the configuration metadata (a properties record or its"
+                + " Javadoc changed); regenerate it from the repository root with:%n  %s",
+            REGENERATE)
         .isEqualTo(generated);
   }
 
@@ -50,8 +54,11 @@ class ConfigurationReferenceTest {
     Map<String, String> sectionOfClass = new TreeMap<>();
     List<JsonNode> properties = new ArrayList<>();
     Map<String, String> groupDescriptions = new TreeMap<>();
-    List<URL> files = Collections.list(ConfigurationReferenceTest.class.getClassLoader()
-        .getResources("META-INF/spring-configuration-metadata.json"));
+    List<URL> files =
+        Collections.list(
+            ConfigurationReferenceTest.class
+                .getClassLoader()
+                .getResources("META-INF/spring-configuration-metadata.json"));
     for (URL file : files) {
       JsonNode metadata;
       try (InputStream in = file.openStream()) {
@@ -59,7 +66,8 @@ class ConfigurationReferenceTest {
       }
       for (JsonNode group : metadata.path("groups")) {
         String type = group.path("type").asText();
-        if (type.startsWith(OWN_PACKAGE) && type.equals(group.path("sourceType").asText(type))
+        if (type.startsWith(OWN_PACKAGE)
+            && type.equals(group.path("sourceType").asText(type))
             && !group.has("sourceMethod")) {
           sectionOfClass.put(type, group.path("name").asText());
         }
@@ -75,46 +83,70 @@ class ConfigurationReferenceTest {
     }
     Map<String, String> classOfSection = new TreeMap<>();
     sectionOfClass.forEach((type, section) -> classOfSection.put(section, type));
-    // A property belongs to the record with the longest prefix of its name (nested records, and types from other
+    // A property belongs to the record with the longest prefix of its name (nested records, and
+    // types from other
     // modules such as the SPI's RedeliverySettings, included).
     Map<String, List<JsonNode>> propertiesOfSection = new TreeMap<>();
     for (JsonNode property : properties) {
       String name = property.path("name").asText();
-      String section = classOfSection.keySet().stream().filter(s -> name.startsWith(s + "."))
-          .max((a, b) -> Integer.compare(a.length(), b.length())).orElse("");
+      String section =
+          classOfSection.keySet().stream()
+              .filter(s -> name.startsWith(s + "."))
+              .max((a, b) -> Integer.compare(a.length(), b.length()))
+              .orElse("");
       propertiesOfSection.computeIfAbsent(section, k -> new ArrayList<>()).add(property);
     }
     if (propertiesOfSection.containsKey("")) {
-      throw new IllegalStateException("properties under no record's prefix, so missing from the reference: "
-          + propertiesOfSection.get("").stream().map(p -> p.path("name").asText()).toList());
+      throw new IllegalStateException(
+          "properties under no record's prefix, so missing from the reference: "
+              + propertiesOfSection.get("").stream().map(p -> p.path("name").asText()).toList());
     }
 
     StringBuilder md = new StringBuilder();
     md.append("# Configuration reference\n\n")
-        .append("<!-- GENERATED by ConfigurationReferenceTest from the modules' configuration metadata: do not edit."
-            + " Regenerate with: ").append(REGENERATE).append(" -->\n\n")
-        .append("Every setting of the service and its channel adapters, with its default. Set them in\n")
+        .append(
+            "<!-- GENERATED by ConfigurationReferenceTest from the modules' configuration metadata: do not edit."
+                + " Regenerate with: ")
+        .append(REGENERATE)
+        .append(" -->\n\n")
+        .append(
+            "Every setting of the service and its channel adapters, with its default. Set them in\n")
         .append("`application.yml`, as environment variables (`activity.routing.park-after` is\n")
-        .append("`ACTIVITY_ROUTING_PARKAFTER`) or as `--name=value` arguments. Durations take a unit\n")
-        .append("(`500ms`, `10s`, `5m`, `14d`), sizes one of `B`, `KB`, `MB`. A bad value stops the start-up with a\n")
+        .append(
+            "`ACTIVITY_ROUTING_PARKAFTER`) or as `--name=value` arguments. Durations take a unit\n")
+        .append(
+            "(`500ms`, `10s`, `5m`, `14d`), sizes one of `B`, `KB`, `MB`. A bad value stops the start-up with a\n")
         .append("message naming the setting and an example. This page is generated from the\n")
-        .append("`@ConfigurationProperties` records (their `@DefaultValue`s and the Javadoc of their components), so\n")
+        .append(
+            "`@ConfigurationProperties` records (their `@DefaultValue`s and the Javadoc of their components), so\n")
         .append("it says what the code does.\n\n")
-        .append("Settings of the libraries underneath (`spring.datasource.*`, `spring.cloud.stream.kafka.binder.*`,\n")
-        .append("`server.port`, ...) are Spring Boot's and Spring Cloud Stream's; the ones a deployment sets are in\n")
+        .append(
+            "Settings of the libraries underneath (`spring.datasource.*`, `spring.cloud.stream.kafka.binder.*`,\n")
+        .append(
+            "`server.port`, ...) are Spring Boot's and Spring Cloud Stream's; the ones a deployment sets are in\n")
         .append("[operations.md](operations.md#external-servers).\n\n");
     for (Map.Entry<String, String> section : classOfSection.entrySet()) {
       String type = section.getValue();
-      md.append("## `").append(section.getKey()).append(".*`\n\n")
-          .append("From `").append(type.substring(type.lastIndexOf('.') + 1)).append("`.\n\n")
+      md.append("## `")
+          .append(section.getKey())
+          .append(".*`\n\n")
+          .append("From `")
+          .append(type.substring(type.lastIndexOf('.') + 1))
+          .append("`.\n\n")
           .append("| Name | Type | Default | Description |\n|---|---|---|---|\n");
-      List<JsonNode> rows = new ArrayList<>(propertiesOfSection.getOrDefault(section.getKey(), List.of()));
+      List<JsonNode> rows =
+          new ArrayList<>(propertiesOfSection.getOrDefault(section.getKey(), List.of()));
       rows.sort((a, b) -> a.path("name").asText().compareTo(b.path("name").asText()));
       for (JsonNode property : rows) {
-        md.append("| `").append(property.path("name").asText()).append("` | ")
-            .append(cell(simpleType(property.path("type").asText()))).append(" | ")
-            .append(defaultValue(property.path("defaultValue"))).append(" | ")
-            .append(cell(description(property, groupDescriptions))).append(" |\n");
+        md.append("| `")
+            .append(property.path("name").asText())
+            .append("` | ")
+            .append(cell(simpleType(property.path("type").asText())))
+            .append(" | ")
+            .append(defaultValue(property.path("defaultValue")))
+            .append(" | ")
+            .append(cell(description(property, groupDescriptions)))
+            .append(" |\n");
       }
       md.append('\n');
     }
@@ -138,8 +170,9 @@ class ConfigurationReferenceTest {
   }
 
   /**
-   * The property's description; for a property of a type from another module (whose Javadoc the processor cannot
-   * read, e.g. {@code RedeliverySettings} in the SPI), the description of its group or a pointer to that type.
+   * The property's description; for a property of a type from another module (whose Javadoc the
+   * processor cannot read, e.g. {@code RedeliverySettings} in the SPI), the description of its
+   * group or a pointer to that type.
    */
   private static String description(JsonNode property, Map<String, String> groupDescriptions) {
     String text = property.path("description").asText("");
@@ -147,18 +180,30 @@ class ConfigurationReferenceTest {
     if (text.isEmpty() && name.contains(".")) {
       String group = groupDescriptions.getOrDefault(name.substring(0, name.lastIndexOf('.')), "");
       String source = property.path("sourceType").asText();
-      text = !group.isEmpty() ? "part of: " + group
-          : "the `" + name.substring(name.lastIndexOf('.') + 1) + "` of `"
-          + source.substring(source.lastIndexOf('.') + 1) + "`, a type of another module whose Javadoc gives its meaning and default";
+      text =
+          !group.isEmpty()
+              ? "part of: " + group
+              : "the `"
+                  + name.substring(name.lastIndexOf('.') + 1)
+                  + "` of `"
+                  + source.substring(source.lastIndexOf('.') + 1)
+                  + "`, a type of another module whose Javadoc gives its meaning and default";
     }
     if (property.has("deprecation")) {
       JsonNode deprecation = property.path("deprecation");
-      text = "Deprecated" + (deprecation.has("replacement") ? ": use " + deprecation.path("replacement").asText()
-          : "") + ". " + text;
+      text =
+          "Deprecated"
+              + (deprecation.has("replacement")
+                  ? ": use " + deprecation.path("replacement").asText()
+                  : "")
+              + ". "
+              + text;
     }
     String braces = "((?:[^{}]|\\{[^{}]*})*)}"; // one level of nested braces, e.g. {@code /x/{id}}
-    return text.replaceAll("\\{@code " + braces, "`$1`").replaceAll("\\{@link(?:plain)? " + braces, "`$1`")
-        .replaceAll("\\s+", " ").trim();
+    return text.replaceAll("\\{@code " + braces, "`$1`")
+        .replaceAll("\\{@link(?:plain)? " + braces, "`$1`")
+        .replaceAll("\\s+", " ")
+        .trim();
   }
 
   private static String cell(String text) {

@@ -13,9 +13,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The README stays a ten-minute read that leads everywhere: at most 250 lines, every page under {@code docs/} linked
- * from it, and every relative link in the README, the docs pages and the module READMEs pointing at a file that
- * exists.
+ * The README stays a ten-minute read that leads everywhere: at most 250 lines, every page under
+ * {@code docs/} linked from it, and every relative link in the README, the docs pages and the
+ * module READMEs pointing at a file that exists.
  */
 class DocumentationLinksTest {
 
@@ -25,11 +25,17 @@ class DocumentationLinksTest {
   @Test
   void readmeIsShortAndLinksEveryDocsPage() throws IOException {
     List<String> readme = Files.readAllLines(ROOT.resolve("README.md"));
-    assertThat(readme).as("README.md lines (move details into docs/)").hasSizeLessThanOrEqualTo(250);
+    assertThat(readme)
+        .as("README.md lines (move details into docs/)")
+        .hasSizeLessThanOrEqualTo(250);
     String text = String.join("\n", readme);
     try (Stream<Path> pages = Files.list(ROOT.resolve("docs"))) {
-      List<String> unlinked = pages.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".md"))
-          .filter(n -> !text.contains("](docs/" + n)).toList();
+      List<String> unlinked =
+          pages
+              .map(p -> p.getFileName().toString())
+              .filter(n -> n.endsWith(".md"))
+              .filter(n -> !text.contains("](docs/" + n))
+              .toList();
       assertThat(unlinked).as("docs pages not linked from README.md").isEmpty();
     }
   }
@@ -41,8 +47,12 @@ class DocumentationLinksTest {
       docs.filter(p -> p.toString().endsWith(".md")).forEach(files::add);
     }
     try (Stream<Path> tree = Files.walk(ROOT, 3)) {
-      tree.filter(p -> p.getFileName().toString().equals("README.md") && !p.startsWith(ROOT.resolve("perf-tests"))
-          && !p.toString().contains("target") && !p.normalize().equals(ROOT.resolve("README.md").normalize()))
+      tree.filter(
+              p ->
+                  p.getFileName().toString().equals("README.md")
+                      && !p.startsWith(ROOT.resolve("perf-tests"))
+                      && !p.toString().contains("target")
+                      && !p.normalize().equals(ROOT.resolve("README.md").normalize()))
           .forEach(files::add);
     }
     List<String> broken = new ArrayList<>();

@@ -28,7 +28,6 @@ import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
-import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -41,19 +40,21 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
- * The console in a real headless Chromium (Debian's chromium and chromium-driver, driven by Selenium) against the
- * service on a random port: sign in with the keyboard, create a subscription after testing its pattern, watch the rate
- * chart and the live tail, save a rule with a syntax error and see it at its line, redrive a dead letter, and every
- * page at 1280×800 and in a narrow window. Screenshots go to {@code target/console-screenshots/}.
+ * The console in a real headless Chromium (Debian's chromium and chromium-driver, driven by
+ * Selenium) against the service on a random port: sign in with the keyboard, create a subscription
+ * after testing its pattern, watch the rate chart and the live tail, save a rule with a syntax
+ * error and see it at its line, redrive a dead letter, and every page at 1280×800 and in a narrow
+ * window. Screenshots go to {@code target/console-screenshots/}.
  *
- * <p>Skipped with the reason when chromium or chromedriver is missing; under {@code CI=true} that fails instead
- * ({@code .ci/run} installs them).
+ * <p>Skipped with the reason when chromium or chromedriver is missing; under {@code CI=true} that
+ * fails instead ({@code .ci/run} installs them).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class ConsoleBrowserTest {
 
   static final Path CHROMIUM = Path.of(System.getProperty("console.chromium", "/usr/bin/chromium"));
-  static final Path CHROMEDRIVER = Path.of(System.getProperty("console.chromedriver", "/usr/bin/chromedriver"));
+  static final Path CHROMEDRIVER =
+      Path.of(System.getProperty("console.chromedriver", "/usr/bin/chromedriver"));
   static final Path SHOTS = Path.of("target", "console-screenshots");
   static final Duration WAIT = Duration.ofSeconds(20);
   static final int WIDE = 1280;
@@ -64,14 +65,15 @@ class ConsoleBrowserTest {
   static ChromeDriver driver;
   static Path profile;
 
-  @LocalServerPort
-  int port;
+  @LocalServerPort int port;
   Api api;
 
   @BeforeAll
   static void browser() throws IOException {
-    String missing = !Files.isExecutable(CHROMIUM) ? CHROMIUM + " is missing"
-        : !Files.isExecutable(CHROMEDRIVER) ? CHROMEDRIVER + " is missing" : null;
+    String missing =
+        !Files.isExecutable(CHROMIUM)
+            ? CHROMIUM + " is missing"
+            : !Files.isExecutable(CHROMEDRIVER) ? CHROMEDRIVER + " is missing" : null;
     if (missing != null) {
       String reason = missing + " (apt-get install chromium chromium-driver)";
       if ("true".equalsIgnoreCase(System.getenv("CI"))) {
@@ -84,13 +86,27 @@ class ConsoleBrowserTest {
     ChromeOptions options = new ChromeOptions();
     options.setBinary(CHROMIUM.toFile());
     // The flags this closed network needs (no background connections) plus a fresh profile.
-    options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
-        "--disable-quic", "--disable-extensions", "--force-device-scale-factor=1", "--lang=en-US",
-        "--user-data-dir=" + profile, "--window-size=" + WIDE + "," + HIGH);
+    options.addArguments(
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+        "--disable-extensions",
+        "--force-device-scale-factor=1",
+        "--lang=en-US",
+        "--user-data-dir=" + profile,
+        "--window-size=" + WIDE + "," + HIGH);
     options.setCapability("goog:loggingPrefs", Map.of(LogType.BROWSER, "ALL"));
-    ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
-        .usingAnyFreePort().build();
+    ChromeDriverService service =
+        new ChromeDriverService.Builder()
+            .usingDriverExecutable(CHROMEDRIVER.toFile())
+            .usingAnyFreePort()
+            .build();
     driver = new ChromeDriver(service, options);
   }
 
@@ -113,12 +129,17 @@ class ConsoleBrowserTest {
     resize(WIDE);
   }
 
-  /** No script error, CSP violation or failed module in the page (answers 4xx of probes are expected). */
+  /**
+   * No script error, CSP violation or failed module in the page (answers 4xx of probes are
+   * expected).
+   */
   @AfterEach
   void noScriptErrors() {
-    List<LogEntry> severe = driver.manage().logs().get(LogType.BROWSER).getAll().stream()
-        .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue())
-        .filter(e -> !e.getMessage().contains("Failed to load resource")).toList();
+    List<LogEntry> severe =
+        driver.manage().logs().get(LogType.BROWSER).getAll().stream()
+            .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue())
+            .filter(e -> !e.getMessage().contains("Failed to load resource"))
+            .toList();
     assertThat(severe).as("browser console errors").isEmpty();
   }
 
@@ -133,8 +154,10 @@ class ConsoleBrowserTest {
   }
 
   private WebDriverWait waiting() {
-    // Pages re-render what they show (verdicts, lists): an element found a moment ago may be replaced.
-    return (WebDriverWait) new WebDriverWait(driver, WAIT).ignoring(StaleElementReferenceException.class);
+    // Pages re-render what they show (verdicts, lists): an element found a moment ago may be
+    // replaced.
+    return (WebDriverWait)
+        new WebDriverWait(driver, WAIT).ignoring(StaleElementReferenceException.class);
   }
 
   private WebElement find(String css) {
@@ -150,8 +173,10 @@ class ConsoleBrowserTest {
     if (!driver.getCurrentUrl().startsWith(base() + "/console/")) {
       driver.get(base() + "/console/");
     }
-    Boolean signIn = (Boolean) ((JavascriptExecutor) driver).executeScript(
-        "return !document.getElementById('sign-in').hidden");
+    Boolean signIn =
+        (Boolean)
+            ((JavascriptExecutor) driver)
+                .executeScript("return !document.getElementById('sign-in').hidden");
     if (Boolean.TRUE.equals(signIn)) {
       WebElement key = find("#sign-in-key");
       key.sendKeys(SseClient.TEST_KEY, Keys.ENTER);
@@ -163,23 +188,34 @@ class ConsoleBrowserTest {
 
   /** Sets a text control's value as a paste would (and tells the page). */
   private void paste(WebElement control, String text) {
-    ((JavascriptExecutor) driver).executeScript("arguments[0].value = arguments[1];"
-        + "arguments[0].dispatchEvent(new Event('input', {bubbles: true}));", control, text);
+    ((JavascriptExecutor) driver)
+        .executeScript(
+            "arguments[0].value = arguments[1];"
+                + "arguments[0].dispatchEvent(new Event('input', {bubbles: true}));",
+            control,
+            text);
   }
 
   private void screenshot(String name) throws IOException {
     // Let charts and fonts settle for a frame.
-    ((JavascriptExecutor) driver).executeAsyncScript("requestAnimationFrame(() => setTimeout(arguments[0], 50))");
+    ((JavascriptExecutor) driver)
+        .executeAsyncScript("requestAnimationFrame(() => setTimeout(arguments[0], 50))");
     Files.write(SHOTS.resolve(name + ".png"), driver.getScreenshotAs(OutputType.BYTES));
   }
 
   /** The page fits the window: nothing needs a horizontal scroll bar to be read. */
   private void assertNoHorizontalScroll(String page) {
-    Long overflow = (Long) ((JavascriptExecutor) driver).executeScript(
-        "return Math.max(0, document.documentElement.scrollWidth - window.innerWidth)");
+    Long overflow =
+        (Long)
+            ((JavascriptExecutor) driver)
+                .executeScript(
+                    "return Math.max(0, document.documentElement.scrollWidth - window.innerWidth)");
     if (overflow > 1) {
       // Name the elements that stick out, deepest first, so the failure says what to fix.
-      Object culprits = ((JavascriptExecutor) driver).executeScript("""
+      Object culprits =
+          ((JavascriptExecutor) driver)
+              .executeScript(
+                  """
           const clipped = e => { for (let p = e.parentElement; p && p !== document.body; p = p.parentElement) {
             if (getComputedStyle(p).overflowX !== 'visible') return true; } return false; };
           return [...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right
@@ -191,10 +227,14 @@ class ConsoleBrowserTest {
 
   private String registerType() {
     String type = unique("com.example.console.reading");
-    Response r = api.postJson("/api/v1/event-types", """
+    Response r =
+        api.postJson(
+            "/api/v1/event-types",
+            """
         {"type": "%s", "description": "Meter reading for the console test", "owner": "console",
          "schema": {"type": "object", "required": ["meter", "value"],
-                    "properties": {"meter": {"type": "string"}, "value": {"type": "number"}}}}""".formatted(type));
+                    "properties": {"meter": {"type": "string"}, "value": {"type": "number"}}}}"""
+                .formatted(type));
     assertThat(r.status()).as(r.body()).isEqualTo(201);
     return type;
   }
@@ -202,7 +242,8 @@ class ConsoleBrowserTest {
   private String event(String id, String type, int value) {
     return """
         {"specversion": "1.0", "id": "%s", "source": "/meters/m1", "type": "%s",
-         "data": {"meter": "m1", "value": %d}}""".formatted(id, type, value);
+         "data": {"meter": "m1", "value": %d}}"""
+        .formatted(id, type, value);
   }
 
   // ---- the scenarios
@@ -220,30 +261,49 @@ class ConsoleBrowserTest {
     find("#nav");
     assertThat(find("#page h1").getText()).isEqualTo("Live");
     assertThat(driver.getCurrentUrl()).doesNotContain(SseClient.TEST_KEY);
-    assertThat(driver.findElements(By.cssSelector("#nav li:not([hidden]) a"))).extracting(WebElement::getText)
-        .contains("Live", "Event types", "Subscriptions", "Dead letters", "Detectors", "Rules", "Channels", "Cluster");
-    assertThat((String) ((JavascriptExecutor) driver).executeScript(
-        "return sessionStorage.getItem('activity.console.key')")).isEqualTo(SseClient.TEST_KEY);
+    assertThat(driver.findElements(By.cssSelector("#nav li:not([hidden]) a")))
+        .extracting(WebElement::getText)
+        .contains(
+            "Live",
+            "Event types",
+            "Subscriptions",
+            "Dead letters",
+            "Detectors",
+            "Rules",
+            "Channels",
+            "Cluster");
+    assertThat(
+            (String)
+                ((JavascriptExecutor) driver)
+                    .executeScript("return sessionStorage.getItem('activity.console.key')"))
+        .isEqualTo(SseClient.TEST_KEY);
     assertThat(driver.manage().getCookies()).as("no cookie holds the key").isEmpty();
 
     find("#sign-out").click();
     find("#sign-in-key");
-    assertThat((String) ((JavascriptExecutor) driver).executeScript(
-        "return sessionStorage.getItem('activity.console.key')")).isNull();
+    assertThat(
+            (String)
+                ((JavascriptExecutor) driver)
+                    .executeScript("return sessionStorage.getItem('activity.console.key')"))
+        .isNull();
   }
 
   @Test
   void aSubscriberKeySeesOnlyWhatItsRoleReaches() throws IOException {
-    String key = api.createKey(unique("console-subscriber"), List.of("subscriber"), List.of("com.example.console.*"));
+    String key =
+        api.createKey(
+            unique("console-subscriber"), List.of("subscriber"), List.of("com.example.console.*"));
     driver.get(base() + "/console/");
     ((JavascriptExecutor) driver).executeScript("sessionStorage.clear()");
     driver.navigate().refresh();
     find("#sign-in-key").sendKeys(key, Keys.ENTER);
     find("#nav");
-    assertThat(driver.findElements(By.cssSelector("#nav li:not([hidden]) a"))).extracting(WebElement::getText)
+    assertThat(driver.findElements(By.cssSelector("#nav li:not([hidden]) a")))
+        .extracting(WebElement::getText)
         .containsExactly("Live", "Event types", "Subscriptions", "Dead letters");
     assertThat(find("#identity").getText()).startsWith("key:").endsWith("subscriber");
-    // Live for a subscriber: the tail of its event types, no charts (statistics need admin or metrics).
+    // Live for a subscriber: the tail of its event types, no charts (statistics need admin or
+    // metrics).
     waiting().until(d -> "Live".equals(d.findElement(By.cssSelector("#page h1")).getText()));
     find("#live-tail textarea[name=pattern]");
     assertThat(driver.findElements(By.id("chart-in"))).isEmpty();
@@ -265,23 +325,34 @@ class ConsoleBrowserTest {
 
     find("#subscription-form");
     WebElement pattern = find("#subscription-form textarea[name=pattern]");
-    paste(pattern, """
+    paste(
+        pattern,
+        """
         {
           "type": ["%s"],
           "data": {"value": [{"numeric": [">", 100]}]}
-        }""".formatted(type));
+        }"""
+            .formatted(type));
     WebElement eventEditor = find("#pattern-tester textarea[name=event]");
-    assertThat(eventEditor.getAttribute("value")).as("the sample event was handed over").contains(type)
+    assertThat(eventEditor.getAttribute("value"))
+        .as("the sample event was handed over")
+        .contains(type)
         .contains("\"value\": 1");
     find("#test-pattern").click();
-    WebElement verdict = waiting().until(d -> d.findElement(By.cssSelector("#pattern-verdict .verdict")));
+    WebElement verdict =
+        waiting().until(d -> d.findElement(By.cssSelector("#pattern-verdict .verdict")));
     assertThat(verdict.getAttribute("data-matches")).isEqualTo("false");
     assertThat(verdict.getText()).contains("Does not match").contains("data.value is 1");
 
     paste(eventEditor, eventEditor.getAttribute("value").replace("\"value\": 1", "\"value\": 150"));
     find("#test-pattern").click();
-    waiting().until(d -> "true".equals(d.findElement(By.cssSelector("#pattern-verdict .verdict"))
-        .getAttribute("data-matches")));
+    waiting()
+        .until(
+            d ->
+                "true"
+                    .equals(
+                        d.findElement(By.cssSelector("#pattern-verdict .verdict"))
+                            .getAttribute("data-matches")));
     assertThat(find("#pattern-verdict").getText()).contains("Matches");
 
     String name = unique("console subscription");
@@ -294,9 +365,13 @@ class ConsoleBrowserTest {
 
     Response list = api.get("/api/v1/subscriptions");
     assertThat(list.json().findValues("name").stream().map(n -> n.asText())).contains(name);
-    var saved = java.util.stream.StreamSupport.stream(list.json().spliterator(), false)
-        .filter(s -> s.get("name").asText().equals(name)).findFirst().orElseThrow();
-    assertThat(saved.get("pattern").get("data").get("value").get(0).get("numeric").get(1).asInt()).isEqualTo(100);
+    var saved =
+        java.util.stream.StreamSupport.stream(list.json().spliterator(), false)
+            .filter(s -> s.get("name").asText().equals(name))
+            .findFirst()
+            .orElseThrow();
+    assertThat(saved.get("pattern").get("data").get("value").get(0).get("numeric").get(1).asInt())
+        .isEqualTo(100);
 
     open("subscriptions");
     find("tr[data-subscription='" + name + "']");
@@ -312,8 +387,11 @@ class ConsoleBrowserTest {
     find("#save-subscription").click();
     WebElement patternErrors = find("ul.editor-errors[data-error-for=pattern] li");
     assertThat(patternErrors.getText()).contains("is not a valid event pattern");
-    assertThat(find("#subscription-form textarea[name=pattern]").getAttribute("aria-invalid")).isEqualTo("true");
-    assertThat(driver.getCurrentUrl()).as("nothing saved, still editing").endsWith("#/subscriptions/new");
+    assertThat(find("#subscription-form textarea[name=pattern]").getAttribute("aria-invalid"))
+        .isEqualTo("true");
+    assertThat(driver.getCurrentUrl())
+        .as("nothing saved, still editing")
+        .endsWith("#/subscriptions/new");
   }
 
   @Test
@@ -323,21 +401,43 @@ class ConsoleBrowserTest {
     WebElement tailPattern = find("#live-tail textarea[name=pattern]");
     paste(tailPattern, "{\"type\": [\"" + type + "\"]}");
     find("#live-tail-start").click();
-    waiting().until(d -> "true".equals(d.findElement(By.id("live-tail-events")).getAttribute("data-open")));
+    waiting()
+        .until(
+            d -> "true".equals(d.findElement(By.id("live-tail-events")).getAttribute("data-open")));
 
     int n = 20;
     for (int i = 0; i < n; i++) {
       assertThat(api.publish(event("live-" + i, type, 100 + i)).status()).isEqualTo(202);
     }
-    waiting().until(d -> d.findElements(By.cssSelector("#live-tail-events li[data-type='" + type + "']")).size() == n);
+    waiting()
+        .until(
+            d ->
+                d.findElements(By.cssSelector("#live-tail-events li[data-type='" + type + "']"))
+                        .size()
+                    == n);
     List<WebElement> items = driver.findElements(By.cssSelector("#live-tail-events li"));
-    assertThat(items.get(0).getAttribute("data-id")).as("newest first").isEqualTo("live-" + (n - 1));
+    assertThat(items.get(0).getAttribute("data-id"))
+        .as("newest first")
+        .isEqualTo("live-" + (n - 1));
     assertThat(find("#live-tail-status").getText()).contains(n + " received");
 
-    // The rate chart's table (the canvas's text alternative) shows the type with every event counted.
-    waiting().until(d -> d.findElements(By.cssSelector("#chart-in-summary tr[data-series='" + type + "'] td[data-total='"
-        + n + "']")).size() == 1);
-    assertThat(driver.findElements(By.cssSelector("#chart-in-canvas canvas"))).as("uPlot drew the chart").isNotEmpty();
+    // The rate chart's table (the canvas's text alternative) shows the type with every event
+    // counted.
+    waiting()
+        .until(
+            d ->
+                d.findElements(
+                            By.cssSelector(
+                                "#chart-in-summary tr[data-series='"
+                                    + type
+                                    + "'] td[data-total='"
+                                    + n
+                                    + "']"))
+                        .size()
+                    == 1);
+    assertThat(driver.findElements(By.cssSelector("#chart-in-canvas canvas")))
+        .as("uPlot drew the chart")
+        .isNotEmpty();
     screenshot("live");
     find("#live-tail-stop").click();
   }
@@ -348,7 +448,9 @@ class ConsoleBrowserTest {
     String name = unique("console-rule");
     find("#rule-name").sendKeys(name);
     WebElement drl = find("#rule-form textarea[name=drl]");
-    paste(drl, """
+    paste(
+        drl,
+        """
         rule "high reading"
         when
           $e : Event( type == "com.example.meter.reading", number("value") > 90
@@ -357,7 +459,8 @@ class ConsoleBrowserTest {
         end
         """);
     find("#save-rule").click();
-    WebElement marked = waiting().until(d -> d.findElement(By.cssSelector("#rule-form .gutter li.error")));
+    WebElement marked =
+        waiting().until(d -> d.findElement(By.cssSelector("#rule-form .gutter li.error")));
     assertThat(marked.getAttribute("data-line")).isEqualTo("4");
     assertThat(find("#rule-form .code .marks .band").getAttribute("data-line")).isEqualTo("4");
     WebElement message = find("#rule-form ul.editor-errors li");
@@ -368,8 +471,12 @@ class ConsoleBrowserTest {
 
     // The message's button takes the caret to the line.
     message.findElement(By.tagName("button")).click();
-    Long caretLine = (Long) ((JavascriptExecutor) driver).executeScript(
-        "const t = arguments[0]; return t.value.slice(0, t.selectionStart).split('\\n').length;", drl);
+    Long caretLine =
+        (Long)
+            ((JavascriptExecutor) driver)
+                .executeScript(
+                    "const t = arguments[0]; return t.value.slice(0, t.selectionStart).split('\\n').length;",
+                    drl);
     assertThat(caretLine).isEqualTo(4L);
 
     paste(drl, drl.getAttribute("value").replace("> 90\n", "> 90 )\n"));
@@ -385,15 +492,22 @@ class ConsoleBrowserTest {
   void deadLetterIsRedrivenFromTheConsole() throws IOException {
     String type = registerType();
     String path = "/" + unique("dead");
-    Response sub = api.postJson("/api/v1/subscriptions", """
+    Response sub =
+        api.postJson(
+            "/api/v1/subscriptions",
+            """
         {"name": "%s", "pattern": {"type": ["%s"]}, "target": "%s", "retry": {"maxAttempts": 1}}"""
-        .formatted(unique("redrive"), type, webhook.url(path)));
+                .formatted(unique("redrive"), type, webhook.url(path)));
     assertThat(sub.status()).as(sub.body()).isEqualTo(201);
     String id = sub.json().get("id").asText();
     webhook.failNext(path, 1);
     String eventId = unique("dl");
     assertThat(api.publish(event(eventId, type, 7)).status()).isEqualTo(202);
-    await().atMost(WAIT).until(() -> api.get("/api/v1/dead-letters?subscription=" + id).json().get("items").size() == 1);
+    await()
+        .atMost(WAIT)
+        .until(
+            () ->
+                api.get("/api/v1/dead-letters?subscription=" + id).json().get("items").size() == 1);
     assertThat(webhook.calls(path)).isEmpty();
 
     open("dead-letters/" + id);
@@ -412,19 +526,30 @@ class ConsoleBrowserTest {
   void archivedEventsAreListedAndBrowsed() throws IOException {
     String type = registerType();
     String name = unique("console-archive");
-    Response created = api.postJson("/api/v1/archives", """
-        {"name": "%s", "pattern": {"type": ["%s"]}, "retention": "P1D"}""".formatted(name, type));
+    Response created =
+        api.postJson(
+            "/api/v1/archives",
+            """
+        {"name": "%s", "pattern": {"type": ["%s"]}, "retention": "P1D"}"""
+                .formatted(name, type));
     assertThat(created.status()).as(created.body()).isEqualTo(201);
     for (int i = 0; i < 3; i++) {
       assertThat(api.publish(event("ar-" + i, type, i)).status()).isEqualTo(202);
     }
-    await().atMost(WAIT).until(() -> api.get("/api/v1/archives/" + name).json().get("eventCount").asLong() == 3);
+    await()
+        .atMost(WAIT)
+        .until(() -> api.get("/api/v1/archives/" + name).json().get("eventCount").asLong() == 3);
 
     open("archives");
     WebElement row = find("tr[data-archive='" + name + "']");
     assertThat(row.getAttribute("data-events")).isEqualTo("3");
     row.findElement(By.tagName("button")).click();
-    waiting().until(d -> d.findElements(By.cssSelector("#archive-events-list tr[data-event-id^='ar-']")).size() == 3);
+    waiting()
+        .until(
+            d ->
+                d.findElements(By.cssSelector("#archive-events-list tr[data-event-id^='ar-']"))
+                        .size()
+                    == 3);
     screenshot("archives");
   }
 
@@ -437,11 +562,19 @@ class ConsoleBrowserTest {
     paste(find("#detector-form textarea[name=epl]"), "select data.meter as meter\nfrm R");
     find("#save-detector").click();
     // Whatever the service answered shows in the form; the EPL error must be marked at its line.
-    waiting().until(d -> !d.findElements(By.cssSelector("#detector-form [aria-invalid='true']")).isEmpty()
-        || !d.findElement(By.id("det-status")).getText().isBlank());
+    waiting()
+        .until(
+            d ->
+                !d.findElements(By.cssSelector("#detector-form [aria-invalid='true']")).isEmpty()
+                    || !d.findElement(By.id("det-status")).getText().isBlank());
     screenshot("detector-error");
-    WebElement marked = driver.findElements(By.cssSelector("#detector-form .gutter li.error")).stream().findFirst()
-        .orElseThrow(() -> new AssertionError("no line marked; the form says: " + find("#detector-form").getText()));
+    WebElement marked =
+        driver.findElements(By.cssSelector("#detector-form .gutter li.error")).stream()
+            .findFirst()
+            .orElseThrow(
+                () ->
+                    new AssertionError(
+                        "no line marked; the form says: " + find("#detector-form").getText()));
     assertThat(marked.getAttribute("data-line")).isIn("1", "2");
     assertThat(find("#detector-form ul.editor-errors li").getText()).startsWith("Line ");
   }
@@ -449,9 +582,14 @@ class ConsoleBrowserTest {
   @Test
   void everyPageIsReadableWideAndNarrow() throws IOException {
     String type = registerType();
-    assertThat(api.postJson("/api/v1/detectors", """
+    assertThat(
+            api.postJson(
+                    "/api/v1/detectors",
+                    """
         {"name": "%s", "inputs": {"R": "%s"}, "epl": "select data.meter as meter, avg(data.value) as avgValue from R#length_batch(3) group by data.meter", "emits": "com.example.console.overload"}"""
-        .formatted(unique("overload"), type)).status()).isEqualTo(201);
+                        .formatted(unique("overload"), type))
+                .status())
+        .isEqualTo(201);
     Map<String, String> pages = new java.util.LinkedHashMap<>();
     pages.put("live", "Live");
     pages.put("types", "Event types");
@@ -467,7 +605,9 @@ class ConsoleBrowserTest {
       resize(width);
       for (Map.Entry<String, String> page : pages.entrySet()) {
         open(page.getKey());
-        waiting().until(d -> page.getValue().equals(d.findElement(By.cssSelector("#page h1")).getText()));
+        waiting()
+            .until(
+                d -> page.getValue().equals(d.findElement(By.cssSelector("#page h1")).getText()));
         // Focus moves to the page heading, so keyboard users start on the new page.
         waiting().until(d -> "H1".equals(d.switchTo().activeElement().getTagName().toUpperCase()));
         if (page.getKey().equals("archives")) {
@@ -478,7 +618,9 @@ class ConsoleBrowserTest {
         }
         if (page.getKey().equals("cluster")) {
           // The mode in force, with the setting that chooses it.
-          assertThat(find("#cl-mode").getText()).startsWith("single node").contains("activity.cluster.enabled=false");
+          assertThat(find("#cl-mode").getText())
+              .startsWith("single node")
+              .contains("activity.cluster.enabled=false");
         }
         String file = page.getKey().replace('/', '-') + (width == WIDE ? "" : "-narrow");
         screenshot(file);

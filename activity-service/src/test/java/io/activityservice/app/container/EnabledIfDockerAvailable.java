@@ -10,9 +10,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * Runs the annotated test class only when Testcontainers finds a Docker engine; otherwise JUnit reports it as
- * skipped with the reason. Evaluated before Spring loads any context or a container is started. (Same effect as
- * {@code @Testcontainers(disabledWithoutDocker = true)}, without needing the testcontainers-junit-jupiter module.)
+ * Runs the annotated test class only when Testcontainers finds a Docker engine; otherwise JUnit
+ * reports it as skipped with the reason. Evaluated before Spring loads any context or a container
+ * is started. (Same effect as {@code @Testcontainers(disabledWithoutDocker = true)}, without
+ * needing the testcontainers-junit-jupiter module.)
  */
 @Target(ElementType.TYPE)
 @Retention(RetentionPolicy.RUNTIME)
@@ -29,10 +30,11 @@ public @interface EnabledIfDockerAvailable {
       if (dockerAvailable()) {
         return ConditionEvaluationResult.enabled("Docker engine available");
       }
-      return ConditionEvaluationResult.disabled("No Docker engine (Testcontainers DockerClientFactory"
-          + ".isDockerAvailable() is false): the LocalStack and ActiveMQ containers cannot start. Without Docker the"
-          + " same transports are tested on host servers: CrossTransportMatrixTest and"
-          + " infra/tests/deploy-localstack-smoke.sh");
+      return ConditionEvaluationResult.disabled(
+          "No Docker engine (Testcontainers DockerClientFactory"
+              + ".isDockerAvailable() is false): the LocalStack and ActiveMQ containers cannot start. Without Docker the"
+              + " same transports are tested on host servers: CrossTransportMatrixTest and"
+              + " infra/tests/deploy-localstack-smoke.sh");
     }
 
     static boolean dockerAvailable() {

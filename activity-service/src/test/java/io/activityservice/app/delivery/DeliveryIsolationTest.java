@@ -34,22 +34,28 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * The delivery issue's scenario, as a user would set it up: one inbound JMS topic, a healthy subscription
- * delivering to an SQS queue (LocalStack), and a webhook that answers 503 after 5 seconds. 2,000 events reach the
- * healthy queue about as fast beside the failing webhook as alone; the webhook's deliveries are parked, retried
- * from the durable store and dead-lettered after {@code maxAttempts}, each exactly once, with the reason.
+ * The delivery issue's scenario, as a user would set it up: one inbound JMS topic, a healthy
+ * subscription delivering to an SQS queue (LocalStack), and a webhook that answers 503 after 5
+ * seconds. 2,000 events reach the healthy queue about as fast beside the failing webhook as alone;
+ * the webhook's deliveries are parked, retried from the durable store and dead-lettered after
+ * {@code maxAttempts}, each exactly once, with the reason.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-    "activity.channels.sqs.embedded.enabled=false",
-    "activity.channels.sqs.max-batch-bytes=262144",
-    "activity.routing.park-after=1s",
-    // 2,000 retries of 5 s each: let them all run at once so the test ends in reasonable time.
-    "activity.delivery.max-concurrent-attempts=4000",
-    "activity.delivery.max-attempts-per-subscription=4000",
-    "activity.delivery.poll-interval=100ms",
-    // The default per-host bound (64 requests in flight) would stretch 6,000 attempts of 5 s to over 7 minutes;
-    // 400 makes it about 75 s while keeping the failing host's connections (all on this 2-core machine) bounded.
-    "activity.channels.http.max-concurrency-per-host=400"})
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {
+      "activity.channels.sqs.embedded.enabled=false",
+      "activity.channels.sqs.max-batch-bytes=262144",
+      "activity.routing.park-after=1s",
+      // 2,000 retries of 5 s each: let them all run at once so the test ends in reasonable time.
+      "activity.delivery.max-concurrent-attempts=4000",
+      "activity.delivery.max-attempts-per-subscription=4000",
+      "activity.delivery.poll-interval=100ms",
+      // The default per-host bound (64 requests in flight) would stretch 6,000 attempts of 5 s to
+      // over 7 minutes;
+      // 400 makes it about 75 s while keeping the failing host's connections (all on this 2-core
+      // machine) bounded.
+      "activity.channels.http.max-concurrency-per-host=400"
+    })
 class DeliveryIsolationTest {
 
   static final int EVENTS = 2000;
@@ -65,10 +71,8 @@ class DeliveryIsolationTest {
     registry.add("activity.channels.sqs.wait-time", () -> "1s");
   }
 
-  @LocalServerPort
-  int port;
-  @Autowired
-  ChannelRegistry channels;
+  @LocalServerPort int port;
+  @Autowired ChannelRegistry channels;
 
   /** Events received on a channel, per id. */
   private static final class Received {
@@ -102,62 +106,91 @@ class DeliveryIsolationTest {
 
     Duration webhookHold = Duration.ofSeconds(5);
     try (SlowFailingWebhook webhook = new SlowFailingWebhook(webhookHold)) {
-      assertThat(api.postJson("/api/v1/channels", "{\"uri\": \"" + in + "\"}").status()).isEqualTo(201);
+      assertThat(api.postJson("/api/v1/channels", "{\"uri\": \"" + in + "\"}").status())
+          .isEqualTo(201);
       subscribe(api, "warm", warmType, warmQueue, null);
       subscribe(api, "healthy alone", aloneType, aloneQueue, null);
       subscribe(api, "healthy beside", besideType, besideQueue, null);
-      String failing = subscribe(api, "failing webhook", besideType, ChannelUri.parse(webhook.url("/hook")), """
+      String failing =
+          subscribe(
+              api,
+              "failing webhook",
+              besideType,
+              ChannelUri.parse(webhook.url("/hook")),
+              """
           , "retry": {"maxAttempts": %d, "initialBackoff": "PT1S", "maxBackoff": "PT2S", "maxAge": "PT5M"},
-          "deadLetter": "%s\"""".formatted(MAX_ATTEMPTS, deadLetterQueue));
+          "deadLetter": "%s\""""
+                  .formatted(MAX_ATTEMPTS, deadLetterQueue));
 
       Received warm = new Received();
       Received alone = new Received();
       Received beside = new Received();
       Received dead = new Received();
-      List<InboundChannel> receivers = List.of(receive(warmQueue, warm), receive(aloneQueue, alone),
-          receive(besideQueue, beside), receive(deadLetterQueue, dead));
+      List<InboundChannel> receivers =
+          List.of(
+              receive(warmQueue, warm),
+              receive(aloneQueue, alone),
+              receive(besideQueue, beside),
+              receive(deadLetterQueue, dead));
       try (OutboundChannel producer = channels.adapter(in).openOutbound(in)) {
         run(producer, warmType, 500, warm);
         double aloneSeconds = run(producer, aloneType, EVENTS, alone);
         double besideSeconds = run(producer, besideType, EVENTS, beside);
         double ratio = besideSeconds / aloneSeconds;
-        System.out.printf("isolation: healthy subscription %d events alone %.2f s, beside a failing webhook %.2f s"
-            + " (%.2fx); webhook requests waiting at once: up to %d%n", EVENTS, aloneSeconds, besideSeconds, ratio,
-            webhook.maxConcurrent());
+        System.out.printf(
+            "isolation: healthy subscription %d events alone %.2f s, beside a failing webhook %.2f s"
+                + " (%.2fx); webhook requests waiting at once: up to %d%n",
+            EVENTS, aloneSeconds, besideSeconds, ratio, webhook.maxConcurrent());
 
         assertThat(alone.byId).hasSize(EVENTS);
         assertThat(beside.byId).hasSize(EVENTS);
         assertThat(alone.duplicates()).isZero();
-        assertThat(beside.duplicates()).as("every event reaches the healthy queue exactly once").isZero();
-        // Not a timing ratio (that is a figure for perf-tests, and noise on a shared CI host): a healthy
-        // subscription coupled to the failing one waits at least one of the webhook's holds per stall, so the
+        assertThat(beside.duplicates())
+            .as("every event reaches the healthy queue exactly once")
+            .isZero();
+        // Not a timing ratio (that is a figure for perf-tests, and noise on a shared CI host): a
+        // healthy
+        // subscription coupled to the failing one waits at least one of the webhook's holds per
+        // stall, so the
         // extra time beside it stays below a single hold only if the two are independent.
         assertThat(besideSeconds - aloneSeconds)
-            .as("seconds the failing webhook added to the healthy subscription (one webhook hold is %d s)",
+            .as(
+                "seconds the failing webhook added to the healthy subscription (one webhook hold is %d s)",
                 webhookHold.toSeconds())
             .isLessThan((double) webhookHold.toSeconds());
 
-        // The webhook's deliveries: parked after park-after, retried from the store, dead-lettered after
+        // The webhook's deliveries: parked after park-after, retried from the store, dead-lettered
+        // after
         // maxAttempts, each exactly once, with the reason.
-        await().atMost(Duration.ofSeconds(240)).pollInterval(Duration.ofSeconds(1))
+        await()
+            .atMost(Duration.ofSeconds(240))
+            .pollInterval(Duration.ofSeconds(1))
             .until(() -> dead.byId.size() >= EVENTS);
-        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
+        await()
+            .during(Duration.ofSeconds(3))
+            .atMost(Duration.ofSeconds(10))
             .until(() -> dead.events.size() == EVENTS);
         assertThat(dead.duplicates()).as("each dead-lettered exactly once").isZero();
-        assertThat(dead.events).allSatisfy(e -> {
-          assertThat(String.valueOf(e.getExtension("deadletterreason"))).contains("503")
-              .contains("retry.maxAttempts=" + MAX_ATTEMPTS);
-          assertThat(String.valueOf(e.getExtension("deadletterattempts"))).isEqualTo(String.valueOf(MAX_ATTEMPTS));
-          assertThat(e.getExtension("deadlettersubscription")).isEqualTo(failing);
-        });
+        assertThat(dead.events)
+            .allSatisfy(
+                e -> {
+                  assertThat(String.valueOf(e.getExtension("deadletterreason")))
+                      .contains("503")
+                      .contains("retry.maxAttempts=" + MAX_ATTEMPTS);
+                  assertThat(String.valueOf(e.getExtension("deadletterattempts")))
+                      .isEqualTo(String.valueOf(MAX_ATTEMPTS));
+                  assertThat(e.getExtension("deadlettersubscription")).isEqualTo(failing);
+                });
         assertThat(webhook.failedRequests()).hasSize(EVENTS);
-        assertThat(webhook.failedRequests().values()).as("each event attempted exactly maxAttempts times")
+        assertThat(webhook.failedRequests().values())
+            .as("each event attempted exactly maxAttempts times")
             .allSatisfy(n -> assertThat(n.get()).isEqualTo(MAX_ATTEMPTS));
 
         JsonNode deliveries = api.get("/api/v1/subscriptions/" + failing + "/deliveries").json();
         assertThat(deliveries.get("pending").asLong()).isZero();
         assertThat(deliveries.get("deadLetters").asLong()).isEqualTo(EVENTS);
-        JsonNode page = api.get("/api/v1/dead-letters?subscription=" + failing + "&limit=1000").json();
+        JsonNode page =
+            api.get("/api/v1/dead-letters?subscription=" + failing + "&limit=1000").json();
         assertThat(page.get("items")).hasSize(1000);
         assertThat(page.get("items").get(0).get("reason").asText()).contains("503");
         assertThat(page.get("nextCursor").asText()).isNotBlank();
@@ -170,32 +203,49 @@ class DeliveryIsolationTest {
   }
 
   private String subscribe(Api api, String name, String type, ChannelUri target, String extra) {
-    Api.Response r = api.postJson("/api/v1/subscriptions", """
+    Api.Response r =
+        api.postJson(
+            "/api/v1/subscriptions",
+            """
         {"name": "%s", "pattern": {"type": ["%s"]}, "target": "%s"%s}"""
-        .formatted(name, type, target, extra == null ? "" : extra));
+                .formatted(name, type, target, extra == null ? "" : extra));
     assertThat(r.status()).as(r.body()).isEqualTo(201);
     return r.json().get("id").asText();
   }
 
   private InboundChannel receive(ChannelUri uri, Received into) {
-    return channels.adapter(uri).openInbound(uri, InboundSettings.strict(), (event, ack) -> {
-      into.add(event);
-      ack.ack();
-    });
+    return channels
+        .adapter(uri)
+        .openInbound(
+            uri,
+            InboundSettings.strict(),
+            (event, ack) -> {
+              into.add(event);
+              ack.ack();
+            });
   }
 
   /** Sends {@code n} events and returns the seconds from the first send to the last receipt. */
-  private static double run(OutboundChannel producer, String type, int n, Received into) throws Exception {
+  private static double run(OutboundChannel producer, String type, int n, Received into)
+      throws Exception {
     long start = System.nanoTime();
     List<CompletableFuture<Void>> sends = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
-      CloudEvent e = CloudEventBuilder.v1().withId(type + "-" + i).withSource(URI.create("/iso"))
-          .withType(type).withDataContentType("application/json")
-          .withData(("{\"n\":" + i + "}").getBytes(StandardCharsets.UTF_8)).build();
+      CloudEvent e =
+          CloudEventBuilder.v1()
+              .withId(type + "-" + i)
+              .withSource(URI.create("/iso"))
+              .withType(type)
+              .withDataContentType("application/json")
+              .withData(("{\"n\":" + i + "}").getBytes(StandardCharsets.UTF_8))
+              .build();
       sends.add(producer.send(e));
     }
     CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
-    await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(50)).until(() -> into.byId.size() >= n);
+    await()
+        .atMost(Duration.ofSeconds(180))
+        .pollInterval(Duration.ofMillis(50))
+        .until(() -> into.byId.size() >= n);
     return (into.lastAt.get() - start) / 1e9;
   }
 }

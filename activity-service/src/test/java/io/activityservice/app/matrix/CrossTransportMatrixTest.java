@@ -33,16 +33,20 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * Every producer channel to every consumer channel through the service, 1,000 events per leg, on real
- * servers: ActiveMQ over TCP (the service's embedded broker), LocalStack SQS, an embedded Kafka broker.
- * Each leg adds its own inbound channel through the REST API, subscribes a fresh target, sends with the
- * transport's adapter and asserts that every event arrives exactly once with the same id and data.
+ * Every producer channel to every consumer channel through the service, 1,000 events per leg, on
+ * real servers: ActiveMQ over TCP (the service's embedded broker), LocalStack SQS, an embedded
+ * Kafka broker. Each leg adds its own inbound channel through the REST API, subscribes a fresh
+ * target, sends with the transport's adapter and asserts that every event arrives exactly once with
+ * the same id and data.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-    "spring.cloud.stream.kafka.binder.brokers=${spring.embedded.kafka.brokers}",
-    "spring.cloud.stream.kafka.binder.min-partition-count=2",
-    "activity.channels.sqs.embedded.enabled=false",
-    "activity.channels.sqs.max-batch-bytes=262144"})
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {
+      "spring.cloud.stream.kafka.binder.brokers=${spring.embedded.kafka.brokers}",
+      "spring.cloud.stream.kafka.binder.min-partition-count=2",
+      "activity.channels.sqs.embedded.enabled=false",
+      "activity.channels.sqs.max-batch-bytes=262144"
+    })
 @EmbeddedKafka(partitions = 2)
 class CrossTransportMatrixTest {
 
@@ -58,24 +62,23 @@ class CrossTransportMatrixTest {
     registry.add("activity.channels.sqs.wait-time", () -> "2s");
   }
 
-  @LocalServerPort
-  int port;
-  @Autowired
-  ChannelRegistry channels;
+  @LocalServerPort int port;
+  @Autowired ChannelRegistry channels;
 
   @ParameterizedTest(name = "{0} -> {1}")
   @CsvSource({
-      "jms:queue, jms:queue",
-      "jms:topic, sqs",
-      "sqs, sqs",
-      "sqs, jms:topic",
-      "kafka, jms:queue",
-      "jms:queue, kafka",
-      "kafka, sqs",
-      "sqs, kafka",
-      "rest, jms:queue",
-      "rest, sqs",
-      "rest, kafka"})
+    "jms:queue, jms:queue",
+    "jms:topic, sqs",
+    "sqs, sqs",
+    "sqs, jms:topic",
+    "kafka, jms:queue",
+    "jms:queue, kafka",
+    "kafka, sqs",
+    "sqs, kafka",
+    "rest, jms:queue",
+    "rest, sqs",
+    "rest, kafka"
+  })
   void everyEventArrivesOnceWithSameIdAndData(String from, String to) throws Exception {
     String leg = UUID.randomUUID().toString().substring(0, 8);
     String type = "com.example.matrix." + leg;
@@ -84,25 +87,43 @@ class CrossTransportMatrixTest {
 
     Map<String, String> received = new ConcurrentHashMap<>();
     AtomicInteger duplicates = new AtomicInteger();
-    InboundChannel receiver = channels.adapter(target).openInbound(target,
-        new InboundSettings(null, null, Map.of("subscriptionName", "matrix-" + leg, "group", "matrix-" + leg)),
-        (event, ack) -> {
-          String data = new String(event.getData().toBytes(), StandardCharsets.UTF_8);
-          if (received.putIfAbsent(event.getId(), data) != null) {
-            duplicates.incrementAndGet();
-          }
-          ack.ack();
-        });
+    InboundChannel receiver =
+        channels
+            .adapter(target)
+            .openInbound(
+                target,
+                new InboundSettings(
+                    null,
+                    null,
+                    Map.of("subscriptionName", "matrix-" + leg, "group", "matrix-" + leg)),
+                (event, ack) -> {
+                  String data = new String(event.getData().toBytes(), StandardCharsets.UTF_8);
+                  if (received.putIfAbsent(event.getId(), data) != null) {
+                    duplicates.incrementAndGet();
+                  }
+                  ack.ack();
+                });
     try {
-      assertThat(api.postJson("/api/v1/subscriptions", """
-          {"name": "matrix %s", "pattern": {"type": ["%s"]}, "target": "%s"}""".formatted(leg, type, target))
-          .status()).isEqualTo(201);
+      assertThat(
+              api.postJson(
+                      "/api/v1/subscriptions",
+                      """
+          {"name": "matrix %s", "pattern": {"type": ["%s"]}, "target": "%s"}"""
+                          .formatted(leg, type, target))
+                  .status())
+          .isEqualTo(201);
 
       List<CloudEvent> events = new ArrayList<>();
       for (int i = 0; i < EVENTS; i++) {
-        events.add(CloudEventBuilder.v1().withId(leg + "-" + i).withSource(URI.create("/matrix/" + from))
-            .withType(type).withDataContentType("application/json")
-            .withData(("{\"n\":" + i + ",\"leg\":\"" + leg + "\"}").getBytes(StandardCharsets.UTF_8)).build());
+        events.add(
+            CloudEventBuilder.v1()
+                .withId(leg + "-" + i)
+                .withSource(URI.create("/matrix/" + from))
+                .withType(type)
+                .withDataContentType("application/json")
+                .withData(
+                    ("{\"n\":" + i + ",\"leg\":\"" + leg + "\"}").getBytes(StandardCharsets.UTF_8))
+                .build());
       }
       if (from.equals("rest")) {
         publishOverRest(api, events);
@@ -110,11 +131,14 @@ class CrossTransportMatrixTest {
         publishOnChannel(api, ChannelUri.parse(uri(from, "in-" + leg)), events);
       }
 
-      await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+      await()
+          .atMost(Duration.ofSeconds(120))
+          .pollInterval(Duration.ofMillis(200))
           .until(() -> received.size() >= EVENTS);
       assertThat(received).hasSize(EVENTS);
       for (CloudEvent e : events) {
-        assertThat(received.get(e.getId())).as(e.getId())
+        assertThat(received.get(e.getId()))
+            .as(e.getId())
             .isEqualToIgnoringWhitespace(new String(e.getData().toBytes(), StandardCharsets.UTF_8));
       }
       assertThat(duplicates.get()).as("duplicates").isZero();
@@ -124,7 +148,8 @@ class CrossTransportMatrixTest {
   }
 
   private void publishOnChannel(Api api, ChannelUri in, List<CloudEvent> events) throws Exception {
-    assertThat(api.postJson("/api/v1/channels", "{\"uri\": \"" + in + "\"}").status()).isEqualTo(201);
+    assertThat(api.postJson("/api/v1/channels", "{\"uri\": \"" + in + "\"}").status())
+        .isEqualTo(201);
     try (OutboundChannel out = channels.adapter(in).openOutbound(in)) {
       List<CompletableFuture<Void>> sends = new ArrayList<>();
       for (CloudEvent e : events) {
@@ -139,12 +164,24 @@ class CrossTransportMatrixTest {
       StringBuilder batch = new StringBuilder("[");
       for (int i = from; i < Math.min(events.size(), from + 100); i++) {
         CloudEvent e = events.get(i);
-        batch.append(i == from ? "" : ",").append("""
+        batch
+            .append(i == from ? "" : ",")
+            .append(
+                """
             {"specversion":"1.0","id":"%s","source":"%s","type":"%s","datacontenttype":"application/json","data":%s}"""
-            .formatted(e.getId(), e.getSource(), e.getType(), new String(e.getData().toBytes(), StandardCharsets.UTF_8)));
+                    .formatted(
+                        e.getId(),
+                        e.getSource(),
+                        e.getType(),
+                        new String(e.getData().toBytes(), StandardCharsets.UTF_8)));
       }
-      assertThat(api.post("/api/v1/events", "application/cloudevents-batch+json", batch.append("]").toString())
-          .status()).isEqualTo(202);
+      assertThat(
+              api.post(
+                      "/api/v1/events",
+                      "application/cloudevents-batch+json",
+                      batch.append("]").toString())
+                  .status())
+          .isEqualTo(202);
     }
   }
 

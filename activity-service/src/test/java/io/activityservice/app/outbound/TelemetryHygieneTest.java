@@ -25,32 +25,38 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Import;
 
 /**
- * Telemetry hygiene over real HTTP: the {@code type} tag of {@code activity_events_in_total} stays bounded
- * after 300 random types (registered ones and {@code other}); a webhook URL with secrets in its user info,
- * path and query shows up in {@code /actuator/prometheus}, dead letters, problem answers and the service log
- * only as its redacted form; the bearer tokens the test sends reach neither metrics nor the log; and
- * {@code /actuator/prometheus} itself needs a {@code metrics} or {@code admin} key. Same context as
- * {@link OutboundGuardApiTest}.
+ * Telemetry hygiene over real HTTP: the {@code type} tag of {@code activity_events_in_total} stays
+ * bounded after 300 random types (registered ones and {@code other}); a webhook URL with secrets in
+ * its user info, path and query shows up in {@code /actuator/prometheus}, dead letters, problem
+ * answers and the service log only as its redacted form; the bearer tokens the test sends reach
+ * neither metrics nor the log; and {@code /actuator/prometheus} itself needs a {@code metrics} or
+ * {@code admin} key. Same context as {@link OutboundGuardApiTest}.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"activity.outbound.allowed-networks=127.0.0.1/32", "activity.outbound.allowed-hosts=*.allowed.test",
-        "activity.rules.webhook.max-attempts=3",
-        "activity.rules.webhook.initial-backoff=50ms", "activity.rules.webhook.max-backoff=100ms"})
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {
+      "activity.outbound.allowed-networks=127.0.0.1/32",
+      "activity.outbound.allowed-hosts=*.allowed.test",
+      "activity.rules.webhook.max-attempts=3",
+      "activity.rules.webhook.initial-backoff=50ms",
+      "activity.rules.webhook.max-backoff=100ms"
+    })
 @Import(TestDnsZone.class)
 @ExtendWith(OutputCaptureExtension.class)
 class TelemetryHygieneTest {
 
   static final WebhookReceiver webhook = new WebhookReceiver();
-  static final Pattern TYPE_TAG = Pattern.compile("^activity_events_in_total\\{[^}]*type=\"([^\"]*)\"", Pattern.MULTILINE);
-  static final Pattern OTHER_COUNT = Pattern.compile(
-      "^activity_events_in_total\\{[^}]*type=\"other\"[^}]*}\\s+(\\S+)", Pattern.MULTILINE);
+  static final Pattern TYPE_TAG =
+      Pattern.compile("^activity_events_in_total\\{[^}]*type=\"([^\"]*)\"", Pattern.MULTILINE);
+  static final Pattern OTHER_COUNT =
+      Pattern.compile(
+          "^activity_events_in_total\\{[^}]*type=\"other\"[^}]*}\\s+(\\S+)", Pattern.MULTILINE);
 
   static final String USER_SECRET = "pa55-UserSecret";
   static final String PATH_SECRET = "Tk9SECRETpath7";
   static final String QUERY_SECRET = "QuerySECRET42";
 
-  @LocalServerPort
-  int port;
+  @LocalServerPort int port;
   Api api;
 
   @BeforeEach
@@ -99,9 +105,11 @@ class TelemetryHygieneTest {
   @Test
   void metricsNeedAMetricsOrAdminKey() {
     String metricsKey = api.createKey(unique("scraper"), List.of("metrics"), List.of());
-    String publisherKey = api.createKey(unique("publisher"), List.of("publisher"), List.of("com.example.*"));
+    String publisherKey =
+        api.createKey(unique("publisher"), List.of("publisher"), List.of("com.example.*"));
     assertThat(api.anonymous().get("/actuator/prometheus").status()).isEqualTo(401);
-    assertThat(api.withKey("not-a-key-" + UUID.randomUUID()).get("/actuator/prometheus").status()).isEqualTo(401);
+    assertThat(api.withKey("not-a-key-" + UUID.randomUUID()).get("/actuator/prometheus").status())
+        .isEqualTo(401);
     assertThat(api.withKey(publisherKey).get("/actuator/prometheus").status()).isEqualTo(403);
     Response scraped = api.withKey(metricsKey).get("/actuator/prometheus");
     assertThat(scraped.status()).isEqualTo(200);
@@ -113,7 +121,10 @@ class TelemetryHygieneTest {
     double otherBefore = otherCount();
     List<String> mine = List.of(unique("com.example.registered"), unique("com.example.registered"));
     for (String type : mine) {
-      assertThat(api.postJson("/api/v1/event-types", "{\"type\": \"" + type + "\", \"description\": \"d\"}").status())
+      assertThat(
+              api.postJson(
+                      "/api/v1/event-types", "{\"type\": \"" + type + "\", \"description\": \"d\"}")
+                  .status())
           .isEqualTo(201);
     }
     StringBuilder batch = new StringBuilder("[");
@@ -123,7 +134,9 @@ class TelemetryHygieneTest {
     for (String type : mine) {
       batch.append(",").append(event(unique("k"), type));
     }
-    Response published = api.post("/api/v1/events", "application/cloudevents-batch+json", batch.append("]").toString());
+    Response published =
+        api.post(
+            "/api/v1/events", "application/cloudevents-batch+json", batch.append("]").toString());
     assertThat(published.status()).as(published.body()).isEqualTo(202);
 
     Set<String> registered = new HashSet<>();
@@ -133,15 +146,19 @@ class TelemetryHygieneTest {
     await().atMost(Duration.ofSeconds(10)).until(() -> typeTags().containsAll(mine));
     Set<String> tags = typeTags();
     assertThat(tags).contains("other").containsAll(mine);
-    assertThat(tags).as("type tags: registered types and 'other' only").allMatch(t -> t.equals("other")
-        || registered.contains(t));
+    assertThat(tags)
+        .as("type tags: registered types and 'other' only")
+        .allMatch(t -> t.equals("other") || registered.contains(t));
     assertThat(tags.size()).isLessThanOrEqualTo(registered.size() + 1);
     assertThat(tags).noneMatch(t -> t.startsWith("random."));
-    assertThat(otherCount() - otherBefore).as("the random types are counted, under 'other'").isGreaterThanOrEqualTo(300);
+    assertThat(otherCount() - otherBefore)
+        .as("the random types are counted, under 'other'")
+        .isGreaterThanOrEqualTo(300);
   }
 
   @Test
-  void webhookSecretsNeverReachMetricsDeadLettersProblemsOrLogs(CapturedOutput output) throws Exception {
+  void webhookSecretsNeverReachMetricsDeadLettersProblemsOrLogs(CapturedOutput output)
+      throws Exception {
     String type = unique("com.example.secret");
     String base = webhook.url("").replace("http://", "http://user:" + USER_SECRET + "@");
     String query = "?token=" + QUERY_SECRET;
@@ -149,49 +166,75 @@ class TelemetryHygieneTest {
 
     // Delivered: counted per channel.
     String delivered = "/hook/" + PATH_SECRET;
-    Response ok = api.postJson("/api/v1/subscriptions", subscription(type, base + delivered + query));
+    Response ok =
+        api.postJson("/api/v1/subscriptions", subscription(type, base + delivered + query));
     assertThat(ok.status()).as(ok.body()).isEqualTo(201);
     // Failing with 503: failed attempts and a dead letter.
     String failing = "/fail/" + PATH_SECRET;
     webhook.failNext(failing, 1000);
-    Response failingSub = api.postJson("/api/v1/subscriptions", subscription(type, base + failing + query));
+    Response failingSub =
+        api.postJson("/api/v1/subscriptions", subscription(type, base + failing + query));
     assertThat(failingSub.status()).isEqualTo(201);
     // Refused at connect time (the name rebinds): the guard logs why.
     String name = unique("secret") + ".test";
     TestDnsZone.ANSWERS.put(name, "127.0.0.1");
-    Response refusedSub = api.postJson("/api/v1/subscriptions", subscription(type,
-        "http://user:" + USER_SECRET + "@" + name + ":1/refused/" + PATH_SECRET + query));
+    Response refusedSub =
+        api.postJson(
+            "/api/v1/subscriptions",
+            subscription(
+                type,
+                "http://user:" + USER_SECRET + "@" + name + ":1/refused/" + PATH_SECRET + query));
     assertThat(refusedSub.status()).isEqualTo(201);
-    TestDnsZone.ANSWERS.put(name, "127.0.0.2"); // loopback, not allowed here: nothing leaves the machine
+    TestDnsZone.ANSWERS.put(
+        name, "127.0.0.2"); // loopback, not allowed here: nothing leaves the machine
     // Refused at creation, and unparsable: the problem answers must not echo the secrets.
-    Response internal = api.postJson("/api/v1/subscriptions", subscription(type,
-        "http://user:" + USER_SECRET + "@10.0.0.1/hook/" + PATH_SECRET + query));
-    Response unparsable = api.postJson("/api/v1/subscriptions", subscription(type,
-        "http://user:" + USER_SECRET + "@h.test/a b/" + PATH_SECRET + query));
+    Response internal =
+        api.postJson(
+            "/api/v1/subscriptions",
+            subscription(
+                type, "http://user:" + USER_SECRET + "@10.0.0.1/hook/" + PATH_SECRET + query));
+    Response unparsable =
+        api.postJson(
+            "/api/v1/subscriptions",
+            subscription(
+                type, "http://user:" + USER_SECRET + "@h.test/a b/" + PATH_SECRET + query));
 
     assertThat(api.publish(event(unique("e"), type)).status()).isEqualTo(202);
     await().atMost(Duration.ofSeconds(20)).until(() -> webhook.calls(delivered).size() == 1);
     String failingId = failingSub.json().get("id").asText();
     String refusedId = refusedSub.json().get("id").asText();
-    await().atMost(Duration.ofSeconds(30)).until(() ->
-        api.get("/api/v1/dead-letters?subscription=" + failingId).json().get("items").size() == 1
-            && api.get("/api/v1/dead-letters?subscription=" + refusedId).json().get("items").size() == 1);
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () ->
+                api.get("/api/v1/dead-letters?subscription=" + failingId).json().get("items").size()
+                        == 1
+                    && api.get("/api/v1/dead-letters?subscription=" + refusedId)
+                            .json()
+                            .get("items")
+                            .size()
+                        == 1);
 
     String prometheus = api.get("/actuator/prometheus").body();
     String channel = webhook.url("/hook/*");
-    assertThat(prometheus).contains("activity_events_out_total{channel=\"" + channel + "\"")
+    assertThat(prometheus)
+        .contains("activity_events_out_total{channel=\"" + channel + "\"")
         .contains("activity_events_failed_total{channel=\"" + webhook.url("/fail/*") + "\"");
-    String deadLetters = api.get("/api/v1/dead-letters?subscription=" + failingId).body()
-        + api.get("/api/v1/dead-letters?subscription=" + refusedId).body();
-    assertThat(deadLetters).contains("HTTP 503 from webhook " + webhook.url("/fail/*"))
+    String deadLetters =
+        api.get("/api/v1/dead-letters?subscription=" + failingId).body()
+            + api.get("/api/v1/dead-letters?subscription=" + refusedId).body();
+    assertThat(deadLetters)
+        .contains("HTTP 503 from webhook " + webhook.url("/fail/*"))
         .contains("target refused by the outbound policy");
     assertThat(internal.status()).isEqualTo(400);
     assertThat(unparsable.status()).isEqualTo(400);
-    assertThat(output.getOut()).contains("refused by the outbound policy: " + name + " resolves to 127.0.0.2");
+    assertThat(output.getOut())
+        .contains("refused by the outbound policy: " + name + " resolves to 127.0.0.2");
     // The bearer tokens this test used (the bootstrap admin key, a publisher key) are secrets too.
     assertThat(api.withKey(publisherKey).publish(event(unique("p"), type)).status()).isEqualTo(202);
     prometheus = api.get("/actuator/prometheus").body();
-    for (String secret : List.of(USER_SECRET, PATH_SECRET, QUERY_SECRET, Api.ADMIN_KEY, publisherKey)) {
+    for (String secret :
+        List.of(USER_SECRET, PATH_SECRET, QUERY_SECRET, Api.ADMIN_KEY, publisherKey)) {
       assertThat(prometheus).as("/actuator/prometheus").doesNotContain(secret);
       assertThat(deadLetters).as("dead letters").doesNotContain(secret);
       assertThat(internal.body() + unparsable.body()).as("problem answers").doesNotContain(secret);

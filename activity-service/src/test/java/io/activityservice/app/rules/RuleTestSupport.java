@@ -11,8 +11,7 @@ import java.time.temporal.ChronoUnit;
 /** Helpers of the rule API tests: examples from rule-execution/examples, JSON quoting, events. */
 final class RuleTestSupport {
 
-  private RuleTestSupport() {
-  }
+  private RuleTestSupport() {}
 
   /** An example's DRL with its placeholder webhook base replaced. */
   static String example(String file, String webhookBase) {
@@ -48,6 +47,10 @@ final class RuleTestSupport {
     return """
         {"specversion": "1.0", "id": "%s", "source": "/tests/rules", "type": "%s", "time": "%s",
          "datacontenttype": "application/json", "data": %s}"""
-        .formatted(id, type, time.withOffsetSameInstant(ZoneOffset.UTC).truncatedTo(ChronoUnit.MILLIS), data);
+        .formatted(
+            id,
+            type,
+            time.withOffsetSameInstant(ZoneOffset.UTC).truncatedTo(ChronoUnit.MILLIS),
+            data);
   }
 }

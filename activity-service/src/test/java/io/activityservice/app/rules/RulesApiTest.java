@@ -36,13 +36,18 @@ import org.springframework.boot.test.web.server.LocalServerPort;
  * Rules over real HTTP: the issue's "Done when", the examples end to end (webhooks to a real local
  * receiver, an order reaching a JMS queue subscriber), retries and the executions list.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-    "activity.rules.webhook.initial-backoff=50ms", "activity.rules.webhook.max-backoff=200ms",
-    "activity.rules.webhook.max-attempts=3"})
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {
+      "activity.rules.webhook.initial-backoff=50ms",
+      "activity.rules.webhook.max-backoff=200ms",
+      "activity.rules.webhook.max-attempts=3"
+    })
 class RulesApiTest {
 
   static final WebhookReceiver webhook = new WebhookReceiver();
-  static final String VERBATIM = """
+  static final String VERBATIM =
+      """
       rule "high reading"
       when
         $e : Event( type == "com.example.meter.reading", number("value") > 90 )
@@ -51,10 +56,8 @@ class RulesApiTest {
       end
       """;
 
-  @LocalServerPort
-  int port;
-  @Autowired
-  ChannelRegistry channels;
+  @LocalServerPort int port;
+  @Autowired ChannelRegistry channels;
   Api api;
   final List<String> created = new ArrayList<>();
 
@@ -104,7 +107,12 @@ class RulesApiTest {
     assertThat(first.body()).contains("\"id\":\"" + high + "\"").contains("\"value\":95");
     assertThat(webhook.calls(path).get(1).body()).contains(marker);
 
-    Response bad = api.put("/api/v1/rules/" + name, rule(name, """
+    Response bad =
+        api.put(
+            "/api/v1/rules/" + name,
+            rule(
+                name,
+                """
         rule "high reading"
         when
           $e : Event( type == "com.example.meter.reading", number("value") > 90
@@ -127,16 +135,21 @@ class RulesApiTest {
   @Test
   void crudContract() {
     String name = create("crud", "rule \"r\" when Event(type == \"com.example.crud\") then end");
-    assertThat(api.postJson("/api/v1/rules", rule(name, "rule \"r\" when Event() then end")).status()).isEqualTo(409);
+    assertThat(
+            api.postJson("/api/v1/rules", rule(name, "rule \"r\" when Event() then end")).status())
+        .isEqualTo(409);
     JsonNode got = api.get("/api/v1/rules/" + name).json();
     assertThat(got.get("types").toString()).isEqualTo("[\"com.example.crud\"]");
     assertThat(got.get("deployed").asBoolean()).isTrue();
-    Response put = api.put("/api/v1/rules/" + name, "{\"drl\": \"rule \\\"r\\\" when Event() then end\"}");
+    Response put =
+        api.put("/api/v1/rules/" + name, "{\"drl\": \"rule \\\"r\\\" when Event() then end\"}");
     assertThat(put.status()).isEqualTo(200);
     assertThat(put.json().get("version").asLong()).isEqualTo(2);
     assertThat(put.json().get("types").toString()).isEqualTo("[\"*\"]");
     assertThat(api.get("/api/v1/rules").json().findValuesAsText("name")).contains(name);
-    assertThat(api.postJson("/api/v1/rules", rule("bad name!", "rule \"r\" when then end")).status()).isEqualTo(400);
+    assertThat(
+            api.postJson("/api/v1/rules", rule("bad name!", "rule \"r\" when then end")).status())
+        .isEqualTo(400);
     assertThat(api.get("/api/v1/rules/" + name + "/executions").json().isArray()).isTrue();
     assertThat(api.delete("/api/v1/rules/" + name).status()).isEqualTo(204);
     assertThat(api.get("/api/v1/rules/" + name).status()).isEqualTo(404);
@@ -149,23 +162,35 @@ class RulesApiTest {
     String name = create("shed-load", example("smart-grid-overload.drl", base));
     String path = base.substring(base.lastIndexOf('/')) + "/grid/shed";
 
-    webhook.failNext(2);                                      // two 503s, then success on attempt 3
+    webhook.failNext(2); // two 503s, then success on attempt 3
     String first = unique("overload");
-    api.publish(event(first, "com.example.meter.overload", OffsetDateTime.now(),
-        "{\"feeder\": \"f7\", \"load\": 130, \"capacity\": 100}"));
+    api.publish(
+        event(
+            first,
+            "com.example.meter.overload",
+            OffsetDateTime.now(),
+            "{\"feeder\": \"f7\", \"load\": 130, \"capacity\": 100}"));
     await().atMost(Duration.ofSeconds(10)).until(() -> webhook.calls(path).size() == 1);
-    assertThat(webhook.calls(path).get(0).body()).contains("\"command\":\"shed\"").contains("\"feeder\":\"f7\"")
+    assertThat(webhook.calls(path).get(0).body())
+        .contains("\"command\":\"shed\"")
+        .contains("\"feeder\":\"f7\"")
         .contains(first);
 
-    webhook.failNext(10);                                     // more 503s than attempts: the action fails
+    webhook.failNext(10); // more 503s than attempts: the action fails
     String second = unique("overload");
-    api.publish(event(second, "com.example.meter.overload", OffsetDateTime.now(),
-        "{\"feeder\": \"f8\", \"load\": 140, \"capacity\": 100}"));
-    await().atMost(Duration.ofSeconds(10)).until(() -> api.get("/api/v1/rules/" + name + "/executions").json().size() == 2);
+    api.publish(
+        event(
+            second,
+            "com.example.meter.overload",
+            OffsetDateTime.now(),
+            "{\"feeder\": \"f8\", \"load\": 140, \"capacity\": 100}"));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> api.get("/api/v1/rules/" + name + "/executions").json().size() == 2);
     webhook.failNext(0);
 
     JsonNode executions = api.get("/api/v1/rules/" + name + "/executions").json();
-    JsonNode failed = executions.get(0);                      // newest first
+    JsonNode failed = executions.get(0); // newest first
     assertThat(failed.get("eventId").asText()).isEqualTo(second);
     assertThat(failed.get("handler").asText()).isEqualTo("webhook");
     assertThat(failed.get("outcome").asText()).isEqualTo("failed");
@@ -184,36 +209,70 @@ class RulesApiTest {
   void inventory_lowStockPublishesAnOrderThatReachesAJmsQueueSubscriber() throws Exception {
     ChannelUri queue = ChannelUri.parse("jms:queue:" + unique("orders"));
     List<CloudEvent> orders = new CopyOnWriteArrayList<>();
-    InboundChannel consumer = channels.adapter(queue).openInbound(queue, new InboundSettings(null, null, Map.of()),
-        (event, ack) -> {
-          orders.add(event);
-          ack.ack();
-        });
+    InboundChannel consumer =
+        channels
+            .adapter(queue)
+            .openInbound(
+                queue,
+                new InboundSettings(null, null, Map.of()),
+                (event, ack) -> {
+                  orders.add(event);
+                  ack.ack();
+                });
     try {
-      assertThat(api.postJson("/api/v1/subscriptions", """
+      assertThat(
+              api.postJson(
+                      "/api/v1/subscriptions",
+                      """
           {"name": "orders", "pattern": {"type": ["com.example.inventory.order"]}, "target": "%s"}"""
-          .formatted(queue)).status()).isEqualTo(201);
+                          .formatted(queue))
+                  .status())
+          .isEqualTo(201);
       create("reorder", example("inventory-reorder.drl", "unused"));
       String store = unique("store");
       String low = unique("stock");
-      api.publish(event(low, "com.example.inventory.stocklevel", OffsetDateTime.now(),
-          "{\"store\": \"%s\", \"sku\": \"sku-42\", \"quantity\": 3, \"reorderLevel\": 10}".formatted(store)));
-      api.publish(event(unique("stock"), "com.example.inventory.stocklevel", OffsetDateTime.now(),
-          "{\"store\": \"%s\", \"sku\": \"sku-43\", \"quantity\": 50, \"reorderLevel\": 10}".formatted(store)));
+      api.publish(
+          event(
+              low,
+              "com.example.inventory.stocklevel",
+              OffsetDateTime.now(),
+              "{\"store\": \"%s\", \"sku\": \"sku-42\", \"quantity\": 3, \"reorderLevel\": 10}"
+                  .formatted(store)));
+      api.publish(
+          event(
+              unique("stock"),
+              "com.example.inventory.stocklevel",
+              OffsetDateTime.now(),
+              "{\"store\": \"%s\", \"sku\": \"sku-43\", \"quantity\": 50, \"reorderLevel\": 10}"
+                  .formatted(store)));
 
-      await().atMost(Duration.ofSeconds(15)).until(() -> orders.stream()
-          .anyMatch(o -> o.getSource().toString().equals("/stores/" + store)));
+      await()
+          .atMost(Duration.ofSeconds(15))
+          .until(
+              () ->
+                  orders.stream()
+                      .anyMatch(o -> o.getSource().toString().equals("/stores/" + store)));
       // ... and no second order arrives: the well-stocked sku-43 orders nothing.
-      await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> orders.stream()
-          .filter(o -> o.getSource().toString().equals("/stores/" + store)).count() == 1);
-      List<CloudEvent> mine = orders.stream().filter(o -> o.getSource().toString().equals("/stores/" + store)).toList();
+      await()
+          .during(Duration.ofMillis(500))
+          .atMost(Duration.ofSeconds(5))
+          .until(
+              () ->
+                  orders.stream()
+                          .filter(o -> o.getSource().toString().equals("/stores/" + store))
+                          .count()
+                      == 1);
+      List<CloudEvent> mine =
+          orders.stream().filter(o -> o.getSource().toString().equals("/stores/" + store)).toList();
       assertThat(mine).hasSize(1);
       CloudEvent order = mine.get(0);
       assertThat(order.getType()).isEqualTo("com.example.inventory.order");
       assertThat(order.getSubject()).isEqualTo("sku-42");
       assertThat(String.valueOf(order.getExtension("hopcount"))).isEqualTo("1");
       assertThat(new String(order.getData().toBytes(), StandardCharsets.UTF_8))
-          .contains("\"sku\":\"sku-42\"").contains("\"quantity\":100").contains(low);
+          .contains("\"sku\":\"sku-42\"")
+          .contains("\"quantity\":100")
+          .contains(low);
     } finally {
       consumer.close();
     }
@@ -228,17 +287,20 @@ class RulesApiTest {
     String bob = unique("bob");
     OffsetDateTime t0 = OffsetDateTime.now();
     String type = "com.example.auth.login.failed";
-    for (int i = 0; i < 4; i++) {           // 4 failures within 3 s -> alert
+    for (int i = 0; i < 4; i++) { // 4 failures within 3 s -> alert
       api.publish(event(alice + "-" + i, type, t0.plusSeconds(i), "{\"user\": \"" + alice + "\"}"));
     }
-    for (int i = 0; i < 4; i++) {           // 4 failures 11 s apart -> nothing
-      api.publish(event(bob + "-" + i, type, t0.plusSeconds(4 + 11L * i), "{\"user\": \"" + bob + "\"}"));
+    for (int i = 0; i < 4; i++) { // 4 failures 11 s apart -> nothing
+      api.publish(
+          event(bob + "-" + i, type, t0.plusSeconds(4 + 11L * i), "{\"user\": \"" + bob + "\"}"));
     }
     await().atMost(Duration.ofSeconds(10)).until(() -> webhook.calls(path).size() == 1);
     api.publish(event(unique("marker"), type, t0.plusSeconds(60), "{\"user\": \"" + alice + "\"}"));
     await().pollDelay(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> true);
     assertThat(webhook.calls(path)).hasSize(1);
-    assertThat(webhook.calls(path).get(0).body()).contains("\"user\":\"" + alice + "\"").contains("\"failures\":4")
+    assertThat(webhook.calls(path).get(0).body())
+        .contains("\"user\":\"" + alice + "\"")
+        .contains("\"failures\":4")
         .contains(alice + "-3");
   }
 }

@@ -20,22 +20,27 @@ import org.springframework.context.ConfigurableApplicationContext;
 /** Rules survive a restart: two application contexts, one after the other, on one H2 file. */
 class RulesRestartTest {
 
-  @TempDir
-  Path dataDir;
+  @TempDir Path dataDir;
 
   @Test
   void ruleIsReloadedAndFiresAfterRestart() {
-    List<String> args = List.of("--server.port=0",
-        "--spring.datasource.url=jdbc:h2:file:" + dataDir.resolve("activity") + ";DB_CLOSE_ON_EXIT=FALSE");
+    List<String> args =
+        List.of(
+            "--server.port=0",
+            "--spring.datasource.url=jdbc:h2:file:"
+                + dataDir.resolve("activity")
+                + ";DB_CLOSE_ON_EXIT=FALSE");
     try (WebhookReceiver webhook = new WebhookReceiver()) {
-      String drl = """
+      String drl =
+          """
           rule "high reading"
           when
             $e : Event( type == "com.example.meter.reading", number("value") > 90 )
           then
             actions.run("webhook", Map.of("url", "%s", "event", $e));
           end
-          """.formatted(webhook.url("/restart"));
+          """
+              .formatted(webhook.url("/restart"));
       try (ConfigurableApplicationContext first = start(args)) {
         Api api = new Api(port(first));
         assertThat(api.postJson("/api/v1/rules", rule("survivor", drl)).status()).isEqualTo(201);
@@ -51,7 +56,8 @@ class RulesRestartTest {
   }
 
   private static ConfigurableApplicationContext start(List<String> args) {
-    return new SpringApplicationBuilder(ActivityServiceApplication.class).run(args.toArray(String[]::new));
+    return new SpringApplicationBuilder(ActivityServiceApplication.class)
+        .run(args.toArray(String[]::new));
   }
 
   private static int port(ConfigurableApplicationContext ctx) {

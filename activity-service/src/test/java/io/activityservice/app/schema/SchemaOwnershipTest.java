@@ -11,6 +11,7 @@ class SchemaOwnershipTest {
 
   @Test
   void theSecurityTablesAreThisModulesOwn() {
-    assertThat(TableOwnership.foreignTablesUsed(Path.of(""))).doesNotContainKeys("api_key", "audit_event");
+    assertThat(TableOwnership.foreignTablesUsed(Path.of("")))
+        .doesNotContainKeys("api_key", "audit_event");
   }
 }

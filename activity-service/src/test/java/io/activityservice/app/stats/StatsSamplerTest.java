@@ -15,18 +15,22 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * The sampler against a real Prometheus meter registry, with the meters the service registers: counts per interval,
- * exact window totals, per-interval latency percentiles from the histogram, and the ring buffer's bound. Samples are
- * taken by calling {@code sample()} directly, so nothing depends on timing.
+ * The sampler against a real Prometheus meter registry, with the meters the service registers:
+ * counts per interval, exact window totals, per-interval latency percentiles from the histogram,
+ * and the ring buffer's bound. Samples are taken by calling {@code sample()} directly, so nothing
+ * depends on timing.
  */
 class StatsSamplerTest {
 
-  private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-  private final Timer latency = Timer.builder("activity.routing.latency").publishPercentileHistogram()
-      .register(registry);
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final Timer latency =
+      Timer.builder("activity.routing.latency").publishPercentileHistogram().register(registry);
 
   private StatsSampler sampler(Duration retention) {
-    return new StatsSampler(registry, Clock.systemUTC(),
+    return new StatsSampler(
+        registry,
+        Clock.systemUTC(),
         new ConsoleProperties.Stats(Duration.ofSeconds(1), retention, 3));
   }
 
@@ -41,7 +45,10 @@ class StatsSamplerTest {
     s.sample(); // baseline: what happened before the sampler started is not an interval
     in("a").increment(3);
     in("b").increment(1);
-    Counter.builder("activity.events.out").tag("channel", "jms:queue:x").register(registry).increment(4);
+    Counter.builder("activity.events.out")
+        .tag("channel", "jms:queue:x")
+        .register(registry)
+        .increment(4);
     s.sample();
     in("a").increment(2);
     s.sample();
@@ -52,7 +59,8 @@ class StatsSamplerTest {
     assertThat(w.series().get("in").get("b")).containsExactly(1.0, 0.0);
     assertThat(w.totals().get("in")).containsEntry("a", 5.0).containsEntry("b", 1.0);
     assertThat(w.totals().get("out")).containsEntry("jms:queue:x", 4.0);
-    assertThat(s.window(Duration.ofMinutes(1), List.of(StatsSampler.Family.OUT)).series()).containsOnlyKeys("out");
+    assertThat(s.window(Duration.ofMinutes(1), List.of(StatsSampler.Family.OUT)).series())
+        .containsOnlyKeys("out");
   }
 
   @Test
@@ -65,14 +73,16 @@ class StatsSamplerTest {
     s.sample();
     StatsSampler.Window w = s.window(Duration.ofMinutes(1), List.of(StatsSampler.Family.IN));
     assertThat(w.totals().get("in")).hasSize(4).containsEntry("other", 2.0);
-    assertThat(w.totals().get("in").values().stream().mapToDouble(Double::doubleValue).sum()).isEqualTo(5.0);
+    assertThat(w.totals().get("in").values().stream().mapToDouble(Double::doubleValue).sum())
+        .isEqualTo(5.0);
   }
 
   @Test
   void latencyPercentilesAreThoseOfTheIntervalOnly() {
     StatsSampler s = sampler(Duration.ofMinutes(1));
     for (int i = 0; i < 1000; i++) {
-      latency.record(500, TimeUnit.MILLISECONDS); // before the baseline: must not leak into the intervals
+      latency.record(
+          500, TimeUnit.MILLISECONDS); // before the baseline: must not leak into the intervals
     }
     s.sample();
     for (int i = 1; i <= 100; i++) {
@@ -83,7 +93,8 @@ class StatsSamplerTest {
 
     StatsSampler.LatencyColumns l = s.window(Duration.ofMinutes(1), List.of()).latency();
     assertThat(l.count()).containsExactly(100L, 0L);
-    // Histogram buckets are coarse (about ±15 % here); the interval's median is 50 ms, not the earlier 500 ms.
+    // Histogram buckets are coarse (about ±15 % here); the interval's median is 50 ms, not the
+    // earlier 500 ms.
     assertThat(l.p50().get(0)).isCloseTo(50.0, within(10.0));
     assertThat(l.p99().get(0)).isCloseTo(99.0, within(15.0));
     assertThat(l.p50().get(1)).isNull();

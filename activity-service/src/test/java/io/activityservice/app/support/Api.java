@@ -11,21 +11,24 @@ import java.net.http.HttpResponse;
 import java.util.Map;
 
 /**
- * A tiny real-HTTP client for the service's REST API. It sends {@link #ADMIN_KEY} as a bearer token unless told
- * otherwise ({@link #withKey(String)}, {@link #anonymous()}): every service a test starts knows that key as its
- * bootstrap admin key (Spring Boot tests through {@code src/test/resources/config/application.properties},
- * packaged-jar tests through {@link PackagedService#process}, which sets it in the process's environment).
+ * A tiny real-HTTP client for the service's REST API. It sends {@link #ADMIN_KEY} as a bearer token
+ * unless told otherwise ({@link #withKey(String)}, {@link #anonymous()}): every service a test
+ * starts knows that key as its bootstrap admin key (Spring Boot tests through {@code
+ * src/test/resources/config/application.properties}, packaged-jar tests through {@link
+ * PackagedService#process}, which sets it in the process's environment).
  */
 public final class Api {
 
   /**
-   * The bootstrap admin key of every service the tests start. Keep it equal to
-   * {@code activity.security.bootstrap-admin-key} in {@code src/test/resources/config/application.properties}.
+   * The bootstrap admin key of every service the tests start. Keep it equal to {@code
+   * activity.security.bootstrap-admin-key} in {@code
+   * src/test/resources/config/application.properties}.
    */
   public static final String ADMIN_KEY = "test-bootstrap-admin-key-0123456789abcdef";
 
   /** A response with its status, content type, parsed JSON body (or null), raw body and headers. */
-  public record Response(int status, String contentType, JsonNode json, String body, HttpHeaders headers) {
+  public record Response(
+      int status, String contentType, JsonNode json, String body, HttpHeaders headers) {
     /** The first value of a header, or null. */
     public String header(String name) {
       return headers.firstValue(name).orElse(null);
@@ -81,8 +84,9 @@ public final class Api {
   }
 
   public Response post(String path, String contentType, String body, Map<String, String> headers) {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path))
-        .POST(HttpRequest.BodyPublishers.ofString(body));
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create(base + path))
+            .POST(HttpRequest.BodyPublishers.ofString(body));
     if (contentType != null) {
       b.header("Content-Type", contentType);
     }
@@ -91,8 +95,10 @@ public final class Api {
   }
 
   public Response put(String path, String body) {
-    return send(HttpRequest.newBuilder(URI.create(base + path)).header("Content-Type", "application/json")
-        .PUT(HttpRequest.BodyPublishers.ofString(body)));
+    return send(
+        HttpRequest.newBuilder(URI.create(base + path))
+            .header("Content-Type", "application/json")
+            .PUT(HttpRequest.BodyPublishers.ofString(body)));
   }
 
   public Response postJson(String path, String body) {
@@ -106,15 +112,21 @@ public final class Api {
   /**
    * Creates an API key as this client (an admin) and returns the whole key to send.
    *
-   * @param roles      e.g. {@code "publisher"}
-   * @param eventTypes e.g. {@code "com.example.meter.*"}; none for keys without publisher/subscriber roles
+   * @param roles e.g. {@code "publisher"}
+   * @param eventTypes e.g. {@code "com.example.meter.*"}; none for keys without
+   *     publisher/subscriber roles
    */
-  public String createKey(String name, java.util.List<String> roles, java.util.List<String> eventTypes) {
+  public String createKey(
+      String name, java.util.List<String> roles, java.util.List<String> eventTypes) {
     try {
-      Response r = postJson("/api/v1/api-keys", MAPPER.writeValueAsString(Map.of("name", name, "roles", roles,
-          "eventTypes", eventTypes)));
+      Response r =
+          postJson(
+              "/api/v1/api-keys",
+              MAPPER.writeValueAsString(
+                  Map.of("name", name, "roles", roles, "eventTypes", eventTypes)));
       if (r.status() != 201) {
-        throw new IllegalStateException("creating key " + name + " answered " + r.status() + ": " + r.body());
+        throw new IllegalStateException(
+            "creating key " + name + " answered " + r.status() + ": " + r.body());
       }
       return r.json().get("key").asText();
     } catch (IOException e) {

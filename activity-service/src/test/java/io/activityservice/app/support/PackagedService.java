@@ -10,49 +10,75 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * The start-up the multi-process ITs share (fault and cluster): the packaged jar, a {@link ServiceProcess} on a free
- * port with the tests' admin key ({@link Api#ADMIN_KEY}, so {@code new Api(service.port())} works), and the
- * arguments and client of a service on LocalStack's SQS.
+ * The start-up the multi-process ITs share (fault and cluster): the packaged jar, a {@link
+ * ServiceProcess} on a free port with the tests' admin key ({@link Api#ADMIN_KEY}, so {@code new
+ * Api(service.port())} works), and the arguments and client of a service on LocalStack's SQS.
  */
 public final class PackagedService {
 
   /**
-   * How long a start may take before the test fails: generous, because a loaded 2-core CI machine has needed
-   * 150 s and more for one replica (the ITs measured nothing with it; a slow start only makes them slower).
+   * How long a start may take before the test fails: generous, because a loaded 2-core CI machine
+   * has needed 150 s and more for one replica (the ITs measured nothing with it; a slow start only
+   * makes them slower).
    */
   public static final java.time.Duration START = ServiceProcess.PATIENT_START;
 
-  private PackagedService() {
-  }
+  private PackagedService() {}
 
-  /** The jar under test: {@code -Dservice.jar}, else the one {@code package} just built (failsafe runs after it). */
+  /**
+   * The jar under test: {@code -Dservice.jar}, else the one {@code package} just built (failsafe
+   * runs after it).
+   */
   public static Path jar() {
     return jar("service.jar");
   }
 
-  /** The jar named by system property {@code property}, falling back to {@code -Dservice.jar} and the built one. */
+  /**
+   * The jar named by system property {@code property}, falling back to {@code -Dservice.jar} and
+   * the built one.
+   */
   public static Path jar(String property) {
-    Path jar = Path.of(System.getProperty(property,
-        System.getProperty("service.jar", "target/activity-service-0.1.0-SNAPSHOT.jar")));
+    Path jar =
+        Path.of(
+            System.getProperty(
+                property,
+                System.getProperty("service.jar", "target/activity-service-0.1.0-SNAPSHOT.jar")));
     if (!Files.isRegularFile(jar)) {
-      throw new IllegalStateException("no service jar at " + jar.toAbsolutePath()
-          + ": run the ITs with `-pl activity-service -am verify` (it packages the jar first) or set -D" + property);
+      throw new IllegalStateException(
+          "no service jar at "
+              + jar.toAbsolutePath()
+              + ": run the ITs with `-pl activity-service -am verify` (it packages the jar first) or set -D"
+              + property);
     }
     return jar;
   }
 
-  /** The service from {@link #jar()} with {@code args}, on a free port, appending its output to {@code log}. */
+  /**
+   * The service from {@link #jar()} with {@code args}, on a free port, appending its output to
+   * {@code log}.
+   */
   public static ServiceProcess process(Path log, List<String> args) {
     return process(jar(), log, args);
   }
 
-  /** The service from {@code jar} with {@code args}, on a free port, appending its output to {@code log}. */
+  /**
+   * The service from {@code jar} with {@code args}, on a free port, appending its output to {@code
+   * log}.
+   */
   public static ServiceProcess process(Path jar, Path log, List<String> args) {
-    return ServiceProcess.builder(jar, ServiceProcess.freePort()).log(log).jvmArgs(List.of("-Xmx512m"))
-        .args(args).adminKey(Api.ADMIN_KEY).stopGrace(java.time.Duration.ofSeconds(20)).build();
+    return ServiceProcess.builder(jar, ServiceProcess.freePort())
+        .log(log)
+        .jvmArgs(List.of("-Xmx512m"))
+        .args(args)
+        .adminKey(Api.ADMIN_KEY)
+        .stopGrace(java.time.Duration.ofSeconds(20))
+        .build();
   }
 
-  /** The arguments of a service whose SQS channels use LocalStack at {@code endpoint} (no embedded ElasticMQ). */
+  /**
+   * The arguments of a service whose SQS channels use LocalStack at {@code endpoint} (no embedded
+   * ElasticMQ).
+   */
   public static List<String> localStackSqsArgs(URI endpoint) {
     return List.of(
         "--activity.channels.sqs.embedded.enabled=false",
@@ -63,11 +89,28 @@ public final class PackagedService {
         "--activity.channels.sqs.max-batch-bytes=" + LocalStackSqs.MAX_BATCH_BYTES);
   }
 
-  /** The test's own SQS client of LocalStack at {@code endpoint}: queues created on demand, a 10,000-event buffer. */
+  /**
+   * The test's own SQS client of LocalStack at {@code endpoint}: queues created on demand, a
+   * 10,000-event buffer.
+   */
   public static SqsChannelAdapter localStackClient(URI endpoint) {
-    return SqsChannelAdapter.connect(new SqsChannelProperties(null, endpoint.toString(), "us-east-1", "test", "test",
-        true, null, null, null, null, null, null, LocalStackSqs.MAX_BATCH_BYTES, 10_000,
-        new SqsChannelProperties.Embedded(false, null, null)));
+    return SqsChannelAdapter.connect(
+        new SqsChannelProperties(
+            null,
+            endpoint.toString(),
+            "us-east-1",
+            "test",
+            "test",
+            true,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            LocalStackSqs.MAX_BATCH_BYTES,
+            10_000,
+            new SqsChannelProperties.Embedded(false, null, null)));
   }
 
   /** {@code first} followed by {@code more}. */

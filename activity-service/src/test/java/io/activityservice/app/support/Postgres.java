@@ -7,13 +7,14 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import org.springframework.test.context.DynamicPropertyRegistry;
 
-/** One real PostgreSQL server per test JVM (zonky embedded binaries), a fresh database per caller. */
+/**
+ * One real PostgreSQL server per test JVM (zonky embedded binaries), a fresh database per caller.
+ */
 public final class Postgres {
 
   private static EmbeddedPostgres server;
 
-  private Postgres() {
-  }
+  private Postgres() {}
 
   public static synchronized EmbeddedPostgres server() {
     if (server == null) {
@@ -22,13 +23,16 @@ public final class Postgres {
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-        try {
-          server.close();
-        } catch (IOException ignored) {
-          // JVM is exiting.
-        }
-      }));
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    try {
+                      server.close();
+                    } catch (IOException ignored) {
+                      // JVM is exiting.
+                    }
+                  }));
     }
     return server;
   }

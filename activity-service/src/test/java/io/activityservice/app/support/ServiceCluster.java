@@ -1,8 +1,8 @@
 package io.activityservice.app.support;
 
-import io.activityservice.channel.jms.embedded.EmbeddedActiveMqBroker;
 import io.activityservice.channel.jms.JmsChannelAdapter;
 import io.activityservice.channel.jms.JmsChannelProperties;
+import io.activityservice.channel.jms.embedded.EmbeddedActiveMqBroker;
 import io.activityservice.testsupport.ServiceProcess;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.nio.file.Files;
@@ -15,9 +15,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
- * Packaged replicas in cluster mode as separate processes on one embedded PostgreSQL and one embedded ActiveMQ
- * broker, as a team would run them (the cluster ITs' shared set-up). Broker data and the replicas' logs stay under
- * {@code target/<name>/<time>} for a look after a failure.
+ * Packaged replicas in cluster mode as separate processes on one embedded PostgreSQL and one
+ * embedded ActiveMQ broker, as a team would run them (the cluster ITs' shared set-up). Broker data
+ * and the replicas' logs stay under {@code target/<name>/<time>} for a look after a failure.
  */
 public final class ServiceCluster implements AutoCloseable {
 
@@ -33,19 +33,23 @@ public final class ServiceCluster implements AutoCloseable {
   }
 
   /**
-   * Starts PostgreSQL, the broker and one replica per name (the first alone, for Flyway's first migration; then
-   * the others in parallel), each with the cluster arguments, no SQS, no dead-letter channel, a 5 s delivery lease,
-   * and {@code more.apply(name)}. Whatever started is stopped if a start fails.
+   * Starts PostgreSQL, the broker and one replica per name (the first alone, for Flyway's first
+   * migration; then the others in parallel), each with the cluster arguments, no SQS, no
+   * dead-letter channel, a 5 s delivery lease, and {@code more.apply(name)}. Whatever started is
+   * stopped if a start fails.
    *
-   * @param name  the directory under {@code target} for the broker's data and the logs
-   * @param jar   the service jar
+   * @param name the directory under {@code target} for the broker's data and the logs
+   * @param jar the service jar
    * @param names the replicas' ids
-   * @param more  further arguments per replica id
+   * @param more further arguments per replica id
    */
-  public static ServiceCluster start(String name, Path jar, List<String> names, Function<String, List<String>> more)
+  public static ServiceCluster start(
+      String name, Path jar, List<String> names, Function<String, List<String>> more)
       throws Exception {
-    ServiceCluster cluster = new ServiceCluster(
-        Files.createDirectories(Path.of("target", name, String.valueOf(System.currentTimeMillis()))));
+    ServiceCluster cluster =
+        new ServiceCluster(
+            Files.createDirectories(
+                Path.of("target", name, String.valueOf(System.currentTimeMillis()))));
     try {
       cluster.startAll(jar, names, more);
       return cluster;
@@ -55,24 +59,32 @@ public final class ServiceCluster implements AutoCloseable {
     }
   }
 
-  private void startAll(Path jar, List<String> names, Function<String, List<String>> more) throws Exception {
+  private void startAll(Path jar, List<String> names, Function<String, List<String>> more)
+      throws Exception {
     postgres = EmbeddedPostgres.builder().start();
     broker = EmbeddedActiveMqBroker.start("127.0.0.1", 0, dir.resolve("broker").toFile(), true);
-    client = new JmsChannelAdapter(JmsChannelProperties.forBroker(broker.connectUri().toString())
-        .withTimeouts(Duration.ofSeconds(60), Duration.ofSeconds(1)));
+    client =
+        new JmsChannelAdapter(
+            JmsChannelProperties.forBroker(broker.connectUri().toString())
+                .withTimeouts(Duration.ofSeconds(60), Duration.ofSeconds(1)));
     List<CompletableFuture<Void>> starting = new ArrayList<>();
     for (String id : names) {
-      List<String> args = PackagedService.concat(List.of(
-          "--spring.datasource.url=jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/postgres",
-          "--spring.datasource.username=postgres",
-          "--spring.datasource.password=postgres",
-          "--activity.channels.jms.broker-url=" + broker.connectUri(),
-          "--activity.cluster.enabled=true",
-          "--activity.cluster.replica-id=" + id,
-          "--activity.routing.dead-letter=",
-          "--activity.delivery.lease=5s",
-          "--activity.channels.sqs.embedded.enabled=false",
-          "--activity.channels.sqs.enabled=false"), more.apply(id));
+      List<String> args =
+          PackagedService.concat(
+              List.of(
+                  "--spring.datasource.url=jdbc:postgresql://127.0.0.1:"
+                      + postgres.getPort()
+                      + "/postgres",
+                  "--spring.datasource.username=postgres",
+                  "--spring.datasource.password=postgres",
+                  "--activity.channels.jms.broker-url=" + broker.connectUri(),
+                  "--activity.cluster.enabled=true",
+                  "--activity.cluster.replica-id=" + id,
+                  "--activity.routing.dead-letter=",
+                  "--activity.delivery.lease=5s",
+                  "--activity.channels.sqs.embedded.enabled=false",
+                  "--activity.channels.sqs.enabled=false"),
+              more.apply(id));
       ServiceProcess p = PackagedService.process(jar, dir.resolve("replica-" + id + ".log"), args);
       replicas.add(p);
       apis.add(new Api(p.port()));
@@ -83,8 +95,8 @@ public final class ServiceCluster implements AutoCloseable {
         starting.add(CompletableFuture.runAsync(() -> p.start(PackagedService.START)));
       }
     }
-    CompletableFuture.allOf(starting.toArray(CompletableFuture[]::new)).get(2 * PackagedService.START.toSeconds(),
-        TimeUnit.SECONDS);
+    CompletableFuture.allOf(starting.toArray(CompletableFuture[]::new))
+        .get(2 * PackagedService.START.toSeconds(), TimeUnit.SECONDS);
   }
 
   /** Where the broker's data and the logs are. */

@@ -16,9 +16,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A real HTTP webhook that answers every request with 503 after a delay (or, once {@link #heal()}ed, 204 at
- * once), counting requests per CloudEvent id. Answers are sent from a timer, not a thread per request, so
- * thousands of requests can wait at once, like a slow overloaded server.
+ * A real HTTP webhook that answers every request with 503 after a delay (or, once {@link
+ * #heal()}ed, 204 at once), counting requests per CloudEvent id. Answers are sent from a timer, not
+ * a thread per request, so thousands of requests can wait at once, like a slow overloaded server.
  */
 public final class SlowFailingWebhook implements AutoCloseable {
 
@@ -56,16 +56,19 @@ public final class SlowFailingWebhook implements AutoCloseable {
     }
     requests.computeIfAbsent(id, k -> new AtomicInteger()).incrementAndGet();
     maxOpen.accumulateAndGet(open.incrementAndGet(), Math::max);
-    timer.schedule(() -> {
-      try {
-        exchange.sendResponseHeaders(503, -1);
-      } catch (IOException e) {
-        // the client gave up first
-      } finally {
-        open.decrementAndGet();
-        exchange.close();
-      }
-    }, delay.toMillis(), TimeUnit.MILLISECONDS);
+    timer.schedule(
+        () -> {
+          try {
+            exchange.sendResponseHeaders(503, -1);
+          } catch (IOException e) {
+            // the client gave up first
+          } finally {
+            open.decrementAndGet();
+            exchange.close();
+          }
+        },
+        delay.toMillis(),
+        TimeUnit.MILLISECONDS);
   }
 
   private static String eventId(byte[] body) {

@@ -18,15 +18,15 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real-HTTP client of {@code GET /api/v1/events/stream}: reads server-sent events with {@code java.net.http} and
- * parses them. {@link #start()} reads on a background thread into a queue; {@link #parseNext()} reads on the
- * caller's thread (to model a slow client that reads only when it wants).
+ * A real-HTTP client of {@code GET /api/v1/events/stream}: reads server-sent events with {@code
+ * java.net.http} and parses them. {@link #start()} reads on a background thread into a queue;
+ * {@link #parseNext()} reads on the caller's thread (to model a slow client that reads only when it
+ * wants).
  */
 public final class SseClient implements AutoCloseable {
 
   /** One SSE event. */
-  public record Event(String name, String data) {
-  }
+  public record Event(String name, String data) {}
 
   /** The bootstrap admin key every test service knows. */
   public static final String TEST_KEY = Api.ADMIN_KEY;
@@ -38,7 +38,8 @@ public final class SseClient implements AutoCloseable {
 
   private SseClient(HttpResponse<InputStream> response) {
     this.response = response;
-    this.reader = new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8));
+    this.reader =
+        new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8));
   }
 
   /** Opens a stream as the admin; the answer may be an error (see {@link #status()}). */
@@ -53,17 +54,25 @@ public final class SseClient implements AutoCloseable {
       q.append("pattern=").append(URLEncoder.encode(pattern, StandardCharsets.UTF_8));
     }
     if (filter != null) {
-      q.append(q.isEmpty() ? "" : "&").append("filter=").append(URLEncoder.encode(filter, StandardCharsets.UTF_8));
+      q.append(q.isEmpty() ? "" : "&")
+          .append("filter=")
+          .append(URLEncoder.encode(filter, StandardCharsets.UTF_8));
     }
-    URI uri = URI.create("http://127.0.0.1:" + port + "/api/v1/events/stream" + (q.isEmpty() ? "" : "?" + q));
-    HttpRequest.Builder builder = HttpRequest.newBuilder(uri).header("Accept", "text/event-stream").GET();
+    URI uri =
+        URI.create(
+            "http://127.0.0.1:" + port + "/api/v1/events/stream" + (q.isEmpty() ? "" : "?" + q));
+    HttpRequest.Builder builder =
+        HttpRequest.newBuilder(uri).header("Accept", "text/event-stream").GET();
     if (key != null) {
       builder.header("Authorization", "Bearer " + key);
     }
     HttpRequest request = builder.build();
     try {
-      return new SseClient(HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()
-          .send(request, HttpResponse.BodyHandlers.ofInputStream()));
+      return new SseClient(
+          HttpClient.newBuilder()
+              .connectTimeout(Duration.ofSeconds(5))
+              .build()
+              .send(request, HttpResponse.BodyHandlers.ofInputStream()));
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     } catch (InterruptedException e) {
@@ -87,17 +96,20 @@ public final class SseClient implements AutoCloseable {
 
   /** Reads events on a background thread; take them with {@link #next(Duration)}. */
   public SseClient start() {
-    thread = new Thread(() -> {
-      try {
-        Event e;
-        while ((e = parseNext()) != null) {
-          events.add(e);
-        }
-        events.add(new Event("eof", ""));
-      } catch (IOException ex) {
-        events.add(new Event("eof", ex.toString()));
-      }
-    }, "sse-client");
+    thread =
+        new Thread(
+            () -> {
+              try {
+                Event e;
+                while ((e = parseNext()) != null) {
+                  events.add(e);
+                }
+                events.add(new Event("eof", ""));
+              } catch (IOException ex) {
+                events.add(new Event("eof", ex.toString()));
+              }
+            },
+            "sse-client");
     thread.setDaemon(true);
     thread.start();
     return this;
@@ -127,7 +139,10 @@ public final class SseClient implements AutoCloseable {
     return out;
   }
 
-  /** Reads and parses the next event on this thread; null at the end of the stream. Comments are skipped. */
+  /**
+   * Reads and parses the next event on this thread; null at the end of the stream. Comments are
+   * skipped.
+   */
   public Event parseNext() throws IOException {
     String name = "message";
     StringBuilder data = null;

@@ -22,9 +22,10 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * A real local OAuth2/OIDC issuer for tests: an HTTP server with the discovery document
- * ({@code /.well-known/openid-configuration}) and the JWK set ({@code /jwks}) of its own RSA key, and RS256
- * tokens signed with that key. Nothing of Spring Security is mocked: the service fetches the keys over HTTP.
+ * A real local OAuth2/OIDC issuer for tests: an HTTP server with the discovery document ({@code
+ * /.well-known/openid-configuration}) and the JWK set ({@code /jwks}) of its own RSA key, and RS256
+ * tokens signed with that key. Nothing of Spring Security is mocked: the service fetches the keys
+ * over HTTP.
  */
 public final class TestJwtIssuer implements AutoCloseable {
 
@@ -42,21 +43,27 @@ public final class TestJwtIssuer implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     String jwks = new JWKSet(key.toPublicJWK()).toString();
-    server.createContext("/.well-known/openid-configuration", exchange -> {
-      String doc = """
+    server.createContext(
+        "/.well-known/openid-configuration",
+        exchange -> {
+          String doc =
+              """
           {"issuer": "%s", "jwks_uri": "%s", "id_token_signing_alg_values_supported": ["RS256"],
            "subject_types_supported": ["public"], "response_types_supported": ["code"]}"""
-          .formatted(issuer(), jwkSetUri());
-      respond(exchange, doc);
-    });
-    server.createContext("/jwks", exchange -> {
-      jwksRequests.incrementAndGet();
-      respond(exchange, jwks);
-    });
+                  .formatted(issuer(), jwkSetUri());
+          respond(exchange, doc);
+        });
+    server.createContext(
+        "/jwks",
+        exchange -> {
+          jwksRequests.incrementAndGet();
+          respond(exchange, jwks);
+        });
     server.start();
   }
 
-  private static void respond(com.sun.net.httpserver.HttpExchange exchange, String json) throws IOException {
+  private static void respond(com.sun.net.httpserver.HttpExchange exchange, String json)
+      throws IOException {
     byte[] body = json.getBytes(StandardCharsets.UTF_8);
     exchange.getResponseHeaders().set("Content-Type", "application/json");
     exchange.sendResponseHeaders(200, body.length);
@@ -99,13 +106,20 @@ public final class TestJwtIssuer implements AutoCloseable {
     }
   }
 
-  private String token(String subject, Map<String, Object> claims, Instant expiry, RSAKey signingKey) {
-    JWTClaimsSet.Builder b = new JWTClaimsSet.Builder().issuer(issuer()).subject(subject)
-        .issueTime(Date.from(expiry.minus(Duration.ofMinutes(5)))).expirationTime(Date.from(expiry))
-        .jwtID(UUID.randomUUID().toString());
+  private String token(
+      String subject, Map<String, Object> claims, Instant expiry, RSAKey signingKey) {
+    JWTClaimsSet.Builder b =
+        new JWTClaimsSet.Builder()
+            .issuer(issuer())
+            .subject(subject)
+            .issueTime(Date.from(expiry.minus(Duration.ofMinutes(5))))
+            .expirationTime(Date.from(expiry))
+            .jwtID(UUID.randomUUID().toString());
     claims.forEach(b::claim);
-    SignedJWT jwt = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(signingKey.getKeyID()).build(),
-        b.build());
+    SignedJWT jwt =
+        new SignedJWT(
+            new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(signingKey.getKeyID()).build(),
+            b.build());
     try {
       jwt.sign(new RSASSASigner(signingKey));
     } catch (JOSEException e) {

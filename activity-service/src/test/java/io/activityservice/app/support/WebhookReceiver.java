@@ -10,17 +10,20 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 
-/** A real local HTTP server that records what webhooks receive. Can be told to fail the first N calls. */
+/**
+ * A real local HTTP server that records what webhooks receive. Can be told to fail the first N
+ * calls.
+ */
 public final class WebhookReceiver implements AutoCloseable {
 
   /** One received request. */
-  public record Call(String path, String contentType, String body) {
-  }
+  public record Call(String path, String contentType, String body) {}
 
   private final HttpServer server;
   private final List<Call> calls = new CopyOnWriteArrayList<>();
   private final AtomicInteger failuresLeft = new AtomicInteger();
-  private final java.util.Map<String, AtomicInteger> failuresByPath = new java.util.concurrent.ConcurrentHashMap<>();
+  private final java.util.Map<String, AtomicInteger> failuresByPath =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   public WebhookReceiver() {
     this(0);
@@ -34,18 +37,25 @@ public final class WebhookReceiver implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     server.setExecutor(Executors.newFixedThreadPool(4));
-    server.createContext("/", exchange -> {
-      String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
-      AtomicInteger forPath = failuresByPath.get(exchange.getRequestURI().getPath());
-      boolean fail = (forPath != null && forPath.getAndUpdate(n -> Math.max(0, n - 1)) > 0)
-          || failuresLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
-      if (!fail) {
-        calls.add(new Call(exchange.getRequestURI().getPath(),
-            exchange.getRequestHeaders().getFirst("Content-Type"), body));
-      }
-      exchange.sendResponseHeaders(fail ? 503 : 204, -1);
-      exchange.close();
-    });
+    server.createContext(
+        "/",
+        exchange -> {
+          String body =
+              new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+          AtomicInteger forPath = failuresByPath.get(exchange.getRequestURI().getPath());
+          boolean fail =
+              (forPath != null && forPath.getAndUpdate(n -> Math.max(0, n - 1)) > 0)
+                  || failuresLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
+          if (!fail) {
+            calls.add(
+                new Call(
+                    exchange.getRequestURI().getPath(),
+                    exchange.getRequestHeaders().getFirst("Content-Type"),
+                    body));
+          }
+          exchange.sendResponseHeaders(fail ? 503 : 204, -1);
+          exchange.close();
+        });
     server.start();
   }
 

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.activityservice.app.support.Api;
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -15,9 +14,10 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
- * The HTTP contract that the schemathesis run ({@code .ci/schemathesis.sh}) holds the service to, over real HTTP:
- * malformed requests get 4xx problems (never a 500), undeclared methods 405 with {@code Allow}, and the OpenAPI
- * document declares the error answers, the bearer scheme and the success statuses the server really gives.
+ * The HTTP contract that the schemathesis run ({@code .ci/schemathesis.sh}) holds the service to,
+ * over real HTTP: malformed requests get 4xx problems (never a 500), undeclared methods 405 with
+ * {@code Allow}, and the OpenAPI document declares the error answers, the bearer scheme and the
+ * success statuses the server really gives.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class ApiContractTest {
@@ -25,16 +25,20 @@ class ApiContractTest {
   private static final ObjectMapper MAPPER = new ObjectMapper();
   private final HttpClient client = HttpClient.newHttpClient();
 
-  @LocalServerPort
-  int port;
+  @LocalServerPort int port;
 
-  private record Answer(int status, String contentType, JsonNode json, HttpResponse<String> raw) {
-  }
+  private record Answer(int status, String contentType, JsonNode json, HttpResponse<String> raw) {}
 
-  private Answer send(String method, String path, String contentType, String body) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-        .header("Authorization", "Bearer " + Api.ADMIN_KEY)
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+  private Answer send(String method, String path, String contentType, String body)
+      throws Exception {
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+            .header("Authorization", "Bearer " + Api.ADMIN_KEY)
+            .method(
+                method,
+                body == null
+                    ? HttpRequest.BodyPublishers.noBody()
+                    : HttpRequest.BodyPublishers.ofString(body));
     if (contentType != null) {
       b.header("Content-Type", contentType);
     }
@@ -56,7 +60,8 @@ class ApiContractTest {
   void undeclaredMethodIs405WithAllow() throws Exception {
     Answer a = send("QUERY", "/api/v1/audit", null, null);
     assertProblem(a, 405, null);
-    assertThat(a.raw().headers().firstValue("Allow")).hasValueSatisfying(allow -> assertThat(allow).contains("GET"));
+    assertThat(a.raw().headers().firstValue("Allow"))
+        .hasValueSatisfying(allow -> assertThat(allow).contains("GET"));
 
     Answer put = send("PUT", "/api/v1/subscriptions", "application/json", "{}");
     assertProblem(put, 405, null);
@@ -82,14 +87,32 @@ class ApiContractTest {
 
   @Test
   void bodiesAreReadAsTypedNotCoerced() throws Exception {
-    assertProblem(send("POST", "/api/v1/archives", "application/json", "{\"name\": false, \"retention\": \"P7D\"}"),
-        400, "name");
-    assertProblem(send("POST", "/api/v1/subscriptions", "application/json",
-        "{\"name\": \"n\", \"pattern\": {}, \"target\": \"jms:queue:x\", \"retry\": {\"maxAttempts\": \"5\"}}"),
-        400, "retry.maxAttempts");
-    assertProblem(send("POST", "/api/v1/replays", "application/json", """
+    assertProblem(
+        send(
+            "POST",
+            "/api/v1/archives",
+            "application/json",
+            "{\"name\": false, \"retention\": \"P7D\"}"),
+        400,
+        "name");
+    assertProblem(
+        send(
+            "POST",
+            "/api/v1/subscriptions",
+            "application/json",
+            "{\"name\": \"n\", \"pattern\": {}, \"target\": \"jms:queue:x\", \"retry\": {\"maxAttempts\": \"5\"}}"),
+        400,
+        "retry.maxAttempts");
+    assertProblem(
+        send(
+            "POST",
+            "/api/v1/replays",
+            "application/json",
+            """
         {"name": "r1", "archive": "a", "from": "2026-01-01T00:00:00Z", "to": "2026-01-02T00:00:00Z",
-         "destinations": {"rules": [null]}}"""), 400, "destinations.rules[0]");
+         "destinations": {"rules": [null]}}"""),
+        400,
+        "destinations.rules[0]");
   }
 
   @Test
@@ -101,21 +124,27 @@ class ApiContractTest {
     assertThat(doc.at("/components/schemas/Problem/properties/field").isMissingNode()).isFalse();
 
     JsonNode create = doc.at("/paths/~1api~1v1~1subscriptions/post");
-    assertThat(create.at("/responses").fieldNames()).toIterable().contains("201", "400", "401", "403", "409", "415");
+    assertThat(create.at("/responses").fieldNames())
+        .toIterable()
+        .contains("201", "400", "401", "403", "409", "415");
     assertThat(create.at("/responses/401/content").has("application/problem+json")).isTrue();
-    assertThat(doc.at("/components/schemas/SubscriptionRequest/required")).extracting(JsonNode::asText)
+    assertThat(doc.at("/components/schemas/SubscriptionRequest/required"))
+        .extracting(JsonNode::asText)
         .contains("name", "pattern", "target");
 
-    // A definition write answers 202 with the lagging replicas when the wait for them runs out (ConfigApplyFilter).
+    // A definition write answers 202 with the lagging replicas when the wait for them runs out
+    // (ConfigApplyFilter).
     assertThat(create.at("/responses/202/headers").has("Activity-Config-Lagging")).isTrue();
     assertThat(create.at("/responses/201/headers").has("Activity-Config-Version")).isTrue();
     assertThat(create.at("/responses/202/content")).isEqualTo(create.at("/responses/201/content"));
 
     JsonNode publish = doc.at("/paths/~1api~1v1~1events/post");
     assertThat(publish.at("/responses").has("202")).isTrue();
-    assertThat(publish.at("/responses/202/headers").has("Activity-Config-Lagging")).as("publishing never waits")
+    assertThat(publish.at("/responses/202/headers").has("Activity-Config-Lagging"))
+        .as("publishing never waits")
         .isFalse();
-    assertThat(publish.at("/requestBody/content").fieldNames()).toIterable()
+    assertThat(publish.at("/requestBody/content").fieldNames())
+        .toIterable()
         .contains("application/cloudevents+json", "application/cloudevents-batch+json");
 
     JsonNode deleteType = doc.at("/paths/~1api~1v1~1event-types~1{type}/delete/responses");

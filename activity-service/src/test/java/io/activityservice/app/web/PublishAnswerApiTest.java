@@ -20,20 +20,21 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
- * {@code POST /api/v1/events} answers the same whoever writes the answer: the request thread (every event settled
- * while it routed), or the thread of the last delivery through the async context (no second dispatch). Status, body,
- * content type and the security headers are checked on both paths, and a refusal after routing started is the
- * problem handler's 503.
+ * {@code POST /api/v1/events} answers the same whoever writes the answer: the request thread (every
+ * event settled while it routed), or the thread of the last delivery through the async context (no
+ * second dispatch). Status, body, content type and the security headers are checked on both paths,
+ * and a refusal after routing started is the problem handler's 503.
  */
-@SpringBootTest(classes = ActivityServiceApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+    classes = ActivityServiceApplication.class,
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {"activity.routing.park-after=1s", "activity.routing.max-in-flight=2"})
 class PublishAnswerApiTest {
 
   static final WebhookReceiver webhook = new WebhookReceiver();
   static final SlowFailingWebhook slow = new SlowFailingWebhook(Duration.ofSeconds(4));
 
-  @LocalServerPort
-  int port;
+  @LocalServerPort int port;
 
   @AfterAll
   static void stop() {
@@ -42,7 +43,10 @@ class PublishAnswerApiTest {
   }
 
   private static String event(String id, String type) {
-    return "{\"specversion\":\"1.0\",\"id\":\"" + id + "\",\"source\":\"/answer\",\"type\":\"" + type
+    return "{\"specversion\":\"1.0\",\"id\":\""
+        + id
+        + "\",\"source\":\"/answer\",\"type\":\""
+        + type
         + "\",\"data\":{\"v\":1}}";
   }
 
@@ -51,8 +55,16 @@ class PublishAnswerApiTest {
   }
 
   private String subscribe(Api api, String type, String target) {
-    Response r = api.postJson("/api/v1/subscriptions", "{\"name\":\"" + unique("answer") + "\",\"pattern\":{\"type\":[\""
-        + type + "\"]},\"target\":\"" + target + "\",\"retry\":{\"maxAttempts\":2,\"initialBackoff\":\"PT1S\"}}");
+    Response r =
+        api.postJson(
+            "/api/v1/subscriptions",
+            "{\"name\":\""
+                + unique("answer")
+                + "\",\"pattern\":{\"type\":[\""
+                + type
+                + "\"]},\"target\":\""
+                + target
+                + "\",\"retry\":{\"maxAttempts\":2,\"initialBackoff\":\"PT1S\"}}");
     assertThat(r.status()).as(r.body()).isEqualTo(201);
     return r.json().get("id").asText();
   }
@@ -60,7 +72,9 @@ class PublishAnswerApiTest {
   private static void assertAnswer(Response r, int accepted, int delivered, int parked) {
     assertThat(r.status()).as(r.body()).isEqualTo(202);
     assertThat(r.contentType()).isEqualTo("application/json");
-    assertThat(r.header("X-Content-Type-Options")).as("security headers survive an async answer").isEqualTo("nosniff");
+    assertThat(r.header("X-Content-Type-Options"))
+        .as("security headers survive an async answer")
+        .isEqualTo("nosniff");
     JsonNode body = r.json();
     assertThat(body.get("accepted").asInt()).isEqualTo(accepted);
     assertThat(body.get("events")).hasSize(accepted);
@@ -103,7 +117,8 @@ class PublishAnswerApiTest {
     long start = System.nanoTime();
     Response r = api.publish(event(unique("slow"), type));
     assertAnswer(r, 1, 0, 1);
-    assertThat(Duration.ofNanos(System.nanoTime() - start)).as("answered at park-after, not after the 4 s webhook")
+    assertThat(Duration.ofNanos(System.nanoTime() - start))
+        .as("answered at park-after, not after the 4 s webhook")
         .isLessThan(Duration.ofSeconds(4));
   }
 

@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>An adapter opens each channel through {@link #register(ChannelOpener)}, which fails once the
  * adapter is closed and hands the channel the callback it runs when it is closed (so the set holds
- * open channels only); it frees its own resources (threads, clients, connections) in
- * {@link #doClose()}. Thread-safe.
+ * open channels only); it frees its own resources (threads, clients, connections) in {@link
+ * #doClose()}. Thread-safe.
  */
 public abstract class AbstractChannelAdapter implements ChannelAdapter {
 
@@ -67,17 +67,19 @@ public abstract class AbstractChannelAdapter implements ChannelAdapter {
    *
    * @return the channel {@code opener} created
    * @throws IllegalStateException if the adapter is closed (before or while the channel opened; a
-   *                               channel opened during {@link #close()} is closed again)
+   *     channel opened during {@link #close()} is closed again)
    */
   protected final <C extends AutoCloseable> C register(ChannelOpener<C> opener) {
     checkOpen();
     AtomicReference<C> self = new AtomicReference<>();
-    C channel = opener.open(() -> {
-      C opened = self.get();
-      if (opened != null) {
-        channels.remove(opened);
-      }
-    });
+    C channel =
+        opener.open(
+            () -> {
+              C opened = self.get();
+              if (opened != null) {
+                channels.remove(opened);
+              }
+            });
     self.set(channel);
     channels.add(channel);
     if (closed.get()) { // close() ran meanwhile and may not have seen this channel
@@ -88,8 +90,8 @@ public abstract class AbstractChannelAdapter implements ChannelAdapter {
   }
 
   /**
-   * Closes every open channel ({@link #closeChannels}), then the adapter's own resources
-   * ({@link #doClose()}). Only the first call does anything. Never throws.
+   * Closes every open channel ({@link #closeChannels}), then the adapter's own resources ({@link
+   * #doClose()}). Only the first call does anything. Never throws.
    */
   @Override
   public final void close() {
@@ -116,13 +118,16 @@ public abstract class AbstractChannelAdapter implements ChannelAdapter {
    * @param open the open channels, in no particular order
    */
   protected void closeChannels(List<AutoCloseable> open) {
-    open.stream().filter(c -> c instanceof InboundChannel).forEach(AbstractChannelAdapter::closeQuietly);
-    open.stream().filter(c -> !(c instanceof InboundChannel)).forEach(AbstractChannelAdapter::closeQuietly);
+    open.stream()
+        .filter(c -> c instanceof InboundChannel)
+        .forEach(AbstractChannelAdapter::closeQuietly);
+    open.stream()
+        .filter(c -> !(c instanceof InboundChannel))
+        .forEach(AbstractChannelAdapter::closeQuietly);
   }
 
   /** Releases the adapter's own resources after its channels are closed. Must not throw. */
-  protected void doClose() {
-  }
+  protected void doClose() {}
 
   /** Closes a channel or resource, logging instead of throwing. */
   protected static void closeQuietly(AutoCloseable closeable) {

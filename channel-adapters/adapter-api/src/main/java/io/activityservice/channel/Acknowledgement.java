@@ -3,8 +3,8 @@ package io.activityservice.channel;
 /**
  * Settles one inbound message: the contract every adapter keeps, whatever its transport.
  *
- * <p><b>{@link #ack()}</b>: the event was handled (routed); the adapter removes the message from its
- * transport (JMS: the commit of the message's transaction, once every message of that batch is
+ * <p><b>{@link #ack()}</b>: the event was handled (routed); the adapter removes the message from
+ * its transport (JMS: the commit of the message's transaction, once every message of that batch is
  * settled; SQS DeleteMessage; Kafka offset commit once every earlier record of the partition is
  * settled too) and frees the message's in-flight slot. An adapter may remove acknowledged messages
  * in batches, some time after {@code ack()}: until then a crash brings an acknowledged message back

@@ -6,16 +6,16 @@ import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Exponential backoff, optionally with full jitter: the ceiling of attempt {@code n} (counted from
- * 1) is {@code min(max, initial × 2^(n-1))}; with jitter the delay is drawn uniformly from
- * {@code [0, ceiling]} ("full jitter", which spreads retries of many clients best), without it the
- * delay is the ceiling itself (predictable, for tests and debugging).
+ * 1) is {@code min(max, initial × 2^(n-1))}; with jitter the delay is drawn uniformly from {@code
+ * [0, ceiling]} ("full jitter", which spreads retries of many clients best), without it the delay
+ * is the ceiling itself (predictable, for tests and debugging).
  *
  * <p>General purpose: adapters use it for redelivery after a nack (see {@link RedeliverySettings}),
  * and retry policies may use it for their attempts. Immutable and thread-safe.
  *
  * @param initial ceiling of the first attempt; positive
- * @param max     largest ceiling; not less than {@code initial}
- * @param jitter  whether delays are drawn from {@code [0, ceiling]} (true) or equal the ceiling
+ * @param max largest ceiling; not less than {@code initial}
+ * @param jitter whether delays are drawn from {@code [0, ceiling]} (true) or equal the ceiling
  */
 public record Backoff(Duration initial, Duration max, boolean jitter) {
 
@@ -23,11 +23,16 @@ public record Backoff(Duration initial, Duration max, boolean jitter) {
     Objects.requireNonNull(initial, "initial");
     Objects.requireNonNull(max, "max");
     if (initial.isNegative() || initial.isZero()) {
-      throw new IllegalArgumentException("a backoff's initial delay must be positive, e.g. 1s; was " + initial);
+      throw new IllegalArgumentException(
+          "a backoff's initial delay must be positive, e.g. 1s; was " + initial);
     }
     if (max.compareTo(initial) < 0) {
       throw new IllegalArgumentException(
-          "a backoff's max delay (" + max + ") must not be less than its initial delay (" + initial + ")");
+          "a backoff's max delay ("
+              + max
+              + ") must not be less than its initial delay ("
+              + initial
+              + ")");
     }
     try {
       max.toNanos();

@@ -6,19 +6,19 @@ import java.util.Set;
  * A transport plugged into the Activity Service: JMS, SQS, Kafka, HTTP webhooks…
  *
  * <p>An adapter owns its connections and opens {@link OutboundChannel}s (the service sends to them)
- * and {@link InboundChannel}s (the service listens on them) for the URI schemes it declares. The core
- * selects an adapter only by {@link #schemes()}; it never switches on the transport. Adapters are
- * registered declaratively (as beans from auto-configuration in the Spring application).
+ * and {@link InboundChannel}s (the service listens on them) for the URI schemes it declares. The
+ * core selects an adapter only by {@link #schemes()}; it never switches on the transport. Adapters
+ * are registered declaratively (as beans from auto-configuration in the Spring application).
  *
  * <p>Methods may be called concurrently. {@link #close()} closes every channel the adapter opened.
  *
- * <p>Writing an adapter: extend {@link AbstractChannelAdapter} (channel registration, closed
- * state, close), settle inbound messages with an {@link OnceOnlyAcknowledgement} that keeps the
- * {@link Acknowledgement} contract (redelivery after the {@link RedeliverySettings} backoff), wrap
- * plain messages with {@link PlainMessages}, take outbound encodings from
- * {@link OutboundEvent#encoded(WireFormat)} and apply the partition key as
- * {@link OutboundEvent} describes; and pass the shared contract suite
- * ({@code ChannelAdapterContract} in this module's test-jar).
+ * <p>Writing an adapter: extend {@link AbstractChannelAdapter} (channel registration, closed state,
+ * close), settle inbound messages with an {@link OnceOnlyAcknowledgement} that keeps the {@link
+ * Acknowledgement} contract (redelivery after the {@link RedeliverySettings} backoff), wrap plain
+ * messages with {@link PlainMessages}, take outbound encodings from {@link
+ * OutboundEvent#encoded(WireFormat)} and apply the partition key as {@link OutboundEvent}
+ * describes; and pass the shared contract suite ({@code ChannelAdapterContract} in this module's
+ * test-jar).
  */
 public interface ChannelAdapter extends AutoCloseable {
 
@@ -41,10 +41,10 @@ public interface ChannelAdapter extends AutoCloseable {
 
   /**
    * Starts listening on a channel. Each received event is handed to {@code handler}; the adapter
-   * acknowledges the underlying message to its transport only after the handler calls
-   * {@link Acknowledgement#ack()}, and hands it out again after a backoff on
-   * {@link Acknowledgement#nack(Throwable)}. Messages that carry no CloudEvent are wrapped by the
-   * {@link PlainMessages} rule when {@code settings} name a default type, else dropped (logged).
+   * acknowledges the underlying message to its transport only after the handler calls {@link
+   * Acknowledgement#ack()}, and hands it out again after a backoff on {@link
+   * Acknowledgement#nack(Throwable)}. Messages that carry no CloudEvent are wrapped by the {@link
+   * PlainMessages} rule when {@code settings} name a default type, else dropped (logged).
    *
    * @throws UnsupportedOperationException if the transport cannot be listened on (e.g. webhooks)
    */

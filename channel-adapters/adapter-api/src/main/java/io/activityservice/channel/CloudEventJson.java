@@ -16,38 +16,41 @@ import java.util.List;
  * shared by adapters whose transport carries one body per message (SQS, webhooks, Kafka), and the
  * one place bodies are read as JSON.
  *
- * <p>Encoding is the CloudEvents SDK's {@link JsonFormat} everywhere: {@code time} in RFC 3339
- * with seconds ({@code 2026-01-02T03:04:00Z}), JSON data as a JSON value, other data as
- * {@code data_base64}. Decoding reads numbers with a fraction as {@link java.math.BigDecimal}, so
- * data is relayed exactly as it came (no rounding through {@code double}).
+ * <p>Encoding is the CloudEvents SDK's {@link JsonFormat} everywhere: {@code time} in RFC 3339 with
+ * seconds ({@code 2026-01-02T03:04:00Z}), JSON data as a JSON value, other data as {@code
+ * data_base64}. Decoding reads numbers with a fraction as {@link java.math.BigDecimal}, so data is
+ * relayed exactly as it came (no rounding through {@code double}).
  *
- * <p>Parse once: {@link #readTree(byte[])} reads a body into a tree; {@link #isStructured(JsonNode)}
- * tells from the tree whether it is a structured-mode event (no second parse), and
- * {@link #fromTree(JsonNode)} turns the tree into the event, while a plain JSON body keeps its tree as
- * the event's data ({@link JsonBytesData}).
+ * <p>Parse once: {@link #readTree(byte[])} reads a body into a tree; {@link
+ * #isStructured(JsonNode)} tells from the tree whether it is a structured-mode event (no second
+ * parse), and {@link #fromTree(JsonNode)} turns the tree into the event, while a plain JSON body
+ * keeps its tree as the event's data ({@link JsonBytesData}).
  */
 public final class CloudEventJson {
 
   /** Media type of a structured-mode CloudEvent. */
   public static final String CONTENT_TYPE = JsonFormat.CONTENT_TYPE;
+
   /** Media type of a batch of structured-mode CloudEvents. */
   public static final String BATCH_CONTENT_TYPE = "application/cloudevents-batch+json";
 
   private static final EventFormat FORMAT = new JsonFormat();
 
   /**
-   * The structured-mode JSON wire format ({@link #encode(CloudEvent)}), shared by every channel that
-   * sends structured JSON bodies (SQS, webhooks): {@code outboundEvent.encoded(STRUCTURED)}. The
-   * bytes are shared: do not modify them.
+   * The structured-mode JSON wire format ({@link #encode(CloudEvent)}), shared by every channel
+   * that sends structured JSON bodies (SQS, webhooks): {@code outboundEvent.encoded(STRUCTURED)}.
+   * The bytes are shared: do not modify them.
    */
   public static final WireFormat<byte[]> STRUCTURED = CloudEventJson::encode;
-  private static final ObjectMapper MAPPER = new ObjectMapper()
-      .registerModule(JsonFormat.getCloudEventJacksonModule())
-      .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
-  private static final ObjectReader STRICT_TREE = MAPPER.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
-  private CloudEventJson() {
-  }
+  private static final ObjectMapper MAPPER =
+      new ObjectMapper()
+          .registerModule(JsonFormat.getCloudEventJacksonModule())
+          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+  private static final ObjectReader STRICT_TREE =
+      MAPPER.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+  private CloudEventJson() {}
 
   /** Serializes an event in structured mode (the SDK's {@link JsonFormat}). */
   public static byte[] encode(CloudEvent event) {
@@ -118,15 +121,18 @@ public final class CloudEventJson {
   }
 
   /**
-   * Whether a body without a content type is a structured-mode event: a JSON object with a
-   * {@code specversion} member. Adapters that go on to decode or wrap the body use
-   * {@link #readTree(byte[])} and {@link #isStructured(JsonNode)} instead, so the body is parsed once.
+   * Whether a body without a content type is a structured-mode event: a JSON object with a {@code
+   * specversion} member. Adapters that go on to decode or wrap the body use {@link
+   * #readTree(byte[])} and {@link #isStructured(JsonNode)} instead, so the body is parsed once.
    */
   public static boolean looksStructured(byte[] body) {
     return isStructured(readTree(body));
   }
 
-  /** Whether a parsed body is a structured-mode event: a JSON object with a {@code specversion} member. */
+  /**
+   * Whether a parsed body is a structured-mode event: a JSON object with a {@code specversion}
+   * member.
+   */
   public static boolean isStructured(JsonNode tree) {
     return tree != null && tree.isObject() && tree.has("specversion");
   }
@@ -148,7 +154,10 @@ public final class CloudEventJson {
     }
   }
 
-  /** Whether the first non-blank byte can start a JSON value: an object, array, string, number or literal. */
+  /**
+   * Whether the first non-blank byte can start a JSON value: an object, array, string, number or
+   * literal.
+   */
   private static boolean mayStartJson(byte[] body) {
     for (byte b : body) {
       switch (b) {
@@ -165,6 +174,7 @@ public final class CloudEventJson {
     }
     return false;
   }
+
   private static String rootMessage(Throwable e) {
     Throwable t = e;
     while (t.getCause() != null && t.getCause() != t) {

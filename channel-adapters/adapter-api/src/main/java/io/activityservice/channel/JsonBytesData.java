@@ -5,10 +5,10 @@ import io.cloudevents.jackson.JsonCloudEventData;
 import java.util.Objects;
 
 /**
- * JSON data known both as the bytes a message carried and as their parsed tree, so that the body
- * is parsed once: the router matches and validates the tree ({@link #getNode()}), while every
- * encoding relays the original bytes unchanged ({@link #toBytes()}; the SDK's plain
- * {@link JsonCloudEventData} would serialize the tree again on every call).
+ * JSON data known both as the bytes a message carried and as their parsed tree, so that the body is
+ * parsed once: the router matches and validates the tree ({@link #getNode()}), while every encoding
+ * relays the original bytes unchanged ({@link #toBytes()}; the SDK's plain {@link
+ * JsonCloudEventData} would serialize the tree again on every call).
  *
  * <p>Equal to another {@code JsonBytesData} with an equal tree, like {@link JsonCloudEventData}.
  * Immutable: neither the bytes nor the tree may be modified.
@@ -26,11 +26,12 @@ public final class JsonBytesData extends JsonCloudEventData {
   /**
    * Wraps JSON bytes and their parsed tree.
    *
-   * @param node  the tree {@code bytes} parse to
+   * @param node the tree {@code bytes} parse to
    * @param bytes the JSON text, UTF-8; shared, not copied
    */
   public static JsonBytesData of(JsonNode node, byte[] bytes) {
-    return new JsonBytesData(Objects.requireNonNull(node, "node"), Objects.requireNonNull(bytes, "bytes"));
+    return new JsonBytesData(
+        Objects.requireNonNull(node, "node"), Objects.requireNonNull(bytes, "bytes"));
   }
 
   /** The original bytes (shared: do not modify). */

@@ -8,20 +8,22 @@ import io.cloudevents.CloudEvent;
  */
 final class LegacyChannels {
 
-  private static final ClassValue<Boolean> ONLY_DEFAULTS = new ClassValue<>() {
-    @Override
-    protected Boolean computeValue(Class<?> type) {
-      try {
-        return type.getMethod("send", CloudEvent.class).getDeclaringClass() == OutboundChannel.class
-            && type.getMethod("send", OutboundEvent.class).getDeclaringClass() == OutboundChannel.class;
-      } catch (NoSuchMethodException e) {
-        return false;
-      }
-    }
-  };
+  private static final ClassValue<Boolean> ONLY_DEFAULTS =
+      new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> type) {
+          try {
+            return type.getMethod("send", CloudEvent.class).getDeclaringClass()
+                    == OutboundChannel.class
+                && type.getMethod("send", OutboundEvent.class).getDeclaringClass()
+                    == OutboundChannel.class;
+          } catch (NoSuchMethodException e) {
+            return false;
+          }
+        }
+      };
 
-  private LegacyChannels() {
-  }
+  private LegacyChannels() {}
 
   static boolean implementsOnlyTheDefaults(Class<?> type) {
     return ONLY_DEFAULTS.get(type);

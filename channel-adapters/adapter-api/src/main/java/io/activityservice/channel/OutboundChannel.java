@@ -11,9 +11,9 @@ import java.util.concurrent.CompletableFuture;
  * (broker acknowledged the send, SQS answered the batch entry, webhook answered 2xx).
  *
  * <p>Per-event options travel in the {@link OutboundEvent}: its partition key (order and one
- * consumer per key among competing consumers, where the transport gives it; see
- * {@link OutboundEvent}) and its encodings, which a channel takes from
- * {@link OutboundEvent#encoded(WireFormat)} so that an event sent to many channels of one format is
+ * consumer per key among competing consumers, where the transport gives it; see {@link
+ * OutboundEvent}) and its encodings, which a channel takes from {@link
+ * OutboundEvent#encoded(WireFormat)} so that an event sent to many channels of one format is
  * encoded once.
  */
 public interface OutboundChannel extends AutoCloseable {
@@ -30,8 +30,10 @@ public interface OutboundChannel extends AutoCloseable {
    */
   default CompletableFuture<Void> send(OutboundEvent event) {
     if (LegacyChannels.implementsOnlyTheDefaults(getClass())) {
-      return CompletableFuture.failedFuture(new UnsupportedOperationException(
-          getClass().getName() + " implements neither send(OutboundEvent) nor send(CloudEvent)"));
+      return CompletableFuture.failedFuture(
+          new UnsupportedOperationException(
+              getClass().getName()
+                  + " implements neither send(OutboundEvent) nor send(CloudEvent)"));
     }
     return send(event.event());
   }

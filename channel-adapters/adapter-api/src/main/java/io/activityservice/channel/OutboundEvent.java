@@ -11,18 +11,21 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p><b>Partition key</b> ({@link #partitionKey()}): events with the same key are kept in order and
  * go to one consumer among the competing consumers of one queue or partition, as far as the
  * transport gives it:
+ *
  * <ul>
  *   <li>JMS: {@code JMSXGroupID} = key: ActiveMQ message groups deliver all messages of a group, in
- *       order, to one consumer of the queue, and move the group when that consumer closes;</li>
+ *       order, to one consumer of the queue, and move the group when that consumer closes;
  *   <li>SQS: on FIFO queues ({@code .fifo}) {@code MessageGroupId} = key (a fixed group for events
  *       without key): order per group, and one receiver at a time per group (not always the same
- *       one); ignored on standard queues;</li>
- *   <li>Kafka: the record key: one partition per key, so order per key and one member of a
- *       consumer group per key (until a rebalance moves the partition);</li>
- *   <li>webhooks: ignored.</li>
+ *       one); ignored on standard queues;
+ *   <li>Kafka: the record key: one partition per key, so order per key and one member of a consumer
+ *       group per key (until a rebalance moves the partition);
+ *   <li>webhooks: ignored.
  * </ul>
+ *
  * By default ({@link #of(CloudEvent)}) the key is the event's {@code partitionkey} extension (the
- * CloudEvents Partitioning extension), if it has one; {@link #withPartitionKey(String)} sets another.
+ * CloudEvents Partitioning extension), if it has one; {@link #withPartitionKey(String)} sets
+ * another.
  *
  * <p><b>Encodings</b> ({@link #encoded(WireFormat)}): each wire format encodes the event once,
  * however many channels of that format send it and from however many threads; copies made with
@@ -37,7 +40,8 @@ public final class OutboundEvent {
   private final String partitionKey;
   private final ConcurrentHashMap<WireFormat<?>, Object> encodings;
 
-  private OutboundEvent(CloudEvent event, String partitionKey, ConcurrentHashMap<WireFormat<?>, Object> encodings) {
+  private OutboundEvent(
+      CloudEvent event, String partitionKey, ConcurrentHashMap<WireFormat<?>, Object> encodings) {
     this.event = event;
     this.partitionKey = partitionKey;
     this.encodings = encodings;
@@ -51,7 +55,8 @@ public final class OutboundEvent {
   public static OutboundEvent of(CloudEvent event) {
     Objects.requireNonNull(event, "event");
     Object key = event.getExtension(PARTITION_KEY_EXTENSION);
-    return new OutboundEvent(event, key == null ? null : emptyToNull(key.toString()), new ConcurrentHashMap<>(4));
+    return new OutboundEvent(
+        event, key == null ? null : emptyToNull(key.toString()), new ConcurrentHashMap<>(4));
   }
 
   /** The event. */
@@ -83,8 +88,10 @@ public final class OutboundEvent {
   @SuppressWarnings("unchecked")
   public <T> T encoded(WireFormat<T> format) {
     Objects.requireNonNull(format, "format");
-    return (T) encodings.computeIfAbsent(format,
-        f -> Objects.requireNonNull(f.encode(event), "a wire format returned no encoding"));
+    return (T)
+        encodings.computeIfAbsent(
+            format,
+            f -> Objects.requireNonNull(f.encode(event), "a wire format returned no encoding"));
   }
 
   private static String emptyToNull(String key) {
@@ -93,6 +100,9 @@ public final class OutboundEvent {
 
   @Override
   public String toString() {
-    return "OutboundEvent[" + event.getId() + (partitionKey == null ? "" : ", key=" + partitionKey) + "]";
+    return "OutboundEvent["
+        + event.getId()
+        + (partitionKey == null ? "" : ", key=" + partitionKey)
+        + "]";
   }
 }

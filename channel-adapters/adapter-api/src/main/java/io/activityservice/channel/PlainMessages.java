@@ -17,70 +17,107 @@ import java.util.UUID;
  * inbound channel's {@link InboundSettings}:
  *
  * <ul>
- *   <li>{@code type} = {@link InboundSettings#defaultType()}; without one the message is refused;</li>
- *   <li>{@code source} = {@link InboundSettings#defaultSource()}, else the channel URI (e.g.
- *       {@code jms:queue:orders});</li>
- *   <li>{@code id} = the transport's message id (JMS message id, SQS MessageId, Kafka
- *       {@code <topic>-<partition>-<offset>}), or a random UUID if the transport has none;</li>
+ *   <li>{@code type} = {@link InboundSettings#defaultType()}; without one the message is refused;
+ *   <li>{@code source} = {@link InboundSettings#defaultSource()}, else the channel URI (e.g. {@code
+ *       jms:queue:orders});
+ *   <li>{@code id} = the transport's message id (JMS message id, SQS MessageId, Kafka {@code
+ *       <topic>-<partition>-<offset>}), or a random UUID if the transport has none;
  *   <li>{@code time} = the transport's timestamp when known (JMS timestamp, SQS SentTimestamp,
- *       Kafka record timestamp);</li>
+ *       Kafka record timestamp);
  *   <li>{@code data} = the body; {@code datacontenttype} = the content type the transport gives,
  *       else {@code application/json} if the body parses as JSON, else {@code text/plain} if it is
  *       UTF-8 text, else {@code application/octet-stream}. An empty body gives an event without
- *       data.</li>
+ *       data.
  * </ul>
- * No extensions are added. A JSON body is parsed once: its tree travels with the data
- * ({@link JsonBytesData}), so the router does not parse it again. Stateless.
+ *
+ * No extensions are added. A JSON body is parsed once: its tree travels with the data ({@link
+ * JsonBytesData}), so the router does not parse it again. Stateless.
  */
 public final class PlainMessages {
 
-  private PlainMessages() {
-  }
+  private PlainMessages() {}
 
   /**
    * Wraps a plain message.
    *
-   * @param channel     the inbound channel the message came from
-   * @param settings    its settings ({@code defaultType}, {@code defaultSource})
-   * @param messageId   the transport's message id, or {@code null}
-   * @param body        the message body, or {@code null}
+   * @param channel the inbound channel the message came from
+   * @param settings its settings ({@code defaultType}, {@code defaultSource})
+   * @param messageId the transport's message id, or {@code null}
+   * @param body the message body, or {@code null}
    * @param contentType the content type the transport gives, or {@code null}
-   * @param time        the transport's timestamp, or {@code null}
-   * @throws IllegalArgumentException if the channel has no {@code defaultType}, saying how to set one
+   * @param time the transport's timestamp, or {@code null}
+   * @throws IllegalArgumentException if the channel has no {@code defaultType}, saying how to set
+   *     one
    */
-  public static CloudEvent wrap(ChannelUri channel, InboundSettings settings, String messageId, byte[] body,
-      String contentType, OffsetDateTime time) {
-    boolean json = body != null && body.length > 0 && (contentType == null || isJsonType(contentType));
-    return wrap(channel, settings, messageId, body, contentType, time, json ? CloudEventJson.readTree(body) : null);
+  public static CloudEvent wrap(
+      ChannelUri channel,
+      InboundSettings settings,
+      String messageId,
+      byte[] body,
+      String contentType,
+      OffsetDateTime time) {
+    boolean json =
+        body != null && body.length > 0 && (contentType == null || isJsonType(contentType));
+    return wrap(
+        channel,
+        settings,
+        messageId,
+        body,
+        contentType,
+        time,
+        json ? CloudEventJson.readTree(body) : null);
   }
 
   /**
    * Wraps a plain message whose body the adapter has already parsed (to tell whether it is a
    * structured-mode event), so that it is not parsed again.
    *
-   * @param parsedBody {@link CloudEventJson#readTree(byte[]) the body's tree}, or {@code null} if the
-   *                   body is not JSON
+   * @param parsedBody {@link CloudEventJson#readTree(byte[]) the body's tree}, or {@code null} if
+   *     the body is not JSON
    * @see #wrap(ChannelUri, InboundSettings, String, byte[], String, OffsetDateTime)
    */
-  public static CloudEvent wrap(ChannelUri channel, InboundSettings settings, String messageId, byte[] body,
-      String contentType, OffsetDateTime time, JsonNode parsedBody) {
+  public static CloudEvent wrap(
+      ChannelUri channel,
+      InboundSettings settings,
+      String messageId,
+      byte[] body,
+      String contentType,
+      OffsetDateTime time,
+      JsonNode parsedBody) {
     if (settings.defaultType() == null || settings.defaultType().isBlank()) {
-      throw new IllegalArgumentException("message " + messageId + " on " + channel + " is not a CloudEvent and the"
-          + " inbound channel has no defaultType to wrap it with; set defaultType (and optionally defaultSource)"
-          + " on the inbound channel, e.g. POST /api/v1/channels {\"uri\": \"" + channel
-          + "\", \"defaultType\": \"com.example.legacy\"}");
+      throw new IllegalArgumentException(
+          "message "
+              + messageId
+              + " on "
+              + channel
+              + " is not a CloudEvent and the"
+              + " inbound channel has no defaultType to wrap it with; set defaultType (and optionally defaultSource)"
+              + " on the inbound channel, e.g. POST /api/v1/channels {\"uri\": \""
+              + channel
+              + "\", \"defaultType\": \"com.example.legacy\"}");
     }
-    URI source = settings.defaultSource() != null ? settings.defaultSource() : URI.create(channel.toString());
-    CloudEventBuilder event = CloudEventBuilder.v1()
-        .withId(messageId != null && !messageId.isEmpty() ? messageId : UUID.randomUUID().toString())
-        .withType(settings.defaultType())
-        .withSource(source);
+    URI source =
+        settings.defaultSource() != null
+            ? settings.defaultSource()
+            : URI.create(channel.toString());
+    CloudEventBuilder event =
+        CloudEventBuilder.v1()
+            .withId(
+                messageId != null && !messageId.isEmpty()
+                    ? messageId
+                    : UUID.randomUUID().toString())
+            .withType(settings.defaultType())
+            .withSource(source);
     if (time != null) {
       event.withTime(time);
     }
     if (body != null && body.length > 0) {
-      String type = contentType != null ? contentType
-          : parsedBody != null ? "application/json" : isUtf8(body) ? "text/plain" : "application/octet-stream";
+      String type =
+          contentType != null
+              ? contentType
+              : parsedBody != null
+                  ? "application/json"
+                  : isUtf8(body) ? "text/plain" : "application/octet-stream";
       if (parsedBody != null && isJsonType(type)) {
         event.withDataContentType(type).withData(JsonBytesData.of(parsedBody, body));
       } else {
@@ -105,18 +142,23 @@ public final class PlainMessages {
     return CloudEventJson.readTree(body) != null;
   }
 
-  /** Whether a content type is JSON: {@code application/json}, {@code text/json} or {@code +json}. */
+  /**
+   * Whether a content type is JSON: {@code application/json}, {@code text/json} or {@code +json}.
+   */
   static boolean isJsonType(String contentType) {
     int semicolon = contentType.indexOf(';');
-    String media = (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).trim()
-        .toLowerCase(java.util.Locale.ROOT);
+    String media =
+        (semicolon < 0 ? contentType : contentType.substring(0, semicolon))
+            .trim()
+            .toLowerCase(java.util.Locale.ROOT);
     return media.equals("application/json") || media.equals("text/json") || media.endsWith("+json");
   }
 
   /** Whether the bytes are valid UTF-8. */
   public static boolean isUtf8(byte[] data) {
     try {
-      StandardCharsets.UTF_8.newDecoder()
+      StandardCharsets.UTF_8
+          .newDecoder()
           .onMalformedInput(CodingErrorAction.REPORT)
           .onUnmappableCharacter(CodingErrorAction.REPORT)
           .decode(ByteBuffer.wrap(data));

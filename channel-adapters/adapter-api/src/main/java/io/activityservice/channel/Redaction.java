@@ -6,20 +6,22 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Channel URIs and settings as they may appear in logs, metrics, dead letters and API answers: without
- * credentials, tokens or other secrets. The one place that decides what is shown.
+ * Channel URIs and settings as they may appear in logs, metrics, dead letters and API answers:
+ * without credentials, tokens or other secrets. The one place that decides what is shown.
  *
- * <p>The rule for {@code http(s)} URLs: scheme, host and port are kept; user info, query and fragment are
- * dropped; of the path, the first segment is kept if it looks like a word (at most 32 characters of
- * {@code [A-Za-z0-9._~-]}, at most 3 digits, and not mixed-case when 8 characters or longer — tokens are mixed
- * case or digit-heavy) and replaced by {@code *} otherwise; every further segment is replaced by one {@code *}
- * (secrets such as {@code /services/T0/B0/XXXX} or {@code /hook/<token>} usually sit there). So
- * {@code https://user:pw@hooks.example.com:8443/services/T0001/B0002/abcDEF123?token=x} becomes
- * {@code https://hooks.example.com:8443/services/*}, and {@code https://h.example/Ab3dE9fG7hJ2kL5m} becomes
- * {@code https://h.example/*}. Other URIs lose their query and fragment:
- * {@code jms:queue:orders?persistent=false} becomes {@code jms:queue:orders}.
+ * <p>The rule for {@code http(s)} URLs: scheme, host and port are kept; user info, query and
+ * fragment are dropped; of the path, the first segment is kept if it looks like a word (at most 32
+ * characters of {@code [A-Za-z0-9._~-]}, at most 3 digits, and not mixed-case when 8 characters or
+ * longer — tokens are mixed case or digit-heavy) and replaced by {@code *} otherwise; every further
+ * segment is replaced by one {@code *} (secrets such as {@code /services/T0/B0/XXXX} or {@code
+ * /hook/<token>} usually sit there). So {@code
+ * https://user:pw@hooks.example.com:8443/services/T0001/B0002/abcDEF123?token=x} becomes {@code
+ * https://hooks.example.com:8443/services/*}, and {@code https://h.example/Ab3dE9fG7hJ2kL5m}
+ * becomes {@code https://h.example/*}. Other URIs lose their query and fragment: {@code
+ * jms:queue:orders?persistent=false} becomes {@code jms:queue:orders}.
  *
- * <p>The result depends only on the URI, so it also serves as a bounded metric tag value per webhook.
+ * <p>The result depends only on the URI, so it also serves as a bounded metric tag value per
+ * webhook.
  */
 public final class Redaction {
 
@@ -29,8 +31,7 @@ public final class Redaction {
   private static final int MAX_WORD = 32;
   private static final int MAX_DIGITS = 3;
 
-  private Redaction() {
-  }
+  private Redaction() {}
 
   /** {@link #uri(String)} of a channel URI. */
   public static String uri(ChannelUri uri) {
@@ -43,7 +44,8 @@ public final class Redaction {
       return null;
     }
     String trimmed = uri.trim();
-    String lower = trimmed.length() >= 8 ? trimmed.substring(0, 8).toLowerCase(Locale.ROOT) : trimmed;
+    String lower =
+        trimmed.length() >= 8 ? trimmed.substring(0, 8).toLowerCase(Locale.ROOT) : trimmed;
     if (lower.startsWith("http://") || lower.startsWith("https://")) {
       return url(trimmed);
     }
@@ -52,7 +54,9 @@ public final class Redaction {
     int at = plain.indexOf('@');
     int slashes = plain.indexOf("://");
     // An embedded URL (e.g. sqs:https://user:key@host/queue) loses its user info too.
-    return slashes >= 0 && at > slashes ? plain.substring(0, slashes + 3) + plain.substring(at + 1) : plain;
+    return slashes >= 0 && at > slashes
+        ? plain.substring(0, slashes + 3) + plain.substring(at + 1)
+        : plain;
   }
 
   private static String url(String text) {
@@ -70,7 +74,10 @@ public final class Redaction {
     }
   }
 
-  /** The path by the rule of the class comment: the first segment if it looks like a word, then one {@code *}. */
+  /**
+   * The path by the rule of the class comment: the first segment if it looks like a word, then one
+   * {@code *}.
+   */
   static String path(String rawPath) {
     if (rawPath == null || rawPath.isEmpty() || rawPath.equals("/")) {
       return rawPath == null ? "" : rawPath;
@@ -112,11 +119,12 @@ public final class Redaction {
   }
 
   /**
-   * A record as {@code Name[a=1, password=***]}: like the generated {@code toString()}, but the named components
-   * print {@link #MASK} when they hold a non-empty value. Settings records with secrets override
-   * {@code toString()} with it, so that new components are printed without anyone having to remember.
+   * A record as {@code Name[a=1, password=***]}: like the generated {@code toString()}, but the
+   * named components print {@link #MASK} when they hold a non-empty value. Settings records with
+   * secrets override {@code toString()} with it, so that new components are printed without anyone
+   * having to remember.
    *
-   * @param record  the record
+   * @param record the record
    * @param secrets names of the components to hide
    */
   public static String record(Record record, Set<String> secrets) {
@@ -131,7 +139,8 @@ public final class Redaction {
       } catch (ReflectiveOperationException | RuntimeException e) {
         value = "?";
       }
-      boolean hide = secrets.contains(c.getName()) && value != null && !String.valueOf(value).isEmpty();
+      boolean hide =
+          secrets.contains(c.getName()) && value != null && !String.valueOf(value).isEmpty();
       out.append(hide ? MASK : value);
     }
     return out.append(']').toString();

@@ -3,8 +3,8 @@ package io.activityservice.channel;
 import io.cloudevents.CloudEvent;
 
 /**
- * One way of encoding a CloudEvent for a transport: structured JSON ({@link CloudEventJson#STRUCTURED}),
- * JMS binary-mode properties and body, Kafka headers and value…
+ * One way of encoding a CloudEvent for a transport: structured JSON ({@link
+ * CloudEventJson#STRUCTURED}), JMS binary-mode properties and body, Kafka headers and value…
  *
  * <p>A wire format is the key of {@link OutboundEvent#encoded(WireFormat)}'s cache, so each format
  * is one shared instance (a constant), and its encoding depends on the event only: never on the

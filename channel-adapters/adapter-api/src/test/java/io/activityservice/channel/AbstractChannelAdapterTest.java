@@ -27,45 +27,49 @@ class AbstractChannelAdapterTest {
     }
 
     @Override
-    public void validate(ChannelUri uri) {
-    }
+    public void validate(ChannelUri uri) {}
 
     @Override
     public OutboundChannel openOutbound(ChannelUri uri) {
-      return register(onClose -> new OutboundChannel() {
-        @Override
-        public ChannelUri uri() {
-          return uri;
-        }
+      return register(
+          onClose ->
+              new OutboundChannel() {
+                @Override
+                public ChannelUri uri() {
+                  return uri;
+                }
 
-        @Override
-        public CompletableFuture<Void> send(OutboundEvent event) {
-          sent.add(event);
-          return CompletableFuture.completedFuture(null);
-        }
+                @Override
+                public CompletableFuture<Void> send(OutboundEvent event) {
+                  sent.add(event);
+                  return CompletableFuture.completedFuture(null);
+                }
 
-        @Override
-        public void close() {
-          closed.add("out:" + uri);
-          onClose.run();
-        }
-      });
+                @Override
+                public void close() {
+                  closed.add("out:" + uri);
+                  onClose.run();
+                }
+              });
     }
 
     @Override
-    public InboundChannel openInbound(ChannelUri uri, InboundSettings settings, InboundHandler handler) {
-      return register(onClose -> new InboundChannel() {
-        @Override
-        public ChannelUri uri() {
-          return uri;
-        }
+    public InboundChannel openInbound(
+        ChannelUri uri, InboundSettings settings, InboundHandler handler) {
+      return register(
+          onClose ->
+              new InboundChannel() {
+                @Override
+                public ChannelUri uri() {
+                  return uri;
+                }
 
-        @Override
-        public void close() {
-          closed.add("in:" + uri);
-          onClose.run();
-        }
-      });
+                @Override
+                public void close() {
+                  closed.add("in:" + uri);
+                  onClose.run();
+                }
+              });
     }
 
     @Override
@@ -95,7 +99,8 @@ class AbstractChannelAdapterTest {
     Recording adapter = new Recording();
     adapter.close();
     assertThatThrownBy(() -> adapter.openOutbound(ChannelUri.parse("test:a")))
-        .isInstanceOf(IllegalStateException.class).hasMessage("the test channel adapter is closed");
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessage("the test channel adapter is closed");
   }
 
   @Test

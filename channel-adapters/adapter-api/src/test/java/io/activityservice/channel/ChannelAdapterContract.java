@@ -35,14 +35,15 @@ import org.junit.jupiter.api.Test;
  * settlement counts, from any thread); the {@link PlainMessages} rule on each transport; partition
  * keys among competing receivers; one encoding per event however many channels it is sent to.
  *
- * <p>Hooks: {@link #sendPlain} puts a plain message on the transport; {@link #freshPartitionedChannel},
- * {@link #partitionKeyPinsReceiver} and {@link #awaitCompetingReceivers} adapt the partition-key test.
- * Adapters that cannot be listened on (webhooks) override {@link #openReceiver} with a receiver of
- * their own, return {@code false} from {@link #supportsRedelivery()} and leave the plain-message and
- * partition hooks aborting (the tests are skipped with the reason).
+ * <p>Hooks: {@link #sendPlain} puts a plain message on the transport; {@link
+ * #freshPartitionedChannel}, {@link #partitionKeyPinsReceiver} and {@link #awaitCompetingReceivers}
+ * adapt the partition-key test. Adapters that cannot be listened on (webhooks) override {@link
+ * #openReceiver} with a receiver of their own, return {@code false} from {@link
+ * #supportsRedelivery()} and leave the plain-message and partition hooks aborting (the tests are
+ * skipped with the reason).
  *
- * <p>Subclasses configure their adapter's {@code redelivery} settings with
- * {@link #CONTRACT_REDELIVERY} (exact delays, no jitter), so that the redelivery tests can check the
+ * <p>Subclasses configure their adapter's {@code redelivery} settings with {@link
+ * #CONTRACT_REDELIVERY} (exact delays, no jitter), so that the redelivery tests can check the
  * backoff.
  */
 public abstract class ChannelAdapterContract {
@@ -50,7 +51,10 @@ public abstract class ChannelAdapterContract {
   /** The redelivery settings every adapter under test uses: 1s, 2s, 4s, 8s, without jitter. */
   public static final RedeliverySettings CONTRACT_REDELIVERY =
       new RedeliverySettings(Duration.ofSeconds(1), Duration.ofSeconds(8), false);
-  /** How much earlier than its backoff delay a redelivery may be seen (clock and timer granularity). */
+
+  /**
+   * How much earlier than its backoff delay a redelivery may be seen (clock and timer granularity).
+   */
   private static final Duration EARLY = Duration.ofMillis(100);
 
   private final List<AutoCloseable> opened = new ArrayList<>();
@@ -80,7 +84,8 @@ public abstract class ChannelAdapterContract {
   }
 
   /** Starts receiving on {@code uri}; by default through the adapter's own inbound channel. */
-  protected AutoCloseable openReceiver(ChannelUri uri, InboundSettings settings, InboundHandler handler) {
+  protected AutoCloseable openReceiver(
+      ChannelUri uri, InboundSettings settings, InboundHandler handler) {
     return adapter().openInbound(uri, settings, handler);
   }
 
@@ -102,20 +107,22 @@ public abstract class ChannelAdapterContract {
     return true;
   }
 
-  /** Waits until every receiver opened on {@code uri} takes part (e.g. a Kafka group rebalanced). */
-  protected void awaitCompetingReceivers(ChannelUri uri, int receivers) throws Exception {
-  }
+  /**
+   * Waits until every receiver opened on {@code uri} takes part (e.g. a Kafka group rebalanced).
+   */
+  protected void awaitCompetingReceivers(ChannelUri uri, int receivers) throws Exception {}
 
   /**
    * Puts a plain message, one that carries no CloudEvent, with {@code body} and no content type on
-   * {@code uri}, the way a legacy producer of that transport would (a plain JMS text message, an SQS
-   * message body, a Kafka record without headers).
+   * {@code uri}, the way a legacy producer of that transport would (a plain JMS text message, an
+   * SQS message body, a Kafka record without headers).
    *
-   * @return the message id the transport gave it (the id the wrapped event must carry), or
-   *         {@code null} if the transport does not say
+   * @return the message id the transport gave it (the id the wrapped event must carry), or {@code
+   *     null} if the transport does not say
    */
   protected String sendPlain(ChannelUri uri, byte[] body) throws Exception {
-    return Assumptions.abort("this adapter has no inbound channels, so nothing wraps plain messages");
+    return Assumptions.abort(
+        "this adapter has no inbound channels, so nothing wraps plain messages");
   }
 
   @AfterEach
@@ -147,7 +154,8 @@ public abstract class ChannelAdapterContract {
 
   @Test
   void knownSchemesAreLowerCase() {
-    assertThat(adapter().schemes()).isNotEmpty()
+    assertThat(adapter().schemes())
+        .isNotEmpty()
         .allSatisfy(s -> assertThat(s).isEqualTo(s.toLowerCase(java.util.Locale.ROOT)));
   }
 
@@ -163,10 +171,13 @@ public abstract class ChannelAdapterContract {
   private CloudEvent sendAndReceive(CloudEvent sent) throws Exception {
     ChannelUri uri = freshChannel();
     CompletableFuture<CloudEvent> received = new CompletableFuture<>();
-    track(openReceiver(uri, (event, ack) -> {
-      received.complete(event);
-      ack.ack();
-    }));
+    track(
+        openReceiver(
+            uri,
+            (event, ack) -> {
+              received.complete(event);
+              ack.ack();
+            }));
     OutboundChannel out = track(adapter().openOutbound(uri));
     out.send(sent).get(deliveryTimeout().toSeconds(), TimeUnit.SECONDS);
     return received.get(deliveryTimeout().toSeconds(), TimeUnit.SECONDS);
@@ -189,21 +200,27 @@ public abstract class ChannelAdapterContract {
   }
 
   /**
-   * Time with zero seconds ({@code 2026-01-02T03:04:00Z}) and binary data that is neither JSON nor text
-   * survive every wire format: structured JSON writes them as RFC 3339 and {@code data_base64}, binary
-   * modes as the {@code time} attribute and the raw body.
+   * Time with zero seconds ({@code 2026-01-02T03:04:00Z}) and binary data that is neither JSON nor
+   * text survive every wire format: structured JSON writes them as RFC 3339 and {@code
+   * data_base64}, binary modes as the {@code time} attribute and the raw body.
    */
   @Test
   void timeWithZeroSecondsAndBinaryDataSurviveTheWireFormat() throws Exception {
     byte[] data = {(byte) 0xff, 0, 1, (byte) 0xfe, 'x'};
-    CloudEvent sent = CloudEventBuilder.v1().withId(UUID.randomUUID().toString()).withSource(URI.create("/contract/t"))
-        .withType("com.example.contract.binary").withTime(OffsetDateTime.of(2026, 1, 2, 3, 4, 0, 0, ZoneOffset.UTC))
-        .withData("application/octet-stream", data).build();
+    CloudEvent sent =
+        CloudEventBuilder.v1()
+            .withId(UUID.randomUUID().toString())
+            .withSource(URI.create("/contract/t"))
+            .withType("com.example.contract.binary")
+            .withTime(OffsetDateTime.of(2026, 1, 2, 3, 4, 0, 0, ZoneOffset.UTC))
+            .withData("application/octet-stream", data)
+            .build();
     CloudEvent got = sendAndReceive(sent);
 
     assertThat(got.getId()).isEqualTo(sent.getId());
     assertThat(got.getTime()).isEqualTo(sent.getTime());
-    assertThat(io.cloudevents.types.Time.writeTime(got.getTime())).isEqualTo("2026-01-02T03:04:00Z");
+    assertThat(io.cloudevents.types.Time.writeTime(got.getTime()))
+        .isEqualTo("2026-01-02T03:04:00Z");
     assertThat(got.getDataContentType()).isEqualTo("application/octet-stream");
     assertThat(got.getData().toBytes()).isEqualTo(data);
   }
@@ -212,10 +229,13 @@ public abstract class ChannelAdapterContract {
   void burstOfThousandArrivesOnceEach() {
     ChannelUri uri = freshChannel();
     Map<String, AtomicInteger> seen = new ConcurrentHashMap<>();
-    track(openReceiver(uri, (event, ack) -> {
-      seen.computeIfAbsent(event.getId(), k -> new AtomicInteger()).incrementAndGet();
-      ack.ack();
-    }));
+    track(
+        openReceiver(
+            uri,
+            (event, ack) -> {
+              seen.computeIfAbsent(event.getId(), k -> new AtomicInteger()).incrementAndGet();
+              ack.ack();
+            }));
     OutboundChannel out = track(adapter().openOutbound(uri));
     List<String> ids = new ArrayList<>();
     List<CompletableFuture<Void>> sends = new ArrayList<>();
@@ -225,7 +245,8 @@ public abstract class ChannelAdapterContract {
       sends.add(out.send(e));
     }
     CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
-        .orTimeout(deliveryTimeout().toSeconds(), TimeUnit.SECONDS).join();
+        .orTimeout(deliveryTimeout().toSeconds(), TimeUnit.SECONDS)
+        .join();
 
     await().atMost(deliveryTimeout()).until(() -> seen.size() == ids.size());
     assertThat(seen.keySet()).containsExactlyInAnyOrderElementsOf(ids);
@@ -245,18 +266,23 @@ public abstract class ChannelAdapterContract {
     Map<String, List<Long>> deliveries = new ConcurrentHashMap<>();
     List<Acknowledgement> held = new CopyOnWriteArrayList<>();
     CompletableFuture<Void> acked = new CompletableFuture<>();
-    track(openReceiver(uri, (event, ack) -> {
-      List<Long> times = deliveries.computeIfAbsent(event.getId(), k -> new CopyOnWriteArrayList<>());
-      times.add(System.nanoTime());
-      if (!event.getId().equals(nackedId)) {
-        held.add(ack); // stays unsettled on the transport until the end of the test
-      } else if (times.size() <= 2) {
-        ack.nack(new IllegalStateException("attempt " + times.size() + " fails on purpose"));
-      } else {
-        ack.ack();
-        acked.complete(null);
-      }
-    }));
+    track(
+        openReceiver(
+            uri,
+            (event, ack) -> {
+              List<Long> times =
+                  deliveries.computeIfAbsent(event.getId(), k -> new CopyOnWriteArrayList<>());
+              times.add(System.nanoTime());
+              if (!event.getId().equals(nackedId)) {
+                held.add(ack); // stays unsettled on the transport until the end of the test
+              } else if (times.size() <= 2) {
+                ack.nack(
+                    new IllegalStateException("attempt " + times.size() + " fails on purpose"));
+              } else {
+                ack.ack();
+                acked.complete(null);
+              }
+            }));
     OutboundChannel out = track(adapter().openOutbound(uri));
     CompletableFuture.allOf(events.stream().map(out::send).toArray(CompletableFuture[]::new))
         .get(deliveryTimeout().toSeconds(), TimeUnit.SECONDS);
@@ -267,15 +293,24 @@ public abstract class ChannelAdapterContract {
     assertThat(times).hasSize(3);
     Duration first = Duration.ofNanos(times.get(1) - times.get(0));
     Duration second = Duration.ofNanos(times.get(2) - times.get(1));
-    assertThat(first).as("delay after the first nack").isGreaterThanOrEqualTo(backoff.ceiling(1).minus(EARLY));
-    assertThat(second).as("delay after the second nack").isGreaterThanOrEqualTo(backoff.ceiling(2).minus(EARLY))
+    assertThat(first)
+        .as("delay after the first nack")
+        .isGreaterThanOrEqualTo(backoff.ceiling(1).minus(EARLY));
+    assertThat(second)
+        .as("delay after the second nack")
+        .isGreaterThanOrEqualTo(backoff.ceiling(2).minus(EARLY))
         .isGreaterThan(first);
-    // The nacks did not tear anything down: the other messages, still unsettled, did not come again.
+    // The nacks did not tear anything down: the other messages, still unsettled, did not come
+    // again.
     assertThat(deliveries).hasSize(events.size());
-    events.stream().skip(1).forEach(e -> assertThat(deliveries.get(e.getId())).as(e.getId()).hasSize(1));
+    events.stream()
+        .skip(1)
+        .forEach(e -> assertThat(deliveries.get(e.getId())).as(e.getId()).hasSize(1));
 
     held.forEach(Acknowledgement::ack);
-    await().during(Duration.ofSeconds(1)).atMost(deliveryTimeout())
+    await()
+        .during(Duration.ofSeconds(1))
+        .atMost(deliveryTimeout())
         .until(() -> deliveries.values().stream().mapToInt(List::size).sum() == events.size() + 2);
   }
 
@@ -287,51 +322,75 @@ public abstract class ChannelAdapterContract {
     CloudEvent ackedTwice = sampleEvent(1);
     CloudEvent nackedTwice = sampleEvent(2);
     Map<String, AtomicInteger> deliveries = new ConcurrentHashMap<>();
-    track(openReceiver(uri, (event, ack) -> {
-      int n = deliveries.computeIfAbsent(event.getId(), k -> new AtomicInteger()).incrementAndGet();
-      if (event.getId().equals(ackedTwice.getId())) {
-        ack.ack();
-        ack.ack();
-        ack.nack(new IllegalStateException("ignored: already acked"));
-      } else if (n == 1) {
-        CompletableFuture.runAsync(() -> { // settled from another thread
-          ack.nack(new IllegalStateException("first nack counts"));
-          ack.nack(new IllegalStateException("ignored"));
-          ack.ack();
-        });
-      } else {
-        ack.ack();
-        ack.nack(new IllegalStateException("ignored: already acked"));
-      }
-    }));
+    track(
+        openReceiver(
+            uri,
+            (event, ack) -> {
+              int n =
+                  deliveries
+                      .computeIfAbsent(event.getId(), k -> new AtomicInteger())
+                      .incrementAndGet();
+              if (event.getId().equals(ackedTwice.getId())) {
+                ack.ack();
+                ack.ack();
+                ack.nack(new IllegalStateException("ignored: already acked"));
+              } else if (n == 1) {
+                CompletableFuture.runAsync(
+                    () -> { // settled from another thread
+                      ack.nack(new IllegalStateException("first nack counts"));
+                      ack.nack(new IllegalStateException("ignored"));
+                      ack.ack();
+                    });
+              } else {
+                ack.ack();
+                ack.nack(new IllegalStateException("ignored: already acked"));
+              }
+            }));
     OutboundChannel out = track(adapter().openOutbound(uri));
     out.send(ackedTwice).get(deliveryTimeout().toSeconds(), TimeUnit.SECONDS);
     out.send(nackedTwice).get(deliveryTimeout().toSeconds(), TimeUnit.SECONDS);
 
-    await().atMost(deliveryTimeout()).until(() -> deliveries.containsKey(nackedTwice.getId())
-        && deliveries.get(nackedTwice.getId()).get() == 2);
+    await()
+        .atMost(deliveryTimeout())
+        .until(
+            () ->
+                deliveries.containsKey(nackedTwice.getId())
+                    && deliveries.get(nackedTwice.getId()).get() == 2);
     // A second nack would bring the event back after ceiling(2); an ignored one must not.
-    await().during(backoff.ceiling(2).plusSeconds(2)).atMost(deliveryTimeout())
-        .until(() -> deliveries.get(nackedTwice.getId()).get() == 2
-            && deliveries.get(ackedTwice.getId()).get() == 1);
+    await()
+        .during(backoff.ceiling(2).plusSeconds(2))
+        .atMost(deliveryTimeout())
+        .until(
+            () ->
+                deliveries.get(nackedTwice.getId()).get() == 2
+                    && deliveries.get(ackedTwice.getId()).get() == 1);
   }
 
   @Test
   void plainMessagesAreWrappedByTheSharedRule() throws Exception {
     ChannelUri typeOnly = freshChannel();
     ChannelUri withSource = freshChannel();
-    InboundSettings typeOnlySettings = new InboundSettings("com.example.contract.plain", null, Map.of());
+    InboundSettings typeOnlySettings =
+        new InboundSettings("com.example.contract.plain", null, Map.of());
     InboundSettings withSourceSettings =
         new InboundSettings("com.example.contract.plain", URI.create("/legacy/orders"), Map.of());
     Map<String, CloudEvent> got = new ConcurrentHashMap<>();
-    track(openReceiver(typeOnly, typeOnlySettings, (event, ack) -> {
-      got.put("json", event);
-      ack.ack();
-    }));
-    track(openReceiver(withSource, withSourceSettings, (event, ack) -> {
-      got.put("text", event);
-      ack.ack();
-    }));
+    track(
+        openReceiver(
+            typeOnly,
+            typeOnlySettings,
+            (event, ack) -> {
+              got.put("json", event);
+              ack.ack();
+            }));
+    track(
+        openReceiver(
+            withSource,
+            withSourceSettings,
+            (event, ack) -> {
+              got.put("text", event);
+              ack.ack();
+            }));
     OffsetDateTime before = OffsetDateTime.now(ZoneOffset.UTC).minusMinutes(1);
     byte[] json = "{\"order\":1,\"items\":[\"a\"]}".getBytes(StandardCharsets.UTF_8);
     byte[] text = "order 2 shipped".getBytes(StandardCharsets.UTF_8);
@@ -342,7 +401,8 @@ public abstract class ChannelAdapterContract {
     OffsetDateTime after = OffsetDateTime.now(ZoneOffset.UTC).plusMinutes(1);
     CloudEvent wrappedJson = got.get("json");
     assertThat(wrappedJson.getType()).isEqualTo("com.example.contract.plain");
-    assertThat(wrappedJson.getSource()).as("no defaultSource: the channel URI")
+    assertThat(wrappedJson.getSource())
+        .as("no defaultSource: the channel URI")
         .isEqualTo(URI.create(typeOnly.toString()));
     assertThat(wrappedJson.getDataContentType()).isEqualTo("application/json");
     assertThat(wrappedJson.getData().toBytes()).isEqualTo(json);
@@ -359,40 +419,67 @@ public abstract class ChannelAdapterContract {
       assertThat(wrappedText.getId()).isEqualTo(textId);
     }
     // Identical to the shared rule applied to what the transport carried.
-    assertThat(wrappedJson).isEqualTo(PlainMessages.wrap(typeOnly, typeOnlySettings, wrappedJson.getId(), json,
-        null, wrappedJson.getTime()));
-    assertThat(wrappedText).isEqualTo(PlainMessages.wrap(withSource, withSourceSettings, wrappedText.getId(), text,
-        null, wrappedText.getTime()));
+    assertThat(wrappedJson)
+        .isEqualTo(
+            PlainMessages.wrap(
+                typeOnly,
+                typeOnlySettings,
+                wrappedJson.getId(),
+                json,
+                null,
+                wrappedJson.getTime()));
+    assertThat(wrappedText)
+        .isEqualTo(
+            PlainMessages.wrap(
+                withSource,
+                withSourceSettings,
+                wrappedText.getId(),
+                text,
+                null,
+                wrappedText.getTime()));
   }
 
   @Test
   void plainMessageWithoutDefaultTypeIsDroppedWithoutBlockingTheChannel() throws Exception {
     ChannelUri uri = freshChannel();
     List<String> received = new CopyOnWriteArrayList<>();
-    track(openReceiver(uri, (event, ack) -> {
-      received.add(event.getId());
-      ack.ack();
-    }));
+    track(
+        openReceiver(
+            uri,
+            (event, ack) -> {
+              received.add(event.getId());
+              ack.ack();
+            }));
     sendPlain(uri, "not a cloud event".getBytes(StandardCharsets.UTF_8));
     CloudEvent next = sampleEvent(1);
-    track(adapter().openOutbound(uri)).send(next).get(deliveryTimeout().toSeconds(), TimeUnit.SECONDS);
+    track(adapter().openOutbound(uri))
+        .send(next)
+        .get(deliveryTimeout().toSeconds(), TimeUnit.SECONDS);
 
     await().atMost(deliveryTimeout()).until(() -> received.contains(next.getId()));
-    await().during(Duration.ofSeconds(1)).atMost(deliveryTimeout()).until(() -> received.size() == 1);
+    await()
+        .during(Duration.ofSeconds(1))
+        .atMost(deliveryTimeout())
+        .until(() -> received.size() == 1);
   }
 
   @Test
   void eventsOfOnePartitionKeyKeepTheirSendOrderAmongCompetingReceivers() throws Exception {
     ChannelUri uri = freshPartitionedChannel();
-    record Received(String receiver, String key, int sequence) {
-    }
+    record Received(String receiver, String key, int sequence) {}
     List<Received> log = new CopyOnWriteArrayList<>();
     for (String receiver : List.of("a", "b")) {
-      track(openReceiver(uri, (event, ack) -> {
-        log.add(new Received(receiver, event.getSubject(), Integer.parseInt(String.valueOf(event.getExtension(
-            "sequence")))));
-        ack.ack();
-      }));
+      track(
+          openReceiver(
+              uri,
+              (event, ack) -> {
+                log.add(
+                    new Received(
+                        receiver,
+                        event.getSubject(),
+                        Integer.parseInt(String.valueOf(event.getExtension("sequence")))));
+                ack.ack();
+              }));
     }
     awaitCompetingReceivers(uri, 2);
     OutboundChannel out = track(adapter().openOutbound(uri));
@@ -402,7 +489,9 @@ public abstract class ChannelAdapterContract {
     for (int k = 0; k < keys; k++) {
       String key = "key-" + k;
       CompletableFuture<Void> chain = CompletableFuture.completedFuture(null);
-      for (int i = 0; i < perKey; i++) { // each event of a key is sent once the previous one was accepted
+      for (int i = 0;
+          i < perKey;
+          i++) { // each event of a key is sent once the previous one was accepted
         OutboundEvent event = OutboundEvent.of(keyedEvent(key, i)).withPartitionKey(key);
         chain = chain.thenCompose(ok -> out.send(event));
       }
@@ -415,12 +504,23 @@ public abstract class ChannelAdapterContract {
     Map<String, List<Received>> byKey = new java.util.TreeMap<>();
     log.forEach(r -> byKey.computeIfAbsent(r.key(), k -> new ArrayList<>()).add(r));
     assertThat(byKey).hasSize(keys);
-    byKey.forEach((key, received) -> assertThat(received).as(key + " in send order, once each")
-        .extracting(Received::sequence).containsExactly(0, 1, 2, 3, 4));
+    byKey.forEach(
+        (key, received) ->
+            assertThat(received)
+                .as(key + " in send order, once each")
+                .extracting(Received::sequence)
+                .containsExactly(0, 1, 2, 3, 4));
     if (partitionKeyPinsReceiver()) {
-      byKey.forEach((key, received) -> assertThat(received).as(key + " at one receiver")
-          .extracting(Received::receiver).containsOnly(received.get(0).receiver()));
-      assertThat(log).as("both receivers compete").extracting(Received::receiver).contains("a", "b");
+      byKey.forEach(
+          (key, received) ->
+              assertThat(received)
+                  .as(key + " at one receiver")
+                  .extracting(Received::receiver)
+                  .containsOnly(received.get(0).receiver()));
+      assertThat(log)
+          .as("both receivers compete")
+          .extracting(Received::receiver)
+          .contains("a", "b");
     }
   }
 
@@ -435,18 +535,24 @@ public abstract class ChannelAdapterContract {
     List<ChannelUri> channels = List.of(freshChannel(), freshChannel(), freshChannel());
     AtomicInteger received = new AtomicInteger();
     for (ChannelUri uri : channels) {
-      track(openReceiver(uri, (e, ack) -> {
-        received.incrementAndGet();
-        ack.ack();
-      }));
+      track(
+          openReceiver(
+              uri,
+              (e, ack) -> {
+                received.incrementAndGet();
+                ack.ack();
+              }));
     }
-    track(adapter().openOutbound(channels.get(0))).send(outbound)
+    track(adapter().openOutbound(channels.get(0)))
+        .send(outbound)
         .get(deliveryTimeout().toSeconds(), TimeUnit.SECONDS);
     int readsForOneSend = event.dataReads();
     assertThat(readsForOneSend).as("encoding reads the data").isPositive();
 
     for (ChannelUri uri : channels) {
-      track(adapter().openOutbound(uri)).send(outbound).get(deliveryTimeout().toSeconds(), TimeUnit.SECONDS);
+      track(adapter().openOutbound(uri))
+          .send(outbound)
+          .get(deliveryTimeout().toSeconds(), TimeUnit.SECONDS);
     }
     assertThat(event.dataReads()).as("later sends reuse the encoding").isEqualTo(readsForOneSend);
     await().atMost(deliveryTimeout()).until(() -> received.get() == 4);
@@ -537,10 +643,13 @@ public abstract class ChannelAdapterContract {
     assumeTrue(supportsRedelivery(), "transport has no inbound redelivery");
     ChannelUri uri = freshChannel();
     Set<String> first = ConcurrentHashMap.newKeySet();
-    AutoCloseable receiver = openReceiver(uri, (event, ack) -> {
-      first.add(event.getId());
-      ack.ack();
-    });
+    AutoCloseable receiver =
+        openReceiver(
+            uri,
+            (event, ack) -> {
+              first.add(event.getId());
+              ack.ack();
+            });
     OutboundChannel out = track(adapter().openOutbound(uri));
     List<CompletableFuture<Void>> sends = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
@@ -552,25 +661,30 @@ public abstract class ChannelAdapterContract {
     receiver.close();
 
     List<String> again = new CopyOnWriteArrayList<>();
-    track(openReceiver(uri, (event, ack) -> {
-      again.add(event.getId());
-      ack.ack();
-    }));
+    track(
+        openReceiver(
+            uri,
+            (event, ack) -> {
+              again.add(event.getId());
+              ack.ack();
+            }));
     CloudEvent marker = sampleEvent(99);
     out.send(marker).get(deliveryTimeout().toSeconds(), TimeUnit.SECONDS);
     await().atMost(deliveryTimeout()).until(() -> again.contains(marker.getId()));
-    await().during(Duration.ofSeconds(1)).atMost(deliveryTimeout())
-        .until(() -> again.size() == 1);
+    await().during(Duration.ofSeconds(1)).atMost(deliveryTimeout()).until(() -> again.size() == 1);
   }
 
   @Test
   void closedReceiverStopsDelivering() throws Exception {
     ChannelUri uri = freshChannel();
     AtomicInteger count = new AtomicInteger();
-    AutoCloseable receiver = openReceiver(uri, (event, ack) -> {
-      count.incrementAndGet();
-      ack.ack();
-    });
+    AutoCloseable receiver =
+        openReceiver(
+            uri,
+            (event, ack) -> {
+              count.incrementAndGet();
+              ack.ack();
+            });
     OutboundChannel out = track(adapter().openOutbound(uri));
     out.send(sampleEvent(1)).get(deliveryTimeout().toSeconds(), TimeUnit.SECONDS);
     await().atMost(deliveryTimeout()).until(() -> count.get() == 1);
@@ -579,6 +693,9 @@ public abstract class ChannelAdapterContract {
     CompletableFuture<Void> late = out.send(sampleEvent(2));
     late.handle((ok, err) -> null).get(deliveryTimeout().toSeconds(), TimeUnit.SECONDS);
     // Nothing else arrives for a while: the closed receiver took no second event.
-    await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(() -> count.get() == 1);
+    await()
+        .during(Duration.ofMillis(500))
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> count.get() == 1);
   }
 }

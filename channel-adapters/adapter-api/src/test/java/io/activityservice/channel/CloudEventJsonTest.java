@@ -18,7 +18,10 @@ class CloudEventJsonTest {
 
   /** An event whose time has zero seconds and whose data is not JSON (nor text). */
   static CloudEvent binaryEvent() {
-    return CloudEventBuilder.v1().withId("b-1").withSource(URI.create("/t")).withType("t")
+    return CloudEventBuilder.v1()
+        .withId("b-1")
+        .withSource(URI.create("/t"))
+        .withType("t")
         .withTime(OffsetDateTime.of(2026, 1, 2, 3, 4, 0, 0, ZoneOffset.UTC))
         .withData("application/octet-stream", new byte[] {(byte) 0xff, 0, 1, (byte) 0xfe, 'x'})
         .build();
@@ -48,8 +51,9 @@ class CloudEventJsonTest {
 
   @Test
   void aStructuredTreeBecomesTheEventWithoutChangingTheTree() {
-    byte[] body = "{\"specversion\":\"1.0\",\"id\":\"1\",\"source\":\"/s\",\"type\":\"t\",\"data\":{\"v\":12345678901234567.891}}"
-        .getBytes(StandardCharsets.UTF_8);
+    byte[] body =
+        "{\"specversion\":\"1.0\",\"id\":\"1\",\"source\":\"/s\",\"type\":\"t\",\"data\":{\"v\":12345678901234567.891}}"
+            .getBytes(StandardCharsets.UTF_8);
     JsonNode tree = CloudEventJson.readTree(body);
     String before = tree.toString();
     assertThat(CloudEventJson.isStructured(tree)).isTrue();
@@ -58,16 +62,23 @@ class CloudEventJsonTest {
     assertThat(event.getId()).isEqualTo("1");
     assertThat(event.getData()).isInstanceOf(JsonCloudEventData.class);
     assertThat(((JsonCloudEventData) event.getData()).getNode().get("v").decimalValue())
-        .as("numbers are kept exactly, not rounded through double").hasToString("12345678901234567.891");
+        .as("numbers are kept exactly, not rounded through double")
+        .hasToString("12345678901234567.891");
     assertThat(utf8(CloudEventJson.encode(event))).contains("\"v\":12345678901234567.891");
   }
 
   @Test
   void treesThatAreNoCloudEventAreRefused() {
-    assertThatThrownBy(() -> CloudEventJson.fromTree(CloudEventJson.readTree("[1]".getBytes(StandardCharsets.UTF_8))))
+    assertThatThrownBy(
+            () ->
+                CloudEventJson.fromTree(
+                    CloudEventJson.readTree("[1]".getBytes(StandardCharsets.UTF_8))))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> CloudEventJson.fromTree(
-        CloudEventJson.readTree("{\"specversion\":\"1.0\",\"id\":\"1\"}".getBytes(StandardCharsets.UTF_8))))
+    assertThatThrownBy(
+            () ->
+                CloudEventJson.fromTree(
+                    CloudEventJson.readTree(
+                        "{\"specversion\":\"1.0\",\"id\":\"1\"}".getBytes(StandardCharsets.UTF_8))))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
@@ -82,8 +93,9 @@ class CloudEventJsonTest {
   @Test
   void aPlainJsonBodyKeepsItsBytesAndItsTree() {
     byte[] body = "{ \"order\" : 1 }".getBytes(StandardCharsets.UTF_8);
-    CloudEvent e = PlainMessages.wrap(ChannelUri.parse("sqs:q"), new InboundSettings("t", null, null), "m", body,
-        null, null);
+    CloudEvent e =
+        PlainMessages.wrap(
+            ChannelUri.parse("sqs:q"), new InboundSettings("t", null, null), "m", body, null, null);
     assertThat(e.getData()).isInstanceOf(JsonBytesData.class);
     assertThat(e.getData().toBytes()).as("relayed byte for byte").isSameAs(body);
     assertThat(((JsonBytesData) e.getData()).getNode().get("order").asInt()).isEqualTo(1);

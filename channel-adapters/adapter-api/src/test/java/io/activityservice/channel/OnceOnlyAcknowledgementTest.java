@@ -51,15 +51,17 @@ class OnceOnlyAcknowledgementTest {
         List<java.util.concurrent.Future<?>> calls = new ArrayList<>();
         for (int t = 0; t < 8; t++) {
           boolean nack = t % 2 == 0;
-          calls.add(pool.submit(() -> {
-            start.await();
-            if (nack) {
-              ack.nack(null);
-            } else {
-              ack.ack();
-            }
-            return null;
-          }));
+          calls.add(
+              pool.submit(
+                  () -> {
+                    start.await();
+                    if (nack) {
+                      ack.nack(null);
+                    } else {
+                      ack.ack();
+                    }
+                    return null;
+                  }));
         }
         start.countDown();
         for (var call : calls) {
@@ -74,17 +76,18 @@ class OnceOnlyAcknowledgementTest {
 
   @Test
   void aThrowingHookIsNotThrownToTheCaller() {
-    OnceOnlyAcknowledgement failing = new OnceOnlyAcknowledgement() {
-      @Override
-      protected void onAck() {
-        throw new IllegalStateException("transport gone");
-      }
+    OnceOnlyAcknowledgement failing =
+        new OnceOnlyAcknowledgement() {
+          @Override
+          protected void onAck() {
+            throw new IllegalStateException("transport gone");
+          }
 
-      @Override
-      protected void onNack(Throwable cause) {
-        throw new IllegalStateException("transport gone");
-      }
-    };
+          @Override
+          protected void onNack(Throwable cause) {
+            throw new IllegalStateException("transport gone");
+          }
+        };
     failing.ack();
     failing.nack(null);
     assertThat(failing.isSettled()).isTrue();

@@ -46,10 +46,12 @@ class OutboundEventTest {
       List<Future<byte[]>> results = new ArrayList<>();
       for (int i = 0; i < 16; i++) {
         OutboundEvent copy = i % 2 == 0 ? event : keyed;
-        results.add(pool.submit(() -> {
-          start.await();
-          return copy.encoded(json);
-        }));
+        results.add(
+            pool.submit(
+                () -> {
+                  start.await();
+                  return copy.encoded(json);
+                }));
       }
       start.countDown();
       byte[] first = results.get(0).get(10, TimeUnit.SECONDS);
@@ -67,12 +69,13 @@ class OutboundEventTest {
   @Test
   void aFailedEncodingIsNotCached() {
     AtomicInteger calls = new AtomicInteger();
-    WireFormat<String> flaky = e -> {
-      if (calls.incrementAndGet() == 1) {
-        throw new IllegalStateException("first attempt fails");
-      }
-      return e.getId();
-    };
+    WireFormat<String> flaky =
+        e -> {
+          if (calls.incrementAndGet() == 1) {
+            throw new IllegalStateException("first attempt fails");
+          }
+          return e.getId();
+        };
     OutboundEvent event = OutboundEvent.of(ChannelAdapterContract.sampleEvent(1));
     assertThatThrownBy(() -> event.encoded(flaky)).hasMessage("first attempt fails");
     assertThat(event.encoded(flaky)).isEqualTo(event.event().getId());
@@ -83,10 +86,12 @@ class OutboundEventTest {
   @Test
   void partitionKeyDefaultsToThePartitioningExtension() {
     CloudEvent plain = ChannelAdapterContract.sampleEvent(1);
-    CloudEvent partitioned = CloudEventBuilder.v1(plain).withExtension("partitionkey", "meter-1").build();
+    CloudEvent partitioned =
+        CloudEventBuilder.v1(plain).withExtension("partitionkey", "meter-1").build();
     assertThat(OutboundEvent.of(plain).partitionKey()).isNull();
     assertThat(OutboundEvent.of(partitioned).partitionKey()).isEqualTo("meter-1");
-    assertThat(OutboundEvent.of(partitioned).withPartitionKey("other").partitionKey()).isEqualTo("other");
+    assertThat(OutboundEvent.of(partitioned).withPartitionKey("other").partitionKey())
+        .isEqualTo("other");
     assertThat(OutboundEvent.of(partitioned).withPartitionKey("").partitionKey()).isNull();
     assertThat(OutboundEvent.of(partitioned).withPartitionKey("x").event()).isSameAs(partitioned);
   }
@@ -94,38 +99,39 @@ class OutboundEventTest {
   @Test
   void channelsOfTheEarlierSpiStillWorkAndOnesImplementingNeitherSendFail() {
     List<CloudEvent> sent = new ArrayList<>();
-    OutboundChannel legacy = new OutboundChannel() {
-      @Override
-      public ChannelUri uri() {
-        return ChannelUri.parse("test:legacy");
-      }
+    OutboundChannel legacy =
+        new OutboundChannel() {
+          @Override
+          public ChannelUri uri() {
+            return ChannelUri.parse("test:legacy");
+          }
 
-      @Override
-      public CompletableFuture<Void> send(CloudEvent event) {
-        sent.add(event);
-        return CompletableFuture.completedFuture(null);
-      }
+          @Override
+          public CompletableFuture<Void> send(CloudEvent event) {
+            sent.add(event);
+            return CompletableFuture.completedFuture(null);
+          }
 
-      @Override
-      public void close() {
-      }
-    };
+          @Override
+          public void close() {}
+        };
     CloudEvent event = ChannelAdapterContract.sampleEvent(1);
     assertThat(legacy.send(OutboundEvent.of(event).withPartitionKey("k"))).isCompleted();
     assertThat(sent).containsExactly(event);
 
-    OutboundChannel neither = new OutboundChannel() {
-      @Override
-      public ChannelUri uri() {
-        return ChannelUri.parse("test:neither");
-      }
+    OutboundChannel neither =
+        new OutboundChannel() {
+          @Override
+          public ChannelUri uri() {
+            return ChannelUri.parse("test:neither");
+          }
 
-      @Override
-      public void close() {
-      }
-    };
+          @Override
+          public void close() {}
+        };
     assertThat(neither.send(event)).isCompletedExceptionally();
-    assertThatThrownBy(() -> neither.send(event).join()).hasCauseInstanceOf(UnsupportedOperationException.class)
+    assertThatThrownBy(() -> neither.send(event).join())
+        .hasCauseInstanceOf(UnsupportedOperationException.class)
         .hasMessageContaining("implements neither");
   }
 }

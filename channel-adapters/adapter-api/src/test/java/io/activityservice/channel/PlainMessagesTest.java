@@ -15,7 +15,8 @@ import org.junit.jupiter.api.Test;
 class PlainMessagesTest {
 
   private static final ChannelUri CHANNEL = ChannelUri.parse("sqs:orders-in");
-  private static final InboundSettings TYPE_ONLY = new InboundSettings("com.example.order", null, Map.of());
+  private static final InboundSettings TYPE_ONLY =
+      new InboundSettings("com.example.order", null, Map.of());
   private static final OffsetDateTime T = OffsetDateTime.of(2026, 3, 4, 5, 6, 7, 0, ZoneOffset.UTC);
 
   private static byte[] utf8(String s) {
@@ -46,8 +47,11 @@ class PlainMessagesTest {
 
   @Test
   void theTransportsContentTypeAndTheDefaultSourceWin() {
-    InboundSettings both = new InboundSettings("com.example.order", URI.create("/legacy"), Map.of());
-    CloudEvent e = PlainMessages.wrap(CHANNEL, both, "m-2", utf8("{\"a\":1}"), "application/vnd.acme+json", null);
+    InboundSettings both =
+        new InboundSettings("com.example.order", URI.create("/legacy"), Map.of());
+    CloudEvent e =
+        PlainMessages.wrap(
+            CHANNEL, both, "m-2", utf8("{\"a\":1}"), "application/vnd.acme+json", null);
     assertThat(e.getSource()).isEqualTo(URI.create("/legacy"));
     assertThat(e.getDataContentType()).isEqualTo("application/vnd.acme+json");
     assertThat(e.getTime()).isNull();
@@ -63,15 +67,19 @@ class PlainMessagesTest {
 
   @Test
   void withoutDefaultTypeTheMessageIsRefusedSayingHowToSetOne() {
-    assertThatThrownBy(() -> PlainMessages.wrap(CHANNEL, InboundSettings.strict(), "m-3", utf8("x"), null, T))
+    assertThatThrownBy(
+            () -> PlainMessages.wrap(CHANNEL, InboundSettings.strict(), "m-3", utf8("x"), null, T))
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("m-3").hasMessageContaining("sqs:orders-in")
-        .hasMessageContaining("set defaultType").hasMessageContaining("\"defaultType\"");
+        .hasMessageContaining("m-3")
+        .hasMessageContaining("sqs:orders-in")
+        .hasMessageContaining("set defaultType")
+        .hasMessageContaining("\"defaultType\"");
   }
 
   @Test
   void structuredBodiesAreRecognisedWithoutAContentType() {
-    assertThat(CloudEventJson.looksStructured(utf8("{\"specversion\":\"1.0\",\"id\":\"1\"}"))).isTrue();
+    assertThat(CloudEventJson.looksStructured(utf8("{\"specversion\":\"1.0\",\"id\":\"1\"}")))
+        .isTrue();
     assertThat(CloudEventJson.looksStructured(utf8("{\"order\":1}"))).isFalse();
     assertThat(CloudEventJson.looksStructured(utf8("[{\"specversion\":\"1.0\"}]"))).isFalse();
     assertThat(CloudEventJson.looksStructured(new byte[0])).isFalse();

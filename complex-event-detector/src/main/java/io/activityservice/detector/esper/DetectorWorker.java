@@ -14,26 +14,32 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One engine thread with its bounded queue. It owns a share of the detectors: for each queued event it
- * converts the event once per input type and sends it into each of its detectors consuming that type;
- * every {@code tickMillis} it advances its processing-time detectors' clocks — only while it has detectors: without
- * any it just waits for work.
+ * One engine thread with its bounded queue. It owns a share of the detectors: for each queued event
+ * it converts the event once per input type and sends it into each of its detectors consuming that
+ * type; every {@code tickMillis} it advances its processing-time detectors' clocks — only while it
+ * has detectors: without any it just waits for work.
  */
 final class DetectorWorker implements Runnable {
 
   private static final Logger log = LoggerFactory.getLogger(DetectorWorker.class);
 
-  /** A detector's input: the detector, the alias it reads the type as, and the type's conversion. */
-  record Binding(EsperDetector detector, String alias, InputType inputType) {
-  }
+  /**
+   * A detector's input: the detector, the alias it reads the type as, and the type's conversion.
+   */
+  record Binding(EsperDetector detector, String alias, InputType inputType) {}
 
-  /** An event for every detector of its type on this worker, or ({@code only} set) for one detector. */
-  private record Work(RoutableEvent event, EsperDetector only) {
-  }
+  /**
+   * An event for every detector of its type on this worker, or ({@code only} set) for one detector.
+   */
+  private record Work(RoutableEvent event, EsperDetector only) {}
 
   /** Queued by {@link #add} to wake a worker that waits without ticking (it had no detector). */
   private static final Work WAKE = new Work(null, null);
-  /** How long a worker without detectors waits for work: nothing to tick, so no wake-ups every tick (issue 20). */
+
+  /**
+   * How long a worker without detectors waits for work: nothing to tick, so no wake-ups every tick
+   * (issue 20).
+   */
   private static final long IDLE_WAIT_MILLIS = 60_000;
 
   private final BlockingQueue<Work> queue;
@@ -76,10 +82,14 @@ final class DetectorWorker implements Runnable {
   /** Adds a detector (called under the engine's lock). */
   void add(EsperDetector detector) {
     Map<String, List<Binding>> next = copy(routes);
-    detector.inputs().forEach((alias, inputType) -> {
-      String type = detector.definition().inputs().get(alias);
-      next.computeIfAbsent(type, t -> new ArrayList<>()).add(new Binding(detector, alias, inputType));
-    });
+    detector
+        .inputs()
+        .forEach(
+            (alias, inputType) -> {
+              String type = detector.definition().inputs().get(alias);
+              next.computeIfAbsent(type, t -> new ArrayList<>())
+                  .add(new Binding(detector, alias, inputType));
+            });
     routes = freeze(next);
     List<EsperDetector> d = new ArrayList<>(detectors);
     d.add(detector);
@@ -104,7 +114,8 @@ final class DetectorWorker implements Runnable {
     while (running) {
       Work event;
       try {
-        event = queue.poll(detectors.isEmpty() ? IDLE_WAIT_MILLIS : tickMillis, TimeUnit.MILLISECONDS);
+        event =
+            queue.poll(detectors.isEmpty() ? IDLE_WAIT_MILLIS : tickMillis, TimeUnit.MILLISECONDS);
         if (event == WAKE) {
           event = null;
         }

@@ -28,11 +28,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One deployed detector: its own Esper runtime (own clock, own state) with an external clock, driven only
- * by the engine worker thread it is assigned to, so events, clock ticks and listener calls of a detector
- * are strictly sequential. Processing-time detectors are set to the wall clock before each event and on
- * each worker tick; event-time detectors are advanced to each event's {@code time} (never backwards) and
- * their statement is deployed when the first event arrives, so the clock starts at the data's time.
+ * One deployed detector: its own Esper runtime (own clock, own state) with an external clock,
+ * driven only by the engine worker thread it is assigned to, so events, clock ticks and listener
+ * calls of a detector are strictly sequential. Processing-time detectors are set to the wall clock
+ * before each event and on each worker tick; event-time detectors are advanced to each event's
+ * {@code time} (never backwards) and their statement is deployed when the first event arrives, so
+ * the clock starts at the data's time.
  */
 final class EsperDetector implements UpdateListener {
 
@@ -47,19 +48,28 @@ final class EsperDetector implements UpdateListener {
   private boolean deployed;
   private boolean closed;
   private String[] columns = new String[0];
+
   /** The event being sent, while it is being sent (worker thread only). */
   private InputEvent current;
+
   /** Hop count of the last event sent in: used for rows fired by the clock alone. */
   private int lastHop;
 
-  EsperDetector(DetectorDefinition definition, Map<String, InputType> inputs, Configuration configuration,
-                EPCompiled compiled, DetectorOutput output, DetectorMetrics.PerDetector metrics, long now) {
+  EsperDetector(
+      DetectorDefinition definition,
+      Map<String, InputType> inputs,
+      Configuration configuration,
+      EPCompiled compiled,
+      DetectorOutput output,
+      DetectorMetrics.PerDetector metrics,
+      long now) {
     this.definition = definition;
     this.inputs = inputs;
     this.compiled = compiled;
     this.output = output;
     this.metrics = metrics;
-    this.runtime = newRuntime("detector-" + definition.name() + "-" + UUID.randomUUID(), configuration);
+    this.runtime =
+        newRuntime("detector-" + definition.name() + "-" + UUID.randomUUID(), configuration);
     if (definition.clock() == ClockMode.PROCESSING_TIME) {
       runtime.getEventService().advanceTime(now);
       try {
@@ -72,8 +82,9 @@ final class EsperDetector implements UpdateListener {
   }
 
   /**
-   * Esper instantiates the runtime's condition handler (the sandbox's limit warnings) by class name through the
-   * thread's context class loader: make that this module's loader, whichever thread deploys.
+   * Esper instantiates the runtime's condition handler (the sandbox's limit warnings) by class name
+   * through the thread's context class loader: make that this module's loader, whichever thread
+   * deploys.
    */
   private static EPRuntime newRuntime(String uri, Configuration configuration) {
     Thread thread = Thread.currentThread();
@@ -125,8 +136,12 @@ final class EsperDetector implements UpdateListener {
       runtime.getEventService().sendEventMap(event, alias);
       lastHop = event.hopCount();
     } catch (RuntimeException | LinkageError e) {
-      // LinkageError: generated code linking a class the sandbox's class loader refuses; the worker carries on
-      log.warn("detector '{}' failed on event {}: {}", definition.name(), LogSafe.message(event.id()),
+      // LinkageError: generated code linking a class the sandbox's class loader refuses; the worker
+      // carries on
+      log.warn(
+          "detector '{}' failed on event {}: {}",
+          definition.name(),
+          LogSafe.message(event.id()),
           LogSafe.message(e.toString()));
     } finally {
       current = null;
@@ -134,7 +149,9 @@ final class EsperDetector implements UpdateListener {
     }
   }
 
-  /** Moves a processing-time detector's clock to {@code now}, firing due timers. Worker thread only. */
+  /**
+   * Moves a processing-time detector's clock to {@code now}, firing due timers. Worker thread only.
+   */
   synchronized void tick(long now) {
     if (closed || definition.clock() != ClockMode.PROCESSING_TIME) {
       return;
@@ -144,7 +161,10 @@ final class EsperDetector implements UpdateListener {
         runtime.getEventService().advanceTime(now);
       }
     } catch (RuntimeException | LinkageError e) {
-      log.warn("detector '{}' failed on a clock tick: {}", definition.name(), LogSafe.message(e.toString()));
+      log.warn(
+          "detector '{}' failed on a clock tick: {}",
+          definition.name(),
+          LogSafe.message(e.toString()));
     }
   }
 
@@ -170,13 +190,14 @@ final class EsperDetector implements UpdateListener {
       last.addListener(this);
       deployed = true;
     } catch (EPDeployException e) {
-      throw new IllegalStateException("detector '" + definition.name() + "' could not be deployed: "
-          + e.getMessage(), e);
+      throw new IllegalStateException(
+          "detector '" + definition.name() + "' could not be deployed: " + e.getMessage(), e);
     }
   }
 
   @Override
-  public void update(EventBean[] newEvents, EventBean[] oldEvents, EPStatement statement, EPRuntime rt) {
+  public void update(
+      EventBean[] newEvents, EventBean[] oldEvents, EPStatement statement, EPRuntime rt) {
     if (newEvents == null) {
       return;
     }
@@ -186,15 +207,17 @@ final class EsperDetector implements UpdateListener {
         output.emit(toRow(row, time));
         metrics.rowOut();
       } catch (RuntimeException e) {
-        log.warn("detector '{}' could not turn a row into an event: {}", definition.name(),
+        log.warn(
+            "detector '{}' could not turn a row into an event: {}",
+            definition.name(),
             LogSafe.message(e.toString()));
       }
     }
   }
 
   /**
-   * Causes, in order of preference: a column named {@code causedby} (ids, or events such as
-   * {@code window(*)}; removed from the data); else the input events selected as columns (pattern tags);
+   * Causes, in order of preference: a column named {@code causedby} (ids, or events such as {@code
+   * window(*)}; removed from the data); else the input events selected as columns (pattern tags);
    * else the event whose arrival produced the row; else none (a row fired by the clock alone).
    */
   private DetectorRow toRow(EventBean row, Instant time) {
@@ -226,7 +249,9 @@ final class EsperDetector implements UpdateListener {
     return new DetectorRow(definition, data, causes, inputHop + 1, time);
   }
 
-  /** Converts Esper values to JSON-ready values, noting ids and hop counts of input events found. */
+  /**
+   * Converts Esper values to JSON-ready values, noting ids and hop counts of input events found.
+   */
   private static Object plain(Object value, Set<String> ids, int[] hop) {
     if (value instanceof EventBean bean) {
       return plain(bean.getUnderlying(), ids, hop);

@@ -12,12 +12,12 @@ import io.activityservice.detector.DetectorEngine;
 import io.activityservice.detector.DetectorMetrics;
 import io.activityservice.detector.DetectorOutput;
 import io.activityservice.detector.DetectorStats;
-import io.activityservice.events.log.LogSafe;
-import io.activityservice.events.problem.ConflictException;
-import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.detector.esper.internal.CompiledForm;
 import io.activityservice.detector.esper.internal.EplSandbox;
+import io.activityservice.events.log.LogSafe;
 import io.activityservice.events.model.RoutableEvent;
+import io.activityservice.events.problem.ConflictException;
+import io.activityservice.events.problem.InvalidInputException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HashMap;
@@ -32,12 +32,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@link DetectorEngine} on Esper 9. Each detector gets its own Esper runtime (isolated state and clock,
- * external timer) bound to one of {@code threads} worker threads (by name hash), so one detector's events
- * are processed in order on one thread. Each worker has a bounded queue of {@code queueCapacity} events;
- * when it is full, {@link #submit} drops the event, counts it ({@code activity.detectors.dropped}) and logs
- * at most every 10 s: ingestion is never blocked by detectors. Every detector is checked, compiled and run in
- * the {@link EplSandbox}: EPL cannot reach Java beyond an allow-list, and its windows are bounded.
+ * {@link DetectorEngine} on Esper 9. Each detector gets its own Esper runtime (isolated state and
+ * clock, external timer) bound to one of {@code threads} worker threads (by name hash), so one
+ * detector's events are processed in order on one thread. Each worker has a bounded queue of {@code
+ * queueCapacity} events; when it is full, {@link #submit} drops the event, counts it ({@code
+ * activity.detectors.dropped}) and logs at most every 10 s: ingestion is never blocked by
+ * detectors. Every detector is checked, compiled and run in the {@link EplSandbox}: EPL cannot
+ * reach Java beyond an allow-list, and its windows are bounded.
  */
 public class EsperDetectorEngine implements DetectorEngine {
 
@@ -47,46 +48,70 @@ public class EsperDetectorEngine implements DetectorEngine {
   /**
    * Engine settings.
    *
-   * @param threads                  worker threads
-   * @param queueCapacity            bound of each worker's queue
-   * @param tick                     how often processing-time clocks advance (timer resolution)
-   * @param maxWindowEvents          largest count a data window ({@code #length(n)}, {@code #length_batch(n)}...),
-   *                                 a {@code prior(n, ...)}, a pattern repeat {@code [n]} or an
-   *                                 {@code output every n events} may have; larger ones are refused (400 on
-   *                                 {@code epl})
-   * @param maxWindowTime            longest time a data window ({@code #time(t)}, {@code #time_batch(t)}...) or an
-   *                                 output rate may span; longer ones are refused
-   * @param maxPatternSubexpressions pattern sub-expressions alive at once in one detector (e.g. one per
-   *                                 {@code every a=A} waiting for its {@code -> b=B}); further ones are not started
-   *                                 and a warning is logged
-   * @param maxMatchRecognizeStates  match-recognize partial matches alive at once in one detector; further ones
-   *                                 are not started and a warning is logged
+   * @param threads worker threads
+   * @param queueCapacity bound of each worker's queue
+   * @param tick how often processing-time clocks advance (timer resolution)
+   * @param maxWindowEvents largest count a data window ({@code #length(n)}, {@code
+   *     #length_batch(n)}...), a {@code prior(n, ...)}, a pattern repeat {@code [n]} or an {@code
+   *     output every n events} may have; larger ones are refused (400 on {@code epl})
+   * @param maxWindowTime longest time a data window ({@code #time(t)}, {@code #time_batch(t)}...)
+   *     or an output rate may span; longer ones are refused
+   * @param maxPatternSubexpressions pattern sub-expressions alive at once in one detector (e.g. one
+   *     per {@code every a=A} waiting for its {@code -> b=B}); further ones are not started and a
+   *     warning is logged
+   * @param maxMatchRecognizeStates match-recognize partial matches alive at once in one detector;
+   *     further ones are not started and a warning is logged
    */
-  public record Settings(int threads, int queueCapacity, Duration tick, long maxWindowEvents, Duration maxWindowTime,
-                         long maxPatternSubexpressions, long maxMatchRecognizeStates) {
+  public record Settings(
+      int threads,
+      int queueCapacity,
+      Duration tick,
+      long maxWindowEvents,
+      Duration maxWindowTime,
+      long maxPatternSubexpressions,
+      long maxMatchRecognizeStates) {
 
     /** Default {@link #maxWindowEvents}. */
     public static final long DEFAULT_MAX_WINDOW_EVENTS = 100_000;
+
     /** Default {@link #maxWindowTime}. */
     public static final Duration DEFAULT_MAX_WINDOW_TIME = Duration.ofHours(24);
+
     /** Default {@link #maxPatternSubexpressions}. */
     public static final long DEFAULT_MAX_PATTERN_SUBEXPRESSIONS = 10_000;
+
     /** Default {@link #maxMatchRecognizeStates}. */
     public static final long DEFAULT_MAX_MATCH_RECOGNIZE_STATES = 10_000;
 
     public Settings {
-      if (maxWindowEvents < 1 || maxPatternSubexpressions < 1 || maxMatchRecognizeStates < 1
-          || maxWindowTime == null || maxWindowTime.isNegative() || maxWindowTime.isZero()) {
-        throw new IllegalArgumentException("detector limits must be positive: maxWindowEvents=" + maxWindowEvents
-            + ", maxWindowTime=" + maxWindowTime + ", maxPatternSubexpressions=" + maxPatternSubexpressions
-            + ", maxMatchRecognizeStates=" + maxMatchRecognizeStates);
+      if (maxWindowEvents < 1
+          || maxPatternSubexpressions < 1
+          || maxMatchRecognizeStates < 1
+          || maxWindowTime == null
+          || maxWindowTime.isNegative()
+          || maxWindowTime.isZero()) {
+        throw new IllegalArgumentException(
+            "detector limits must be positive: maxWindowEvents="
+                + maxWindowEvents
+                + ", maxWindowTime="
+                + maxWindowTime
+                + ", maxPatternSubexpressions="
+                + maxPatternSubexpressions
+                + ", maxMatchRecognizeStates="
+                + maxMatchRecognizeStates);
       }
     }
 
     /** Settings with the default detector limits. */
     public Settings(int threads, int queueCapacity, Duration tick) {
-      this(threads, queueCapacity, tick, DEFAULT_MAX_WINDOW_EVENTS, DEFAULT_MAX_WINDOW_TIME,
-          DEFAULT_MAX_PATTERN_SUBEXPRESSIONS, DEFAULT_MAX_MATCH_RECOGNIZE_STATES);
+      this(
+          threads,
+          queueCapacity,
+          tick,
+          DEFAULT_MAX_WINDOW_EVENTS,
+          DEFAULT_MAX_WINDOW_TIME,
+          DEFAULT_MAX_PATTERN_SUBEXPRESSIONS,
+          DEFAULT_MAX_MATCH_RECOGNIZE_STATES);
     }
   }
 
@@ -97,36 +122,48 @@ public class EsperDetectorEngine implements DetectorEngine {
   private final DetectorWorker[] workers;
   private final EplSandbox sandbox;
   private final Map<String, EsperDetector> detectors = new ConcurrentHashMap<>();
+
   /** What each deployed detector was compiled from ({@link CompiledForm#fingerprint}). */
   private final Map<String, String> fingerprints = new ConcurrentHashMap<>();
+
   private final Set<String> consumed = ConcurrentHashMap.newKeySet();
   private final Map<JsonNode, InputType> inputTypes = new HashMap<>();
   private volatile long lastDropLog;
 
   /**
    * @param schemas JSON Schema of an event type's data, if the registry has one
-   * @param output  where rows go (called on worker threads)
+   * @param output where rows go (called on worker threads)
    */
-  public EsperDetectorEngine(Function<String, Optional<JsonNode>> schemas, DetectorOutput output,
-                             DetectorMetrics metrics, Clock clock, Settings settings) {
+  public EsperDetectorEngine(
+      Function<String, Optional<JsonNode>> schemas,
+      DetectorOutput output,
+      DetectorMetrics metrics,
+      Clock clock,
+      Settings settings) {
     this.schemas = schemas;
     this.output = output;
     this.metrics = metrics;
     this.clock = clock;
-    this.sandbox = new EplSandbox(settings.maxWindowEvents(), settings.maxWindowTime(),
-        settings.maxPatternSubexpressions(), settings.maxMatchRecognizeStates());
+    this.sandbox =
+        new EplSandbox(
+            settings.maxWindowEvents(),
+            settings.maxWindowTime(),
+            settings.maxPatternSubexpressions(),
+            settings.maxMatchRecognizeStates());
     this.workers = new DetectorWorker[Math.max(1, settings.threads())];
     for (int i = 0; i < workers.length; i++) {
-      workers[i] = new DetectorWorker(i, settings.queueCapacity(), clock, settings.tick().toMillis());
+      workers[i] =
+          new DetectorWorker(i, settings.queueCapacity(), clock, settings.tick().toMillis());
       workers[i].start();
     }
-    metrics.queued(() -> {
-      int n = 0;
-      for (DetectorWorker w : workers) {
-        n += w.queued();
-      }
-      return n;
-    });
+    metrics.queued(
+        () -> {
+          int n = 0;
+          for (DetectorWorker w : workers) {
+            n += w.queued();
+          }
+          return n;
+        });
   }
 
   @Override
@@ -143,45 +180,78 @@ public class EsperDetectorEngine implements DetectorEngine {
     Map<String, Map<String, Object>> definitions = new LinkedHashMap<>();
     Configuration configuration = new Configuration();
     Set<String> eventProperties = new HashSet<>();
-    detector.inputs().forEach((alias, type) -> {
-      InputType it = inputType(schemas.apply(type).orElse(null));
-      inputs.put(alias, it);
-      definitions.put(alias, it.definition());
-      eventProperties.addAll(it.definition().keySet());
-      configuration.getCommon().addEventType(alias, it.definition());
-    });
+    detector
+        .inputs()
+        .forEach(
+            (alias, type) -> {
+              InputType it = inputType(schemas.apply(type).orElse(null));
+              inputs.put(alias, it);
+              definitions.put(alias, it.definition());
+              eventProperties.addAll(it.definition().keySet());
+              configuration.getCommon().addEventType(alias, it.definition());
+            });
     sandbox.check(detector.epl(), inputs.keySet(), eventProperties);
     sandbox.configure(configuration);
     configuration.getRuntime().getThreading().setInternalTimerEnabled(false);
     configuration.getRuntime().getThreading().setListenerDispatchPreserveOrder(false);
-    String fingerprint = CompiledForm.fingerprint(detector.epl(), detector.clock().text(), definitions);
-    // Only a processing-time detector deploys its classes at once, so a form that does not deploy here is known
-    // now and compiled instead; an event-time one deploys at its first event, too late to fall back.
+    String fingerprint =
+        CompiledForm.fingerprint(detector.epl(), detector.clock().text(), definitions);
+    // Only a processing-time detector deploys its classes at once, so a form that does not deploy
+    // here is known
+    // now and compiled instead; an event-time one deploys at its first event, too late to fall
+    // back.
     boolean useForm = compiledForm != null && detector.clock() == ClockMode.PROCESSING_TIME;
-    EsperDetector d = useForm ? fromForm(detector, inputs, configuration, compiledForm, fingerprint) : null;
+    EsperDetector d =
+        useForm ? fromForm(detector, inputs, configuration, compiledForm, fingerprint) : null;
     boolean fromStoredForm = d != null;
     if (d == null) {
       EPCompiled compiled = compile(detector, configuration);
-      d = new EsperDetector(detector, inputs, configuration, compiled, output, metrics.forDetector(detector.name()),
-          clock.millis());
+      d =
+          new EsperDetector(
+              detector,
+              inputs,
+              configuration,
+              compiled,
+              output,
+              metrics.forDetector(detector.name()),
+              clock.millis());
     }
     detectors.put(detector.name(), d);
     fingerprints.put(detector.name(), fingerprint);
     worker(detector.name()).add(d);
     consumed.addAll(detector.inputs().values());
-    log.info("deployed detector '{}' ({} clock{}) on {}", detector.name(), detector.clock().text(),
-        fromStoredForm ? ", from its stored compiled form" : "", detector.inputs().values());
+    log.info(
+        "deployed detector '{}' ({} clock{}) on {}",
+        detector.name(),
+        detector.clock().text(),
+        fromStoredForm ? ", from its stored compiled form" : "",
+        detector.inputs().values());
   }
 
-  /** The detector started from another replica's compiled form, or null (logged why) to compile it here. */
-  private EsperDetector fromForm(DetectorDefinition detector, Map<String, InputType> inputs,
-                                 Configuration configuration, String form, String fingerprint) {
+  /**
+   * The detector started from another replica's compiled form, or null (logged why) to compile it
+   * here.
+   */
+  private EsperDetector fromForm(
+      DetectorDefinition detector,
+      Map<String, InputType> inputs,
+      Configuration configuration,
+      String form,
+      String fingerprint) {
     try {
       EPCompiled compiled = CompiledForm.decode(form, fingerprint, sandbox);
-      return new EsperDetector(detector, inputs, configuration, compiled, output,
-          metrics.forDetector(detector.name()), clock.millis());
+      return new EsperDetector(
+          detector,
+          inputs,
+          configuration,
+          compiled,
+          output,
+          metrics.forDetector(detector.name()),
+          clock.millis());
     } catch (RuntimeException e) {
-      log.info("detector '{}': its stored compiled form is not used here, compiling it ({})", detector.name(),
+      log.info(
+          "detector '{}': its stored compiled form is not used here, compiling it ({})",
+          detector.name(),
           LogSafe.message(e.getMessage()));
       return null;
     }
@@ -201,9 +271,11 @@ public class EsperDetectorEngine implements DetectorEngine {
    */
   private EPCompiled compile(DetectorDefinition detector, Configuration configuration) {
     try {
-      return EPCompilerProvider.getCompiler().compile(detector.epl(), sandbox.compilerArguments(configuration));
+      return EPCompilerProvider.getCompiler()
+          .compile(detector.epl(), sandbox.compilerArguments(configuration));
     } catch (EPCompileException e) {
-      StringBuilder reason = new StringBuilder("Esper could not compile the EPL: ").append(e.getMessage());
+      StringBuilder reason =
+          new StringBuilder("Esper could not compile the EPL: ").append(e.getMessage());
       if (!e.getItems().isEmpty()) {
         EPCompileExceptionItem first = e.getItems().get(0);
         if (!e.getMessage().contains(" at line ")) {
@@ -245,9 +317,12 @@ public class EsperDetectorEngine implements DetectorEngine {
         long now = System.nanoTime();
         if (now - lastDropLog > DROP_LOG_INTERVAL_NANOS) {
           lastDropLog = now;
-          log.warn("detector queue full: dropped event {} of type {} ({} dropped so far); raise "
-              + "activity.detectors.queue-capacity or activity.detectors.threads, or simplify detectors",
-              LogSafe.message(event.event().getId()), LogSafe.message(type), n);
+          log.warn(
+              "detector queue full: dropped event {} of type {} ({} dropped so far); raise "
+                  + "activity.detectors.queue-capacity or activity.detectors.threads, or simplify detectors",
+              LogSafe.message(event.event().getId()),
+              LogSafe.message(type),
+              n);
         }
       }
     }
@@ -255,8 +330,10 @@ public class EsperDetectorEngine implements DetectorEngine {
 
   @Override
   public java.util.List<String> consumersOf(String type) {
-    return detectors.values().stream().filter(d -> d.definition().inputs().containsValue(type))
-        .map(d -> d.definition().name()).toList();
+    return detectors.values().stream()
+        .filter(d -> d.definition().inputs().containsValue(type))
+        .map(d -> d.definition().name())
+        .toList();
   }
 
   @Override
@@ -285,7 +362,9 @@ public class EsperDetectorEngine implements DetectorEngine {
     return workers[Math.floorMod(name.hashCode(), workers.length)];
   }
 
-  /** One InputType per distinct schema, so an event is converted once for all detectors of a worker. */
+  /**
+   * One InputType per distinct schema, so an event is converted once for all detectors of a worker.
+   */
   private InputType inputType(JsonNode schema) {
     if (schema == null || schema.isNull()) {
       return InputType.UNTYPED;

@@ -7,17 +7,17 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The Esper view of one CloudEvent (a Map event): {@code id}, {@code source}, {@code type}, {@code subject},
- * {@code time} (epoch milliseconds), {@code hopcount}, {@code extensions} and {@code data}. Its own class so
- * that output rows can recognise input events (pattern tags, {@code window(*)}) and read their id and hop
- * count.
+ * The Esper view of one CloudEvent (a Map event): {@code id}, {@code source}, {@code type}, {@code
+ * subject}, {@code time} (epoch milliseconds), {@code hopcount}, {@code extensions} and {@code
+ * data}. Its own class so that output rows can recognise input events (pattern tags, {@code
+ * window(*)}) and read their id and hop count.
  *
- * <p>Read-only: one converted event is shared by every detector of an engine thread, so nothing a detector
- * reaches may change it. Every mutator of this map, of its key set, values and entries, and of the maps and lists
- * inside it ({@code extensions}, {@code data}) throws {@link UnsupportedOperationException}. (Typed arrays inside
- * {@code data}, {@code Double[]}..., are arrays: EPL has no construct that writes an array element.) It is a
- * conversion of the routed event, never a view of its JSON, so no path leads from a detector to what subscribers
- * receive.
+ * <p>Read-only: one converted event is shared by every detector of an engine thread, so nothing a
+ * detector reaches may change it. Every mutator of this map, of its key set, values and entries,
+ * and of the maps and lists inside it ({@code extensions}, {@code data}) throws {@link
+ * UnsupportedOperationException}. (Typed arrays inside {@code data}, {@code Double[]}..., are
+ * arrays: EPL has no construct that writes an array element.) It is a conversion of the routed
+ * event, never a view of its JSON, so no path leads from a detector to what subscribers receive.
  */
 final class InputEvent extends AbstractMap<String, Object> {
 

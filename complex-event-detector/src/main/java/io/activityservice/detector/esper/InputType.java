@@ -1,8 +1,8 @@
 package io.activityservice.detector.esper;
 
-import io.activityservice.events.model.HopCount;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.events.json.Json;
+import io.activityservice.events.model.HopCount;
 import io.activityservice.events.model.RoutableEvent;
 import io.cloudevents.CloudEvent;
 import java.util.ArrayList;
@@ -13,14 +13,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The Esper Map event type of one CloudEvents type, derived once from the registry's JSON Schema, and the
- * matching converter from events to {@link InputEvent}s. With an object schema, {@code data} is a nested
- * Map type: {@code number} -> Double, {@code integer} -> Long, {@code string} -> String, {@code boolean}
- * -> Boolean, objects with {@code properties} -> nested Map types, arrays of those -> arrays
- * ({@code Double[]}...), anything else -> Object. Without a schema {@code data} is a plain
- * {@code java.util.Map}: properties are read with {@code data('value')} or {@code data.value?} and are
- * untyped (cast them for arithmetic: {@code cast(data('value'), double)}). Maps and lists of a converted event
- * are unmodifiable ({@link InputEvent}).
+ * The Esper Map event type of one CloudEvents type, derived once from the registry's JSON Schema,
+ * and the matching converter from events to {@link InputEvent}s. With an object schema, {@code
+ * data} is a nested Map type: {@code number} -> Double, {@code integer} -> Long, {@code string} ->
+ * String, {@code boolean} -> Boolean, objects with {@code properties} -> nested Map types, arrays
+ * of those -> arrays ({@code Double[]}...), anything else -> Object. Without a schema {@code data}
+ * is a plain {@code java.util.Map}: properties are read with {@code data('value')} or {@code
+ * data.value?} and are untyped (cast them for arithmetic: {@code cast(data('value'), double)}).
+ * Maps and lists of a converted event are unmodifiable ({@link InputEvent}).
  */
 final class InputType {
 
@@ -31,22 +31,22 @@ final class InputType {
   private final Node data;
 
   /** How one schema node maps to a Java value. */
-  private sealed interface Node permits Scalar, ObjectNode, ArrayNode, AnyNode {
+  private sealed interface Node permits Scalar, ObjectNode, ArrayNode, AnyNode {}
+
+  private enum ScalarKind {
+    DOUBLE,
+    LONG,
+    STRING,
+    BOOLEAN
   }
 
-  private enum ScalarKind { DOUBLE, LONG, STRING, BOOLEAN }
+  private record Scalar(ScalarKind kind) implements Node {}
 
-  private record Scalar(ScalarKind kind) implements Node {
-  }
+  private record ObjectNode(Map<String, Node> properties) implements Node {}
 
-  private record ObjectNode(Map<String, Node> properties) implements Node {
-  }
+  private record ArrayNode(Node items) implements Node {}
 
-  private record ArrayNode(Node items) implements Node {
-  }
-
-  private record AnyNode() implements Node {
-  }
+  private record AnyNode() implements Node {}
 
   private static final AnyNode ANY = new AnyNode();
 
@@ -86,7 +86,10 @@ final class InputType {
     int hop = 0;
     for (String name : e.getExtensionNames()) {
       Object v = e.getExtension(name);
-      Object plain = v instanceof Number || v instanceof Boolean || v instanceof String ? v : String.valueOf(v);
+      Object plain =
+          v instanceof Number || v instanceof Boolean || v instanceof String
+              ? v
+              : String.valueOf(v);
       ext.put(name, plain);
       if (name.equals(HopCount.EXTENSION)) {
         hop = HopCount.parse(plain);
@@ -98,7 +101,6 @@ final class InputType {
     m.put("data", json == null ? null : data == null ? plain(json) : value(data, json));
     return new InputEvent(m);
   }
-
 
   // ---- schema -> nodes
 
@@ -190,7 +192,10 @@ final class InputType {
       return switch (s.kind()) {
         case DOUBLE -> json.isNumber() ? json.doubleValue() : null;
         case LONG -> json.isIntegralNumber() || json.isNumber() ? json.longValue() : null;
-        case STRING -> json.isTextual() ? json.textValue() : json.isValueNode() ? json.asText() : Json.write(json);
+        case STRING ->
+            json.isTextual()
+                ? json.textValue()
+                : json.isValueNode() ? json.asText() : Json.write(json);
         case BOOLEAN -> json.isBoolean() ? json.booleanValue() : null;
       };
     }
@@ -199,22 +204,29 @@ final class InputType {
         return null;
       }
       Map<String, Object> m = new HashMap<>();
-      json.properties().forEach(en -> {
-        Node child = o.properties().get(en.getKey());
-        m.put(en.getKey(), child == null ? plain(en.getValue()) : value(child, en.getValue()));
-      });
+      json.properties()
+          .forEach(
+              en -> {
+                Node child = o.properties().get(en.getKey());
+                m.put(
+                    en.getKey(),
+                    child == null ? plain(en.getValue()) : value(child, en.getValue()));
+              });
       return Collections.unmodifiableMap(m);
     }
     if (n instanceof ArrayNode a) {
       if (!json.isArray()) {
         return null;
       }
-      Object[] out = a.items() instanceof Scalar s ? switch (s.kind()) {
-        case DOUBLE -> new Double[json.size()];
-        case LONG -> new Long[json.size()];
-        case STRING -> new String[json.size()];
-        case BOOLEAN -> new Boolean[json.size()];
-      } : new Object[json.size()];
+      Object[] out =
+          a.items() instanceof Scalar s
+              ? switch (s.kind()) {
+                case DOUBLE -> new Double[json.size()];
+                case LONG -> new Long[json.size()];
+                case STRING -> new String[json.size()];
+                case BOOLEAN -> new Boolean[json.size()];
+              }
+              : new Object[json.size()];
       for (int i = 0; i < out.length; i++) {
         out[i] = value(a.items(), json.get(i));
       }

@@ -22,16 +22,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Turns detector rows into CloudEvents and emits them through the shared {@link DerivedEvents} (hop-count guard,
- * the author's scope, ingest, routing) on its own thread, never inside the engine's listener. A derived event whose hop count exceeds
- * {@code maxHopCount} is dead-lettered instead, so detectors that feed each other in a cycle stop after a bounded
- * number of hops. Extensions: {@code hopcount} (int) and {@code causedby}
- * (comma-separated ids of contributing events, when known).
+ * Turns detector rows into CloudEvents and emits them through the shared {@link DerivedEvents}
+ * (hop-count guard, the author's scope, ingest, routing) on its own thread, never inside the
+ * engine's listener. A derived event whose hop count exceeds {@code maxHopCount} is dead-lettered
+ * instead, so detectors that feed each other in a cycle stop after a bounded number of hops.
+ * Extensions: {@code hopcount} (int) and {@code causedby} (comma-separated ids of contributing
+ * events, when known).
  */
 public class DerivedRows implements DetectorOutput, AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(DerivedRows.class);
-  /** Bound on the {@code causedby} extension; longer lists are cut at an id boundary and end with ",...". */
+
+  /**
+   * Bound on the {@code causedby} extension; longer lists are cut at an id boundary and end with
+   * ",...".
+   */
   static final int MAX_CAUSEDBY = 4000;
 
   private final DerivedEvents derived;
@@ -39,25 +44,33 @@ public class DerivedRows implements DetectorOutput, AutoCloseable {
   private final ThreadPoolExecutor executor;
 
   /**
-   * The detectors' derived rows: origin {@code detector:<name>}, loops bounded by {@code maxHopCount}
-   * ({@code activity.detectors.max-hop-count}).
+   * The detectors' derived rows: origin {@code detector:<name>}, loops bounded by {@code
+   * maxHopCount} ({@code activity.detectors.max-hop-count}).
    */
-  public static DerivedRows of(DerivedEventEmitter emitter, DetectorMetrics metrics, int maxHopCount,
-                               int queueCapacity) {
-    return new DerivedRows(new DerivedEvents(emitter, "detector:", maxHopCount, "activity.detectors.max-hop-count"),
-        metrics, queueCapacity);
+  public static DerivedRows of(
+      DerivedEventEmitter emitter, DetectorMetrics metrics, int maxHopCount, int queueCapacity) {
+    return new DerivedRows(
+        new DerivedEvents(emitter, "detector:", maxHopCount, "activity.detectors.max-hop-count"),
+        metrics,
+        queueCapacity);
   }
 
   /**
-   * @param derived       the detectors' derived events ({@code detector:<name>}, bounded by
-   *                      {@code activity.detectors.max-hop-count})
+   * @param derived the detectors' derived events ({@code detector:<name>}, bounded by {@code
+   *     activity.detectors.max-hop-count})
    * @param queueCapacity rows waiting to be emitted; beyond it rows are dropped and counted
    */
   public DerivedRows(DerivedEvents derived, DetectorMetrics metrics, int queueCapacity) {
     this.derived = derived;
     this.metrics = metrics;
-    this.executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(queueCapacity),
-        DaemonThreads.named("detector-emit"));
+    this.executor =
+        new ThreadPoolExecutor(
+            1,
+            1,
+            0,
+            TimeUnit.MILLISECONDS,
+            new ArrayBlockingQueue<>(queueCapacity),
+            DaemonThreads.named("detector-emit"));
   }
 
   @Override
@@ -66,19 +79,22 @@ public class DerivedRows implements DetectorOutput, AutoCloseable {
       executor.execute(() -> publish(row));
     } catch (RejectedExecutionException e) {
       metrics.derivedFailed();
-      log.warn("dropping a derived event of detector '{}': the emit queue is full or closed", row.detector().name());
+      log.warn(
+          "dropping a derived event of detector '{}': the emit queue is full or closed",
+          row.detector().name());
     }
   }
 
   /** Builds the derived CloudEvent of a row. */
   public static CloudEvent toCloudEvent(DetectorRow row) {
-    CloudEventBuilder b = CloudEventBuilder.v1()
-        .withId(UUID.randomUUID().toString())
-        .withSource(URI.create(row.detector().source()))
-        .withType(row.detector().emits())
-        .withTime(OffsetDateTime.ofInstant(row.time(), ZoneOffset.UTC))
-        .withDataContentType("application/json")
-        .withData(JsonCloudEventData.wrap(RowJson.tree(row.columns())));
+    CloudEventBuilder b =
+        CloudEventBuilder.v1()
+            .withId(UUID.randomUUID().toString())
+            .withSource(URI.create(row.detector().source()))
+            .withType(row.detector().emits())
+            .withTime(OffsetDateTime.ofInstant(row.time(), ZoneOffset.UTC))
+            .withDataContentType("application/json")
+            .withData(JsonCloudEventData.wrap(RowJson.tree(row.columns())));
     DerivedEvents.stamp(b, row.hopCount() - 1);
     if (!row.causes().isEmpty()) {
       b.withExtension("causedby", join(row.causes()));
@@ -90,19 +106,25 @@ public class DerivedRows implements DetectorOutput, AutoCloseable {
     String name = row.detector().name();
     try {
       CloudEvent event = toCloudEvent(row);
-      derived.emit(event, name, row.detector().effectiveScope()).whenComplete((outcome, error) -> {
-            if (error == null) {
-              return;
-            }
-            Throwable cause = DerivedEvents.cause(error);
-            if (DerivedEvents.deadLettered(cause)) {
-              metrics.deadLettered();
-            } else {
-              metrics.derivedFailed();
-              log.warn("derived event {} of detector '{}' was not routed: {}", event.getId(), name,
-                  LogSafe.message(cause.toString()));
-            }
-          });
+      derived
+          .emit(event, name, row.detector().effectiveScope())
+          .whenComplete(
+              (outcome, error) -> {
+                if (error == null) {
+                  return;
+                }
+                Throwable cause = DerivedEvents.cause(error);
+                if (DerivedEvents.deadLettered(cause)) {
+                  metrics.deadLettered();
+                } else {
+                  metrics.derivedFailed();
+                  log.warn(
+                      "derived event {} of detector '{}' was not routed: {}",
+                      event.getId(),
+                      name,
+                      LogSafe.message(cause.toString()));
+                }
+              });
     } catch (RuntimeException e) {
       metrics.derivedFailed();
       log.error("derived event of detector '{}' failed", name, e);

@@ -10,16 +10,15 @@ import java.util.Collection;
 import java.util.Map;
 
 /**
- * Turns a row's columns into JSON without a mapper round trip, keeping doubles as doubles ({@code 70.0},
- * not {@code 7E+1}). Values the engine hands over are maps, collections, strings, numbers, booleans or null;
- * anything else is written as its string.
+ * Turns a row's columns into JSON without a mapper round trip, keeping doubles as doubles ({@code
+ * 70.0}, not {@code 7E+1}). Values the engine hands over are maps, collections, strings, numbers,
+ * booleans or null; anything else is written as its string.
  */
 final class RowJson {
 
   private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
-  private RowJson() {
-  }
+  private RowJson() {}
 
   static JsonNode tree(Object value) {
     if (value == null) {
@@ -51,7 +50,10 @@ final class RowJson {
     if (value instanceof Float f) {
       return F.numberNode(f.doubleValue());
     }
-    if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
+    if (value instanceof Long
+        || value instanceof Integer
+        || value instanceof Short
+        || value instanceof Byte) {
       return F.numberNode(((Number) value).longValue());
     }
     if (value instanceof BigDecimal b) {

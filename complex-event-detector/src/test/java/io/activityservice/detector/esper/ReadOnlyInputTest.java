@@ -26,13 +26,15 @@ import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
- * The events detectors see are read-only: one converted event is shared by every detector of an engine thread, and
- * no method of it, of its maps and lists, their key sets, values, entries and iterators changes it (the mutators
- * throw) or the routed event subscribers receive (it is a conversion, not a view of the routed JSON).
+ * The events detectors see are read-only: one converted event is shared by every detector of an
+ * engine thread, and no method of it, of its maps and lists, their key sets, values, entries and
+ * iterators changes it (the mutators throw) or the routed event subscribers receive (it is a
+ * conversion, not a view of the routed JSON).
  */
 class ReadOnlyInputTest {
 
-  static final String DATA = "{\"value\": 60, \"meter\": {\"id\": \"m1\", \"tags\": [\"a\", \"b\"]}, \"x\": \"s\"}";
+  static final String DATA =
+      "{\"value\": 60, \"meter\": {\"id\": \"m1\", \"tags\": [\"a\", \"b\"]}, \"x\": \"s\"}";
 
   @Test
   void noMethodOfAnUntypedInputEventChangesIt() throws Exception {
@@ -41,16 +43,26 @@ class ReadOnlyInputTest {
 
   @Test
   void noMethodOfATypedInputEventChangesIt() throws Exception {
-    everyMethodLeavesItUnchanged(new InputType(Json.parse("""
+    everyMethodLeavesItUnchanged(
+        new InputType(
+            Json.parse(
+                """
         {"type": "object", "properties": {"value": {"type": "number"},
           "meter": {"type": "object", "properties": {"id": {"type": "string"}, "tags": {"type": "array"}}}}}""",
-        "schema")));
+                "schema")));
   }
 
   private static void everyMethodLeavesItUnchanged(InputType type) throws Exception {
-    RoutableEvent routed = RoutableEvent.of(CloudEventBuilder.v1().withId("e1").withSource(URI.create("/s"))
-        .withType("t").withTime(OffsetDateTime.now()).withExtension("tenant", "a")
-        .withData("application/json", DATA.getBytes(StandardCharsets.UTF_8)).build());
+    RoutableEvent routed =
+        RoutableEvent.of(
+            CloudEventBuilder.v1()
+                .withId("e1")
+                .withSource(URI.create("/s"))
+                .withType("t")
+                .withTime(OffsetDateTime.now())
+                .withExtension("tenant", "a")
+                .withData("application/json", DATA.getBytes(StandardCharsets.UTF_8))
+                .build());
     String routedBefore = Json.write(routed.json());
     InputEvent event = type.convert(routed);
     String before = String.valueOf(event);
@@ -59,8 +71,19 @@ class ReadOnlyInputTest {
     @SuppressWarnings("unchecked")
     Map<String, Object> meter = (Map<String, Object>) data.get("meter");
     Object tags = meter.get("tags");
-    List<Object> targets = new ArrayList<>(List.of(event, data, meter, event.get("extensions"), event.keySet(),
-        event.values(), event.entrySet(), event.entrySet().iterator().next(), data.keySet(), data.values()));
+    List<Object> targets =
+        new ArrayList<>(
+            List.of(
+                event,
+                data,
+                meter,
+                event.get("extensions"),
+                event.keySet(),
+                event.values(),
+                event.entrySet(),
+                event.entrySet().iterator().next(),
+                data.keySet(),
+                data.values()));
     if (tags instanceof List<?> list) {
       targets.add(list);
       targets.add(list.iterator());
@@ -84,7 +107,8 @@ class ReadOnlyInputTest {
             refused++;
           }
         }
-        assertThat(String.valueOf(event)).as("after %s.%s", target.getClass().getSimpleName(), m.getName())
+        assertThat(String.valueOf(event))
+            .as("after %s.%s", target.getClass().getSimpleName(), m.getName())
             .isEqualTo(before);
       }
     }
@@ -113,17 +137,26 @@ class ReadOnlyInputTest {
     Object[] args = new Object[types.length];
     for (int i = 0; i < types.length; i++) {
       Class<?> t = types[i];
-      args[i] = t == int.class ? 0
-          : t == Collection.class || t == List.class || t == Set.class ? List.of("data", "id", "a")
-          : t == Map.class ? Map.of("id", "changed")
-          : t == Predicate.class ? (Predicate<Object>) x -> true
-          : t == UnaryOperator.class ? (UnaryOperator<Object>) x -> "changed"
-          : t == Function.class ? (Function<Object, Object>) x -> "changed"
-          : t == BiFunction.class ? (BiFunction<Object, Object, Object>) (x, y) -> "changed"
-          : t == Comparator.class ? (Comparator<Object>) (x, y) -> 0
-          : t == Object.class ? (i == 0 ? "id" : "changed")
-          : t == String.class ? "id"
-          : null;
+      args[i] =
+          t == int.class
+              ? 0
+              : t == Collection.class || t == List.class || t == Set.class
+                  ? List.of("data", "id", "a")
+                  : t == Map.class
+                      ? Map.of("id", "changed")
+                      : t == Predicate.class
+                          ? (Predicate<Object>) x -> true
+                          : t == UnaryOperator.class
+                              ? (UnaryOperator<Object>) x -> "changed"
+                              : t == Function.class
+                                  ? (Function<Object, Object>) x -> "changed"
+                                  : t == BiFunction.class
+                                      ? (BiFunction<Object, Object, Object>) (x, y) -> "changed"
+                                      : t == Comparator.class
+                                          ? (Comparator<Object>) (x, y) -> 0
+                                          : t == Object.class
+                                              ? (i == 0 ? "id" : "changed")
+                                              : t == String.class ? "id" : null;
     }
     return args;
   }

@@ -13,8 +13,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import software.amazon.event.ruler.GenericMachine;
 
 /**
- * Which archives an event belongs in: one Event Ruler machine over every archive's pattern, like subscriptions,
- * matched against a view of the event with only the members the patterns read.
+ * Which archives an event belongs in: one Event Ruler machine over every archive's pattern, like
+ * subscriptions, matched against a view of the event with only the members the patterns read.
  */
 final class ArchiveIndex {
 
@@ -31,7 +31,8 @@ final class ArchiveIndex {
         machine.addRule(a.name(), Json.write(a.pattern()));
       } catch (IOException e) {
         fields.remove(a.pattern());
-        throw new IllegalArgumentException("pattern of archive " + a.name() + " does not compile", e);
+        throw new IllegalArgumentException(
+            "pattern of archive " + a.name() + " does not compile", e);
       }
     } else {
       matchAll.add(a.name());
@@ -63,7 +64,8 @@ final class ArchiveIndex {
   }
 
   List<Archive> match(RoutableEvent event) {
-    List<String> names = machine.isEmpty() ? List.of() : machine.rulesForJSONEvent(event.view(fields.members()));
+    List<String> names =
+        machine.isEmpty() ? List.of() : machine.rulesForJSONEvent(event.view(fields.members()));
     List<Archive> out = new ArrayList<>(names.size() + matchAll.size());
     for (String n : names) {
       Archive a = archives.get(n);

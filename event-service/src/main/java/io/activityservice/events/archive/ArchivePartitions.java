@@ -16,8 +16,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
  * How archived events are stored and dropped. On PostgreSQL each archive is a LIST partition of
- * {@code archived_event}, itself partitioned by archive time in days (RANGE): retention drops whole daily
- * partitions. On H2 (the embedded default) it is one table, and retention deletes rows.
+ * {@code archived_event}, itself partitioned by archive time in days (RANGE): retention drops whole
+ * daily partitions. On H2 (the embedded default) it is one table, and retention deletes rows.
  */
 public abstract class ArchivePartitions {
 
@@ -25,7 +25,9 @@ public abstract class ArchivePartitions {
   public static ArchivePartitions forDatabase(DataSource dataSource) {
     try (Connection c = dataSource.getConnection()) {
       String product = c.getMetaData().getDatabaseProductName();
-      return "PostgreSQL".equalsIgnoreCase(product) ? new Postgres(dataSource) : new Rows(dataSource);
+      return "PostgreSQL".equalsIgnoreCase(product)
+          ? new Postgres(dataSource)
+          : new Rows(dataSource);
     } catch (SQLException e) {
       throw new IllegalStateException("cannot reach the database: " + e.getMessage(), e);
     }
@@ -40,10 +42,16 @@ public abstract class ArchivePartitions {
   /** Prepares storage for a new archive. */
   public abstract void created(long archiveId);
 
-  /** Makes sure events archived at {@code archivedAt} (epoch ms) have somewhere to go. Idempotent, cheap when done. */
+  /**
+   * Makes sure events archived at {@code archivedAt} (epoch ms) have somewhere to go. Idempotent,
+   * cheap when done.
+   */
   public abstract void ensure(long archiveId, long archivedAt);
 
-  /** Drops the events of an archive that were archived before {@code cutoff} (whole days on PostgreSQL). */
+  /**
+   * Drops the events of an archive that were archived before {@code cutoff} (whole days on
+   * PostgreSQL).
+   */
   public abstract int dropOlderThan(long archiveId, long cutoff);
 
   /** Drops everything of a deleted archive. */
@@ -53,14 +61,17 @@ public abstract class ArchivePartitions {
   public abstract List<String> partitions(long archiveId);
 
   static long dayStart(long millis) {
-    return LocalDate.ofInstant(Instant.ofEpochMilli(millis), ZoneOffset.UTC).atStartOfDay(ZoneOffset.UTC)
-        .toInstant().toEpochMilli();
+    return LocalDate.ofInstant(Instant.ofEpochMilli(millis), ZoneOffset.UTC)
+        .atStartOfDay(ZoneOffset.UTC)
+        .toInstant()
+        .toEpochMilli();
   }
 
   /** PostgreSQL: partitions per archive and day. */
   static final class Postgres extends ArchivePartitions {
     private static final Logger log = LoggerFactory.getLogger(Postgres.class);
-    private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("yyyyMMdd").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter DAY =
+        DateTimeFormatter.ofPattern("yyyyMMdd").withZone(ZoneOffset.UTC);
     private final Set<String> ensured = ConcurrentHashMap.newKeySet();
 
     Postgres(DataSource dataSource) {
@@ -77,8 +88,12 @@ public abstract class ArchivePartitions {
 
     @Override
     public void created(long archiveId) {
-      ddl("create table if not exists " + archiveTable(archiveId) + " partition of archived_event for values in ("
-          + archiveId + ") partition by range (archived_at)");
+      ddl(
+          "create table if not exists "
+              + archiveTable(archiveId)
+              + " partition of archived_event for values in ("
+              + archiveId
+              + ") partition by range (archived_at)");
     }
 
     @Override
@@ -89,8 +104,16 @@ public abstract class ArchivePartitions {
         return;
       }
       created(archiveId);
-      ddl("create table if not exists " + table + " partition of " + archiveTable(archiveId) + " for values from ("
-          + start + ") to (" + (start + 86_400_000L) + ")");
+      ddl(
+          "create table if not exists "
+              + table
+              + " partition of "
+              + archiveTable(archiveId)
+              + " for values from ("
+              + start
+              + ") to ("
+              + (start + 86_400_000L)
+              + ")");
       ensured.add(table);
     }
 
@@ -100,8 +123,13 @@ public abstract class ArchivePartitions {
       for (String table : partitions(archiveId)) {
         long start;
         try {
-          start = LocalDate.parse(table.substring(table.lastIndexOf("_d") + 2), DateTimeFormatter.BASIC_ISO_DATE)
-              .atStartOfDay(ZoneOffset.UTC).toInstant().toEpochMilli();
+          start =
+              LocalDate.parse(
+                      table.substring(table.lastIndexOf("_d") + 2),
+                      DateTimeFormatter.BASIC_ISO_DATE)
+                  .atStartOfDay(ZoneOffset.UTC)
+                  .toInstant()
+                  .toEpochMilli();
         } catch (RuntimeException e) {
           continue;
         }
@@ -123,8 +151,10 @@ public abstract class ArchivePartitions {
 
     @Override
     public List<String> partitions(long archiveId) {
-      return jdbc.queryForList("select c.relname from pg_inherits i join pg_class c on c.oid = i.inhrelid"
-          + " join pg_class p on p.oid = i.inhparent where p.relname = ? order by c.relname", String.class,
+      return jdbc.queryForList(
+          "select c.relname from pg_inherits i join pg_class c on c.oid = i.inhrelid"
+              + " join pg_class p on p.oid = i.inhparent where p.relname = ? order by c.relname",
+          String.class,
           archiveTable(archiveId));
     }
 
@@ -132,7 +162,8 @@ public abstract class ArchivePartitions {
       try {
         jdbc.execute(sql);
       } catch (RuntimeException e) {
-        // Another replica created (or dropped) it at the same moment: "if (not) exists" races, the result stands.
+        // Another replica created (or dropped) it at the same moment: "if (not) exists" races, the
+        // result stands.
         String m = String.valueOf(e.getMessage());
         if (!m.contains("already exists") && !m.contains("does not exist")) {
           throw e;
@@ -148,16 +179,15 @@ public abstract class ArchivePartitions {
     }
 
     @Override
-    public void created(long archiveId) {
-    }
+    public void created(long archiveId) {}
 
     @Override
-    public void ensure(long archiveId, long archivedAt) {
-    }
+    public void ensure(long archiveId, long archivedAt) {}
 
     @Override
     public int dropOlderThan(long archiveId, long cutoff) {
-      return jdbc.update("delete from archived_event where archive_id = ? and archived_at < ?", archiveId, cutoff);
+      return jdbc.update(
+          "delete from archived_event where archive_id = ? and archived_at < ?", archiveId, cutoff);
     }
 
     @Override

@@ -1,13 +1,13 @@
 package io.activityservice.events.archive;
 
-import io.activityservice.channel.support.DaemonThreads;
-import io.activityservice.events.log.LogSafe;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.activityservice.channel.support.DaemonThreads;
 import io.activityservice.events.cluster.ConfigChanges;
+import io.activityservice.events.log.LogSafe;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.problem.ConflictException;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
-import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.subscription.SubscriptionService;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -26,14 +26,15 @@ import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
- * Archives: creates, lists and deletes them (recorded as configuration changes, so every replica archives by the
- * same patterns), archives matching events through the {@link ArchiveWriter}, answers look-back queries, and keeps
- * storage within each archive's retention (hourly by default).
+ * Archives: creates, lists and deletes them (recorded as configuration changes, so every replica
+ * archives by the same patterns), archives matching events through the {@link ArchiveWriter},
+ * answers look-back queries, and keeps storage within each archive's retention (hourly by default).
  */
 public class ArchiveService implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(ArchiveService.class);
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,99}");
+
   /** Longest retention: ten years. */
   static final Duration MAX_RETENTION = Duration.ofDays(3650);
 
@@ -43,15 +44,13 @@ public class ArchiveService implements AutoCloseable {
   /**
    * Settings.
    *
-   * @param queueCapacity       events waiting to be written; beyond it routing refuses (redelivery / 503)
+   * @param queueCapacity events waiting to be written; beyond it routing refuses (redelivery / 503)
    * @param maintenanceInterval how often retention and partition upkeep run
    */
-  public record Settings(int queueCapacity, Duration maintenanceInterval) {
-  }
+  public record Settings(int queueCapacity, Duration maintenanceInterval) {}
 
   /** A page of archived events and the cursor of the next page ({@code null} at the end). */
-  public record EventPage(List<ArchivedEvent> items, String nextCursor) {
-  }
+  public record EventPage(List<ArchivedEvent> items, String nextCursor) {}
 
   private final ArchiveRepository repository;
   private final ArchivedEventStore events;
@@ -60,18 +59,25 @@ public class ArchiveService implements AutoCloseable {
   private final ArchiveWriter writer;
   private final ConfigChanges changes;
   private final Clock clock;
-  private final ScheduledExecutorService maintenance = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("archive-maintenance"));
+  private final ScheduledExecutorService maintenance =
+      Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("archive-maintenance"));
   private final Settings settings;
 
-  public ArchiveService(DataSource dataSource, ConfigChanges changes, Clock clock, MeterRegistry meters,
-                        Settings settings) {
+  public ArchiveService(
+      DataSource dataSource,
+      ConfigChanges changes,
+      Clock clock,
+      MeterRegistry meters,
+      Settings settings) {
     this.repository = new ArchiveRepository(JdbcClient.create(dataSource));
     this.events = new ArchivedEventStore(dataSource);
     this.partitions = ArchivePartitions.forDatabase(dataSource);
     this.changes = changes;
     this.clock = clock;
     this.settings = settings;
-    this.writer = new ArchiveWriter(index, events, partitions, repository, clock, settings.queueCapacity(), meters);
+    this.writer =
+        new ArchiveWriter(
+            index, events, partitions, repository, clock, settings.queueCapacity(), meters);
     repository.findAll().forEach(index::add);
   }
 
@@ -91,25 +97,34 @@ public class ArchiveService implements AutoCloseable {
    * Creates an archive.
    *
    * @throws InvalidInputException naming {@code name}, {@code pattern} or {@code retention}
-   * @throws ConflictException     if the name is taken
+   * @throws ConflictException if the name is taken
    */
   public Archive create(String name, JsonNode pattern, Duration retention) {
     if (name == null || !NAME.matcher(name).matches()) {
-      throw new InvalidInputException("name", "is required: 1-100 letters, digits, '.', '_' or '-', e.g. all-readings");
+      throw new InvalidInputException(
+          "name", "is required: 1-100 letters, digits, '.', '_' or '-', e.g. all-readings");
     }
     SubscriptionService.checkPattern(pattern);
-    if (retention == null || retention.isNegative() || retention.isZero() || retention.compareTo(MAX_RETENTION) > 0) {
-      throw new InvalidInputException("retention", "is required: an ISO-8601 duration between PT1S and P3650D, e.g. P7D");
+    if (retention == null
+        || retention.isNegative()
+        || retention.isZero()
+        || retention.compareTo(MAX_RETENTION) > 0) {
+      throw new InvalidInputException(
+          "retention", "is required: an ISO-8601 duration between PT1S and P3650D, e.g. P7D");
     }
     JsonNode cleanPattern = pattern == null || pattern.isNull() ? null : pattern;
     Archive[] created = new Archive[1];
-    changes.record(CHANGE_KIND, name, () -> {
-      Archive a = new Archive(name, repository.nextId(), cleanPattern, retention, clock.millis(), 0, 0);
-      if (!repository.insert(a)) {
-        throw new ConflictException("name", "archive '" + name + "' already exists");
-      }
-      created[0] = a;
-    });
+    changes.record(
+        CHANGE_KIND,
+        name,
+        () -> {
+          Archive a =
+              new Archive(name, repository.nextId(), cleanPattern, retention, clock.millis(), 0, 0);
+          if (!repository.insert(a)) {
+            throw new ConflictException("name", "archive '" + name + "' already exists");
+          }
+          created[0] = a;
+        });
     partitions.created(created[0].id());
     partitions.ensure(created[0].id(), clock.millis());
     index.add(created[0]);
@@ -127,11 +142,14 @@ public class ArchiveService implements AutoCloseable {
   /** Deletes an archive and its events. */
   public void delete(String name) {
     Archive a = get(name);
-    changes.record(CHANGE_KIND, name, () -> {
-      if (!repository.delete(name)) {
-        throw new NotFoundException("archive", name);
-      }
-    });
+    changes.record(
+        CHANGE_KIND,
+        name,
+        () -> {
+          if (!repository.delete(name)) {
+            throw new NotFoundException("archive", name);
+          }
+        });
     index.remove(name);
     partitions.deleted(a.id());
   }
@@ -186,14 +204,20 @@ public class ArchiveService implements AutoCloseable {
           repository.setCounts(a.id(), totals[0], totals[1]);
         }
       } catch (RuntimeException e) {
-        log.warn("archive {} maintenance failed: {}", LogSafe.text(a.name()), LogSafe.text(e.toString(), 1024));
+        log.warn(
+            "archive {} maintenance failed: {}",
+            LogSafe.text(a.name()),
+            LogSafe.text(e.toString(), 1024));
       }
     }
   }
 
   static String encode(ArchivedEvent.Position p) {
-    return Base64.getUrlEncoder().withoutPadding().encodeToString((p.eventTime() + ":" + p.archivedAt() + ":"
-        + p.rowId()).getBytes(StandardCharsets.UTF_8));
+    return Base64.getUrlEncoder()
+        .withoutPadding()
+        .encodeToString(
+            (p.eventTime() + ":" + p.archivedAt() + ":" + p.rowId())
+                .getBytes(StandardCharsets.UTF_8));
   }
 
   static ArchivedEvent.Position decode(String cursor) {
@@ -201,10 +225,14 @@ public class ArchiveService implements AutoCloseable {
       return null;
     }
     try {
-      String[] parts = new String(Base64.getUrlDecoder().decode(cursor.trim()), StandardCharsets.UTF_8).split(":", 3);
-      return new ArchivedEvent.Position(Long.parseLong(parts[0]), Long.parseLong(parts[1]), parts[2]);
+      String[] parts =
+          new String(Base64.getUrlDecoder().decode(cursor.trim()), StandardCharsets.UTF_8)
+              .split(":", 3);
+      return new ArchivedEvent.Position(
+          Long.parseLong(parts[0]), Long.parseLong(parts[1]), parts[2]);
     } catch (RuntimeException e) {
-      throw new InvalidInputException("cursor", "is not a cursor this service issued; use nextCursor of the previous page");
+      throw new InvalidInputException(
+          "cursor", "is not a cursor this service issued; use nextCursor of the previous page");
     }
   }
 

@@ -1,10 +1,10 @@
 package io.activityservice.events.archive;
 
-import io.activityservice.channel.support.DaemonThreads;
-import io.activityservice.events.log.LogSafe;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.OutboundEvent;
+import io.activityservice.channel.support.DaemonThreads;
 import io.activityservice.events.internal.QueueBatches;
+import io.activityservice.events.log.LogSafe;
 import io.activityservice.events.model.RoutableEvent;
 import io.cloudevents.CloudEvent;
 import io.micrometer.core.instrument.Counter;
@@ -26,20 +26,27 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Archives routed events off the hot path: the router hands each event over ({@link #archive}: one pattern match and
- * a queue offer), a writer thread inserts what queued up in batches, one transaction per batch. When the bounded
- * queue is full the event is refused (the route fails: inbound redelivery or 503), so the archive never silently
- * misses events under load; what is queued but not yet written when the process dies is lost (at most one batch,
- * written every 50 ms). Replayed events ({@code replayname}) are never archived again.
+ * Archives routed events off the hot path: the router hands each event over ({@link #archive}: one
+ * pattern match and a queue offer), a writer thread inserts what queued up in batches, one
+ * transaction per batch. When the bounded queue is full the event is refused (the route fails:
+ * inbound redelivery or 503), so the archive never silently misses events under load; what is
+ * queued but not yet written when the process dies is lost (at most one batch, written every 50
+ * ms). Replayed events ({@code replayname}) are never archived again.
  */
 final class ArchiveWriter implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(ArchiveWriter.class);
   private static final int BATCH = 1000;
+
   /** How long the writer waits for a fuller batch; bounds what a crash can lose from archives. */
   private static final long LINGER_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
-  /** How long an idle writer waits before looking at its closed flag again (close() wakes it anyway). */
+
+  /**
+   * How long an idle writer waits before looking at its closed flag again (close() wakes it
+   * anyway).
+   */
   private static final long IDLE_WAIT_MILLIS = 60_000;
+
   /** Queued by close() to wake the writer; archives nothing. */
   private static final Pending WAKE = new Pending(-1, null, 0, 0);
 
@@ -54,29 +61,38 @@ final class ArchiveWriter implements AutoCloseable {
   private final Thread thread;
   private volatile boolean closed;
 
-  ArchiveWriter(ArchiveIndex index, ArchivedEventStore store, ArchivePartitions partitions,
-                ArchiveRepository repository, Clock clock, int capacity, MeterRegistry meters) {
+  ArchiveWriter(
+      ArchiveIndex index,
+      ArchivedEventStore store,
+      ArchivePartitions partitions,
+      ArchiveRepository repository,
+      Clock clock,
+      int capacity,
+      MeterRegistry meters) {
     this.index = index;
     this.store = store;
     this.partitions = partitions;
     this.repository = repository;
     this.clock = clock;
     this.queue = new ArrayBlockingQueue<>(capacity);
-    this.archived = Counter.builder("activity.archive.events").description("Events written to archives")
-        .register(meters);
-    this.failed = Counter.builder("activity.archive.failed").description("Archive writes that failed (events lost"
-        + " from archives)").register(meters);
+    this.archived =
+        Counter.builder("activity.archive.events")
+            .description("Events written to archives")
+            .register(meters);
+    this.failed =
+        Counter.builder("activity.archive.failed")
+            .description("Archive writes that failed (events lost" + " from archives)")
+            .register(meters);
     this.thread = DaemonThreads.thread("archive-writer", this::run);
     thread.start();
   }
 
   /**
-   * An event waiting for the writer: the outbound form (the CloudEvent and its cached encodings, not the parsed JSON
-   * tree, so a full queue stays about the size of the events). Encoding and row ids are the writer's work, off the
-   * routing thread.
+   * An event waiting for the writer: the outbound form (the CloudEvent and its cached encodings,
+   * not the parsed JSON tree, so a full queue stays about the size of the events). Encoding and row
+   * ids are the writer's work, off the routing thread.
    */
-  private record Pending(long archiveId, OutboundEvent event, long archivedAt, long eventTime) {
-  }
+  private record Pending(long archiveId, OutboundEvent event, long archivedAt, long eventTime) {}
 
   /** Router forwarder: queues the event for each archive it matches. Never blocks, never throws. */
   CompletableFuture<Void> archive(RoutableEvent event) {
@@ -89,11 +105,16 @@ final class ArchiveWriter implements AutoCloseable {
         return CompletableFuture.completedFuture(null);
       }
       long now = clock.millis();
-      long time = event.event().getTime() == null ? now : event.event().getTime().toInstant().toEpochMilli();
+      long time =
+          event.event().getTime() == null
+              ? now
+              : event.event().getTime().toInstant().toEpochMilli();
       for (Archive a : matches) {
         if (!queue.offer(new Pending(a.id(), event.outbound(), now, time))) {
-          return CompletableFuture.failedFuture(new RejectedExecutionException("the archive writer is at its bound"
-              + " (activity.archive.queue-capacity); retry later"));
+          return CompletableFuture.failedFuture(
+              new RejectedExecutionException(
+                  "the archive writer is at its bound"
+                      + " (activity.archive.queue-capacity); retry later"));
         }
       }
       return CompletableFuture.completedFuture(null);
@@ -102,16 +123,27 @@ final class ArchiveWriter implements AutoCloseable {
     }
   }
 
-  /** The row of a pending event: structured JSON (encoded once per event, shared with any structured delivery). */
+  /**
+   * The row of a pending event: structured JSON (encoded once per event, shared with any structured
+   * delivery).
+   */
   private static ArchivedEvent row(Pending p) {
     CloudEvent e = p.event().event();
     String json = new String(p.event().encoded(CloudEventJson.STRUCTURED), StandardCharsets.UTF_8);
-    // A row id only breaks ties within one event time and archive time: random bits from the thread's generator
+    // A row id only breaks ties within one event time and archive time: random bits from the
+    // thread's generator
     // are plenty, and unlike UUID.randomUUID() they do not draw on the operating system's entropy.
     ThreadLocalRandom random = ThreadLocalRandom.current();
     String rowId = new UUID(random.nextLong(), random.nextLong()).toString();
-    return new ArchivedEvent(p.archiveId(), rowId, p.archivedAt(), p.eventTime(), e.getId(), e.getSource().toString(),
-        e.getType(), json);
+    return new ArchivedEvent(
+        p.archiveId(),
+        rowId,
+        p.archivedAt(),
+        p.eventTime(),
+        e.getId(),
+        e.getSource().toString(),
+        e.getType(),
+        json);
   }
 
   /** Events waiting to be written. */
@@ -123,8 +155,10 @@ final class ArchiveWriter implements AutoCloseable {
     List<Pending> batch = new ArrayList<>(BATCH);
     while (!closed || !queue.isEmpty()) {
       try {
-        // Linger a little for a fuller batch: one transaction per ~LINGER instead of one per few events, which
-        // costs the routing threads far less CPU (and the database far fewer commits) at moderate rates.
+        // Linger a little for a fuller batch: one transaction per ~LINGER instead of one per few
+        // events, which
+        // costs the routing threads far less CPU (and the database far fewer commits) at moderate
+        // rates.
         // Idle, the thread just waits for the queue (close() wakes it).
         if (QueueBatches.take(queue, batch, BATCH, IDLE_WAIT_MILLIS, LINGER_NANOS)) {
           batch.remove(WAKE);
@@ -149,7 +183,9 @@ final class ArchiveWriter implements AutoCloseable {
       } catch (RuntimeException e) {
         // An event that cannot be encoded cannot be archived; the others of the batch still are.
         failed.increment();
-        log.warn("event {} could not be encoded for its archive: {}", LogSafe.text(p.event().event().getId()),
+        log.warn(
+            "event {} could not be encoded for its archive: {}",
+            LogSafe.text(p.event().event().getId()),
             LogSafe.text(e.toString(), 1024));
       }
     }
@@ -172,7 +208,8 @@ final class ArchiveWriter implements AutoCloseable {
         return;
       } catch (RuntimeException e) {
         if (attempt >= 3 || closed) {
-          // E.g. the archive was deleted meanwhile (its partition is gone): nothing to keep these events for.
+          // E.g. the archive was deleted meanwhile (its partition is gone): nothing to keep these
+          // events for.
           failed.increment(batch.size());
           log.warn("{} events could not be archived: {}", batch.size(), e.toString());
           return;

@@ -3,17 +3,24 @@ package io.activityservice.events.archive;
 /**
  * One archived event.
  *
- * @param archiveId  the archive it is kept in
- * @param rowId      its row's id (keyset tie-break)
+ * @param archiveId the archive it is kept in
+ * @param rowId its row's id (keyset tie-break)
  * @param archivedAt when it was archived (epoch ms)
- * @param eventTime  the event's {@code time} (epoch ms; the archive time if it had none)
- * @param id         CloudEvents id
- * @param source     CloudEvents source
- * @param type       CloudEvents type
- * @param json       the event in structured-mode JSON
+ * @param eventTime the event's {@code time} (epoch ms; the archive time if it had none)
+ * @param id CloudEvents id
+ * @param source CloudEvents source
+ * @param type CloudEvents type
+ * @param json the event in structured-mode JSON
  */
-public record ArchivedEvent(long archiveId, String rowId, long archivedAt, long eventTime, String id, String source,
-                            String type, String json) {
+public record ArchivedEvent(
+    long archiveId,
+    String rowId,
+    long archivedAt,
+    long eventTime,
+    String id,
+    String source,
+    String type,
+    String json) {
 
   /** Its keyset position: event time, then archive time, then row id. */
   public Position position() {
@@ -21,6 +28,5 @@ public record ArchivedEvent(long archiveId, String rowId, long archivedAt, long 
   }
 
   /** A position in event-time order. */
-  public record Position(long eventTime, long archivedAt, String rowId) {
-  }
+  public record Position(long eventTime, long archivedAt, String rowId) {}
 }

@@ -1,8 +1,8 @@
 package io.activityservice.events.archive;
 
+import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.support.DaemonThreads;
 import io.activityservice.events.log.LogSafe;
-import io.activityservice.channel.CloudEventJson;
 import io.activityservice.events.model.RoutableEvent;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
@@ -19,12 +19,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs replays, one at a time per replica, on its own thread: claims a running replay from the database, pages
- * through its archive in event-time order and hands each event (marked with {@code replayname}) to the
- * {@link ReplayTarget}, with a bound on events in flight. Progress is recorded after every page, which also renews
- * the claim; a cancelled replay stops at the next page. Events go to detectors and rule sets in event-time order
- * (one thread hands them over); deliveries to subscriptions run concurrently, and, as for live events, no order is
- * promised across a retry.
+ * Runs replays, one at a time per replica, on its own thread: claims a running replay from the
+ * database, pages through its archive in event-time order and hands each event (marked with {@code
+ * replayname}) to the {@link ReplayTarget}, with a bound on events in flight. Progress is recorded
+ * after every page, which also renews the claim; a cancelled replay stops at the next page. Events
+ * go to detectors and rule sets in event-time order (one thread hands them over); deliveries to
+ * subscriptions run concurrently, and, as for live events, no order is promised across a retry.
  */
 final class ReplayRunner implements AutoCloseable {
 
@@ -47,8 +47,17 @@ final class ReplayRunner implements AutoCloseable {
   private final Thread thread;
   private volatile boolean closed;
 
-  ReplayRunner(ReplayRepository replays, ArchiveRepository archives, ArchivedEventStore events, ReplayTarget target,
-               Clock clock, String replicaId, Duration lease, Duration poll, int pageSize, int maxInFlight) {
+  ReplayRunner(
+      ReplayRepository replays,
+      ArchiveRepository archives,
+      ArchivedEventStore events,
+      ReplayTarget target,
+      Clock clock,
+      String replicaId,
+      Duration lease,
+      Duration poll,
+      int pageSize,
+      int maxInFlight) {
     this.replays = replays;
     this.archives = archives;
     this.events = events;
@@ -100,18 +109,27 @@ final class ReplayRunner implements AutoCloseable {
   private void run(Replay replay) {
     Optional<Archive> archive = archives.find(replay.archive());
     if (archive.isEmpty()) {
-      replays.finish(replay.name(), replicaId, Replay.State.FAILED, "archive '" + replay.archive() + "' was deleted",
+      replays.finish(
+          replay.name(),
+          replicaId,
+          Replay.State.FAILED,
+          "archive '" + replay.archive() + "' was deleted",
           clock.millis());
       return;
     }
-    log.info("replay {}: {} of archive {} from {} (resuming at {})", LogSafe.text(replay.name()), replay.total(),
+    log.info(
+        "replay {}: {} of archive {} from {} (resuming at {})",
+        LogSafe.text(replay.name()),
+        replay.total(),
         LogSafe.text(replay.archive()),
-        replay.from(), replay.position());
+        replay.from(),
+        replay.position());
     long replayed = replay.replayed();
     ArchivedEvent.Position position = replay.position();
     Semaphore inFlight = new Semaphore(maxInFlight);
     AtomicReference<Throwable> failure = new AtomicReference<>();
-    ArchivedEventStore.Filter range = new ArchivedEventStore.Filter(null, null, replay.from(), replay.to());
+    ArchivedEventStore.Filter range =
+        new ArchivedEventStore.Filter(null, null, replay.from(), replay.to());
     try {
       while (!closed) {
         List<ArchivedEvent> page = events.page(archive.get().id(), range, position, pageSize);
@@ -119,12 +137,13 @@ final class ReplayRunner implements AutoCloseable {
           RoutableEvent event = replayed(stored, replay.name());
           acquire(inFlight);
           CompletableFuture<Void> handed = handOver(event, replay.destinations());
-          handed.whenComplete((ok, error) -> {
-            if (error != null) {
-              failure.compareAndSet(null, error);
-            }
-            inFlight.release();
-          });
+          handed.whenComplete(
+              (ok, error) -> {
+                if (error != null) {
+                  failure.compareAndSet(null, error);
+                }
+                inFlight.release();
+              });
           if (failure.get() != null) {
             break;
           }
@@ -140,8 +159,12 @@ final class ReplayRunner implements AutoCloseable {
         if (failure.get() != null) {
           throw new IllegalStateException(failure.get().getMessage(), failure.get());
         }
-        if (!replays.progress(replay.name(), replicaId, replayed, position, clock.millis() + lease.toMillis())) {
-          log.info("replay {} stopped after {} events: cancelled or taken over", LogSafe.text(replay.name()), replayed);
+        if (!replays.progress(
+            replay.name(), replicaId, replayed, position, clock.millis() + lease.toMillis())) {
+          log.info(
+              "replay {} stopped after {} events: cancelled or taken over",
+              LogSafe.text(replay.name()),
+              replayed);
           return;
         }
         if (page.size() < pageSize) {
@@ -151,9 +174,13 @@ final class ReplayRunner implements AutoCloseable {
         }
       }
     } catch (RuntimeException e) {
-      log.warn("replay {} failed after {} events: {}", LogSafe.text(replay.name()), replayed,
+      log.warn(
+          "replay {} failed after {} events: {}",
+          LogSafe.text(replay.name()),
+          replayed,
           LogSafe.text(e.toString(), 1024));
-      replays.finish(replay.name(), replicaId, Replay.State.FAILED, cut(e.getMessage()), clock.millis());
+      replays.finish(
+          replay.name(), replicaId, Replay.State.FAILED, cut(e.getMessage()), clock.millis());
     }
   }
 
@@ -168,7 +195,8 @@ final class ReplayRunner implements AutoCloseable {
 
   private static RoutableEvent replayed(ArchivedEvent stored, String replay) {
     CloudEvent original = CloudEventJson.decode(stored.json().getBytes(StandardCharsets.UTF_8));
-    return RoutableEvent.of(CloudEventBuilder.from(original).withExtension(REPLAY_EXTENSION, replay).build());
+    return RoutableEvent.of(
+        CloudEventBuilder.from(original).withExtension(REPLAY_EXTENSION, replay).build());
   }
 
   private void acquire(Semaphore s) {

@@ -10,8 +10,8 @@ import java.util.regex.Pattern;
 import javax.sql.DataSource;
 
 /**
- * Replays: a replay is stored as a job ({@code replay} table) and run by whichever replica claims it first (one at
- * a time, resumed by another if that replica dies). See {@link ReplayRunner}.
+ * Replays: a replay is stored as a job ({@code replay} table) and run by whichever replica claims
+ * it first (one at a time, resumed by another if that replica dies). See {@link ReplayRunner}.
  */
 public class ReplayService implements AutoCloseable {
 
@@ -20,26 +20,40 @@ public class ReplayService implements AutoCloseable {
   /**
    * Settings.
    *
-   * @param lease       how long a replica holds a replay between progress records
-   * @param poll        how often idle replicas look for replays to run
-   * @param pageSize    archived events read per query
+   * @param lease how long a replica holds a replay between progress records
+   * @param poll how often idle replicas look for replays to run
+   * @param pageSize archived events read per query
    * @param maxInFlight replayed events handed over and not yet durable
    */
-  public record Settings(Duration lease, Duration poll, int pageSize, int maxInFlight) {
-  }
+  public record Settings(Duration lease, Duration poll, int pageSize, int maxInFlight) {}
 
   private final ReplayRepository replays;
   private final ArchiveService archives;
   private final ReplayRunner runner;
   private final Clock clock;
 
-  public ReplayService(DataSource dataSource, ArchiveService archives, ReplayTarget target, Clock clock,
-                       String replicaId, Settings settings) {
+  public ReplayService(
+      DataSource dataSource,
+      ArchiveService archives,
+      ReplayTarget target,
+      Clock clock,
+      String replicaId,
+      Settings settings) {
     this.replays = new ReplayRepository(dataSource);
     this.archives = archives;
     this.clock = clock;
-    this.runner = new ReplayRunner(replays, archives.repository(), archives.store(), target, clock, replicaId,
-        settings.lease(), settings.poll(), settings.pageSize(), settings.maxInFlight());
+    this.runner =
+        new ReplayRunner(
+            replays,
+            archives.repository(),
+            archives.store(),
+            target,
+            clock,
+            replicaId,
+            settings.lease(),
+            settings.poll(),
+            settings.pageSize(),
+            settings.maxInFlight());
   }
 
   public ReplayService start() {
@@ -51,17 +65,20 @@ public class ReplayService implements AutoCloseable {
    * Starts a replay.
    *
    * @throws InvalidInputException naming {@code name}, {@code archive}, {@code from} or {@code to}
-   * @throws ConflictException     if the name is taken
+   * @throws ConflictException if the name is taken
    */
-  public Replay create(String name, String archive, Long from, Long to, Replay.Destinations destinations) {
+  public Replay create(
+      String name, String archive, Long from, Long to, Replay.Destinations destinations) {
     if (name == null || !NAME.matcher(name).matches()) {
-      throw new InvalidInputException("name", "is required: 1-100 letters, digits, '.', '_' or '-', e.g. fix-2026-11-20");
+      throw new InvalidInputException(
+          "name", "is required: 1-100 letters, digits, '.', '_' or '-', e.g. fix-2026-11-20");
     }
     if (archive == null || archive.isBlank()) {
       throw new InvalidInputException("archive", "is required: the name of an archive");
     }
     if (from == null) {
-      throw new InvalidInputException("from", "is required: an RFC 3339 time, e.g. 2026-11-20T00:00:00Z");
+      throw new InvalidInputException(
+          "from", "is required: an RFC 3339 time, e.g. 2026-11-20T00:00:00Z");
     }
     if (to == null) {
       throw new InvalidInputException("to", "is required: an RFC 3339 time after from");
@@ -75,11 +92,25 @@ public class ReplayService implements AutoCloseable {
     } catch (NotFoundException e) {
       throw new InvalidInputException("archive", "there is no archive '" + archive + "'");
     }
-    Replay r = new Replay(name, archive, from, to, destinations == null ? Replay.Destinations.all() : destinations,
-        Replay.State.RUNNING, 0, 0, null, null, clock.millis(), null, null);
+    Replay r =
+        new Replay(
+            name,
+            archive,
+            from,
+            to,
+            destinations == null ? Replay.Destinations.all() : destinations,
+            Replay.State.RUNNING,
+            0,
+            0,
+            null,
+            null,
+            clock.millis(),
+            null,
+            null);
     long total = archives.store().count(a.id(), from, to);
     if (!replays.insert(r, total)) {
-      throw new ConflictException("name", "replay '" + name + "' already exists; pick another name");
+      throw new ConflictException(
+          "name", "replay '" + name + "' already exists; pick another name");
     }
     runner.nudge();
     return get(name);

@@ -1,7 +1,5 @@
 package io.activityservice.events.autoconfigure;
 
-import io.activityservice.events.schema.ModuleSchema;
-import io.activityservice.events.schema.EventsSchema;
 import io.activityservice.channel.ChannelAdapter;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.events.archive.ArchiveService;
@@ -27,6 +25,8 @@ import io.activityservice.events.registry.EventTypeRepository;
 import io.activityservice.events.routing.DuplicateFilter;
 import io.activityservice.events.routing.EventRouter;
 import io.activityservice.events.routing.RoutingMetrics;
+import io.activityservice.events.schema.EventsSchema;
+import io.activityservice.events.schema.ModuleSchema;
 import io.activityservice.events.subscription.SubscriptionIndex;
 import io.activityservice.events.subscription.SubscriptionRepository;
 import io.activityservice.events.subscription.SubscriptionService;
@@ -41,22 +41,27 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean
 import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.sql.init.dependency.DependsOnDatabaseInitialization;
 import org.springframework.context.annotation.Bean;
-import org.springframework.core.env.Environment;
 import org.springframework.context.event.EventListener;
+import org.springframework.core.env.Environment;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
- * The Event Service configures itself: registry, subscriptions, router, durable delivery, ingest, inbound channels,
- * archives and replays, and the replicas' configuration propagation and cluster view, from one
- * {@link EventServiceSettings} bean that the application hands in (it binds its properties; this module names none).
- * Channel adapters arrive as {@link ChannelAdapter} beans from their own auto-configurations.
+ * The Event Service configures itself: registry, subscriptions, router, durable delivery, ingest,
+ * inbound channels, archives and replays, and the replicas' configuration propagation and cluster
+ * view, from one {@link EventServiceSettings} bean that the application hands in (it binds its
+ * properties; this module names none). Channel adapters arrive as {@link ChannelAdapter} beans from
+ * their own auto-configurations.
  *
- * <p>The application adds, when it wants them, an {@link ArchiveService.Settings} bean (archives), a
- * {@link ReplayService.Settings} and a {@link ReplayTarget} (replays into its detectors and rule sets; without them
- * there is no {@link ReplayService}) and a {@link ProcessorRouting} (cluster mode).
+ * <p>The application adds, when it wants them, an {@link ArchiveService.Settings} bean (archives),
+ * a {@link ReplayService.Settings} and a {@link ReplayTarget} (replays into its detectors and rule
+ * sets; without them there is no {@link ReplayService}) and a {@link ProcessorRouting} (cluster
+ * mode).
  */
-@AutoConfiguration(afterName = {"org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
-    "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration"})
+@AutoConfiguration(
+    afterName = {
+      "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+      "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration"
+    })
 @ConditionalOnBean(EventServiceSettings.class)
 public class EventServiceAutoConfiguration {
 
@@ -75,44 +80,51 @@ public class EventServiceAutoConfiguration {
   // ---- cluster: configuration changes and the replicas' view ----
 
   /**
-   * This replica's heartbeat, started once the {@link ClusterModeGuard} has found no live replica of the other mode
-   * on the database: before any other service is built, so nothing consumes or answers when the guard refuses.
+   * This replica's heartbeat, started once the {@link ClusterModeGuard} has found no live replica
+   * of the other mode on the database: before any other service is built, so nothing consumes or
+   * answers when the guard refuses.
    */
   @DependsOnDatabaseInitialization
   @Bean(destroyMethod = "close")
   ClusterMembers clusterMembers(DataSource dataSource, EventServiceSettings settings, Clock clock) {
     EventServiceSettings.Cluster cluster = settings.cluster();
-    new ClusterModeGuard(dataSource, clock).check(settings.replicaId(), null, cluster.enabled(), cluster.heartbeat());
-    return new ClusterMembers(dataSource, settings.replicaId(), clock, cluster.heartbeat(), cluster.enabled())
+    new ClusterModeGuard(dataSource, clock)
+        .check(settings.replicaId(), null, cluster.enabled(), cluster.heartbeat());
+    return new ClusterMembers(
+            dataSource, settings.replicaId(), clock, cluster.heartbeat(), cluster.enabled())
         .start();
   }
 
   /** Built after the cluster-mode check: every service that changes configuration needs it. */
   @DependsOnDatabaseInitialization
   @Bean
-  ConfigChangeLog configChangeLog(DataSource dataSource, EventServiceSettings settings, Clock clock,
-                                  ClusterMembers members) {
+  ConfigChangeLog configChangeLog(
+      DataSource dataSource, EventServiceSettings settings, Clock clock, ClusterMembers members) {
     return new ConfigChangeLog(dataSource, settings.replicaId(), clock);
   }
 
   @DependsOnDatabaseInitialization
   @Bean(destroyMethod = "close")
-  ConfigPropagator configPropagator(ConfigChangeLog changes, DataSource dataSource, EventServiceSettings settings) {
+  ConfigPropagator configPropagator(
+      ConfigChangeLog changes, DataSource dataSource, EventServiceSettings settings) {
     return new ConfigPropagator(changes, dataSource, settings.cluster().configPollInterval());
   }
 
   @Bean
-  ClusterStarter clusterStarter(ConfigPropagator propagator, ClusterMembers members,
-                                ObjectProvider<ProcessorRouting> routing, Environment environment) {
+  ClusterStarter clusterStarter(
+      ConfigPropagator propagator,
+      ClusterMembers members,
+      ObjectProvider<ProcessorRouting> routing,
+      Environment environment) {
     return new ClusterStarter(propagator, members, routing, environment);
   }
 
   /** What a definition write waits on until every live replica runs its version. */
   @Bean
-  ConfigApplyWaiter configApplyWaiter(EventServiceSettings settings, ConfigPropagator propagator,
-                                      ClusterStarter starter) {
-    ConfigApplyWaiter waiter = new ConfigApplyWaiter(settings.replicaId(), propagator::appliedVersion,
-        starter::members);
+  ConfigApplyWaiter configApplyWaiter(
+      EventServiceSettings settings, ConfigPropagator propagator, ClusterStarter starter) {
+    ConfigApplyWaiter waiter =
+        new ConfigApplyWaiter(settings.replicaId(), propagator::appliedVersion, starter::members);
     propagator.onOthersApplied(waiter::signal);
     starter.waiter = waiter;
     return waiter;
@@ -121,11 +133,20 @@ public class EventServiceAutoConfiguration {
   // ---- the core ----
 
   @Bean
-  EventRegistry eventRegistry(DataSource dataSource, EventServiceSettings settings, Clock clock,
-                              ConfigChangeLog changes, ConfigPropagator propagator) {
-    EventRegistry registry = new EventRegistry(new EventTypeRepository(JdbcClient.create(dataSource)),
-        settings.unregisteredTypes(), clock, changes);
-    // Detectors and rule sets compile against event types: a type change applies between, not beside, them.
+  EventRegistry eventRegistry(
+      DataSource dataSource,
+      EventServiceSettings settings,
+      Clock clock,
+      ConfigChangeLog changes,
+      ConfigPropagator propagator) {
+    EventRegistry registry =
+        new EventRegistry(
+            new EventTypeRepository(JdbcClient.create(dataSource)),
+            settings.unregisteredTypes(),
+            clock,
+            changes);
+    // Detectors and rule sets compile against event types: a type change applies between, not
+    // beside, them.
     propagator.registerBarrier(EventRegistry.CHANGE_KIND, registry::reload);
     return registry;
   }
@@ -141,17 +162,30 @@ public class EventServiceAutoConfiguration {
   }
 
   /**
-   * Durable delivery: first attempts, parking in the database after the park-after delay, retries claimed from there
-   * by the retry worker. Started once subscriptions are loaded, so claimed deliveries find them.
+   * Durable delivery: first attempts, parking in the database after the park-after delay, retries
+   * claimed from there by the retry worker. Started once subscriptions are loaded, so claimed
+   * deliveries find them.
    */
   @DependsOnDatabaseInitialization
   @Bean(destroyMethod = "close")
-  DurableDelivery durableDelivery(DataSource dataSource, ChannelRegistry channels, SubscriptionIndex index,
-                                  MeterRegistry meters, Clock clock, EventServiceSettings settings) {
+  DurableDelivery durableDelivery(
+      DataSource dataSource,
+      ChannelRegistry channels,
+      SubscriptionIndex index,
+      MeterRegistry meters,
+      Clock clock,
+      EventServiceSettings settings) {
     String dl = settings.routing().deadLetter();
-    ChannelUri fallback = dl == null || dl.isBlank() ? null : channels.parse("activity.routing.dead-letter", dl);
-    return new DurableDelivery(new DeliveryStore(dataSource), channels, fallback, index::get,
-        new DeliveryMetrics(meters, settings.maxSubscriptionTags()), clock, settings.delivery());
+    ChannelUri fallback =
+        dl == null || dl.isBlank() ? null : channels.parse("activity.routing.dead-letter", dl);
+    return new DurableDelivery(
+        new DeliveryStore(dataSource),
+        channels,
+        fallback,
+        index::get,
+        new DeliveryMetrics(meters, settings.maxSubscriptionTags()),
+        clock,
+        settings.delivery());
   }
 
   @Bean
@@ -160,11 +194,24 @@ public class EventServiceAutoConfiguration {
   }
 
   @Bean
-  SubscriptionService subscriptionService(DataSource dataSource, SubscriptionIndex index, ChannelRegistry channels,
-                                          Clock clock, DurableDelivery delivery, ConfigChangeLog changes,
-                                          ConfigPropagator propagator, EventServiceSettings settings) {
-    SubscriptionService service = new SubscriptionService(new SubscriptionRepository(JdbcClient.create(dataSource)),
-        index, channels, clock, delivery::subscriptionDeleted, changes, settings.patterns());
+  SubscriptionService subscriptionService(
+      DataSource dataSource,
+      SubscriptionIndex index,
+      ChannelRegistry channels,
+      Clock clock,
+      DurableDelivery delivery,
+      ConfigChangeLog changes,
+      ConfigPropagator propagator,
+      EventServiceSettings settings) {
+    SubscriptionService service =
+        new SubscriptionService(
+            new SubscriptionRepository(JdbcClient.create(dataSource)),
+            index,
+            channels,
+            clock,
+            delivery::subscriptionDeleted,
+            changes,
+            settings.patterns());
     service.loadAll();
     propagator.register(SubscriptionService.CHANGE_KIND, service::reload);
     delivery.start();
@@ -172,17 +219,26 @@ public class EventServiceAutoConfiguration {
   }
 
   @Bean
-  EventRouter eventRouter(SubscriptionIndex index, DurableDelivery delivery, MeterRegistry meters,
-                          EventServiceSettings settings, SubscriptionService subscriptionsLoaded,
-                          EventRegistry registry) {
+  EventRouter eventRouter(
+      SubscriptionIndex index,
+      DurableDelivery delivery,
+      MeterRegistry meters,
+      EventServiceSettings settings,
+      SubscriptionService subscriptionsLoaded,
+      EventRegistry registry) {
     EventServiceSettings.Routing r = settings.routing();
     // Type tags for registered types only: publishers cannot grow the metric with random types.
-    return new EventRouter(index, delivery, new DuplicateFilter(r.dedupWindow(), r.dedupMaxEntries()),
-        new RoutingMetrics(meters, registry::isRegistered, registry::version), r.maxInFlight());
+    return new EventRouter(
+        index,
+        delivery,
+        new DuplicateFilter(r.dedupWindow(), r.dedupMaxEntries()),
+        new RoutingMetrics(meters, registry::isRegistered, registry::version),
+        r.maxInFlight());
   }
 
   @Bean
-  EventIngest eventIngest(EventRegistry registry, EventRouter router, Clock clock, EventServiceSettings settings) {
+  EventIngest eventIngest(
+      EventRegistry registry, EventRouter router, Clock clock, EventServiceSettings settings) {
     return new EventIngest(registry, router, clock, settings.maxAttributeLength());
   }
 
@@ -193,16 +249,29 @@ public class EventServiceAutoConfiguration {
   }
 
   @Bean(destroyMethod = "close")
-  InboundChannels inboundChannels(ChannelRegistry channels, DataSource dataSource, EventIngest ingest,
-                                  DeadLetters deadLetters, Clock clock, ConfigChangeLog changes,
-                                  ConfigPropagator propagator) {
-    InboundChannels inbound = new InboundChannels(channels, new InboundChannelRepository(JdbcClient.create(dataSource)),
-        ingest, deadLetters, clock, changes);
+  InboundChannels inboundChannels(
+      ChannelRegistry channels,
+      DataSource dataSource,
+      EventIngest ingest,
+      DeadLetters deadLetters,
+      Clock clock,
+      ConfigChangeLog changes,
+      ConfigPropagator propagator) {
+    InboundChannels inbound =
+        new InboundChannels(
+            channels,
+            new InboundChannelRepository(JdbcClient.create(dataSource)),
+            ingest,
+            deadLetters,
+            clock,
+            changes);
     propagator.register(InboundChannels.CHANGE_KIND, inbound::reload);
     return inbound;
   }
 
-  /** Inbound channels start only when everything else is ready, so no message arrives half-wired. */
+  /**
+   * Inbound channels start only when everything else is ready, so no message arrives half-wired.
+   */
   @Bean
   InboundStarter inboundStarter(InboundChannels inbound, EventServiceSettings settings) {
     return new InboundStarter(inbound, settings);
@@ -214,9 +283,14 @@ public class EventServiceAutoConfiguration {
   @DependsOnDatabaseInitialization
   @Bean(destroyMethod = "close")
   @ConditionalOnBean(ArchiveService.Settings.class)
-  ArchiveService archiveService(DataSource dataSource, ConfigChangeLog changes, ConfigPropagator propagator,
-                                Clock clock, MeterRegistry meters, ArchiveService.Settings settings,
-                                EventRouter router) {
+  ArchiveService archiveService(
+      DataSource dataSource,
+      ConfigChangeLog changes,
+      ConfigPropagator propagator,
+      Clock clock,
+      MeterRegistry meters,
+      ArchiveService.Settings settings,
+      EventRouter router) {
     ArchiveService archives = new ArchiveService(dataSource, changes, clock, meters, settings);
     router.addRecordingForwarder(archives::archive);
     propagator.register(ArchiveService.CHANGE_KIND, archives::reload);
@@ -226,10 +300,20 @@ public class EventServiceAutoConfiguration {
   /** Replays, run by one replica at a time into the application's {@link ReplayTarget}. */
   @DependsOnDatabaseInitialization
   @Bean(destroyMethod = "close")
-  @ConditionalOnBean({ReplayTarget.class, ReplayService.Settings.class, ArchiveService.Settings.class})
-  ReplayService replayService(DataSource dataSource, ArchiveService archives, ReplayTarget target, Clock clock,
-                              EventServiceSettings settings, ReplayService.Settings replay) {
-    return new ReplayService(dataSource, archives, target, clock, settings.replicaId(), replay).start();
+  @ConditionalOnBean({
+    ReplayTarget.class,
+    ReplayService.Settings.class,
+    ArchiveService.Settings.class
+  })
+  ReplayService replayService(
+      DataSource dataSource,
+      ArchiveService archives,
+      ReplayTarget target,
+      Clock clock,
+      EventServiceSettings settings,
+      ReplayService.Settings replay) {
+    return new ReplayService(dataSource, archives, target, clock, settings.replicaId(), replay)
+        .start();
   }
 
   /** Starts the inbound channels once the application is ready. */
@@ -249,7 +333,10 @@ public class EventServiceAutoConfiguration {
     }
   }
 
-  /** Starts propagation, and the heartbeat's full report, once every service has registered how it applies changes. */
+  /**
+   * Starts propagation, and the heartbeat's full report, once every service has registered how it
+   * applies changes.
+   */
   public static final class ClusterStarter {
     private final ConfigPropagator propagator;
     private final ClusterMembers members;
@@ -258,8 +345,11 @@ public class EventServiceAutoConfiguration {
     private volatile boolean started;
     private volatile ConfigApplyWaiter waiter;
 
-    ClusterStarter(ConfigPropagator propagator, ClusterMembers members, ObjectProvider<ProcessorRouting> routing,
-                   Environment environment) {
+    ClusterStarter(
+        ConfigPropagator propagator,
+        ClusterMembers members,
+        ObjectProvider<ProcessorRouting> routing,
+        Environment environment) {
       this.propagator = propagator;
       this.members = members;
       this.routing = routing;
@@ -269,27 +359,36 @@ public class EventServiceAutoConfiguration {
     /** Starts the propagator and the heartbeat's full report. */
     @EventListener(ApplicationReadyEvent.class)
     public void start() {
-      // The port the web server listens on, as Spring Boot publishes it once the server runs (none without one).
+      // The port the web server listens on, as Spring Boot publishes it once the server runs (none
+      // without one).
       String port = environment.getProperty("local.server.port");
       String address = port == null ? null : "port " + port;
-      // As soon as this replica applied a newer version: written for the other replicas' waiting writers (and
+      // As soon as this replica applied a newer version: written for the other replicas' waiting
+      // writers (and
       // announced), and this replica's own waiting writers woken.
-      propagator.onApplied(v -> {
-        members.reportApplied(v);
-        ConfigApplyWaiter w = waiter;
-        if (w != null) {
-          w.signal();
-        }
-      });
-      members.report(address, propagator::appliedVersion, () -> {
-        ProcessorRouting r = routing.getIfAvailable();
-        return r == null ? List.of() : r.ownership();
-      });
+      propagator.onApplied(
+          v -> {
+            members.reportApplied(v);
+            ConfigApplyWaiter w = waiter;
+            if (w != null) {
+              w.signal();
+            }
+          });
+      members.report(
+          address,
+          propagator::appliedVersion,
+          () -> {
+            ProcessorRouting r = routing.getIfAvailable();
+            return r == null ? List.of() : r.ownership();
+          });
       started = true;
       propagator.start();
     }
 
-    /** The cluster view once this replica runs, or null before: until then writers wait for this process only. */
+    /**
+     * The cluster view once this replica runs, or null before: until then writers wait for this
+     * process only.
+     */
     public ClusterMembers members() {
       return started ? members : null;
     }

@@ -24,9 +24,14 @@ public class ChannelRegistry implements AutoCloseable {
       for (String scheme : adapter.schemes()) {
         ChannelAdapter previous = bySchema.putIfAbsent(scheme, adapter);
         if (previous != null) {
-          throw new IllegalStateException("two channel adapters claim scheme '" + scheme + "': "
-              + previous.getClass().getName() + " and " + adapter.getClass().getName()
-              + "; disable one of them in configuration");
+          throw new IllegalStateException(
+              "two channel adapters claim scheme '"
+                  + scheme
+                  + "': "
+                  + previous.getClass().getName()
+                  + " and "
+                  + adapter.getClass().getName()
+                  + "; disable one of them in configuration");
         }
       }
     }
@@ -52,8 +57,12 @@ public class ChannelRegistry implements AutoCloseable {
     }
     ChannelAdapter adapter = bySchema.get(uri.scheme());
     if (adapter == null) {
-      throw new InvalidInputException(field, "no channel adapter for scheme '" + uri.scheme()
-          + "'; known schemes: " + String.join(", ", schemes()));
+      throw new InvalidInputException(
+          field,
+          "no channel adapter for scheme '"
+              + uri.scheme()
+              + "'; known schemes: "
+              + String.join(", ", schemes()));
     }
     try {
       adapter.validate(uri);
@@ -75,7 +84,9 @@ public class ChannelRegistry implements AutoCloseable {
   /** The shared outbound channel for a validated URI, opened on first use. */
   public OutboundChannel outbound(ChannelUri uri) {
     OutboundChannel channel = outbound.get(uri);
-    return channel != null ? channel : outbound.computeIfAbsent(uri, u -> adapter(u).openOutbound(u));
+    return channel != null
+        ? channel
+        : outbound.computeIfAbsent(uri, u -> adapter(u).openOutbound(u));
   }
 
   /** Closes the outbound channels; adapters are closed by their owner (the container). */

@@ -10,14 +10,15 @@ import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The log of configuration changes that replicas apply ({@code config_change}). A change — creating a subscription,
- * deleting a detector, … — is written in one transaction with its log entry, under the next configuration version:
- * the change and its record commit together or not at all.
+ * The log of configuration changes that replicas apply ({@code config_change}). A change — creating
+ * a subscription, deleting a detector, … — is written in one transaction with its log entry, under
+ * the next configuration version: the change and its record commit together or not at all.
  *
- * <p>Versions are handed out by incrementing one row ({@code config_state}) inside the change's transaction. The row
- * lock serialises configuration writes (they are rare), so versions commit in order and a replica that has applied
- * version {@code n} never misses an earlier one committed later — the gap problem of plain sequences. On PostgreSQL
- * the transaction also sends {@code NOTIFY activity_config} (delivered at commit) to wake the other replicas.
+ * <p>Versions are handed out by incrementing one row ({@code config_state}) inside the change's
+ * transaction. The row lock serialises configuration writes (they are rare), so versions commit in
+ * order and a replica that has applied version {@code n} never misses an earlier one committed
+ * later — the gap problem of plain sequences. On PostgreSQL the transaction also sends {@code
+ * NOTIFY activity_config} (delivered at commit) to wake the other replicas.
  */
 public class ConfigChangeLog implements ConfigChanges {
 
@@ -25,30 +26,34 @@ public class ConfigChangeLog implements ConfigChanges {
   public static final String CHANNEL = "activity_config";
 
   /**
-   * PostgreSQL notification channel on which a replica announces that it applied a newer configuration version
-   * (written to {@code cluster_member} first): it wakes the writers waiting for their change to be in force.
+   * PostgreSQL notification channel on which a replica announces that it applied a newer
+   * configuration version (written to {@code cluster_member} first): it wakes the writers waiting
+   * for their change to be in force.
    */
   public static final String APPLIED_CHANNEL = "activity_config_applied";
 
-  /** The highest version recorded on the current thread inside an open {@link #capture()}, or null. */
+  /**
+   * The highest version recorded on the current thread inside an open {@link #capture()}, or null.
+   */
   private static final ThreadLocal<long[]> CAPTURED = new ThreadLocal<>();
 
   /** One recorded change. */
-  public record Change(long version, String kind, String key, String replica, long changedAt) {
-  }
+  public record Change(long version, String kind, String key, String replica, long changedAt) {}
 
   /** A change's result with the configuration version it was recorded under. */
-  public record Recorded<T>(T value, long version) {
-  }
+  public record Recorded<T>(T value, long version) {}
 
   private final JdbcTemplate jdbc;
   private final TransactionTemplate tx;
   private final String replicaId;
   private final boolean postgres;
   private final java.time.Clock clock;
-  private volatile LocalApplier localApplier = (version) -> { };
+  private volatile LocalApplier localApplier = (version) -> {};
 
-  /** Told of each version this replica recorded, so it counts as applied here (the write applied it already). */
+  /**
+   * Told of each version this replica recorded, so it counts as applied here (the write applied it
+   * already).
+   */
   @FunctionalInterface
   public interface LocalApplier {
     void appliedLocally(long version);
@@ -78,21 +83,29 @@ public class ConfigChangeLog implements ConfigChanges {
    * Runs {@code write} and records the change in one transaction.
    *
    * @param kind what changed, e.g. {@code subscription}
-   * @param key  which one, e.g. the subscription id
+   * @param key which one, e.g. the subscription id
    * @return the write's result and the new configuration version
    */
   public <T> Recorded<T> record(String kind, String key, Supplier<T> write) {
-    Recorded<T> r = tx.execute(s -> {
-      T value = write.get();
-      jdbc.update("update config_state set version = version + 1 where id = 1");
-      Long version = jdbc.queryForObject("select version from config_state where id = 1", Long.class);
-      jdbc.update("insert into config_change (version, kind, change_key, replica, changed_at) values (?, ?, ?, ?, ?)",
-          version, kind, key, replicaId, clock.millis());
-      if (postgres) {
-        jdbc.execute("notify " + CHANNEL);
-      }
-      return new Recorded<>(value, version);
-    });
+    Recorded<T> r =
+        tx.execute(
+            s -> {
+              T value = write.get();
+              jdbc.update("update config_state set version = version + 1 where id = 1");
+              Long version =
+                  jdbc.queryForObject("select version from config_state where id = 1", Long.class);
+              jdbc.update(
+                  "insert into config_change (version, kind, change_key, replica, changed_at) values (?, ?, ?, ?, ?)",
+                  version,
+                  kind,
+                  key,
+                  replicaId,
+                  clock.millis());
+              if (postgres) {
+                jdbc.execute("notify " + CHANNEL);
+              }
+              return new Recorded<>(value, version);
+            });
     localApplier.appliedLocally(r.version());
     long[] captured = CAPTURED.get();
     if (captured != null) {
@@ -102,9 +115,10 @@ public class ConfigChangeLog implements ConfigChanges {
   }
 
   /**
-   * Notes the versions of the changes recorded on the current thread until the capture is closed: an API request
-   * opens one around its handling and then waits until every replica runs the highest
-   * ({@link ConfigApplyWaiter}). Captures nest; the inner one's versions count for the outer one too.
+   * Notes the versions of the changes recorded on the current thread until the capture is closed:
+   * an API request opens one around its handling and then waits until every replica runs the
+   * highest ({@link ConfigApplyWaiter}). Captures nest; the inner one's versions count for the
+   * outer one too.
    */
   public static Capture capture() {
     return new Capture(CAPTURED.get());
@@ -120,7 +134,10 @@ public class ConfigChangeLog implements ConfigChanges {
       CAPTURED.set(mine);
     }
 
-    /** The highest configuration version recorded on this thread since the capture opened; 0 if none. */
+    /**
+     * The highest configuration version recorded on this thread since the capture opened; 0 if
+     * none.
+     */
     public long highestVersion() {
       return mine[0];
     }
@@ -139,10 +156,14 @@ public class ConfigChangeLog implements ConfigChanges {
   /** Records a change whose write has no result. */
   @Override
   public long record(String kind, String key, Runnable write) {
-    return record(kind, key, () -> {
-      write.run();
-      return Boolean.TRUE;
-    }).version();
+    return record(
+            kind,
+            key,
+            () -> {
+              write.run();
+              return Boolean.TRUE;
+            })
+        .version();
   }
 
   /** The latest committed configuration version. */
@@ -153,10 +174,14 @@ public class ConfigChangeLog implements ConfigChanges {
 
   /** Changes after {@code version}, oldest first, at most {@code max}. */
   public List<Change> since(long version, int max) {
-    return jdbc.query("select version, kind, change_key, replica, changed_at from config_change where version > ?"
+    return jdbc.query(
+        "select version, kind, change_key, replica, changed_at from config_change where version > ?"
             + " order by version fetch first ? rows only",
-        (rs, i) -> new Change(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getLong(5)),
-        version, max);
+        (rs, i) ->
+            new Change(
+                rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getLong(5)),
+        version,
+        max);
   }
 
   static boolean isPostgres(DataSource ds) {

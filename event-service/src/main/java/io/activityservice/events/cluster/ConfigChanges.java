@@ -1,8 +1,9 @@
 package io.activityservice.events.cluster;
 
 /**
- * Records configuration changes so that every replica applies them ({@link ConfigChangeLog}); the services that
- * own configuration (subscriptions, types, channels, detectors, rules) write through it.
+ * Records configuration changes so that every replica applies them ({@link ConfigChangeLog}); the
+ * services that own configuration (subscriptions, types, channels, detectors, rules) write through
+ * it.
  */
 @FunctionalInterface
 public interface ConfigChanges {

@@ -1,22 +1,23 @@
 package io.activityservice.events.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.model.RoutableEvent;
+import io.activityservice.events.problem.InvalidInputException;
 import java.util.regex.Pattern;
 
 /**
- * A partition key expression of a detector or rule set ({@code "partitionBy"}): a CloudEvents attribute or
- * extension ({@code subject}, {@code source}, {@code tenant}) or a path into the JSON data ({@code data.meter},
- * {@code data.site.id}). Evaluated on the event's structured JSON view; a missing value gives {@link #NONE}, so those
- * events share one partition.
+ * A partition key expression of a detector or rule set ({@code "partitionBy"}): a CloudEvents
+ * attribute or extension ({@code subject}, {@code source}, {@code tenant}) or a path into the JSON
+ * data ({@code data.meter}, {@code data.site.id}). Evaluated on the event's structured JSON view; a
+ * missing value gives {@link #NONE}, so those events share one partition.
  */
 public final class PartitionKey {
 
   /** The key of events that have no value at the expression's path. */
   public static final String NONE = "(none)";
 
-  private static final Pattern EXPRESSION = Pattern.compile("[a-z0-9]{1,20}(\\.[A-Za-z0-9_\\-]{1,64}){0,8}");
+  private static final Pattern EXPRESSION =
+      Pattern.compile("[a-z0-9]{1,20}(\\.[A-Za-z0-9_\\-]{1,64}){0,8}");
 
   private final String expression;
   private final String[] path;
@@ -37,12 +38,16 @@ public final class PartitionKey {
     }
     String e = expression.trim();
     if (e.length() > 255 || !EXPRESSION.matcher(e).matches()) {
-      throw new InvalidInputException("partitionBy", "must be a CloudEvents attribute or extension name (e.g. subject)"
-          + " or a path into the data (e.g. data.meter): lower-case attribute, then dot-separated names");
+      throw new InvalidInputException(
+          "partitionBy",
+          "must be a CloudEvents attribute or extension name (e.g. subject)"
+              + " or a path into the data (e.g. data.meter): lower-case attribute, then dot-separated names");
     }
     if (e.indexOf('.') > 0 && !e.startsWith("data.")) {
-      throw new InvalidInputException("partitionBy", "only data has fields: use an attribute name such as subject,"
-          + " or a path such as data.meter");
+      throw new InvalidInputException(
+          "partitionBy",
+          "only data has fields: use an attribute name such as subject,"
+              + " or a path such as data.meter");
     }
     return new PartitionKey(e);
   }

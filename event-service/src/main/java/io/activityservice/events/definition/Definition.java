@@ -14,14 +14,14 @@ public interface Definition {
   }
 
   /**
-   * With several replicas, the key its input events are partitioned by (e.g. {@code data.meter}): each key is
-   * processed by one replica; {@code null}: one replica processes all its events.
+   * With several replicas, the key its input events are partitioned by (e.g. {@code data.meter}):
+   * each key is processed by one replica; {@code null}: one replica processes all its events.
    */
   String partitionBy();
 
   /**
-   * The event types its author may use; {@code null}: unscoped (an admin, or a definition stored before scopes
-   * were stored).
+   * The event types its author may use; {@code null}: unscoped (an admin, or a definition stored
+   * before scopes were stored).
    */
   TypeScope authorScope();
 
@@ -30,7 +30,10 @@ public interface Definition {
     return authorScope() == null ? TypeScope.ALL : authorScope();
   }
 
-  /** What is stored for an author's scope: null for unscoped authors (as for definitions stored before scopes). */
+  /**
+   * What is stored for an author's scope: null for unscoped authors (as for definitions stored
+   * before scopes).
+   */
   static TypeScope storedScope(TypeScope authorScope) {
     return authorScope == null || authorScope.isAll() ? null : authorScope;
   }

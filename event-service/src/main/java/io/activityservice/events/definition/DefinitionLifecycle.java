@@ -12,17 +12,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The one lifecycle of the definitions users deploy into the service, detectors and rule sets alike.
+ * The one lifecycle of the definitions users deploy into the service, detectors and rule sets
+ * alike.
  *
  * <ul>
- *   <li><b>Create, replace</b>: prepared (scope-checked and compiled) before anything is stored, so a definition that
- *       would not run is refused and nothing is stored; stored through {@link ConfigChanges} so that every replica
- *       applies the change ({@link #reload}); then started here and placed ({@link Placement}). A replacement
- *       that fails leaves the running version running.</li>
- *   <li><b>Delete</b>: removed from the store (recorded likewise), unplaced and stopped.</li>
- *   <li><b>Start-up</b> ({@link #loadAll()}) and <b>changes of other replicas</b> ({@link #reload}): stored
- *       definitions are started from their stored form; one that no longer compiles (e.g. its input type's schema
- *       changed) stays stored, is logged and reported by {@link #failure(String)}, and is not started.</li>
+ *   <li><b>Create, replace</b>: prepared (scope-checked and compiled) before anything is stored, so
+ *       a definition that would not run is refused and nothing is stored; stored through {@link
+ *       ConfigChanges} so that every replica applies the change ({@link #reload}); then started
+ *       here and placed ({@link Placement}). A replacement that fails leaves the running version
+ *       running.
+ *   <li><b>Delete</b>: removed from the store (recorded likewise), unplaced and stopped.
+ *   <li><b>Start-up</b> ({@link #loadAll()}) and <b>changes of other replicas</b> ({@link
+ *       #reload}): stored definitions are started from their stored form; one that no longer
+ *       compiles (e.g. its input type's schema changed) stays stored, is logged and reported by
+ *       {@link #failure(String)}, and is not started.
  * </ul>
  *
  * <p>Changes are serialised per lifecycle (one kind of definition); reads are not.
@@ -37,30 +40,35 @@ public final class DefinitionLifecycle<D extends Definition, C> {
   /**
    * A kind of definition.
    *
-   * @param name           its kind in the configuration log and as a processor, e.g. {@code detector}
-   * @param noun           what users call one, in messages, e.g. {@code rule}
-   * @param whenNameTaken  what to do when a name is taken, ending the conflict's message, e.g.
-   *                       {@code delete it first or pick another name}; {@code {name}} in it stands for the name
+   * @param name its kind in the configuration log and as a processor, e.g. {@code detector}
+   * @param noun what users call one, in messages, e.g. {@code rule}
+   * @param whenNameTaken what to do when a name is taken, ending the conflict's message, e.g.
+   *     {@code delete it first or pick another name}; {@code {name}} in it stands for the name
    */
-  public record Kind(String name, String noun, String whenNameTaken) {
-  }
+  public record Kind(String name, String noun, String whenNameTaken) {}
 
   private final Kind kind;
   private final DefinitionStore<D> store;
   private final DefinitionRuntime<D, C> runtime;
   private final ConfigChanges changes;
   private final Placement<D, C> placement;
+
   /** The version running here, by name. */
   private final Map<String, Long> running = new ConcurrentHashMap<>();
+
   /** Why a stored definition does not run here, by name. */
   private final Map<String, String> failures = new ConcurrentHashMap<>();
 
   /**
-   * @param changes   records each change so that every replica applies it ({@link #reload})
+   * @param changes records each change so that every replica applies it ({@link #reload})
    * @param placement where running definitions get their events from
    */
-  public DefinitionLifecycle(Kind kind, DefinitionStore<D> store, DefinitionRuntime<D, C> runtime,
-                             ConfigChanges changes, Placement<D, C> placement) {
+  public DefinitionLifecycle(
+      Kind kind,
+      DefinitionStore<D> store,
+      DefinitionRuntime<D, C> runtime,
+      ConfigChanges changes,
+      Placement<D, C> placement) {
     this.kind = kind;
     this.store = store;
     this.runtime = runtime;
@@ -68,7 +76,9 @@ public final class DefinitionLifecycle<D extends Definition, C> {
     this.placement = placement;
   }
 
-  /** Starts every stored definition; failures are logged and reported by {@link #failure(String)}. */
+  /**
+   * Starts every stored definition; failures are logged and reported by {@link #failure(String)}.
+   */
   public synchronized void loadAll() {
     for (D d : store.findAll()) {
       startStored(d, null);
@@ -76,9 +86,9 @@ public final class DefinitionLifecycle<D extends Definition, C> {
   }
 
   /**
-   * Applies a change another replica made: starts the stored version of a definition if this replica runs another
-   * one (or none), stops one that was deleted. One already running at the stored version keeps running (and keeps
-   * its state).
+   * Applies a change another replica made: starts the stored version of a definition if this
+   * replica runs another one (or none), stops one that was deleted. One already running at the
+   * stored version keeps running (and keeps its state).
    */
   public synchronized void reload(String name) {
     Optional<DefinitionStore.Stored<D>> stored = store.findStored(name);
@@ -94,8 +104,12 @@ public final class DefinitionLifecycle<D extends Definition, C> {
       C prepared = runtime.prepare(d, compiledForm);
       start(d, prepared);
     } catch (RuntimeException e) {
-      failures.put(d.name(), e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
-      log.error("stored {} '{}' could not be started and stays stopped: {}", kind.noun(), d.name(),
+      failures.put(
+          d.name(), e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage());
+      log.error(
+          "stored {} '{}' could not be started and stays stopped: {}",
+          kind.noun(),
+          d.name(),
           LogSafe.message(e.getMessage()));
     }
   }
@@ -108,12 +122,13 @@ public final class DefinitionLifecycle<D extends Definition, C> {
   }
 
   /**
-   * Creates a definition: prepares, stores (recorded for the other replicas) and starts it. The caller has checked
-   * the fields the user supplied.
+   * Creates a definition: prepares, stores (recorded for the other replicas) and starts it. The
+   * caller has checked the fields the user supplied.
    *
    * @throws ConflictException if the name is taken
    * @throws io.activityservice.events.problem.InvalidInputException if it does not compile
-   * @throws io.activityservice.events.problem.ForbiddenException    if it reaches beyond its author's scope
+   * @throws io.activityservice.events.problem.ForbiddenException if it reaches beyond its author's
+   *     scope
    */
   public synchronized D create(D definition) {
     String name = definition.name();
@@ -124,11 +139,14 @@ public final class DefinitionLifecycle<D extends Definition, C> {
     boolean stored = false;
     try {
       String compiledForm = runtime.compiledForm(definition, prepared);
-      changes.record(kind.name(), name, () -> {
-        if (!store.insert(definition, compiledForm)) {
-          throw nameTaken(name);
-        }
-      });
+      changes.record(
+          kind.name(),
+          name,
+          () -> {
+            if (!store.insert(definition, compiledForm)) {
+              throw nameTaken(name);
+            }
+          });
       stored = true;
     } finally {
       if (!stored) {
@@ -140,12 +158,14 @@ public final class DefinitionLifecycle<D extends Definition, C> {
   }
 
   /**
-   * Replaces version {@code expectedVersion} of a definition by {@code next}: the running version runs until the
-   * new one is prepared and stored.
+   * Replaces version {@code expectedVersion} of a definition by {@code next}: the running version
+   * runs until the new one is prepared and stored.
    *
    * @throws ConflictException if the stored version is no longer {@code expectedVersion}
-   * @throws io.activityservice.events.problem.InvalidInputException if it does not compile (nothing changes)
-   * @throws io.activityservice.events.problem.ForbiddenException    if it reaches beyond its author's scope
+   * @throws io.activityservice.events.problem.InvalidInputException if it does not compile (nothing
+   *     changes)
+   * @throws io.activityservice.events.problem.ForbiddenException if it reaches beyond its author's
+   *     scope
    */
   public synchronized D replace(D next, long expectedVersion) {
     String name = next.name();
@@ -153,11 +173,15 @@ public final class DefinitionLifecycle<D extends Definition, C> {
     boolean stored = false;
     try {
       String compiledForm = runtime.compiledForm(next, prepared);
-      changes.record(kind.name(), name, () -> {
-        if (!store.update(next, expectedVersion)) {
-          throw new ConflictException("name", kind.noun() + " '" + name + "' changed concurrently; retry");
-        }
-      });
+      changes.record(
+          kind.name(),
+          name,
+          () -> {
+            if (!store.update(next, expectedVersion)) {
+              throw new ConflictException(
+                  "name", kind.noun() + " '" + name + "' changed concurrently; retry");
+            }
+          });
       stored = true;
     } finally {
       if (!stored) {
@@ -174,11 +198,14 @@ public final class DefinitionLifecycle<D extends Definition, C> {
    * @throws NotFoundException if there is none of that name
    */
   public synchronized void delete(String name) {
-    changes.record(kind.name(), name, () -> {
-      if (!store.delete(name)) {
-        throw new NotFoundException(kind.noun(), name);
-      }
-    });
+    changes.record(
+        kind.name(),
+        name,
+        () -> {
+          if (!store.delete(name)) {
+            throw new NotFoundException(kind.noun(), name);
+          }
+        });
     stop(name);
   }
 
@@ -194,7 +221,9 @@ public final class DefinitionLifecycle<D extends Definition, C> {
     return store.find(name);
   }
 
-  /** @throws NotFoundException if there is none of that name */
+  /**
+   * @throws NotFoundException if there is none of that name
+   */
   public D get(String name) {
     return store.find(name).orElseThrow(() -> new NotFoundException(kind.noun(), name));
   }
@@ -211,7 +240,12 @@ public final class DefinitionLifecycle<D extends Definition, C> {
 
   /** The conflict of a name that is taken. */
   public ConflictException nameTaken(String name) {
-    return new ConflictException("name", kind.noun() + " '" + name + "' already exists; "
-        + kind.whenNameTaken().replace("{name}", name));
+    return new ConflictException(
+        "name",
+        kind.noun()
+            + " '"
+            + name
+            + "' already exists; "
+            + kind.whenNameTaken().replace("{name}", name));
   }
 }

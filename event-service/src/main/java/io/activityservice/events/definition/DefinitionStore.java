@@ -7,15 +7,17 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The table of one kind of definition, owned by its module (each module reads and writes only its own tables).
+ * The table of one kind of definition, owned by its module (each module reads and writes only its
+ * own tables).
  *
  * @param <D> the definition
  */
 public interface DefinitionStore<D extends Definition> {
 
-  /** A stored definition with the compiled form its creating replica stored ({@code null} if none). */
-  record Stored<D>(D definition, String compiledForm) {
-  }
+  /**
+   * A stored definition with the compiled form its creating replica stored ({@code null} if none).
+   */
+  record Stored<D>(D definition, String compiledForm) {}
 
   /** Every stored definition, by name. */
   List<D> findAll();
@@ -44,7 +46,9 @@ public interface DefinitionStore<D extends Definition> {
     throw new UnsupportedOperationException("definitions of this kind cannot be replaced");
   }
 
-  /** @return false if there was none of that name */
+  /**
+   * @return false if there was none of that name
+   */
   boolean delete(String name);
 
   /** The stored form of an author's scope: a JSON array of its patterns, or NULL for unscoped. */

@@ -1,9 +1,9 @@
 package io.activityservice.events.delivery;
 
-import io.activityservice.events.log.LogSafe;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.events.channel.ChannelRegistry;
+import io.activityservice.events.log.LogSafe;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import java.nio.charset.StandardCharsets;
@@ -15,9 +15,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Where events go that cannot be delivered: kept by the service ({@code dead_letter} table, to browse and
- * redrive) and handed to a dead-letter channel when one is set, with extensions saying why:
- * {@code deadletterreason}, {@code deadletterattempts}, {@code deadlettersubscription}, {@code deadlettertarget}.
+ * Where events go that cannot be delivered: kept by the service ({@code dead_letter} table, to
+ * browse and redrive) and handed to a dead-letter channel when one is set, with extensions saying
+ * why: {@code deadletterreason}, {@code deadletterattempts}, {@code deadlettersubscription}, {@code
+ * deadlettertarget}.
  */
 public class DeadLetters {
 
@@ -27,15 +28,15 @@ public class DeadLetters {
   /**
    * Why and where an event was given up.
    *
-   * @param event          the event
+   * @param event the event
    * @param subscriptionId the subscription it was for, or {@code null}
-   * @param origin         where it failed, without credentials (a target URI, {@code inbound:<channel>},
-   *                       {@code detector:<name>}, {@code rule:<name>})
-   * @param attempts       attempts made (0 if none)
-   * @param reason         why
+   * @param origin where it failed, without credentials (a target URI, {@code inbound:<channel>},
+   *     {@code detector:<name>}, {@code rule:<name>})
+   * @param attempts attempts made (0 if none)
+   * @param reason why
    */
-  public record DeadLetter(CloudEvent event, String subscriptionId, String origin, int attempts, String reason) {
-  }
+  public record DeadLetter(
+      CloudEvent event, String subscriptionId, String origin, int attempts, String reason) {}
 
   private final ChannelRegistry channels;
   private final ChannelUri fallback;
@@ -44,43 +45,63 @@ public class DeadLetters {
 
   /**
    * @param fallback dead-letter channel for subscriptions without their own, or {@code null}
-   * @param keep     stores a dead letter durably (the service's dead-letter table)
+   * @param keep stores a dead letter durably (the service's dead-letter table)
    */
-  public DeadLetters(ChannelRegistry channels, ChannelUri fallback,
-                     Function<DeadLetterRecord, CompletableFuture<Void>> keep, Clock clock) {
+  public DeadLetters(
+      ChannelRegistry channels,
+      ChannelUri fallback,
+      Function<DeadLetterRecord, CompletableFuture<Void>> keep,
+      Clock clock) {
     this.channels = channels;
     this.fallback = fallback;
     this.keep = keep;
     this.clock = clock;
   }
 
-  /** The channel a subscription's dead letters go to: its own, else the fallback, else {@code null}. */
+  /**
+   * The channel a subscription's dead letters go to: its own, else the fallback, else {@code null}.
+   */
   public ChannelUri channelFor(ChannelUri own) {
     return own != null ? own : fallback;
   }
 
   /**
-   * Dead-letters an event that was never parked (an invalid inbound event, a derivation loop): keeps it and hands
-   * it to {@code channel} (or the fallback).
+   * Dead-letters an event that was never parked (an invalid inbound event, a derivation loop):
+   * keeps it and hands it to {@code channel} (or the fallback).
    *
-   * @return completes when it was kept and, if there is a dead-letter channel, the channel accepted it
+   * @return completes when it was kept and, if there is a dead-letter channel, the channel accepted
+   *     it
    */
   public CompletableFuture<Void> send(DeadLetter letter, ChannelUri channel) {
     long now = clock.millis();
     CloudEvent e = letter.event();
     CompletableFuture<Void> kept;
     try {
-      kept = keep.apply(new DeadLetterRecord(UUID.randomUUID().toString(), letter.subscriptionId(),
-          letter.origin(), e.getId(), e.getSource().toString(), e.getType(),
-          new String(CloudEventJson.encode(e), StandardCharsets.UTF_8), letter.attempts(), truncate(letter.reason()),
-          now, now));
+      kept =
+          keep.apply(
+              new DeadLetterRecord(
+                  UUID.randomUUID().toString(),
+                  letter.subscriptionId(),
+                  letter.origin(),
+                  e.getId(),
+                  e.getSource().toString(),
+                  e.getType(),
+                  new String(CloudEventJson.encode(e), StandardCharsets.UTF_8),
+                  letter.attempts(),
+                  truncate(letter.reason()),
+                  now,
+                  now));
     } catch (RuntimeException ex) {
       kept = CompletableFuture.failedFuture(ex);
     }
     ChannelUri to = channelFor(channel);
     if (to == null) {
-      log.warn("dead letter {} from {} ({}) kept by the service only: {}", LogSafe.text(e.getId()),
-          LogSafe.text(e.getSource()), LogSafe.text(letter.origin()), LogSafe.text(letter.reason(), 1024));
+      log.warn(
+          "dead letter {} from {} ({}) kept by the service only: {}",
+          LogSafe.text(e.getId()),
+          LogSafe.text(e.getSource()),
+          LogSafe.text(letter.origin()),
+          LogSafe.text(letter.reason(), 1024));
       return kept;
     }
     return CompletableFuture.allOf(kept, forward(letter, to));
@@ -100,7 +121,9 @@ public class DeadLetters {
     return CloudEventBuilder.from(letter.event())
         .withExtension("deadletterreason", truncate(letter.reason()))
         .withExtension("deadletterattempts", letter.attempts())
-        .withExtension("deadlettersubscription", letter.subscriptionId() == null ? "none" : letter.subscriptionId())
+        .withExtension(
+            "deadlettersubscription",
+            letter.subscriptionId() == null ? "none" : letter.subscriptionId())
         .withExtension("deadlettertarget", letter.origin() == null ? "none" : letter.origin())
         .build();
   }

@@ -10,10 +10,11 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Micrometer meters of delivery. Per target channel (tag {@code channel}, the URI without credentials or query):
- * deliveries accepted, failed attempts, deliveries given up. Per subscription (tag {@code subscription}, its id):
- * parked, pending (a gauge refreshed from the store), redriven, dead-lettered, evicted by {@code retry.maxPending}.
- * Tag values are bounded: past {@code maxTagValues} distinct values a meter family reports {@code other}.
+ * Micrometer meters of delivery. Per target channel (tag {@code channel}, the URI without
+ * credentials or query): deliveries accepted, failed attempts, deliveries given up. Per
+ * subscription (tag {@code subscription}, its id): parked, pending (a gauge refreshed from the
+ * store), redriven, dead-lettered, evicted by {@code retry.maxPending}. Tag values are bounded:
+ * past {@code maxTagValues} distinct values a meter family reports {@code other}.
  */
 public class DeliveryMetrics {
 
@@ -29,7 +30,11 @@ public class DeliveryMetrics {
   private final Map<String, Counter> deadBySubscription = new ConcurrentHashMap<>();
   private final Map<String, Counter> evicted = new ConcurrentHashMap<>();
   private final Map<String, AtomicLong> pending = new ConcurrentHashMap<>();
-  /** Target channel to its counters; bounded like the tag values (targets beyond the bound share "other"). */
+
+  /**
+   * Target channel to its counters; bounded like the tag values (targets beyond the bound share
+   * "other").
+   */
   private final Map<ChannelUri, ChannelMeters> byTarget = new ConcurrentHashMap<>();
 
   public DeliveryMetrics(MeterRegistry registry, int maxTagValues) {
@@ -37,25 +42,43 @@ public class DeliveryMetrics {
     this.maxTagValues = maxTagValues;
   }
 
-  /** The delivery counters of one target channel, resolved once (tag redacted and bounded), then cached. */
-  record ChannelMeters(Counter delivered, Counter failed) {
-  }
+  /**
+   * The delivery counters of one target channel, resolved once (tag redacted and bounded), then
+   * cached.
+   */
+  record ChannelMeters(Counter delivered, Counter failed) {}
 
-  /** The counters of a target channel: its redacted tag is computed on the first delivery to it only. */
+  /**
+   * The counters of a target channel: its redacted tag is computed on the first delivery to it
+   * only.
+   */
   ChannelMeters channel(ChannelUri target) {
     ChannelMeters m = byTarget.get(target);
     if (m != null) {
       return m;
     }
-    // Targets come and go with subscriptions: beyond a bound, resolve without caching rather than grow.
-    return byTarget.size() < MAX_CACHED_TARGETS ? byTarget.computeIfAbsent(target, this::resolve) : resolve(target);
+    // Targets come and go with subscriptions: beyond a bound, resolve without caching rather than
+    // grow.
+    return byTarget.size() < MAX_CACHED_TARGETS
+        ? byTarget.computeIfAbsent(target, this::resolve)
+        : resolve(target);
   }
 
   private ChannelMeters resolve(ChannelUri target) {
     String tag = Redaction.uri(target.toString());
     return new ChannelMeters(
-        counter(out, "activity.events.out", "channel", tag, "Deliveries accepted by the target channel"),
-        counter(failed, "activity.events.failed", "channel", tag, "Failed delivery attempts (retried or dead-lettered)"));
+        counter(
+            out,
+            "activity.events.out",
+            "channel",
+            tag,
+            "Deliveries accepted by the target channel"),
+        counter(
+            failed,
+            "activity.events.failed",
+            "channel",
+            tag,
+            "Failed delivery attempts (retried or dead-lettered)"));
   }
 
   private static final int MAX_CACHED_TARGETS = 10_000;
@@ -69,27 +92,52 @@ public class DeliveryMetrics {
   }
 
   void parked(String subscription) {
-    counter(parked, "activity.delivery.parked", "subscription", subscription,
-        "Deliveries handed to the durable retry store").increment();
+    counter(
+            parked,
+            "activity.delivery.parked",
+            "subscription",
+            subscription,
+            "Deliveries handed to the durable retry store")
+        .increment();
   }
 
   void deadLettered(String subscription, String channel, int n) {
-    counter(deadBySubscription, "activity.delivery.deadlettered", "subscription", subscription,
-        "Deliveries given up and dead-lettered").increment(n);
+    counter(
+            deadBySubscription,
+            "activity.delivery.deadlettered",
+            "subscription",
+            subscription,
+            "Deliveries given up and dead-lettered")
+        .increment(n);
     if (channel != null) {
-      counter(deadByChannel, "activity.events.deadlettered", "channel", Redaction.uri(channel),
-          "Deliveries given up and dead-lettered, by target channel").increment(n);
+      counter(
+              deadByChannel,
+              "activity.events.deadlettered",
+              "channel",
+              Redaction.uri(channel),
+              "Deliveries given up and dead-lettered, by target channel")
+          .increment(n);
     }
   }
 
   void redriven(String subscription, int n) {
-    counter(redriven, "activity.delivery.redriven", "subscription", subscription,
-        "Dead letters moved back into the retry cycle").increment(n);
+    counter(
+            redriven,
+            "activity.delivery.redriven",
+            "subscription",
+            subscription,
+            "Dead letters moved back into the retry cycle")
+        .increment(n);
   }
 
   void evicted(String subscription, int n) {
-    counter(evicted, "activity.delivery.evicted", "subscription", subscription,
-        "Pending deliveries dead-lettered because retry.maxPending was exceeded").increment(n);
+    counter(
+            evicted,
+            "activity.delivery.evicted",
+            "subscription",
+            subscription,
+            "Pending deliveries dead-lettered because retry.maxPending was exceeded")
+        .increment(n);
   }
 
   /** Sets the pending gauges from a fresh count; subscriptions not in the map report 0. */
@@ -101,19 +149,30 @@ public class DeliveryMetrics {
     }
     Map<String, Long> byTag = new java.util.HashMap<>();
     counts.forEach((sub, n) -> byTag.merge(tagValue(pending, sub), n, Long::sum));
-    byTag.forEach((tag, n) -> pending.computeIfAbsent(tag, t -> {
-      AtomicLong value = new AtomicLong();
-      Gauge.builder("activity.delivery.pending", value, AtomicLong::get)
-          .description("Deliveries waiting in the durable retry store").tag("subscription", t).register(registry);
-      return value;
-    }).set(n));
+    byTag.forEach(
+        (tag, n) ->
+            pending
+                .computeIfAbsent(
+                    tag,
+                    t -> {
+                      AtomicLong value = new AtomicLong();
+                      Gauge.builder("activity.delivery.pending", value, AtomicLong::get)
+                          .description("Deliveries waiting in the durable retry store")
+                          .tag("subscription", t)
+                          .register(registry);
+                      return value;
+                    })
+                .set(n));
   }
 
-  private Counter counter(Map<String, Counter> cache, String name, String tag, String value, String help) {
+  private Counter counter(
+      Map<String, Counter> cache, String name, String tag, String value, String help) {
     String v = tagValue(cache, value == null ? "none" : value);
     Counter c = cache.get(v);
-    return c != null ? c : cache.computeIfAbsent(v,
-        x -> Counter.builder(name).description(help).tag(tag, x).register(registry));
+    return c != null
+        ? c
+        : cache.computeIfAbsent(
+            v, x -> Counter.builder(name).description(help).tag(tag, x).register(registry));
   }
 
   private String tagValue(Map<String, ?> family, String value) {

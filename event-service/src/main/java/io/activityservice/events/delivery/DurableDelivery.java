@@ -6,9 +6,9 @@ import io.activityservice.channel.OutboundChannel;
 import io.activityservice.channel.OutboundEvent;
 import io.activityservice.channel.support.DaemonThreads;
 import io.activityservice.events.channel.ChannelRegistry;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
-import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.SubscriptionIndex;
 import io.cloudevents.CloudEvent;
@@ -26,17 +26,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Delivery that no subscriber can hold up. The router hands every matching (event, subscription) pair to
- * {@link #deliver}: the first attempt runs at once; if it has not succeeded within {@code park-after} it is
- * <em>parked</em> in the {@link DeliveryStore} (the service's database), and from then on the subscription's
- * retries run from the store, on whichever replica claims them, on the subscription's own schedule. The caller
- * waits at most {@code park-after} per delivery, and a failing subscriber costs the others nothing.
+ * Delivery that no subscriber can hold up. The router hands every matching (event, subscription)
+ * pair to {@link #deliver}: the first attempt runs at once; if it has not succeeded within {@code
+ * park-after} it is <em>parked</em> in the {@link DeliveryStore} (the service's database), and from
+ * then on the subscription's retries run from the store, on whichever replica claims them, on the
+ * subscription's own schedule. The caller waits at most {@code park-after} per delivery, and a
+ * failing subscriber costs the others nothing.
  *
- * <p>The store was chosen over a scheduler library or the brokers' scheduled delivery because parked deliveries
- * must be queryable per subscription (pending count, oldest age, last error), bounded per subscription
- * ({@code retry.maxPending}), browsed and redriven as dead letters, and shared by replicas — all plain SQL on a
- * table, with {@code FOR UPDATE SKIP LOCKED} giving each row to one replica at a time (see README, "Delivery
- * semantics").
+ * <p>The store was chosen over a scheduler library or the brokers' scheduled delivery because
+ * parked deliveries must be queryable per subscription (pending count, oldest age, last error),
+ * bounded per subscription ({@code retry.maxPending}), browsed and redriven as dead letters, and
+ * shared by replicas — all plain SQL on a table, with {@code FOR UPDATE SKIP LOCKED} giving each
+ * row to one replica at a time (see README, "Delivery semantics").
  */
 public final class DurableDelivery implements AutoCloseable {
 
@@ -54,9 +55,10 @@ public final class DurableDelivery implements AutoCloseable {
   }
 
   /**
-   * Told once how one delivery handed to {@link #deliver(SubscriptionIndex.Entry, RoutableEvent, Callback)} ended:
-   * a result, or the error that kept it from becoming durable (the caller must then let the event be redelivered).
-   * Called on whichever thread ended it (a channel's, the store writer's, the timer's); must not block.
+   * Told once how one delivery handed to {@link #deliver(SubscriptionIndex.Entry, RoutableEvent,
+   * Callback)} ended: a result, or the error that kept it from becoming durable (the caller must
+   * then let the event be redelivered). Called on whichever thread ended it (a channel's, the store
+   * writer's, the timer's); must not block.
    */
   @FunctionalInterface
   public interface Callback {
@@ -64,14 +66,18 @@ public final class DurableDelivery implements AutoCloseable {
   }
 
   /** What {@code GET /subscriptions/{id}/deliveries} reports. */
-  public record SubscriptionDeliveries(String subscriptionId, long pending, long awaitingDeadLetterChannel,
-                                       Long oldestPendingSince, Long nextAttemptAt, String lastError,
-                                       Long lastAttemptAt, long deadLetters) {
-  }
+  public record SubscriptionDeliveries(
+      String subscriptionId,
+      long pending,
+      long awaitingDeadLetterChannel,
+      Long oldestPendingSince,
+      Long nextAttemptAt,
+      String lastError,
+      Long lastAttemptAt,
+      long deadLetters) {}
 
   /** A page of dead letters and the cursor of the next page ({@code null} at the end). */
-  public record DeadLetterPage(List<DeadLetterRecord> items, String nextCursor) {
-  }
+  public record DeadLetterPage(List<DeadLetterRecord> items, String nextCursor) {}
 
   private final DeliveryStore store;
   private final ChannelRegistry channels;
@@ -85,26 +91,40 @@ public final class DurableDelivery implements AutoCloseable {
   private final RetryWorker worker;
   private final ScheduledExecutorService scheduler;
   private final ParkAfterTimer timer;
-  /** Routes by target (targets come and go with subscriptions: beyond the bound, looked up uncached). */
-  private final java.util.Map<ChannelUri, Route> routes = new java.util.concurrent.ConcurrentHashMap<>();
 
   /**
-   * @param fallbackDeadLetter dead-letter channel for subscriptions without their own, or {@code null}
-   * @param subscriptions      the active subscription with an id, or {@code null}
+   * Routes by target (targets come and go with subscriptions: beyond the bound, looked up
+   * uncached).
    */
-  public DurableDelivery(DeliveryStore store, ChannelRegistry channels, ChannelUri fallbackDeadLetter,
-                         Function<String, SubscriptionIndex.Entry> subscriptions, DeliveryMetrics metrics,
-                         Clock clock, DeliverySettings settings) {
+  private final java.util.Map<ChannelUri, Route> routes =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * @param fallbackDeadLetter dead-letter channel for subscriptions without their own, or {@code
+   *     null}
+   * @param subscriptions the active subscription with an id, or {@code null}
+   */
+  public DurableDelivery(
+      DeliveryStore store,
+      ChannelRegistry channels,
+      ChannelUri fallbackDeadLetter,
+      Function<String, SubscriptionIndex.Entry> subscriptions,
+      DeliveryMetrics metrics,
+      Clock clock,
+      DeliverySettings settings) {
     this.store = store;
     this.channels = channels;
     this.subscriptions = subscriptions;
     this.metrics = metrics;
     this.clock = clock;
     this.settings = settings;
-    this.writer = new StoreWriter(store, settings.maxQueuedParks(), this::enforceMaxPending, this::wakeRetries);
+    this.writer =
+        new StoreWriter(
+            store, settings.maxQueuedParks(), this::enforceMaxPending, this::wakeRetries);
     this.deadLetters = new DeadLetters(channels, fallbackDeadLetter, writer::deadLetter, clock);
     this.settler = new Settler(writer, deadLetters, metrics, clock);
-    this.worker = new RetryWorker(store, settler, this, deadLetters, subscriptions, settings, clock);
+    this.worker =
+        new RetryWorker(store, settler, this, deadLetters, subscriptions, settings, clock);
     this.scheduler = Executors.newScheduledThreadPool(1, DaemonThreads.named("delivery-timer"));
     this.timer = new ParkAfterTimer(settings.parkAfter(), scheduler);
   }
@@ -112,15 +132,19 @@ public final class DurableDelivery implements AutoCloseable {
   /** Starts the retry worker and housekeeping (dead-letter retention, pending gauges). */
   public DurableDelivery start() {
     if (store.database().ensureDurableCommits()) {
-      log.info("H2: commits are written to the database file before they return (WRITE_DELAY 0), so a 2xx or an"
-          + " acknowledged message survives a SIGKILL");
+      log.info(
+          "H2: commits are written to the database file before they return (WRITE_DELAY 0), so a 2xx or an"
+              + " acknowledged message survives a SIGKILL");
     }
     worker.start();
     scheduler.scheduleWithFixedDelay(this::housekeeping, 1, 10, TimeUnit.SECONDS);
     return this;
   }
 
-  /** On the writer thread: deliveries were parked or rescheduled; the earliest is due at {@code dueAt}. */
+  /**
+   * On the writer thread: deliveries were parked or rescheduled; the earliest is due at {@code
+   * dueAt}.
+   */
   private void wakeRetries(long dueAt) {
     RetryWorker w = worker;
     if (w != null) {
@@ -128,7 +152,9 @@ public final class DurableDelivery implements AutoCloseable {
     }
   }
 
-  /** Dead letters outside subscriptions (invalid inbound events, derivation loops) go through this. */
+  /**
+   * Dead letters outside subscriptions (invalid inbound events, derivation loops) go through this.
+   */
   public DeadLetters deadLetters() {
     return deadLetters;
   }
@@ -140,25 +166,29 @@ public final class DurableDelivery implements AutoCloseable {
   /**
    * Delivers one routed event to one subscription. Never throws.
    *
-   * @return completes when the event was delivered, or durably parked or dead-lettered; fails if the store could
-   *     not take it (the caller must then let the event be redelivered)
+   * @return completes when the event was delivered, or durably parked or dead-lettered; fails if
+   *     the store could not take it (the caller must then let the event be redelivered)
    */
   public CompletableFuture<Result> deliver(SubscriptionIndex.Entry entry, RoutableEvent event) {
     CompletableFuture<Result> result = new CompletableFuture<>();
-    deliver(entry, event, (r, error) -> {
-      if (error == null) {
-        result.complete(r);
-      } else {
-        result.completeExceptionally(error);
-      }
-    });
+    deliver(
+        entry,
+        event,
+        (r, error) -> {
+          if (error == null) {
+            result.complete(r);
+          } else {
+            result.completeExceptionally(error);
+          }
+        });
     return result;
   }
 
   /**
-   * Delivers one routed event to one subscription, and tells {@code done} once the event was delivered, or durably
-   * parked or dead-lettered, or could not be taken over (the caller must let the event be redelivered). Never
-   * throws; {@code done} may be called before this returns (a channel that accepts at once).
+   * Delivers one routed event to one subscription, and tells {@code done} once the event was
+   * delivered, or durably parked or dead-lettered, or could not be taken over (the caller must let
+   * the event be redelivered). Never throws; {@code done} may be called before this returns (a
+   * channel that accepts at once).
    */
   public void deliver(SubscriptionIndex.Entry entry, RoutableEvent event, Callback done) {
     RoutedDelivery d = new RoutedDelivery(this, entry, event, done);
@@ -169,8 +199,8 @@ public final class DurableDelivery implements AutoCloseable {
   }
 
   /**
-   * The outbound channel of a target and its delivery counters, looked up once per target: one map lookup per
-   * delivery, no tag built per event.
+   * The outbound channel of a target and its delivery counters, looked up once per target: one map
+   * lookup per delivery, no tag built per event.
    */
   record Route(OutboundChannel channel, DeliveryMetrics.ChannelMeters meters) {
 
@@ -178,7 +208,10 @@ public final class DurableDelivery implements AutoCloseable {
     CompletableFuture<Void> send(OutboundEvent event) {
       try {
         CompletableFuture<Void> f = channel.send(event);
-        return f != null ? f : CompletableFuture.failedFuture(new IllegalStateException("channel returned no future"));
+        return f != null
+            ? f
+            : CompletableFuture.failedFuture(
+                new IllegalStateException("channel returned no future"));
       } catch (RuntimeException e) {
         return CompletableFuture.failedFuture(e);
       }
@@ -191,7 +224,8 @@ public final class DurableDelivery implements AutoCloseable {
     if (r == null) {
       r = new Route(channels.outbound(target), metrics.channel(target));
       if (routes.size() < MAX_ROUTES) {
-        routes.putIfAbsent(target, r); // the registry keeps one channel per URI, so racing routes are equal
+        routes.putIfAbsent(
+            target, r); // the registry keeps one channel per URI, so racing routes are equal
       }
     }
     return r;
@@ -211,18 +245,23 @@ public final class DurableDelivery implements AutoCloseable {
       metrics.failedAttempt(target);
       return CompletableFuture.failedFuture(e);
     }
-    return route.send(event).whenComplete((ok, error) -> {
-      if (error == null) {
-        route.meters().delivered().increment();
-      } else {
-        route.meters().failed().increment();
-      }
-    });
+    return route
+        .send(event)
+        .whenComplete(
+            (ok, error) -> {
+              if (error == null) {
+                route.meters().delivered().increment();
+              } else {
+                route.meters().failed().increment();
+              }
+            });
   }
 
-  /** The first attempt failed before {@code park-after}: park it for a retry, or give it up at once. */
-  CompletableFuture<Result> parkFailedFirstAttempt(SubscriptionIndex.Entry entry, RoutableEvent event,
-                                                   Throwable error) {
+  /**
+   * The first attempt failed before {@code park-after}: park it for a retry, or give it up at once.
+   */
+  CompletableFuture<Result> parkFailedFirstAttempt(
+      SubscriptionIndex.Entry entry, RoutableEvent event, Throwable error) {
     long now = clock.millis();
     String failure = "attempt 1: " + Settler.describe(error);
     RetryPolicy policy = entry.subscription().retry();
@@ -230,29 +269,76 @@ public final class DurableDelivery implements AutoCloseable {
     long received = receivedAtMillis(event, now);
     String subscription = entry.subscription().id();
     if (policy.allowsAnotherAttempt(1, now - received, delay)) {
-      ParkedDelivery row = row(entry, event, ParkedDelivery.Phase.RETRY, received, now + delay, failure, null, null,
-          now);
+      ParkedDelivery row =
+          row(
+              entry,
+              event,
+              ParkedDelivery.Phase.RETRY,
+              received,
+              now + delay,
+              failure,
+              null,
+              null,
+              now);
       metrics.parked(subscription);
       return writer.park(new DeliveryStore.Park(row, null, null)).thenApply(v -> Result.PARKED);
     }
-    String reason = "gave up after 1 of retry.maxAttempts=" + policy.maxAttempts() + " attempts; last " + failure;
+    String reason =
+        "gave up after 1 of retry.maxAttempts="
+            + policy.maxAttempts()
+            + " attempts; last "
+            + failure;
     metrics.deadLettered(subscription, entry.target().toString(), 1);
     CloudEvent e = event.event();
     if (deadLetters.channelFor(entry.deadLetter()) != null) {
-      ParkedDelivery row = row(entry, event, ParkedDelivery.Phase.DEAD_LETTER, received, now, failure, reason, null,
-          now);
-      return writer.park(new DeliveryStore.Park(row, null, null)).thenApply(v -> Result.DEAD_LETTERED);
+      ParkedDelivery row =
+          row(
+              entry,
+              event,
+              ParkedDelivery.Phase.DEAD_LETTER,
+              received,
+              now,
+              failure,
+              reason,
+              null,
+              now);
+      return writer
+          .park(new DeliveryStore.Park(row, null, null))
+          .thenApply(v -> Result.DEAD_LETTERED);
     }
-    return writer.deadLetter(new DeadLetterRecord(UUID.randomUUID().toString(), subscription, Settler.origin(entry),
-        e.getId(), e.getSource().toString(), e.getType(), json(event), 1, reason, received, now))
+    return writer
+        .deadLetter(
+            new DeadLetterRecord(
+                UUID.randomUUID().toString(),
+                subscription,
+                Settler.origin(entry),
+                e.getId(),
+                e.getSource().toString(),
+                e.getType(),
+                json(event),
+                1,
+                reason,
+                received,
+                now))
         .thenApply(v -> Result.DEAD_LETTERED);
   }
 
-  /** The row of a first attempt still running at {@code park-after}: claimed by this replica, attempt 1 counted. */
+  /**
+   * The row of a first attempt still running at {@code park-after}: claimed by this replica,
+   * attempt 1 counted.
+   */
   ParkedDelivery inFlightRow(SubscriptionIndex.Entry entry, RoutableEvent event) {
     long now = clock.millis();
-    return row(entry, event, ParkedDelivery.Phase.RETRY, receivedAtMillis(event, now),
-        now + settings.lease().toMillis(), null, null, UUID.randomUUID().toString(), now);
+    return row(
+        entry,
+        event,
+        ParkedDelivery.Phase.RETRY,
+        receivedAtMillis(event, now),
+        now + settings.lease().toMillis(),
+        null,
+        null,
+        UUID.randomUUID().toString(),
+        now);
   }
 
   CompletableFuture<Void> parkInFlight(ParkedDelivery row) {
@@ -261,17 +347,37 @@ public final class DurableDelivery implements AutoCloseable {
   }
 
   /** The first attempt of a delivery parked while it ran has ended. */
-  void settleLateFirstAttempt(ParkedDelivery row, SubscriptionIndex.Entry routedWith, Throwable error) {
+  void settleLateFirstAttempt(
+      ParkedDelivery row, SubscriptionIndex.Entry routedWith, Throwable error) {
     SubscriptionIndex.Entry current = subscriptions.apply(row.subscriptionId());
     settler.afterAttempt(row, current != null ? current : routedWith, error);
   }
 
-  private ParkedDelivery row(SubscriptionIndex.Entry entry, RoutableEvent event, ParkedDelivery.Phase phase,
-                             long receivedAt, long nextAttemptAt, String lastError, String reason, String lockToken,
-                             long now) {
+  private ParkedDelivery row(
+      SubscriptionIndex.Entry entry,
+      RoutableEvent event,
+      ParkedDelivery.Phase phase,
+      long receivedAt,
+      long nextAttemptAt,
+      String lastError,
+      String reason,
+      String lockToken,
+      long now) {
     CloudEvent e = event.event();
-    return new ParkedDelivery(UUID.randomUUID().toString(), entry.subscription().id(), phase, e.getId(),
-        e.getSource().toString(), e.getType(), json(event), 1, receivedAt, nextAttemptAt, lastError, reason, lockToken,
+    return new ParkedDelivery(
+        UUID.randomUUID().toString(),
+        entry.subscription().id(),
+        phase,
+        e.getId(),
+        e.getSource().toString(),
+        e.getType(),
+        json(event),
+        1,
+        receivedAt,
+        nextAttemptAt,
+        lastError,
+        reason,
+        lockToken,
         now);
   }
 
@@ -284,14 +390,19 @@ public final class DurableDelivery implements AutoCloseable {
     return new String(CloudEventJson.encode(e), StandardCharsets.UTF_8);
   }
 
-  /** The structured JSON the channels of that format already encoded, or encodes it once for them. */
+  /**
+   * The structured JSON the channels of that format already encoded, or encodes it once for them.
+   */
   private static String json(RoutableEvent e) {
     return new String(e.outbound().encoded(CloudEventJson.STRUCTURED), StandardCharsets.UTF_8);
   }
 
   // ------------------------------------------------------------------ retry.maxPending
 
-  /** On the writer thread after parks: dead-letters the oldest deliveries of subscriptions past their bound. */
+  /**
+   * On the writer thread after parks: dead-letters the oldest deliveries of subscriptions past
+   * their bound.
+   */
   private void enforceMaxPending(Set<String> subscriptionIds) {
     for (String id : subscriptionIds) {
       SubscriptionIndex.Entry entry = subscriptions.apply(id);
@@ -304,26 +415,46 @@ public final class DurableDelivery implements AutoCloseable {
         continue;
       }
       long now = clock.millis();
-      String reason = "evicted: more than retry.maxPending=" + max + " deliveries of this subscription were"
-          + " waiting for a retry; the oldest are dead-lettered";
-      int evicted = store.evictOldest(id, (int) Math.min(Integer.MAX_VALUE, pending - max), Settler.origin(entry),
-          reason, now, deadLetters.channelFor(entry.deadLetter()) != null);
+      String reason =
+          "evicted: more than retry.maxPending="
+              + max
+              + " deliveries of this subscription were"
+              + " waiting for a retry; the oldest are dead-lettered";
+      int evicted =
+          store.evictOldest(
+              id,
+              (int) Math.min(Integer.MAX_VALUE, pending - max),
+              Settler.origin(entry),
+              reason,
+              now,
+              deadLetters.channelFor(entry.deadLetter()) != null);
       if (evicted > 0) {
         metrics.evicted(id, evicted);
         metrics.deadLettered(id, entry.target().toString(), evicted);
-        log.warn("subscription {}: {} pending deliveries evicted to dead letters (retry.maxPending={})", id, evicted,
+        log.warn(
+            "subscription {}: {} pending deliveries evicted to dead letters (retry.maxPending={})",
+            id,
+            evicted,
             max);
       }
     }
   }
 
-  // ------------------------------------------------------------------ dead letters and stats (request threads)
+  // ------------------------------------------------------------------ dead letters and stats
+  // (request threads)
 
   /** Pending deliveries and dead letters of a subscription. */
   public SubscriptionDeliveries deliveries(String subscriptionId) {
     DeliveryStore.PendingStats s = store.pending(subscriptionId);
-    return new SubscriptionDeliveries(subscriptionId, s.pending(), s.deadLetterPhase(), s.oldestCreatedAt(),
-        s.nextAttemptAt(), s.lastError(), s.lastAttemptAt(), store.deadLetters().count(subscriptionId));
+    return new SubscriptionDeliveries(
+        subscriptionId,
+        s.pending(),
+        s.deadLetterPhase(),
+        s.oldestCreatedAt(),
+        s.nextAttemptAt(),
+        s.lastError(),
+        s.lastAttemptAt(),
+        store.deadLetters().count(subscriptionId));
   }
 
   /**
@@ -336,7 +467,8 @@ public final class DurableDelivery implements AutoCloseable {
     if (limit < 1 || limit > 1000) {
       throw new InvalidInputException("limit", "must be between 1 and 1000");
     }
-    List<DeadLetterRecord> items = store.deadLetters().page(subscriptionId, Cursors.decode(cursor), limit + 1);
+    List<DeadLetterRecord> items =
+        store.deadLetters().page(subscriptionId, Cursors.decode(cursor), limit + 1);
     String next = null;
     if (items.size() > limit) {
       items = items.subList(0, limit);
@@ -347,8 +479,8 @@ public final class DurableDelivery implements AutoCloseable {
   }
 
   /**
-   * Moves a subscription's dead letters back into its retry cycle (like an SQS dead-letter queue redrive): the
-   * given ones, or the oldest up to the subscription's {@code retry.maxPending}.
+   * Moves a subscription's dead letters back into its retry cycle (like an SQS dead-letter queue
+   * redrive): the given ones, or the oldest up to the subscription's {@code retry.maxPending}.
    *
    * @return the ids moved
    * @throws NotFoundException if the subscription is not active
@@ -375,15 +507,20 @@ public final class DurableDelivery implements AutoCloseable {
     try {
       store.deleteParked(subscriptionId);
     } catch (RuntimeException e) {
-      log.warn("parked deliveries of deleted subscription {} not dropped now ({}); the retry worker drops them later",
-          subscriptionId, e.toString());
+      log.warn(
+          "parked deliveries of deleted subscription {} not dropped now ({}); the retry worker drops them later",
+          subscriptionId,
+          e.toString());
     }
   }
 
   private void housekeeping() {
     try {
       metrics.pending(store.pendingBySubscription());
-      int purged = store.deadLetters().purgeOlderThan(clock.millis() - settings.deadLetterRetention().toMillis());
+      int purged =
+          store
+              .deadLetters()
+              .purgeOlderThan(clock.millis() - settings.deadLetterRetention().toMillis());
       if (purged > 0) {
         log.info("{} dead letters older than {} purged", purged, settings.deadLetterRetention());
       }
@@ -397,7 +534,10 @@ public final class DurableDelivery implements AutoCloseable {
     return worker.inFlight();
   }
 
-  /** Stops claiming, commits queued writes. Attempts still running are taken over by their lease's expiry. */
+  /**
+   * Stops claiming, commits queued writes. Attempts still running are taken over by their lease's
+   * expiry.
+   */
   @Override
   public void close() {
     worker.close();

@@ -3,24 +3,37 @@ package io.activityservice.events.delivery;
 /**
  * A delivery waiting in the store: one event for one subscription.
  *
- * @param id               row id (also the dead letter's id once given up)
- * @param subscriptionId   the subscription it is for
- * @param phase            what the next attempt does
- * @param eventId          CloudEvents id (for listing)
- * @param eventSource      CloudEvents source
- * @param eventType        CloudEvents type
- * @param eventJson        the event in structured-mode JSON
- * @param attempts         attempts made at the target so far, including one in progress
- * @param receivedAt       when the service received the event (epoch ms); {@code retry.maxAge} counts from here
- * @param nextAttemptAt    when it is due (epoch ms)
- * @param lastError        the last attempt's error, or {@code null}
+ * @param id row id (also the dead letter's id once given up)
+ * @param subscriptionId the subscription it is for
+ * @param phase what the next attempt does
+ * @param eventId CloudEvents id (for listing)
+ * @param eventSource CloudEvents source
+ * @param eventType CloudEvents type
+ * @param eventJson the event in structured-mode JSON
+ * @param attempts attempts made at the target so far, including one in progress
+ * @param receivedAt when the service received the event (epoch ms); {@code retry.maxAge} counts
+ *     from here
+ * @param nextAttemptAt when it is due (epoch ms)
+ * @param lastError the last attempt's error, or {@code null}
  * @param deadLetterReason why it was given up ({@link Phase#DEAD_LETTER}), or {@code null}
- * @param lockToken        the claim this copy of the row belongs to; writes are fenced by it
- * @param createdAt        when it was parked (epoch ms)
+ * @param lockToken the claim this copy of the row belongs to; writes are fenced by it
+ * @param createdAt when it was parked (epoch ms)
  */
-public record ParkedDelivery(String id, String subscriptionId, Phase phase, String eventId, String eventSource,
-                             String eventType, String eventJson, int attempts, long receivedAt, long nextAttemptAt,
-                             String lastError, String deadLetterReason, String lockToken, long createdAt) {
+public record ParkedDelivery(
+    String id,
+    String subscriptionId,
+    Phase phase,
+    String eventId,
+    String eventSource,
+    String eventType,
+    String eventJson,
+    int attempts,
+    long receivedAt,
+    long nextAttemptAt,
+    String lastError,
+    String deadLetterReason,
+    String lockToken,
+    long createdAt) {
 
   /** What a parked delivery waits for. */
   public enum Phase {
@@ -32,7 +45,20 @@ public record ParkedDelivery(String id, String subscriptionId, Phase phase, Stri
 
   /** This row as claimed by a new lease. */
   ParkedDelivery claimed(String token, int attemptsAfterClaim) {
-    return new ParkedDelivery(id, subscriptionId, phase, eventId, eventSource, eventType, eventJson,
-        attemptsAfterClaim, receivedAt, nextAttemptAt, lastError, deadLetterReason, token, createdAt);
+    return new ParkedDelivery(
+        id,
+        subscriptionId,
+        phase,
+        eventId,
+        eventSource,
+        eventType,
+        eventJson,
+        attemptsAfterClaim,
+        receivedAt,
+        nextAttemptAt,
+        lastError,
+        deadLetterReason,
+        token,
+        createdAt);
   }
 }

@@ -7,32 +7,48 @@ import java.util.function.BiConsumer;
 
 /**
  * The first attempt of one routed event at one subscription's target. It ends in one of three ways:
- * delivered; failed, and parked (or given up) in the store; or still running when {@code park-after} elapsed,
- * and then parked under this replica's lease while the attempt goes on — its late result is settled on the
- * parked row like any retry attempt's. The callback is told once the outcome is durable, and only then
- * may the inbound message be settled or the REST request answered.
+ * delivered; failed, and parked (or given up) in the store; or still running when {@code
+ * park-after} elapsed, and then parked under this replica's lease while the attempt goes on — its
+ * late result is settled on the parked row like any retry attempt's. The callback is told once the
+ * outcome is durable, and only then may the inbound message be settled or the REST request
+ * answered.
  *
- * <p>One object per delivery: it is the completion of the channel's future (no extra futures), the timer's entry,
- * and the state machine; once settled it drops the event, so a settled entry waiting in the timer's queue is small.
+ * <p>One object per delivery: it is the completion of the channel's future (no extra futures), the
+ * timer's entry, and the state machine; once settled it drops the event, so a settled entry waiting
+ * in the timer's queue is small.
  */
 final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTimer.Entry {
 
-  private enum State { PENDING, SETTLED, PARKED_IN_FLIGHT }
+  private enum State {
+    PENDING,
+    SETTLED,
+    PARKED_IN_FLIGHT
+  }
 
   private final DurableDelivery owner;
   private final SubscriptionIndex.Entry entry;
   private final DurableDelivery.Callback done;
   private final long startNanos = System.nanoTime();
-  /** Cleared once the first attempt ended or the delivery was parked: nothing needs the event after that. */
+
+  /**
+   * Cleared once the first attempt ended or the delivery was parked: nothing needs the event after
+   * that.
+   */
   private RoutableEvent event;
+
   private DurableDelivery.Route route;
+
   /** Changed under {@code this}; read without the lock by the timer. */
   private volatile State state = State.PENDING;
+
   private ParkedDelivery parkedRow;
   private CompletableFuture<Void> parking;
 
-  RoutedDelivery(DurableDelivery owner, SubscriptionIndex.Entry entry, RoutableEvent event,
-                 DurableDelivery.Callback done) {
+  RoutedDelivery(
+      DurableDelivery owner,
+      SubscriptionIndex.Entry entry,
+      RoutableEvent event,
+      DurableDelivery.Callback done) {
     this.owner = owner;
     this.entry = entry;
     this.event = event;
@@ -49,7 +65,9 @@ final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTime
     return state == State.PENDING;
   }
 
-  /** Sends; the timer calls {@link #parkAfterElapsed()} if it is still pending then. Never throws. */
+  /**
+   * Sends; the timer calls {@link #parkAfterElapsed()} if it is still pending then. Never throws.
+   */
   void start() {
     CompletableFuture<Void> send;
     try {
@@ -99,7 +117,8 @@ final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTime
       }
       parked.whenComplete(done::settled);
     } else {
-      // The row is ours (locked under our lease): settle it once it is written; if writing it failed, the
+      // The row is ours (locked under our lease): settle it once it is written; if writing it
+      // failed, the
       // inbound message was refused and comes again, so there is nothing to settle.
       inFlightPark.thenRun(() -> owner.settleLateFirstAttempt(row, entry, error));
     }
@@ -119,6 +138,7 @@ final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTime
       parking = owner.parkInFlight(parkedRow);
       p = parking;
     }
-    p.whenComplete((ok, error) -> done.settled(error == null ? DurableDelivery.Result.PARKED : null, error));
+    p.whenComplete(
+        (ok, error) -> done.settled(error == null ? DurableDelivery.Result.PARKED : null, error));
   }
 }

@@ -8,10 +8,11 @@ import java.time.Clock;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Decides, after an attempt on a parked delivery, what the store does with it: delete it (delivered), schedule
- * the next attempt (the subscription's backoff), or give it up (dead letter). The one place that applies a
- * subscription's {@link RetryPolicy} to a parked delivery, for first attempts that outlived {@code park-after}
- * and for the retry worker's attempts alike. Every write is fenced by the row's lock token.
+ * Decides, after an attempt on a parked delivery, what the store does with it: delete it
+ * (delivered), schedule the next attempt (the subscription's backoff), or give it up (dead letter).
+ * The one place that applies a subscription's {@link RetryPolicy} to a parked delivery, for first
+ * attempts that outlived {@code park-after} and for the retry worker's attempts alike. Every write
+ * is fenced by the row's lock token.
  */
 final class Settler {
 
@@ -31,7 +32,8 @@ final class Settler {
   }
 
   /** After an attempt at the subscription's target ({@code error == null}: delivered). */
-  CompletableFuture<Void> afterAttempt(ParkedDelivery row, SubscriptionIndex.Entry entry, Throwable error) {
+  CompletableFuture<Void> afterAttempt(
+      ParkedDelivery row, SubscriptionIndex.Entry entry, Throwable error) {
     DeliveryStore.Claim claim = claim(row);
     if (error == null) {
       return writer.delete(claim);
@@ -41,18 +43,36 @@ final class Settler {
     RetryPolicy policy = entry.subscription().retry();
     long delay = policy.backoff(Math.max(1, row.attempts())).toMillis();
     if (policy.allowsAnotherAttempt(row.attempts(), now - row.receivedAt(), delay)) {
-      return writer.reschedule(new DeliveryStore.Reschedule(claim, now + delay, failure, now, null));
+      return writer.reschedule(
+          new DeliveryStore.Reschedule(claim, now + delay, failure, now, null));
     }
-    String reason = (row.attempts() >= policy.maxAttempts()
-        ? "gave up after " + row.attempts() + " of retry.maxAttempts=" + policy.maxAttempts() + " attempts"
-        : "gave up after " + row.attempts() + " attempts: retry.maxAge=" + policy.maxAge() + " reached")
-        + "; last " + failure;
+    String reason =
+        (row.attempts() >= policy.maxAttempts()
+                ? "gave up after "
+                    + row.attempts()
+                    + " of retry.maxAttempts="
+                    + policy.maxAttempts()
+                    + " attempts"
+                : "gave up after "
+                    + row.attempts()
+                    + " attempts: retry.maxAge="
+                    + policy.maxAge()
+                    + " reached")
+            + "; last "
+            + failure;
     return giveUp(claim, entry, reason, failure, now);
   }
 
-  /** Gives a claimed delivery up: to the dead-letter phase if there is a channel, else straight to the table. */
-  CompletableFuture<Void> giveUp(DeliveryStore.Claim claim, SubscriptionIndex.Entry entry, String reason,
-                                 String error, long now) {
+  /**
+   * Gives a claimed delivery up: to the dead-letter phase if there is a channel, else straight to
+   * the table.
+   */
+  CompletableFuture<Void> giveUp(
+      DeliveryStore.Claim claim,
+      SubscriptionIndex.Entry entry,
+      String reason,
+      String error,
+      long now) {
     String subscription = entry.subscription().id();
     metrics.deadLettered(subscription, entry.target().toString(), 1);
     if (deadLetters.channelFor(entry.deadLetter()) != null) {
@@ -62,20 +82,34 @@ final class Settler {
   }
 
   /** After handing a given-up delivery to the dead-letter channel. */
-  CompletableFuture<Void> afterDeadLetterSend(ParkedDelivery row, SubscriptionIndex.Entry entry, Throwable error) {
+  CompletableFuture<Void> afterDeadLetterSend(
+      ParkedDelivery row, SubscriptionIndex.Entry entry, Throwable error) {
     long now = clock.millis();
     if (error == null) {
-      return writer.bury(new DeliveryStore.Bury(claim(row), origin(entry), row.deadLetterReason(), now));
+      return writer.bury(
+          new DeliveryStore.Bury(claim(row), origin(entry), row.deadLetterReason(), now));
     }
-    return writer.reschedule(new DeliveryStore.Reschedule(claim(row), now + DEAD_LETTER_RETRY_MILLIS,
-        "dead-letter channel " + deadLetterChannel(entry) + " refused the event: " + describe(error), now, null));
+    return writer.reschedule(
+        new DeliveryStore.Reschedule(
+            claim(row),
+            now + DEAD_LETTER_RETRY_MILLIS,
+            "dead-letter channel "
+                + deadLetterChannel(entry)
+                + " refused the event: "
+                + describe(error),
+            now,
+            null));
   }
 
   /** Puts a claimed row back without counting the attempt it was claimed for. */
   CompletableFuture<Void> release(ParkedDelivery row, long delayMillis, String why) {
     long now = clock.millis();
-    int attempts = row.phase() == ParkedDelivery.Phase.RETRY ? Math.max(0, row.attempts() - 1) : row.attempts();
-    return writer.reschedule(new DeliveryStore.Reschedule(claim(row), now + delayMillis, why, now, attempts));
+    int attempts =
+        row.phase() == ParkedDelivery.Phase.RETRY
+            ? Math.max(0, row.attempts() - 1)
+            : row.attempts();
+    return writer.reschedule(
+        new DeliveryStore.Reschedule(claim(row), now + delayMillis, why, now, attempts));
   }
 
   String deadLetterChannel(SubscriptionIndex.Entry entry) {

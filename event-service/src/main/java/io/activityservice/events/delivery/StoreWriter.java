@@ -16,48 +16,58 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes to the {@link DeliveryStore} on one thread, off the hot path, batching what arrived meanwhile into one
- * transaction per kind of write (group commit): under load one commit carries hundreds of parks or settlements.
- * Each write's future completes when its transaction committed. A batch that fails is retried write by write, so
- * one bad row fails only its own future.
+ * Writes to the {@link DeliveryStore} on one thread, off the hot path, batching what arrived
+ * meanwhile into one transaction per kind of write (group commit): under load one commit carries
+ * hundreds of parks or settlements. Each write's future completes when its transaction committed. A
+ * batch that fails is retried write by write, so one bad row fails only its own future.
  *
- * <p>Parks are bounded ({@code maxQueuedParks}): beyond it {@link #park} fails at once, so the caller nacks or
- * answers 503 instead of queueing without bound. Settlements are bounded by the attempts in flight.
+ * <p>Parks are bounded ({@code maxQueuedParks}): beyond it {@link #park} fails at once, so the
+ * caller nacks or answers 503 instead of queueing without bound. Settlements are bounded by the
+ * attempts in flight.
  */
 final class StoreWriter implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(StoreWriter.class);
   private static final int MAX_BATCH = 500;
-  /** How long an idle writer waits for work before looking at its closed flag again (close() wakes it anyway). */
+
+  /**
+   * How long an idle writer waits for work before looking at its closed flag again (close() wakes
+   * it anyway).
+   */
   private static final long IDLE_WAIT_MILLIS = 60_000;
 
   /** One queued write. */
-  private sealed interface Write permits ParkWrite, DeleteWrite, RescheduleWrite, GiveUpWrite, BuryWrite,
-      DeadLetterWrite, Wake {
+  private sealed interface Write
+      permits ParkWrite,
+          DeleteWrite,
+          RescheduleWrite,
+          GiveUpWrite,
+          BuryWrite,
+          DeadLetterWrite,
+          Wake {
     CompletableFuture<Void> done();
   }
 
   /** Wakes the writer to notice that it is closed; writes nothing. */
-  private record Wake(CompletableFuture<Void> done) implements Write {
-  }
+  private record Wake(CompletableFuture<Void> done) implements Write {}
 
-  private record ParkWrite(DeliveryStore.Park park, CompletableFuture<Void> done) implements Write {
-  }
+  private record ParkWrite(DeliveryStore.Park park, CompletableFuture<Void> done)
+      implements Write {}
 
-  private record DeleteWrite(DeliveryStore.Claim claim, CompletableFuture<Void> done) implements Write {
-  }
+  private record DeleteWrite(DeliveryStore.Claim claim, CompletableFuture<Void> done)
+      implements Write {}
 
-  private record RescheduleWrite(DeliveryStore.Reschedule change, CompletableFuture<Void> done) implements Write {
-  }
+  private record RescheduleWrite(DeliveryStore.Reschedule change, CompletableFuture<Void> done)
+      implements Write {}
 
-  private record GiveUpWrite(DeliveryStore.GiveUp change, CompletableFuture<Void> done) implements Write {
-  }
+  private record GiveUpWrite(DeliveryStore.GiveUp change, CompletableFuture<Void> done)
+      implements Write {}
 
-  private record BuryWrite(DeliveryStore.Bury burial, CompletableFuture<Void> done) implements Write {
-  }
+  private record BuryWrite(DeliveryStore.Bury burial, CompletableFuture<Void> done)
+      implements Write {}
 
-  private record DeadLetterWrite(DeadLetterRecord record, CompletableFuture<Void> done) implements Write {
-  }
+  private record DeadLetterWrite(DeadLetterRecord record, CompletableFuture<Void> done)
+      implements Write {}
 
   private final DeliveryStore store;
   private final int maxQueuedParks;
@@ -69,20 +79,23 @@ final class StoreWriter implements AutoCloseable {
   private volatile boolean closed;
 
   /**
-   * @param afterParks called on the writer thread with the subscriptions that got parked deliveries in a batch
-   *                   (to enforce {@code retry.maxPending})
+   * @param afterParks called on the writer thread with the subscriptions that got parked deliveries
+   *     in a batch (to enforce {@code retry.maxPending})
    */
   public StoreWriter(DeliveryStore store, int maxQueuedParks, Consumer<Set<String>> afterParks) {
-    this(store, maxQueuedParks, afterParks, due -> { });
+    this(store, maxQueuedParks, afterParks, due -> {});
   }
 
   /**
-   * @param afterDueChange called on the writer thread after a batch committed deliveries free for any replica to
-   *                       claim (parked, rescheduled), with the earliest time one of them is due: the retry worker
-   *                       wakes if that is before its own wake-up
+   * @param afterDueChange called on the writer thread after a batch committed deliveries free for
+   *     any replica to claim (parked, rescheduled), with the earliest time one of them is due: the
+   *     retry worker wakes if that is before its own wake-up
    */
-  public StoreWriter(DeliveryStore store, int maxQueuedParks, Consumer<Set<String>> afterParks,
-                     java.util.function.LongConsumer afterDueChange) {
+  public StoreWriter(
+      DeliveryStore store,
+      int maxQueuedParks,
+      Consumer<Set<String>> afterParks,
+      java.util.function.LongConsumer afterDueChange) {
     this.store = store;
     this.maxQueuedParks = maxQueuedParks;
     this.afterParks = afterParks;
@@ -95,8 +108,11 @@ final class StoreWriter implements AutoCloseable {
   public CompletableFuture<Void> park(DeliveryStore.Park park) {
     if (queuedParks.incrementAndGet() > maxQueuedParks) {
       queuedParks.decrementAndGet();
-      return CompletableFuture.failedFuture(new RejectedExecutionException("delivery store is at its bound of "
-          + maxQueuedParks + " queued parks (activity.delivery.max-queued-parks); retry later"));
+      return CompletableFuture.failedFuture(
+          new RejectedExecutionException(
+              "delivery store is at its bound of "
+                  + maxQueuedParks
+                  + " queued parks (activity.delivery.max-queued-parks); retry later"));
     }
     return enqueue(new ParkWrite(park, new CompletableFuture<>()));
   }
@@ -131,7 +147,8 @@ final class StoreWriter implements AutoCloseable {
       if (w instanceof ParkWrite) {
         queuedParks.decrementAndGet();
       }
-      w.done().completeExceptionally(new RejectedExecutionException("delivery store writer is closed"));
+      w.done()
+          .completeExceptionally(new RejectedExecutionException("delivery store writer is closed"));
       return w.done();
     }
     queue.add(w);
@@ -142,7 +159,8 @@ final class StoreWriter implements AutoCloseable {
     List<Write> batch = new ArrayList<>(MAX_BATCH);
     while (!closed || !queue.isEmpty()) {
       try {
-        // No linger: a group commit of whatever queued while the previous one ran keeps the answer latency low.
+        // No linger: a group commit of whatever queued while the previous one ran keeps the answer
+        // latency low.
         // Idle, the thread just waits for the queue (close() wakes it).
         if (QueueBatches.take(queue, batch, MAX_BATCH, IDLE_WAIT_MILLIS, 0)) {
           write(batch);
@@ -162,11 +180,15 @@ final class StoreWriter implements AutoCloseable {
       if (w instanceof ParkWrite) {
         queuedParks.decrementAndGet();
       }
-      w.done().completeExceptionally(new RejectedExecutionException("delivery store writer closed"));
+      w.done()
+          .completeExceptionally(new RejectedExecutionException("delivery store writer closed"));
     }
   }
 
-  /** Applies a batch: parks first, so a settlement that follows its park in the same batch finds the row. */
+  /**
+   * Applies a batch: parks first, so a settlement that follows its park in the same batch finds the
+   * row.
+   */
   private void write(List<Write> batch) {
     List<ParkWrite> parks = new ArrayList<>();
     List<RescheduleWrite> reschedules = new ArrayList<>();
@@ -201,11 +223,14 @@ final class StoreWriter implements AutoCloseable {
         log.warn("enforcing retry.maxPending failed: {}", e.toString());
       }
     }
-    apply(reschedules, list -> store.reschedule(list.stream().map(RescheduleWrite::change).toList()));
-    apply(giveUps, list -> store.toDeadLetterPhase(list.stream().map(GiveUpWrite::change).toList()));
+    apply(
+        reschedules, list -> store.reschedule(list.stream().map(RescheduleWrite::change).toList()));
+    apply(
+        giveUps, list -> store.toDeadLetterPhase(list.stream().map(GiveUpWrite::change).toList()));
     long due = Long.MAX_VALUE;
     for (ParkWrite p : parks) {
-      if (p.park().lockedBy() == null) { // a delivery parked while its first attempt runs is leased, not due
+      if (p.park().lockedBy()
+          == null) { // a delivery parked while its first attempt runs is leased, not due
         due = Math.min(due, p.park().row().nextAttemptAt());
       }
     }
@@ -224,10 +249,14 @@ final class StoreWriter implements AutoCloseable {
     }
     apply(burials, list -> store.bury(list.stream().map(BuryWrite::burial).toList()));
     apply(deletes, list -> store.delete(list.stream().map(DeleteWrite::claim).toList()));
-    apply(deadLetters, list -> store.deadLetters().insert(list.stream().map(DeadLetterWrite::record).toList()));
+    apply(
+        deadLetters,
+        list -> store.deadLetters().insert(list.stream().map(DeadLetterWrite::record).toList()));
   }
 
-  /** Runs one transaction for the whole list; if it fails, one per write, so only the bad ones fail. */
+  /**
+   * Runs one transaction for the whole list; if it fails, one per write, so only the bad ones fail.
+   */
   private <W extends Write> void apply(List<W> writes, Consumer<List<W>> op) {
     if (writes.isEmpty()) {
       return;

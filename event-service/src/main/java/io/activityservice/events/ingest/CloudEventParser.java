@@ -32,8 +32,7 @@ public final class CloudEventParser {
       Set.of("specversion", "id", "source", "type", "subject", "time", "dataschema");
   private static final Pattern EXTENSION_NAME = Pattern.compile("[a-z0-9]{1,20}");
 
-  private CloudEventParser() {
-  }
+  private CloudEventParser() {}
 
   /** Structured mode: {@code application/cloudevents+json}. */
   public static CloudEvent structured(byte[] body) {
@@ -78,10 +77,11 @@ public final class CloudEventParser {
       throw new InvalidInputException(errors);
     }
     specVersion(headers.get("ce-specversion"), "ce-specversion");
-    CloudEventBuilder b = CloudEventBuilder.v1()
-        .withId(headers.get("ce-id"))
-        .withSource(uri(headers.get("ce-source"), "ce-source"))
-        .withType(headers.get("ce-type"));
+    CloudEventBuilder b =
+        CloudEventBuilder.v1()
+            .withId(headers.get("ce-id"))
+            .withSource(uri(headers.get("ce-source"), "ce-source"))
+            .withType(headers.get("ce-type"));
     if (headers.containsKey("ce-subject")) {
       b.withSubject(headers.get("ce-subject"));
     }
@@ -96,7 +96,8 @@ public final class CloudEventParser {
       if (name.startsWith("ce-") && !KNOWN_HEADERS.contains(name.substring(3))) {
         String ext = name.substring(3);
         if (!EXTENSION_NAME.matcher(ext).matches()) {
-          throw new InvalidInputException(name, "extension names are 1-20 lower-case letters or digits");
+          throw new InvalidInputException(
+              name, "extension names are 1-20 lower-case letters or digits");
         }
         b.withExtension(ext, h.getValue());
       }
@@ -111,7 +112,8 @@ public final class CloudEventParser {
 
   private static CloudEvent structured(JsonNode node, String prefix) {
     if (node == null || !node.isObject()) {
-      throw new InvalidInputException(prefix.isEmpty() ? "body" : prefix.substring(0, prefix.length() - 1),
+      throw new InvalidInputException(
+          prefix.isEmpty() ? "body" : prefix.substring(0, prefix.length() - 1),
           "a CloudEvent must be a JSON object");
     }
     List<FieldError> errors = new ArrayList<>();
@@ -130,7 +132,8 @@ public final class CloudEventParser {
       time(node.get("time").asText(), prefix + "time");
     }
     try {
-      // The tree that was validated is the event: read by the SDK's deserializer from the tree, not parsed again.
+      // The tree that was validated is the event: read by the SDK's deserializer from the tree, not
+      // parsed again.
       return CloudEventJson.fromTree(node);
     } catch (IllegalArgumentException e) {
       throw new InvalidInputException(prefix.isEmpty() ? "body" : prefix + "event", e.getMessage());
@@ -148,14 +151,18 @@ public final class CloudEventParser {
       }
       return node;
     } catch (IOException e) {
-      String msg = e instanceof com.fasterxml.jackson.core.JsonProcessingException jpe ? jpe.getOriginalMessage() : e.getMessage();
+      String msg =
+          e instanceof com.fasterxml.jackson.core.JsonProcessingException jpe
+              ? jpe.getOriginalMessage()
+              : e.getMessage();
       throw new InvalidInputException("body", "is not valid JSON: " + msg);
     }
   }
 
   private static void specVersion(String v, String field) {
     if (!"1.0".equals(v)) {
-      throw new InvalidInputException(field, "must be \"1.0\" (CloudEvents 1.0), was \"" + v + "\"");
+      throw new InvalidInputException(
+          field, "must be \"1.0\" (CloudEvents 1.0), was \"" + v + "\"");
     }
   }
 
@@ -171,7 +178,8 @@ public final class CloudEventParser {
     try {
       return OffsetDateTime.parse(v.toUpperCase(Locale.ROOT));
     } catch (DateTimeParseException e) {
-      throw new InvalidInputException(field, "must be an RFC 3339 timestamp, e.g. 2026-11-21T18:00:00Z");
+      throw new InvalidInputException(
+          field, "must be an RFC 3339 timestamp, e.g. 2026-11-21T18:00:00Z");
     }
   }
 }

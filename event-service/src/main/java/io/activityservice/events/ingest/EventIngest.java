@@ -1,10 +1,10 @@
 package io.activityservice.events.ingest;
 
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.InvalidInputException.FieldError;
 import io.activityservice.events.registry.EventRegistry;
 import io.activityservice.events.routing.EventRouter;
-import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.routing.RoutingOutcome;
 import io.cloudevents.CloudEvent;
 import java.time.Clock;
@@ -17,9 +17,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The one way events enter the Event Service, whichever channel they came from: fill in
- * {@code time}, validate against the registry, then route. Validation is synchronous so that a bad
- * event is refused before anything about it is routed.
+ * The one way events enter the Event Service, whichever channel they came from: fill in {@code
+ * time}, validate against the registry, then route. Validation is synchronous so that a bad event
+ * is refused before anything about it is routed.
  */
 public class EventIngest {
 
@@ -28,9 +28,22 @@ public class EventIngest {
   private final Clock clock;
   private final int maxAttributeLength;
 
-  /** Names an extension may not have: the context attributes and the members of the structured JSON view. */
-  private static final java.util.Set<String> RESERVED = java.util.Set.of("specversion", "id", "source", "type",
-      "subject", "time", "dataschema", "datacontenttype", "data", "data_base64");
+  /**
+   * Names an extension may not have: the context attributes and the members of the structured JSON
+   * view.
+   */
+  private static final java.util.Set<String> RESERVED =
+      java.util.Set.of(
+          "specversion",
+          "id",
+          "source",
+          "type",
+          "subject",
+          "time",
+          "dataschema",
+          "datacontenttype",
+          "data",
+          "data_base64");
 
   /** Default length bound of context attributes and extension values. */
   public static final int DEFAULT_MAX_ATTRIBUTE_LENGTH = 1024;
@@ -40,15 +53,18 @@ public class EventIngest {
   }
 
   /**
-   * @param maxAttributeLength most characters in any context attribute ({@code id}, {@code source}, {@code type},
-   *                           {@code subject}, {@code dataschema}, {@code datacontenttype}) or extension value: patterns
-   *                           (wildcards in particular) cost per character of the values they read, so this bounds what
-   *                           one event can cost the router whatever the subscriptions
+   * @param maxAttributeLength most characters in any context attribute ({@code id}, {@code source},
+   *     {@code type}, {@code subject}, {@code dataschema}, {@code datacontenttype}) or extension
+   *     value: patterns (wildcards in particular) cost per character of the values they read, so
+   *     this bounds what one event can cost the router whatever the subscriptions
    */
-  public EventIngest(EventRegistry registry, EventRouter router, Clock clock, int maxAttributeLength) {
+  public EventIngest(
+      EventRegistry registry, EventRouter router, Clock clock, int maxAttributeLength) {
     if (maxAttributeLength < 64 || maxAttributeLength > 65_536) {
-      throw new IllegalArgumentException("activity.ingest.max-attribute-length must be between 64 and 65536 (was "
-          + maxAttributeLength + "), e.g. 1024");
+      throw new IllegalArgumentException(
+          "activity.ingest.max-attribute-length must be between 64 and 65536 (was "
+              + maxAttributeLength
+              + "), e.g. 1024");
     }
     this.registry = registry;
     this.router = router;
@@ -65,7 +81,8 @@ public class EventIngest {
     checkLengths(event);
     CloudEvent withTime = event.getTime() != null ? event : new TimedCloudEvent(event, now());
     String type = withTime.getType();
-    // The data is parsed now if a schema or a pattern will read it, else only checked to be JSON (and parsed later
+    // The data is parsed now if a schema or a pattern will read it, else only checked to be JSON
+    // (and parsed later
     // if a detector, rule set or archive reads it).
     boolean readNow = registry.hasSchema(type) || (router != null && router.readsData());
     RoutableEvent routable = RoutableEvent.of(withTime, readNow);
@@ -73,15 +90,24 @@ public class EventIngest {
     return routable;
   }
 
-  /** Now, in the clock's zone, without looking up zone rules (which allocates per call for a fixed offset). */
+  /**
+   * Now, in the clock's zone, without looking up zone rules (which allocates per call for a fixed
+   * offset).
+   */
   private OffsetDateTime now() {
     Instant instant = clock.instant();
-    ZoneOffset offset = clock.getZone() instanceof ZoneOffset fixed ? fixed
-        : clock.getZone().getRules().getOffset(instant);
-    return OffsetDateTime.of(LocalDateTime.ofEpochSecond(instant.getEpochSecond(), instant.getNano(), offset), offset);
+    ZoneOffset offset =
+        clock.getZone() instanceof ZoneOffset fixed
+            ? fixed
+            : clock.getZone().getRules().getOffset(instant);
+    return OffsetDateTime.of(
+        LocalDateTime.ofEpochSecond(instant.getEpochSecond(), instant.getNano(), offset), offset);
   }
 
-  /** Attribute and extension lengths: a few length reads per event, no parse and no allocation unless refused. */
+  /**
+   * Attribute and extension lengths: a few length reads per event, no parse and no allocation
+   * unless refused.
+   */
   private void checkLengths(CloudEvent event) {
     check("id", event.getId());
     check("type", event.getType());
@@ -95,10 +121,13 @@ public class EventIngest {
     }
     for (String name : event.getExtensionNames()) {
       if (RESERVED.contains(name)) {
-        // The routed JSON view would show the extension in place of the attribute that was checked (e.g. binary
+        // The routed JSON view would show the extension in place of the attribute that was checked
+        // (e.g. binary
         // mode's ce-datacontenttype header): what patterns see must be what ingest validated.
-        throw new InvalidInputException(name, "is a CloudEvents attribute name and cannot be an extension; in binary"
-            + " mode the data's content type is the Content-Type header");
+        throw new InvalidInputException(
+            name,
+            "is a CloudEvents attribute name and cannot be an extension; in binary"
+                + " mode the data's content type is the Content-Type header");
       }
       Object value = event.getExtension(name);
       if (value instanceof CharSequence || value instanceof java.net.URI) {
@@ -111,13 +140,20 @@ public class EventIngest {
 
   private void check(String attribute, String value) {
     if (value != null && value.length() > maxAttributeLength) {
-      throw new InvalidInputException(attribute, "is " + value.length() + " characters long; context attributes and"
-          + " extension values may have at most " + maxAttributeLength + " (activity.ingest.max-attribute-length)");
+      throw new InvalidInputException(
+          attribute,
+          "is "
+              + value.length()
+              + " characters long; context attributes and"
+              + " extension values may have at most "
+              + maxAttributeLength
+              + " (activity.ingest.max-attribute-length)");
     }
   }
 
   /**
-   * Validates a whole batch before any of it is routed; errors name the entry, e.g. {@code [2].data.value}.
+   * Validates a whole batch before any of it is routed; errors name the entry, e.g. {@code
+   * [2].data.value}.
    */
   public List<RoutableEvent> prepareAll(List<CloudEvent> events) {
     List<RoutableEvent> prepared = new ArrayList<>(events.size());
@@ -142,7 +178,10 @@ public class EventIngest {
     return router.route(event);
   }
 
-  /** Routes a prepared event and tells {@code done}; see {@link EventRouter#route(RoutableEvent, EventRouter.Callback)}. */
+  /**
+   * Routes a prepared event and tells {@code done}; see {@link EventRouter#route(RoutableEvent,
+   * EventRouter.Callback)}.
+   */
   public void route(RoutableEvent event, EventRouter.Callback done) {
     router.route(event, done);
   }

@@ -1,16 +1,16 @@
 package io.activityservice.events.ingest;
 
-import io.activityservice.events.log.LogSafe;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.Redaction;
 import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.cluster.ConfigChanges;
+import io.activityservice.events.delivery.DeadLetters;
+import io.activityservice.events.log.LogSafe;
 import io.activityservice.events.problem.ConflictException;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
-import io.activityservice.events.delivery.DeadLetters;
 import java.net.URI;
 import java.time.Clock;
 import java.time.OffsetDateTime;
@@ -30,8 +30,7 @@ public class InboundChannels implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(InboundChannels.class);
 
-  private record Running(InboundChannelDefinition definition, InboundChannel channel) {
-  }
+  private record Running(InboundChannelDefinition definition, InboundChannel channel) {}
 
   private final ChannelRegistry channels;
   private final InboundChannelRepository repository;
@@ -41,14 +40,25 @@ public class InboundChannels implements AutoCloseable {
   private final Map<ChannelUri, Running> running = new ConcurrentHashMap<>();
   private final ConfigChanges changes;
 
-  public InboundChannels(ChannelRegistry channels, InboundChannelRepository repository, EventIngest ingest,
-                         DeadLetters deadLetters, Clock clock) {
+  public InboundChannels(
+      ChannelRegistry channels,
+      InboundChannelRepository repository,
+      EventIngest ingest,
+      DeadLetters deadLetters,
+      Clock clock) {
     this(channels, repository, ingest, deadLetters, clock, ConfigChanges.unrecorded());
   }
 
-  /** @param changes records each change so that every replica applies it ({@link #reload}) */
-  public InboundChannels(ChannelRegistry channels, InboundChannelRepository repository, EventIngest ingest,
-                         DeadLetters deadLetters, Clock clock, ConfigChanges changes) {
+  /**
+   * @param changes records each change so that every replica applies it ({@link #reload})
+   */
+  public InboundChannels(
+      ChannelRegistry channels,
+      InboundChannelRepository repository,
+      EventIngest ingest,
+      DeadLetters deadLetters,
+      Clock clock,
+      ConfigChanges changes) {
     this.channels = channels;
     this.repository = repository;
     this.ingest = ingest;
@@ -61,34 +71,41 @@ public class InboundChannels implements AutoCloseable {
   public static final String CHANGE_KIND = "inbound-channel";
 
   /**
-   * Applies a change another replica made: starts listening on a channel added through the API (as a competing
-   * consumer, like the configured ones), or stops one that was removed. Channels from configuration are left alone.
+   * Applies a change another replica made: starts listening on a channel added through the API (as
+   * a competing consumer, like the configured ones), or stops one that was removed. Channels from
+   * configuration are left alone.
    */
   public synchronized void reload(String uri) {
     ChannelUri parsed;
     try {
       parsed = ChannelUri.parse(uri);
     } catch (IllegalArgumentException e) {
-      log.warn("ignoring a change of inbound channel '{}': {}", LogSafe.text(Redaction.uri(uri)),
+      log.warn(
+          "ignoring a change of inbound channel '{}': {}",
+          LogSafe.text(Redaction.uri(uri)),
           LogSafe.text(e.getMessage(), 1024));
       return;
     }
-    java.util.Optional<InboundChannelDefinition> stored = repository.findAll().stream()
-        .filter(d -> d.uri().equals(parsed.toString())).findFirst();
+    java.util.Optional<InboundChannelDefinition> stored =
+        repository.findAll().stream().filter(d -> d.uri().equals(parsed.toString())).findFirst();
     Running current = running.get(parsed);
     if (stored.isPresent() && current == null) {
       try {
         open(stored.get());
       } catch (RuntimeException e) {
-        log.error("inbound channel {} added on another replica could not start here: {}",
-            LogSafe.text(Redaction.uri(uri)), LogSafe.text(e.getMessage(), 1024));
+        log.error(
+            "inbound channel {} added on another replica could not start here: {}",
+            LogSafe.text(Redaction.uri(uri)),
+            LogSafe.text(e.getMessage(), 1024));
       }
     } else if (stored.isEmpty() && current != null && "api".equals(current.definition().origin())) {
       close(parsed);
     }
   }
 
-  /** Starts the configured channels and the persisted ones; a failing channel is logged, not fatal. */
+  /**
+   * Starts the configured channels and the persisted ones; a failing channel is logged, not fatal.
+   */
   public void startAll(Collection<InboundChannelDefinition> configured) {
     List<InboundChannelDefinition> all = new ArrayList<>(configured);
     all.addAll(repository.findAll());
@@ -96,20 +113,29 @@ public class InboundChannels implements AutoCloseable {
       try {
         open(d);
       } catch (RuntimeException e) {
-        log.error("inbound channel {} not started: {}", LogSafe.text(Redaction.uri(d.uri())),
-            LogSafe.text(e.getMessage(), 1024), e);
+        log.error(
+            "inbound channel {} not started: {}",
+            LogSafe.text(Redaction.uri(d.uri())),
+            LogSafe.text(e.getMessage(), 1024),
+            e);
       }
     }
   }
 
   /** Adds, starts and persists a channel. */
-  public InboundChannelDefinition add(String uri, String defaultType, String defaultSource,
-                                      Map<String, String> properties) {
+  public InboundChannelDefinition add(
+      String uri, String defaultType, String defaultSource, Map<String, String> properties) {
     URI source = parseSource(defaultSource);
     ChannelUri parsed = checkUri(uri);
     // Stored in normal form (lower-case scheme), the form remove() deletes by.
-    InboundChannelDefinition d = new InboundChannelDefinition(parsed.toString(), blankToNull(defaultType), source,
-        properties, "api", OffsetDateTime.now(clock));
+    InboundChannelDefinition d =
+        new InboundChannelDefinition(
+            parsed.toString(),
+            blankToNull(defaultType),
+            source,
+            properties,
+            "api",
+            OffsetDateTime.now(clock));
     if (running.containsKey(parsed)) {
       throw new ConflictException("uri", "the service already listens on " + parsed);
     }
@@ -144,10 +170,14 @@ public class InboundChannels implements AutoCloseable {
 
   private void open(InboundChannelDefinition d) {
     ChannelUri uri = checkUri(d.uri());
-    InboundSettings settings = new InboundSettings(d.defaultType(), d.defaultSource(), d.properties());
+    InboundSettings settings =
+        new InboundSettings(d.defaultType(), d.defaultSource(), d.properties());
     InboundChannel channel;
     try {
-      channel = channels.adapter(uri).openInbound(uri, settings, new RoutingInboundHandler(uri, ingest, deadLetters));
+      channel =
+          channels
+              .adapter(uri)
+              .openInbound(uri, settings, new RoutingInboundHandler(uri, ingest, deadLetters));
     } catch (UnsupportedOperationException e) {
       throw new InvalidInputException("uri", e.getMessage());
     }

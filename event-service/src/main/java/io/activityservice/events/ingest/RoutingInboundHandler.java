@@ -1,21 +1,21 @@
 package io.activityservice.events.ingest;
 
-import io.activityservice.events.log.LogSafe;
 import io.activityservice.channel.Acknowledgement;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundHandler;
-import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.channel.Redaction;
 import io.activityservice.events.delivery.DeadLetters;
+import io.activityservice.events.log.LogSafe;
+import io.activityservice.events.problem.InvalidInputException;
 import io.cloudevents.CloudEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Feeds an inbound channel into ingest. The message is acknowledged only after routing settled;
- * a routing failure (overload, dead-letter channel down) is a nack, so the transport redelivers.
- * An event that can never be valid is dead-lettered with the reason and then acknowledged, so it
- * does not block the channel.
+ * Feeds an inbound channel into ingest. The message is acknowledged only after routing settled; a
+ * routing failure (overload, dead-letter channel down) is a nack, so the transport redelivers. An
+ * event that can never be valid is dead-lettered with the reason and then acknowledged, so it does
+ * not block the channel.
  */
 final class RoutingInboundHandler implements InboundHandler {
 
@@ -34,27 +34,43 @@ final class RoutingInboundHandler implements InboundHandler {
   @Override
   public void onEvent(CloudEvent event, Acknowledgement ack) {
     try {
-      ingest.route(ingest.prepare(event), (outcome, error) -> {
-        if (error == null) {
-          ack.ack();
-        } else {
-          ack.nack(error);
-        }
-      });
-    } catch (InvalidInputException invalid) {
-      log.warn("invalid event {} on {}: {}", LogSafe.text(event.getId()), LogSafe.text(Redaction.uri(channel)),
-          LogSafe.text(invalid.getMessage(), 1024));
-      deadLetters.send(new DeadLetters.DeadLetter(event, null, "inbound:" + Redaction.uri(channel.toString()), 1,
-          "invalid: " + invalid.getMessage()), null)
-          .whenComplete((ok, error) -> {
+      ingest.route(
+          ingest.prepare(event),
+          (outcome, error) -> {
             if (error == null) {
               ack.ack();
             } else {
               ack.nack(error);
             }
           });
+    } catch (InvalidInputException invalid) {
+      log.warn(
+          "invalid event {} on {}: {}",
+          LogSafe.text(event.getId()),
+          LogSafe.text(Redaction.uri(channel)),
+          LogSafe.text(invalid.getMessage(), 1024));
+      deadLetters
+          .send(
+              new DeadLetters.DeadLetter(
+                  event,
+                  null,
+                  "inbound:" + Redaction.uri(channel.toString()),
+                  1,
+                  "invalid: " + invalid.getMessage()),
+              null)
+          .whenComplete(
+              (ok, error) -> {
+                if (error == null) {
+                  ack.ack();
+                } else {
+                  ack.nack(error);
+                }
+              });
     } catch (RuntimeException unexpected) {
-      log.error("ingest of event {} on {} failed", LogSafe.text(event.getId()), LogSafe.text(Redaction.uri(channel)),
+      log.error(
+          "ingest of event {} on {} failed",
+          LogSafe.text(event.getId()),
+          LogSafe.text(Redaction.uri(channel)),
           unexpected);
       ack.nack(unexpected);
     }

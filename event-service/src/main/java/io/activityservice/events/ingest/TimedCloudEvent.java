@@ -9,12 +9,13 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * An event that arrived without {@code time}, with the time ingest gave it: a view of the received event, not a copy
- * (the SDK's builder would copy every attribute and extension into a new event, per event without a time).
- * Everything but {@code time} is the received event's. Immutable, like the event it wraps.
+ * An event that arrived without {@code time}, with the time ingest gave it: a view of the received
+ * event, not a copy (the SDK's builder would copy every attribute and extension into a new event,
+ * per event without a time). Everything but {@code time} is the received event's. Immutable, like
+ * the event it wraps.
  *
- * <p>Equal to another {@code TimedCloudEvent} of an equal event and time (like the SDK's events, equality is within
- * one class).
+ * <p>Equal to another {@code TimedCloudEvent} of an equal event and time (like the SDK's events,
+ * equality is within one class).
  */
 final class TimedCloudEvent implements CloudEvent {
 
@@ -98,6 +99,14 @@ final class TimedCloudEvent implements CloudEvent {
 
   @Override
   public String toString() {
-    return "CloudEvent{id='" + getId() + "', source=" + getSource() + ", type='" + getType() + "', time=" + time + "}";
+    return "CloudEvent{id='"
+        + getId()
+        + "', source="
+        + getSource()
+        + ", type='"
+        + getType()
+        + "', time="
+        + time
+        + "}";
   }
 }

@@ -10,10 +10,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Listens on one PostgreSQL {@code NOTIFY} channel on a connection of its own and runs a callback for each
- * notification: a thread blocked on the socket, no CPU while nothing happens. If the connection breaks it reconnects
- * (every few seconds) and runs the callback once, since notifications sent meanwhile are lost. Only for PostgreSQL
- * (H2 has no {@code LISTEN}).
+ * Listens on one PostgreSQL {@code NOTIFY} channel on a connection of its own and runs a callback
+ * for each notification: a thread blocked on the socket, no CPU while nothing happens. If the
+ * connection breaks it reconnects (every few seconds) and runs the callback once, since
+ * notifications sent meanwhile are lost. Only for PostgreSQL (H2 has no {@code LISTEN}).
  */
 public final class PgNotifications implements AutoCloseable {
 
@@ -28,10 +28,11 @@ public final class PgNotifications implements AutoCloseable {
   private volatile Connection connection;
 
   /**
-   * @param channel  the channel name (a plain SQL identifier)
+   * @param channel the channel name (a plain SQL identifier)
    * @param onNotify run on the listener's thread for each notification; must not block
    */
-  public PgNotifications(DataSource dataSource, String channel, Runnable onNotify, String threadName) {
+  public PgNotifications(
+      DataSource dataSource, String channel, Runnable onNotify, String threadName) {
     if (!channel.matches("[a-z_][a-z0-9_]*")) {
       throw new IllegalArgumentException("not a plain channel name: " + channel);
     }
@@ -47,7 +48,10 @@ public final class PgNotifications implements AutoCloseable {
     return this;
   }
 
-  /** Sends a notification on {@code channel} within the caller's transaction (delivered at its commit). */
+  /**
+   * Sends a notification on {@code channel} within the caller's transaction (delivered at its
+   * commit).
+   */
   public static String notifySql(String channel) {
     return "select pg_notify('" + channel + "', '')";
   }
@@ -75,7 +79,11 @@ public final class PgNotifications implements AutoCloseable {
         }
       } catch (SQLException | RuntimeException e) {
         if (!closed) {
-          log.warn("listening for {} failed, reconnecting in {} ms: {}", channel, RECONNECT_MILLIS, e.toString());
+          log.warn(
+              "listening for {} failed, reconnecting in {} ms: {}",
+              channel,
+              RECONNECT_MILLIS,
+              e.toString());
           first = false;
           sleep();
         }
@@ -95,15 +103,16 @@ public final class PgNotifications implements AutoCloseable {
   }
 
   /**
-   * Stops listening: the thread is blocked on its connection, so it is woken by a notification on its own channel (the
-   * connection is pooled: closing it from here would hand it back to the pool while the thread still reads it). Other
-   * listeners see one extra notification.
+   * Stops listening: the thread is blocked on its connection, so it is woken by a notification on
+   * its own channel (the connection is pooled: closing it from here would hand it back to the pool
+   * while the thread still reads it). Other listeners see one extra notification.
    */
   @Override
   public void close() {
     closed = true;
     if (connection != null) {
-      try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
+      try (Connection c = dataSource.getConnection();
+          Statement st = c.createStatement()) {
         st.execute(notifySql(channel));
       } catch (SQLException | RuntimeException e) {
         log.debug("could not wake the {} listener: {}", channel, e.toString());

@@ -4,19 +4,23 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-/** How the service's writer threads (delivery store, archives) take their next batch off a queue: one way, here. */
+/**
+ * How the service's writer threads (delivery store, archives) take their next batch off a queue:
+ * one way, here.
+ */
 public final class QueueBatches {
 
-  private QueueBatches() {
-  }
+  private QueueBatches() {}
 
   /**
-   * Waits up to {@code pollMillis} for a first element, then adds whatever is queued, up to {@code max} in all; with a
-   * positive {@code lingerNanos} it keeps waiting that long after the first element for a fuller batch.
+   * Waits up to {@code pollMillis} for a first element, then adds whatever is queued, up to {@code
+   * max} in all; with a positive {@code lingerNanos} it keeps waiting that long after the first
+   * element for a fuller batch.
    *
    * @return whether anything was taken
    */
-  public static <T> boolean take(BlockingQueue<T> queue, List<T> batch, int max, long pollMillis, long lingerNanos)
+  public static <T> boolean take(
+      BlockingQueue<T> queue, List<T> batch, int max, long pollMillis, long lingerNanos)
       throws InterruptedException {
     T first = queue.poll(pollMillis, TimeUnit.MILLISECONDS);
     if (first == null) {

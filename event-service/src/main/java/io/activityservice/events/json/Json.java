@@ -15,12 +15,12 @@ import java.io.IOException;
  */
 public final class Json {
 
-  public static final ObjectMapper MAPPER = new ObjectMapper()
-      .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-      .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+  public static final ObjectMapper MAPPER =
+      new ObjectMapper()
+          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+          .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
-  private Json() {
-  }
+  private Json() {}
 
   /** Parses stored or user JSON; {@code field} names the input in the error. */
   public static JsonNode parse(String text, String field) {
@@ -37,10 +37,11 @@ public final class Json {
   }
 
   /**
-   * Whether {@link #MAPPER} would read these bytes as one JSON value ({@code readTree} without an error; empty or
-   * blank input counts, as {@code readTree} gives a missing node for it), checked without building the tree: the
-   * parser reads every token (strings decoded, numbers converted as the tree would convert them), but no node and
-   * no string is allocated. Routing uses it to refuse invalid JSON data at ingest without parsing data nobody reads.
+   * Whether {@link #MAPPER} would read these bytes as one JSON value ({@code readTree} without an
+   * error; empty or blank input counts, as {@code readTree} gives a missing node for it), checked
+   * without building the tree: the parser reads every token (strings decoded, numbers converted as
+   * the tree would convert them), but no node and no string is allocated. Routing uses it to refuse
+   * invalid JSON data at ingest without parsing data nobody reads.
    */
   public static boolean isValidValue(byte[] bytes) {
     try (JsonParser p = MAPPER.createParser(bytes)) {
@@ -53,7 +54,8 @@ public final class Json {
         switch (t) {
           case START_OBJECT, START_ARRAY -> depth++;
           case END_OBJECT, END_ARRAY -> depth--;
-          // Decoded, not skipped: the parser's skip does not check every UTF-8 sequence (a truncated one passes),
+          // Decoded, not skipped: the parser's skip does not check every UTF-8 sequence (a
+          // truncated one passes),
           // and the length bound is checked when decoding (JsonValidityPropertiesTest).
           case VALUE_STRING -> p.getTextLength();
           case VALUE_NUMBER_INT -> p.getNumberType();
@@ -63,7 +65,8 @@ public final class Json {
           }
         }
       } while (depth > 0 && (t = p.nextToken()) != null);
-      return depth == 0 && p.nextToken() == null; // trailing tokens fail like FAIL_ON_TRAILING_TOKENS
+      return depth == 0
+          && p.nextToken() == null; // trailing tokens fail like FAIL_ON_TRAILING_TOKENS
     } catch (IOException | RuntimeException e) {
       return false;
     }

@@ -1,32 +1,39 @@
 package io.activityservice.events.log;
 
 /**
- * User-supplied text made safe for a log line: event ids, types, sources, channel URIs, names, rule output. The
- * result is one line (CR, LF and every other control character, the Unicode line and paragraph separators and the
- * bidirectional overrides are written as {@code \n}, {@code \r}, {@code \t} or {@code \}{@code uXXXX} escapes, and a
- * backslash as {@code \\}, so an escape in the input cannot pass for one of ours) and bounded in length (longer text
- * is cut and ends with {@code …(+N chars)}). A log line that carries user text therefore cannot be split into a
- * forged second line or hide what follows.
+ * User-supplied text made safe for a log line: event ids, types, sources, channel URIs, names, rule
+ * output. The result is one line (CR, LF and every other control character, the Unicode line and
+ * paragraph separators and the bidirectional overrides are written as {@code \n}, {@code \r},
+ * {@code \t} or {@code \}{@code uXXXX} escapes, and a backslash as {@code \\}, so an escape in the
+ * input cannot pass for one of ours) and bounded in length (longer text is cut and ends with {@code
+ * …(+N chars)}). A log line that carries user text therefore cannot be split into a forged second
+ * line or hide what follows.
  *
- * <p>Use it at the call site: {@code log.warn("event {} refused", LogSafe.text(id))}. It costs nothing when the
- * text is clean and short (the same string is returned).
+ * <p>Use it at the call site: {@code log.warn("event {} refused", LogSafe.text(id))}. It costs
+ * nothing when the text is clean and short (the same string is returned).
  */
 public final class LogSafe {
 
   /** Longest text kept, in characters, before {@code …(+N chars)}. */
   public static final int MAX_LENGTH = 256;
-  /** Longest text kept of a message a user wrote to be logged (a rule's {@code log} action, a compiler's error). */
+
+  /**
+   * Longest text kept of a message a user wrote to be logged (a rule's {@code log} action, a
+   * compiler's error).
+   */
   public static final int MAX_MESSAGE_LENGTH = 1000;
 
-  private LogSafe() {
-  }
+  private LogSafe() {}
 
   /** {@code value} as one bounded, escaped line; {@code null} stays {@code "null"}. */
   public static String text(Object value) {
     return text(value, MAX_LENGTH);
   }
 
-  /** A message a user wrote to be logged (a rule's {@code log} action, a compiler error quoting DRL or EPL). */
+  /**
+   * A message a user wrote to be logged (a rule's {@code log} action, a compiler error quoting DRL
+   * or EPL).
+   */
   public static String message(Object value) {
     return text(value, MAX_MESSAGE_LENGTH);
   }
@@ -73,15 +80,22 @@ public final class LogSafe {
   }
 
   /**
-   * Control characters (C0, DEL, C1), line and paragraph separators, bidirectional embeddings, overrides and
-   * isolates, zero-width characters and the byte-order mark; and the backslash, so that {@code \n} in the output
-   * always is one of ours.
+   * Control characters (C0, DEL, C1), line and paragraph separators, bidirectional embeddings,
+   * overrides and isolates, zero-width characters and the byte-order mark; and the backslash, so
+   * that {@code \n} in the output always is one of ours.
    */
   static boolean needsEscape(char c) {
-    return c < 0x20 || c == 0x7f || (c >= 0x80 && c <= 0x9f) || c == '\\'
-        || c == 0x2028 || c == 0x2029
-        || (c >= 0x200b && c <= 0x200f) || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069)
-        || c == 0xfeff || c == 0x85
+    return c < 0x20
+        || c == 0x7f
+        || (c >= 0x80 && c <= 0x9f)
+        || c == '\\'
+        || c == 0x2028
+        || c == 0x2029
+        || (c >= 0x200b && c <= 0x200f)
+        || (c >= 0x202a && c <= 0x202e)
+        || (c >= 0x2066 && c <= 0x2069)
+        || c == 0xfeff
+        || c == 0x85
         || (c >= 0x80 && Character.getType(c) == Character.FORMAT);
   }
 }

@@ -18,23 +18,24 @@ import java.util.Base64;
 import java.util.Collection;
 
 /**
- * An event ready for routing: the CloudEvent plus its structured-mode JSON view, which patterns are matched
- * against and schemas validate — built lazily, and only as far as someone reads it.
+ * An event ready for routing: the CloudEvent plus its structured-mode JSON view, which patterns are
+ * matched against and schemas validate — built lazily, and only as far as someone reads it.
  *
- * <p>The view is the event as the CloudEvents SDK's {@code JsonFormat} writes it (the encoding every
- * channel uses, {@link CloudEventJson#encode}): {@code time} in RFC 3339 with seconds, JSON data as
- * JSON, other data as {@code data_base64} (one difference: data of every JSON media type, e.g.
- * {@code application/vnd.acme+json}, is a JSON value here, so patterns and schemas see it, where the
- * SDK's encoder writes some of them as {@code data_base64}). It is built from the event's attributes without
- * serializing it: JSON data that arrived parsed (structured mode, plain JSON bodies) is used as
- * parsed, and JSON bytes (binary mode) are parsed here, once.
+ * <p>The view is the event as the CloudEvents SDK's {@code JsonFormat} writes it (the encoding
+ * every channel uses, {@link CloudEventJson#encode}): {@code time} in RFC 3339 with seconds, JSON
+ * data as JSON, other data as {@code data_base64} (one difference: data of every JSON media type,
+ * e.g. {@code application/vnd.acme+json}, is a JSON value here, so patterns and schemas see it,
+ * where the SDK's encoder writes some of them as {@code data_base64}). It is built from the event's
+ * attributes without serializing it: JSON data that arrived parsed (structured mode, plain JSON
+ * bodies) is used as parsed, and JSON bytes (binary mode) are parsed here, once.
  *
- * <p><b>Lazy.</b> A relay whose subscriptions select on attributes never needs the data as a tree: JSON data is
- * then only checked to be JSON when the event is created (so an event whose content type says JSON but whose data
- * is not is refused at ingest, as before), and parsed on the first {@link #data()} or {@link #json()} — by a
- * pattern on {@code data.*}, a schema, a detector, a rule set, an archive's pattern. {@link #view(Collection)} builds
- * just the members a matcher reads, and the time is formatted once, when first needed. Thread-safe: taps read the
- * event on their own threads; each lazy part is computed once.
+ * <p><b>Lazy.</b> A relay whose subscriptions select on attributes never needs the data as a tree:
+ * JSON data is then only checked to be JSON when the event is created (so an event whose content
+ * type says JSON but whose data is not is refused at ingest, as before), and parsed on the first
+ * {@link #data()} or {@link #json()} — by a pattern on {@code data.*}, a schema, a detector, a rule
+ * set, an archive's pattern. {@link #view(Collection)} builds just the members a matcher reads, and
+ * the time is formatted once, when first needed. Thread-safe: taps read the event on their own
+ * threads; each lazy part is computed once.
  */
 public final class RoutableEvent {
 
@@ -42,8 +43,10 @@ public final class RoutableEvent {
   private final long receivedAt;
   private final OutboundEvent outbound;
   private final boolean dataIsJson;
+
   /** JSON data still to be parsed ({@code null} once parsed, or when there is none to parse). */
   private byte[] unparsed;
+
   private volatile JsonNode data;
   private volatile ObjectNode json;
   private volatile String time;
@@ -69,8 +72,8 @@ public final class RoutableEvent {
   /**
    * An event for routing.
    *
-   * @param parseData parse JSON data now (someone will read it: a schema, a pattern on data), instead of checking it
-   *                  now and parsing it when first read
+   * @param parseData parse JSON data now (someone will read it: a schema, a pattern on data),
+   *     instead of checking it now and parsing it when first read
    * @throws InvalidInputException naming {@code data} if the content type says JSON but it is not
    */
   public static RoutableEvent of(CloudEvent event, boolean parseData) {
@@ -105,8 +108,8 @@ public final class RoutableEvent {
   }
 
   /**
-   * The event as handed to channels: one per routed event, shared by every matching target, so each wire format
-   * encodes it once (and the parked copy reuses the structured JSON).
+   * The event as handed to channels: one per routed event, shared by every matching target, so each
+   * wire format encodes it once (and the parked copy reuses the structured JSON).
    */
   public OutboundEvent outbound() {
     return outbound;
@@ -117,7 +120,10 @@ public final class RoutableEvent {
     return dataIsJson;
   }
 
-  /** The parsed JSON data, or {@code null} (no data, or data that is not JSON); parsed on the first call. */
+  /**
+   * The parsed JSON data, or {@code null} (no data, or data that is not JSON); parsed on the first
+   * call.
+   */
   public JsonNode data() {
     JsonNode d = data;
     if (d != null || !dataIsJson) {
@@ -132,7 +138,10 @@ public final class RoutableEvent {
     }
   }
 
-  /** The whole structured-mode JSON object of the event (attributes, extensions, data); built on the first call. */
+  /**
+   * The whole structured-mode JSON object of the event (attributes, extensions, data); built on the
+   * first call.
+   */
   public ObjectNode json() {
     ObjectNode j = json;
     if (j != null) {
@@ -149,8 +158,9 @@ public final class RoutableEvent {
   }
 
   /**
-   * The structured-mode JSON object with only the given top-level members (those present in the event): what an
-   * Event Ruler machine reads when its rules reference only these fields (it ignores every other member).
+   * The structured-mode JSON object with only the given top-level members (those present in the
+   * event): what an Event Ruler machine reads when its rules reference only these fields (it
+   * ignores every other member).
    */
   public ObjectNode view(Collection<String> members) {
     ObjectNode full = json;
@@ -172,12 +182,15 @@ public final class RoutableEvent {
   }
 
   /**
-   * The value of a top-level member as Event Ruler reads it from the JSON view: strings in double quotes (not
-   * escaped, as Ruler writes them), integers and booleans as literals; {@code null} if the event has no such
-   * attribute or extension. Only for attributes and extensions (never {@code data}).
+   * The value of a top-level member as Event Ruler reads it from the JSON view: strings in double
+   * quotes (not escaped, as Ruler writes them), integers and booleans as literals; {@code null} if
+   * the event has no such attribute or extension. Only for attributes and extensions (never {@code
+   * data}).
    */
   public String rulerValue(String member) {
-    Object ext = event.getExtension(member); // as in the view, where an extension is set after the attributes
+    Object ext =
+        event.getExtension(
+            member); // as in the view, where an extension is set after the attributes
     if (ext != null) {
       JsonNode node = extensionNode(ext);
       return node.isTextual() ? '"' + node.asText() + '"' : node.asText();
@@ -186,7 +199,10 @@ public final class RoutableEvent {
     return text == null ? null : '"' + text + '"';
   }
 
-  /** The event's {@code time} in RFC 3339 as the SDK's JSON format writes it, formatted once; {@code null} if none. */
+  /**
+   * The event's {@code time} in RFC 3339 as the SDK's JSON format writes it, formatted once; {@code
+   * null} if none.
+   */
   public String time() {
     String t = time;
     if (t == null && event.getTime() != null) {
@@ -196,7 +212,9 @@ public final class RoutableEvent {
     return t;
   }
 
-  /** A context attribute as text, as the view has it; {@code null} if absent or not an attribute. */
+  /**
+   * A context attribute as text, as the view has it; {@code null} if absent or not an attribute.
+   */
   private String attributeText(String name) {
     return switch (name) {
       case "specversion" -> event.getSpecVersion().toString();
@@ -211,8 +229,9 @@ public final class RoutableEvent {
     };
   }
 
-  private static final String[] ATTRIBUTES = {"specversion", "id", "source", "type", "subject", "datacontenttype",
-      "dataschema", "time"};
+  private static final String[] ATTRIBUTES = {
+    "specversion", "id", "source", "type", "subject", "datacontenttype", "dataschema", "time"
+  };
 
   /** The context attributes in the view's order; only {@code members} if given. */
   private void putAttributes(ObjectNode j, Collection<String> members) {
@@ -233,7 +252,9 @@ public final class RoutableEvent {
         j.set("data", d);
       }
     } else if (event.getData() != null) {
-      j.put("data_base64", Base64.getEncoder().encodeToString(event.getData().toBytes())); // as JsonFormat writes it
+      j.put(
+          "data_base64",
+          Base64.getEncoder().encodeToString(event.getData().toBytes())); // as JsonFormat writes it
     }
   }
 
@@ -244,7 +265,8 @@ public final class RoutableEvent {
     }
     int semi = contentType.indexOf(';');
     String base = (semi < 0 ? contentType : contentType.substring(0, semi)).trim();
-    return base.equalsIgnoreCase("application/json") || base.equalsIgnoreCase("text/json")
+    return base.equalsIgnoreCase("application/json")
+        || base.equalsIgnoreCase("text/json")
         || base.regionMatches(true, base.length() - 5, "+json", 0, 5);
   }
 
@@ -259,8 +281,8 @@ public final class RoutableEvent {
   }
 
   /**
-   * CloudEvents extension values are strings, integers, booleans, URIs, timestamps or bytes; written as
-   * the SDK's JSON format writes them.
+   * CloudEvents extension values are strings, integers, booleans, URIs, timestamps or bytes;
+   * written as the SDK's JSON format writes them.
    */
   private static JsonNode extensionNode(Object value) {
     if (value instanceof Integer i) {

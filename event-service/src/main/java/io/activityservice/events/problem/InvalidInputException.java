@@ -3,14 +3,16 @@ package io.activityservice.events.problem;
 import java.util.List;
 
 /**
- * Input the service cannot accept. Mapped to HTTP 400 with an {@code application/problem+json}
- * body that names each offending field.
+ * Input the service cannot accept. Mapped to HTTP 400 with an {@code application/problem+json} body
+ * that names each offending field.
  */
 public class InvalidInputException extends RuntimeException {
 
-  /** One reason input was refused. {@code field} is a JSON-pointer-like path, e.g. {@code data.value}. */
-  public record FieldError(String field, String reason) {
-  }
+  /**
+   * One reason input was refused. {@code field} is a JSON-pointer-like path, e.g. {@code
+   * data.value}.
+   */
+  public record FieldError(String field, String reason) {}
 
   private final List<FieldError> errors;
 

@@ -24,22 +24,30 @@ public class EventTypeRepository {
   }
 
   public Optional<EventType> find(String type) {
-    return jdbc.sql("select * from event_type where type = ?").param(type).query(this::map).optional();
+    return jdbc.sql("select * from event_type where type = ?")
+        .param(type)
+        .query(this::map)
+        .optional();
   }
 
   /** Types whose name starts with {@code q} or whose description contains it (case-insensitive). */
   public List<EventType> search(String q) {
     String lower = q.toLowerCase(Locale.ROOT);
-    return jdbc.sql("""
+    return jdbc.sql(
+            """
             select * from event_type
             where lower(type) like ? escape '\\' or lower(description) like ? escape '\\'
             order by type""")
         .param(escapeLike(lower) + "%")
         .param("%" + escapeLike(lower) + "%")
-        .query(this::map).list();
+        .query(this::map)
+        .list();
   }
 
-  /** Inserts a new type; returns false if the type exists already (also when a concurrent insert won). */
+  /**
+   * Inserts a new type; returns false if the type exists already (also when a concurrent insert
+   * won).
+   */
   public boolean insert(EventType t) {
     if (find(t.type()).isPresent()) {
       return false;
@@ -52,23 +60,38 @@ public class EventTypeRepository {
   }
 
   private boolean insertRow(EventType t) {
-    jdbc.sql("""
+    jdbc.sql(
+            """
             insert into event_type (type, description, owner, schema_json, version, created_at, updated_at)
             values (?, ?, ?, ?, ?, ?, ?)""")
-        .params(t.type(), t.description(), t.owner(), Json.write(t.schema()), t.version(),
-            t.createdAt(), t.updatedAt())
+        .params(
+            t.type(),
+            t.description(),
+            t.owner(),
+            Json.write(t.schema()),
+            t.version(),
+            t.createdAt(),
+            t.updatedAt())
         .update();
     return true;
   }
 
   /** Updates a type if its stored version is {@code expectedVersion}; false otherwise. */
   public boolean update(EventType t, long expectedVersion) {
-    return jdbc.sql("""
+    return jdbc.sql(
+                """
             update event_type set description = ?, owner = ?, schema_json = ?, version = ?, updated_at = ?
             where type = ? and version = ?""")
-        .params(t.description(), t.owner(), Json.write(t.schema()), t.version(), t.updatedAt(),
-            t.type(), expectedVersion)
-        .update() == 1;
+            .params(
+                t.description(),
+                t.owner(),
+                Json.write(t.schema()),
+                t.version(),
+                t.updatedAt(),
+                t.type(),
+                expectedVersion)
+            .update()
+        == 1;
   }
 
   public boolean delete(String type) {
@@ -77,9 +100,14 @@ public class EventTypeRepository {
 
   private EventType map(ResultSet rs, int row) throws SQLException {
     String schema = rs.getString("schema_json");
-    return new EventType(rs.getString("type"), rs.getString("description"), rs.getString("owner"),
-        schema == null ? null : Json.parse(schema, "schema"), rs.getLong("version"),
-        rs.getObject("created_at", OffsetDateTime.class), rs.getObject("updated_at", OffsetDateTime.class));
+    return new EventType(
+        rs.getString("type"),
+        rs.getString("description"),
+        rs.getString("owner"),
+        schema == null ? null : Json.parse(schema, "schema"),
+        rs.getLong("version"),
+        rs.getObject("created_at", OffsetDateTime.class),
+        rs.getObject("updated_at", OffsetDateTime.class));
   }
 
   private static String escapeLike(String s) {

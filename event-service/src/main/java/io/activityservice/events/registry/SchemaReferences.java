@@ -20,31 +20,48 @@ import java.util.Set;
  * Event-type schemas fetch nothing. Two parts, both allow-lists:
  *
  * <ul>
- *   <li>{@link #check}: when a type is written, every reference keyword ({@code $ref}, {@code $dynamicRef},
- *       {@code $recursiveRef}) must resolve — against the {@code $id}s in scope, as the validator resolves it — into
- *       this schema document itself (a fragment, or an {@code $id} the document declares) or to a bundled
- *       meta-schema, and {@code $schema} must name a bundled meta-schema. Anything else (a network, {@code file:},
- *       {@code classpath:} or relative URL) is a 400 naming the field as {@code schema} plus the JSON pointer of the
- *       keyword, e.g. {@code schema/properties/a/$ref}.</li>
- *   <li>{@link #LOADER}: the validator's only schema loader. It serves the meta-schemas bundled in the validator's
- *       jar (by their exact resource names) and refuses every other address, so nothing is fetched at validation
- *       time either, whatever a schema holds (the validator's own class-path and URL loaders are never reached).</li>
+ *   <li>{@link #check}: when a type is written, every reference keyword ({@code $ref}, {@code
+ *       $dynamicRef}, {@code $recursiveRef}) must resolve — against the {@code $id}s in scope, as
+ *       the validator resolves it — into this schema document itself (a fragment, or an {@code $id}
+ *       the document declares) or to a bundled meta-schema, and {@code $schema} must name a bundled
+ *       meta-schema. Anything else (a network, {@code file:}, {@code classpath:} or relative URL)
+ *       is a 400 naming the field as {@code schema} plus the JSON pointer of the keyword, e.g.
+ *       {@code schema/properties/a/$ref}.
+ *   <li>{@link #LOADER}: the validator's only schema loader. It serves the meta-schemas bundled in
+ *       the validator's jar (by their exact resource names) and refuses every other address, so
+ *       nothing is fetched at validation time either, whatever a schema holds (the validator's own
+ *       class-path and URL loaders are never reached).
  * </ul>
  */
 public final class SchemaReferences {
 
-  /** The base a schema without {@code $id} resolves relative references against: nothing can be loaded from it. */
+  /**
+   * The base a schema without {@code $id} resolves relative references against: nothing can be
+   * loaded from it.
+   */
   static final String DOCUMENT_BASE = "https://registry.invalid/event-type-schema.json";
 
   /** The meta-schema resources bundled in json-schema-validator's jar. */
-  private static final Set<String> BUNDLED = Set.of(
-      "draft/2020-12/schema", "draft/2020-12/meta/core", "draft/2020-12/meta/applicator",
-      "draft/2020-12/meta/unevaluated", "draft/2020-12/meta/validation", "draft/2020-12/meta/meta-data",
-      "draft/2020-12/meta/format-annotation", "draft/2020-12/meta/content",
-      "draft/2019-09/schema", "draft/2019-09/meta/core", "draft/2019-09/meta/applicator",
-      "draft/2019-09/meta/validation", "draft/2019-09/meta/meta-data", "draft/2019-09/meta/format",
-      "draft/2019-09/meta/content",
-      "draft-07/schema", "draft-06/schema", "draft-04/schema");
+  private static final Set<String> BUNDLED =
+      Set.of(
+          "draft/2020-12/schema",
+          "draft/2020-12/meta/core",
+          "draft/2020-12/meta/applicator",
+          "draft/2020-12/meta/unevaluated",
+          "draft/2020-12/meta/validation",
+          "draft/2020-12/meta/meta-data",
+          "draft/2020-12/meta/format-annotation",
+          "draft/2020-12/meta/content",
+          "draft/2019-09/schema",
+          "draft/2019-09/meta/core",
+          "draft/2019-09/meta/applicator",
+          "draft/2019-09/meta/validation",
+          "draft/2019-09/meta/meta-data",
+          "draft/2019-09/meta/format",
+          "draft/2019-09/meta/content",
+          "draft-07/schema",
+          "draft-06/schema",
+          "draft-04/schema");
 
   /** The meta-schemas' public IRIs, as schemas name them. */
   private static final Set<String> BUNDLED_IRIS;
@@ -60,13 +77,13 @@ public final class SchemaReferences {
 
   /** Keywords whose values are data, not schemas: never looked into. */
   private static final Set<String> DATA_KEYWORDS = Set.of("const", "enum", "default", "examples");
+
   private static final Set<String> REFERENCES = Set.of("$ref", "$dynamicRef", "$recursiveRef");
 
   /** The loader: bundled meta-schemas only; every other address is refused. */
   public static final SchemaLoader LOADER = new BundledOnly();
 
-  private SchemaReferences() {
-  }
+  private SchemaReferences() {}
 
   /**
    * Checks every reference in a schema document.
@@ -121,11 +138,16 @@ public final class SchemaReferences {
       here = withoutFragment(resolve(base, id.asText(), pointer + "/$id"));
     }
     JsonNode dialect = node.get("$schema");
-    if (dialect != null && dialect.isTextual() && !BUNDLED_IRIS.contains(withoutFragment(dialect.asText()))) {
-      throw new InvalidInputException("schema" + pointer + "/$schema", "names the dialect " + dialect.asText()
-          + ", which the registry does not bundle; the registry fetches nothing: omit $schema (2020-12) or use"
-          + " https://json-schema.org/draft/2020-12/schema, 2019-09, or http://json-schema.org/draft-07/schema#"
-          + " (also draft-06, draft-04)");
+    if (dialect != null
+        && dialect.isTextual()
+        && !BUNDLED_IRIS.contains(withoutFragment(dialect.asText()))) {
+      throw new InvalidInputException(
+          "schema" + pointer + "/$schema",
+          "names the dialect "
+              + dialect.asText()
+              + ", which the registry does not bundle; the registry fetches nothing: omit $schema (2020-12) or use"
+              + " https://json-schema.org/draft/2020-12/schema, 2019-09, or http://json-schema.org/draft-07/schema#"
+              + " (also draft-06, draft-04)");
     }
     for (Iterator<Map.Entry<String, JsonNode>> it = node.properties().iterator(); it.hasNext(); ) {
       Map.Entry<String, JsonNode> e = it.next();
@@ -138,9 +160,13 @@ public final class SchemaReferences {
         String ref = e.getValue().asText();
         String target = withoutFragment(resolve(here, ref, at));
         if (!declared.contains(target) && !BUNDLED_IRIS.contains(target)) {
-          throw new InvalidInputException("schema" + at, "refers to " + ref + ", outside this schema: references"
-              + " may point only into this schema (e.g. #/$defs/meter) or to a bundled JSON Schema meta-schema;"
-              + " the registry fetches nothing (no network, file or class-path addresses)");
+          throw new InvalidInputException(
+              "schema" + at,
+              "refers to "
+                  + ref
+                  + ", outside this schema: references"
+                  + " may point only into this schema (e.g. #/$defs/meter) or to a bundled JSON Schema meta-schema;"
+                  + " the registry fetches nothing (no network, file or class-path addresses)");
         }
       } else {
         checkNode(e.getValue(), here, at, declared);
@@ -153,7 +179,8 @@ public final class SchemaReferences {
       URI resolved = new URI(base).resolve(new URI(ref));
       return resolved.toString();
     } catch (URISyntaxException | IllegalArgumentException e) {
-      throw new InvalidInputException("schema" + pointer, "is not a valid URI reference: " + e.getMessage());
+      throw new InvalidInputException(
+          "schema" + pointer, "is not a valid URI reference: " + e.getMessage());
     }
   }
 
@@ -168,9 +195,10 @@ public final class SchemaReferences {
   }
 
   /**
-   * Serves the validator's bundled meta-schemas (it maps their json-schema.org IRIs to {@code classpath:draft/...}
-   * before asking loaders) and refuses everything else. Never returns null, so the validator's default loaders,
-   * which would read class-path resources or open URLs, are never asked.
+   * Serves the validator's bundled meta-schemas (it maps their json-schema.org IRIs to {@code
+   * classpath:draft/...} before asking loaders) and refuses everything else. Never returns null, so
+   * the validator's default loaders, which would read class-path resources or open URLs, are never
+   * asked.
    */
   private static final class BundledOnly implements SchemaLoader {
     @Override
@@ -190,9 +218,13 @@ public final class SchemaReferences {
           return in;
         };
       }
-      throw new InvalidSchemaException(ValidationMessage.builder()
-          .message("the schema refers to ''{1}'', which the registry does not load: references may point only into"
-              + " the schema itself or to a bundled meta-schema").arguments(text).build());
+      throw new InvalidSchemaException(
+          ValidationMessage.builder()
+              .message(
+                  "the schema refers to ''{1}'', which the registry does not load: references may point only into"
+                      + " the schema itself or to a bundled meta-schema")
+              .arguments(text)
+              .build());
     }
   }
 }

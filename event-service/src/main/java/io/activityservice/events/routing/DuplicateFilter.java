@@ -8,25 +8,28 @@ import java.util.concurrent.ConcurrentHashMap;
  * inbound message is not fanned out twice.
  *
  * <p>An event is remembered from the moment routing starts: a duplicate that arrives while the
- * first copy is still routing waits for the same outcome. If routing fails, the router
- * {@linkplain #forget forgets} the entry so that the transport's redelivery is routed again (nothing is lost). Memory is bounded by
- * {@code maxEntries}; past it the oldest entries are forgotten early.
+ * first copy is still routing waits for the same outcome. If routing fails, the router {@linkplain
+ * #forget forgets} the entry so that the transport's redelivery is routed again (nothing is lost).
+ * Memory is bounded by {@code maxEntries}; past it the oldest entries are forgotten early.
  *
- * <p>The entry is the routed event's {@link Claim} itself (the router's settlement), keyed by (source, id) and
- * linked into a FIFO list in the order it was claimed: remembering an event costs one map node, nothing else.
+ * <p>The entry is the routed event's {@link Claim} itself (the router's settlement), keyed by
+ * (source, id) and linked into a FIFO list in the order it was claimed: remembering an event costs
+ * one map node, nothing else.
  */
 public class DuplicateFilter {
 
   /**
-   * What the filter remembers of one event: its identity, when it expires, and whether its routing has settled.
-   * Equal to another claim of the same (source, id).
+   * What the filter remembers of one event: its identity, when it expires, and whether its routing
+   * has settled. Equal to another claim of the same (source, id).
    */
   abstract static class Claim {
     final String source;
     final String id;
     private final int hash;
+
     /** Guarded by the filter's lock. */
     private long expiresAt;
+
     private Claim next;
     private boolean forgotten;
 
@@ -53,8 +56,12 @@ public class DuplicateFilter {
   private final long windowNanos;
   private final int maxEntries;
   private final ConcurrentHashMap<Claim, Claim> seen = new ConcurrentHashMap<>();
-  /** Claims in the order they were made (re-stamped ones move to the end); guarded by {@code this}. */
+
+  /**
+   * Claims in the order they were made (re-stamped ones move to the end); guarded by {@code this}.
+   */
   private Claim head;
+
   private Claim tail;
   private int size;
 
@@ -67,8 +74,8 @@ public class DuplicateFilter {
   /**
    * Claims an event for routing.
    *
-   * @return {@code null} if this is the first copy (the caller routes it), else the claim of the copy already
-   *     routed or routing
+   * @return {@code null} if this is the first copy (the caller routes it), else the claim of the
+   *     copy already routed or routing
    */
   Claim claim(Claim claim) {
     if (windowNanos == 0) {
@@ -88,8 +95,8 @@ public class DuplicateFilter {
   }
 
   /**
-   * Forgets a copy whose routing failed, so that the transport's redelivery is routed again. Must be
-   * called before the copy's outcome is given to anyone, so a redelivery triggered by it is new.
+   * Forgets a copy whose routing failed, so that the transport's redelivery is routed again. Must
+   * be called before the copy's outcome is given to anyone, so a redelivery triggered by it is new.
    */
   void forget(Claim claim) {
     if (windowNanos == 0) {
@@ -119,7 +126,9 @@ public class DuplicateFilter {
     size++;
   }
 
-  /** Drops expired entries from the head (and the oldest beyond {@code maxEntries}); under the lock. */
+  /**
+   * Drops expired entries from the head (and the oldest beyond {@code maxEntries}); under the lock.
+   */
   private void expire(long now) {
     Claim c;
     while ((c = head) != null && (c.expiresAt - now < 0 || size > maxEntries)) {

@@ -10,14 +10,14 @@ import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
 /**
- * Micrometer meters of the router: events in per type, and routing latency (receipt until every matching
- * delivery was delivered or durably parked). Delivery meters are in
- * {@link io.activityservice.events.delivery.DeliveryMetrics}. Meters are cached per event type (given the registry's
- * version), so the hot path does one map lookup per count and builds no tag.
+ * Micrometer meters of the router: events in per type, and routing latency (receipt until every
+ * matching delivery was delivered or durably parked). Delivery meters are in {@link
+ * io.activityservice.events.delivery.DeliveryMetrics}. Meters are cached per event type (given the
+ * registry's version), so the hot path does one map lookup per count and builds no tag.
  *
- * <p>The {@code type} tag is bounded: it names registered types only and reports every other type as
- * {@value #OTHER}, so that publishers of random types cannot grow the metric without limit (types are
- * registered by administrators).
+ * <p>The {@code type} tag is bounded: it names registered types only and reports every other type
+ * as {@value #OTHER}, so that publishers of random types cannot grow the metric without limit
+ * (types are registered by administrators).
  */
 public class RoutingMetrics {
 
@@ -29,13 +29,19 @@ public class RoutingMetrics {
   private final LongSupplier version;
   private final Timer latency;
   private final Map<String, Counter> in = new ConcurrentHashMap<>();
-  /** Event type to its counter (its own or "other"), for the registry version {@link #cachedVersion}. */
+
+  /**
+   * Event type to its counter (its own or "other"), for the registry version {@link
+   * #cachedVersion}.
+   */
   private final Map<String, Counter> byType = new ConcurrentHashMap<>();
+
   private volatile long cachedVersion;
 
   /**
-   * @param registered whether a type is registered (e.g. {@code type -> registry.find(type).isPresent()});
-   *                   others are counted under {@value #OTHER}; asked per event
+   * @param registered whether a type is registered (e.g. {@code type ->
+   *     registry.find(type).isPresent()}); others are counted under {@value #OTHER}; asked per
+   *     event
    */
   public RoutingMetrics(MeterRegistry registry, Predicate<String> registered) {
     this(registry, registered, null);
@@ -43,17 +49,20 @@ public class RoutingMetrics {
 
   /**
    * @param registered whether a type is registered; others are counted under {@value #OTHER}
-   * @param version    changes whenever a type is registered or removed: the decision per type is cached until then,
-   *                   so counting an event is one map lookup
+   * @param version changes whenever a type is registered or removed: the decision per type is
+   *     cached until then, so counting an event is one map lookup
    */
-  public RoutingMetrics(MeterRegistry registry, Predicate<String> registered, LongSupplier version) {
+  public RoutingMetrics(
+      MeterRegistry registry, Predicate<String> registered, LongSupplier version) {
     this.registry = registry;
     this.registered = registered;
     this.version = version;
-    this.latency = Timer.builder("activity.routing.latency")
-        .description("Time from receipt of an event until every matching delivery was delivered or parked")
-        .publishPercentileHistogram()
-        .register(registry);
+    this.latency =
+        Timer.builder("activity.routing.latency")
+            .description(
+                "Time from receipt of an event until every matching delivery was delivered or parked")
+            .publishPercentileHistogram()
+            .register(registry);
   }
 
   void received(String type) {
@@ -79,11 +88,21 @@ public class RoutingMetrics {
   private Counter counter(String type) {
     String tag = type != null && registered.test(type) ? type : OTHER;
     Counter c = in.get(tag);
-    return c != null ? c : in.computeIfAbsent(tag, v -> Counter.builder("activity.events.in")
-        .description("Events received, by type").tag("type", v).register(registry));
+    return c != null
+        ? c
+        : in.computeIfAbsent(
+            tag,
+            v ->
+                Counter.builder("activity.events.in")
+                    .description("Events received, by type")
+                    .tag("type", v)
+                    .register(registry));
   }
 
-  /** Types whose tag decision is cached (random types of unregistered events beyond it are decided per event). */
+  /**
+   * Types whose tag decision is cached (random types of unregistered events beyond it are decided
+   * per event).
+   */
   private static final int MAX_CACHED_TYPES = 10_000;
 
   void routed(long receivedAtNanos) {

@@ -7,24 +7,34 @@ import java.util.List;
 import java.util.function.BiConsumer;
 
 /**
- * The one object that follows a routed event from the match to its outcome: it counts the deliveries (and the
- * forwarders' hand-over) still open, and when the last one is durable it releases the router's in-flight slot and
- * tells the caller — the inbound acknowledgement, or the REST answer. It replaces a chain of futures per event
- * (route, deliveries, allOf, park-after, outcome, acknowledgement) with one object and a counter.
+ * The one object that follows a routed event from the match to its outcome: it counts the
+ * deliveries (and the forwarders' hand-over) still open, and when the last one is durable it
+ * releases the router's in-flight slot and tells the caller — the inbound acknowledgement, or the
+ * REST answer. It replaces a chain of futures per event (route, deliveries, allOf, park-after,
+ * outcome, acknowledgement) with one object and a counter.
  *
- * <p>It is also the event's entry in the {@link DuplicateFilter}: a duplicate that arrives while it routes waits on
- * it, one that arrives later gets its outcome marked as a duplicate. Once settled it keeps only the counts (the
- * filter may remember it for the whole dedup window), never the event.
+ * <p>It is also the event's entry in the {@link DuplicateFilter}: a duplicate that arrives while it
+ * routes waits on it, one that arrives later gets its outcome marked as a duplicate. Once settled
+ * it keeps only the counts (the filter may remember it for the whole dedup window), never the
+ * event.
  */
-final class Settlement extends DuplicateFilter.Claim implements DurableDelivery.Callback, BiConsumer<Object, Throwable> {
+final class Settlement extends DuplicateFilter.Claim
+    implements DurableDelivery.Callback, BiConsumer<Object, Throwable> {
 
   private final EventRouter router;
   private final long receivedAt;
+
   /** Guarded by {@code this}. */
   private EventRouter.Callback callback;
+
   private List<EventRouter.Callback> duplicates;
-  /** Deliveries and hand-overs not ended yet, plus one for the router until it has handed everything out. */
+
+  /**
+   * Deliveries and hand-overs not ended yet, plus one for the router until it has handed everything
+   * out.
+   */
   private int open = 1;
+
   private int matched;
   private int delivered;
   private int parked;
@@ -69,8 +79,8 @@ final class Settlement extends DuplicateFilter.Claim implements DurableDelivery.
   }
 
   /**
-   * Routing failed unexpectedly: the event is refused (redelivered) once whatever was handed out before has ended.
-   * Instead of {@link #dispatched()}.
+   * Routing failed unexpectedly: the event is refused (redelivered) once whatever was handed out
+   * before has ended. Instead of {@link #dispatched()}.
    */
   void fail(Throwable failure) {
     close(null, failure);
@@ -96,14 +106,18 @@ final class Settlement extends DuplicateFilter.Claim implements DurableDelivery.
 
   /** The outcome as routing gave it. */
   synchronized RoutingOutcome outcome(boolean duplicate) {
-    return new RoutingOutcome(id, matched, delivered, parked, matched - delivered - parked, duplicate);
+    return new RoutingOutcome(
+        id, matched, delivered, parked, matched - delivered - parked, duplicate);
   }
 
   Throwable error() {
     return error;
   }
 
-  /** Tells the caller and the duplicates that waited; the router has released the slot (and forgotten a failure). */
+  /**
+   * Tells the caller and the duplicates that waited; the router has released the slot (and
+   * forgotten a failure).
+   */
   void complete() {
     EventRouter.Callback first;
     List<EventRouter.Callback> waiting;
@@ -124,7 +138,10 @@ final class Settlement extends DuplicateFilter.Claim implements DurableDelivery.
     }
   }
 
-  /** A duplicate of this event arrived: it gets this event's outcome (as a duplicate) once there is one. */
+  /**
+   * A duplicate of this event arrived: it gets this event's outcome (as a duplicate) once there is
+   * one.
+   */
   void duplicate(EventRouter.Callback waiter) {
     synchronized (this) {
       if (!settled) {

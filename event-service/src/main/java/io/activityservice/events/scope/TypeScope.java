@@ -16,14 +16,16 @@ import software.amazon.event.ruler.Patterns;
 import software.amazon.event.ruler.ValuePatterns;
 
 /**
- * The event types a publisher may publish or a subscriber may subscribe to: a list of patterns, each an exact
- * type ({@code com.example.meter.reading}) or a prefix ending in {@code *} ({@code com.example.meter.*} matches
- * every type that starts with {@code com.example.meter.}); {@code *} alone matches every type. Immutable.
+ * The event types a publisher may publish or a subscriber may subscribe to: a list of patterns,
+ * each an exact type ({@code com.example.meter.reading}) or a prefix ending in {@code *} ({@code
+ * com.example.meter.*} matches every type that starts with {@code com.example.meter.}); {@code *}
+ * alone matches every type. Immutable.
  */
 public final class TypeScope {
 
   /** Every type. */
   public static final TypeScope ALL = new TypeScope(List.of("*"));
+
   /** No type. */
   public static final TypeScope NONE = new TypeScope(List.of());
 
@@ -52,8 +54,8 @@ public final class TypeScope {
   /**
    * Validated patterns as a client gave them.
    *
-   * @throws InvalidInputException naming {@code field[i]} for a blank pattern, whitespace, a {@code *} that is
-   *                               not last, or more than 100 patterns
+   * @throws InvalidInputException naming {@code field[i]} for a blank pattern, whitespace, a {@code
+   *     *} that is not last, or more than 100 patterns
    */
   public static TypeScope of(Collection<String> patterns, String field) {
     if (patterns == null || patterns.isEmpty()) {
@@ -75,13 +77,21 @@ public final class TypeScope {
     return new TypeScope(clean.stream().distinct().toList());
   }
 
-  /** The valid patterns among {@code patterns}, the others ignored (claims of a token issued elsewhere). */
+  /**
+   * The valid patterns among {@code patterns}, the others ignored (claims of a token issued
+   * elsewhere).
+   */
   public static TypeScope lenient(Collection<String> patterns) {
     if (patterns == null) {
       return NONE;
     }
-    return new TypeScope(patterns.stream().filter(p -> problem(p) == null).map(String::trim).distinct()
-        .limit(MAX_PATTERNS).toList());
+    return new TypeScope(
+        patterns.stream()
+            .filter(p -> problem(p) == null)
+            .map(String::trim)
+            .distinct()
+            .limit(MAX_PATTERNS)
+            .toList());
   }
 
   private static String problem(String p) {
@@ -142,20 +152,28 @@ public final class TypeScope {
     if (other.all) {
       return false;
     }
-    return other.exact.stream().allMatch(this::allows) && other.prefixes.stream().allMatch(this::coversPrefix);
+    return other.exact.stream().allMatch(this::allows)
+        && other.prefixes.stream().allMatch(this::coversPrefix);
   }
 
   /**
-   * Checks that a caller with this scope may replace or delete a definition (rule set, detector) whose author had
-   * {@code authorScope}: only if everything that author could use lies within this scope, so a scoped author cannot
-   * take over, or remove, what another team (or an admin) deployed.
+   * Checks that a caller with this scope may replace or delete a definition (rule set, detector)
+   * whose author had {@code authorScope}: only if everything that author could use lies within this
+   * scope, so a scoped author cannot take over, or remove, what another team (or an admin)
+   * deployed.
    *
    * @throws ForbiddenException naming {@code field} otherwise
    */
   public void requireCovers(TypeScope authorScope, String field, String what) {
     if (!covers(authorScope)) {
-      throw new ForbiddenException(field, what + " was deployed by an author whose event types (" + authorScope
-          + ") reach beyond yours (" + this + "); ask that team or an admin");
+      throw new ForbiddenException(
+          field,
+          what
+              + " was deployed by an author whose event types ("
+              + authorScope
+              + ") reach beyond yours ("
+              + this
+              + "); ask that team or an admin");
     }
   }
 
@@ -175,10 +193,10 @@ public final class TypeScope {
   }
 
   /**
-   * Checks that a subscription {@code pattern} only matches types in scope; see {@link #requireSubscribable(
-   * CompiledPattern)}. Compiles it with the default {@link PatternLimits}.
+   * Checks that a subscription {@code pattern} only matches types in scope; see {@link
+   * #requireSubscribable( CompiledPattern)}. Compiles it with the default {@link PatternLimits}.
    *
-   * @throws ForbiddenException   naming {@code pattern} when it can reach a type outside the scope
+   * @throws ForbiddenException naming {@code pattern} when it can reach a type outside the scope
    * @throws InvalidInputException naming {@code pattern} when it does not compile
    */
   public void requireSubscribable(JsonNode pattern) {
@@ -186,12 +204,13 @@ public final class TypeScope {
   }
 
   /**
-   * Checks that a compiled pattern only matches types in scope. The decision is made on every sub-pattern Event
-   * Ruler will run (each {@code $or} branch, nested ones included): each must constrain {@code type}, and every
-   * matcher of its {@code type} must only match types in scope: an exact type in scope, a {@code prefix} the scope
-   * covers, or a {@code wildcard} whose text before its first {@code *} is such a prefix (or which has no
-   * {@code *} and is a type in scope). Matchers whose reach cannot be bounded by the scope ({@code anything-but},
-   * {@code exists}, {@code suffix}, {@code equals-ignore-case}, numbers, CIDR) are refused for scoped credentials.
+   * Checks that a compiled pattern only matches types in scope. The decision is made on every
+   * sub-pattern Event Ruler will run (each {@code $or} branch, nested ones included): each must
+   * constrain {@code type}, and every matcher of its {@code type} must only match types in scope:
+   * an exact type in scope, a {@code prefix} the scope covers, or a {@code wildcard} whose text
+   * before its first {@code *} is such a prefix (or which has no {@code *} and is a type in scope).
+   * Matchers whose reach cannot be bounded by the scope ({@code anything-but}, {@code exists},
+   * {@code suffix}, {@code equals-ignore-case}, numbers, CIDR) are refused for scoped credentials.
    *
    * @throws ForbiddenException naming {@code pattern} otherwise
    */
@@ -199,19 +218,33 @@ public final class TypeScope {
     if (all) {
       return;
     }
-    String example = "e.g. {\"type\": [\"" + (exact.isEmpty() ? (prefixes.isEmpty() ? "com.example.type"
-        : prefixes.get(0) + "…") : exact.iterator().next()) + "\"]}";
+    String example =
+        "e.g. {\"type\": [\""
+            + (exact.isEmpty()
+                ? (prefixes.isEmpty() ? "com.example.type" : prefixes.get(0) + "…")
+                : exact.iterator().next())
+            + "\"]}";
     if (pattern.matchesEverything()) {
-      throw new ForbiddenException("pattern", "must pin \"type\" to event types your credentials may read ("
-          + this + "), " + example);
+      throw new ForbiddenException(
+          "pattern",
+          "must pin \"type\" to event types your credentials may read (" + this + "), " + example);
     }
     List<Map<String, List<Patterns>>> subRules = pattern.subRules();
     for (int i = 0; i < subRules.size(); i++) {
-      String where = subRules.size() == 1 ? "the pattern" : "$or alternative " + (i + 1) + " of " + subRules.size();
+      String where =
+          subRules.size() == 1
+              ? "the pattern"
+              : "$or alternative " + (i + 1) + " of " + subRules.size();
       List<Patterns> type = subRules.get(i).get("type");
       if (type == null) {
-        throw new ForbiddenException("pattern", "must pin \"type\" to event types your credentials may read ("
-            + this + ") in every $or alternative; " + where + " does not constrain type, " + example);
+        throw new ForbiddenException(
+            "pattern",
+            "must pin \"type\" to event types your credentials may read ("
+                + this
+                + ") in every $or alternative; "
+                + where
+                + " does not constrain type, "
+                + example);
       }
       for (Patterns matcher : type) {
         String why = outside(matcher);
@@ -223,9 +256,10 @@ public final class TypeScope {
   }
 
   /**
-   * Checks a live-tail pattern: the tail filters every event by its type against the scope anyway, so a
-   * sub-pattern without {@code type} is fine; but a sub-pattern whose {@code type} matchers reach beyond the scope
-   * asks for events the caller may not read, and is refused as a subscription would be.
+   * Checks a live-tail pattern: the tail filters every event by its type against the scope anyway,
+   * so a sub-pattern without {@code type} is fine; but a sub-pattern whose {@code type} matchers
+   * reach beyond the scope asks for events the caller may not read, and is refused as a
+   * subscription would be.
    *
    * @throws ForbiddenException naming {@code pattern}
    */
@@ -239,7 +273,10 @@ public final class TypeScope {
       if (type == null) {
         continue;
       }
-      String where = subRules.size() == 1 ? "the pattern" : "$or alternative " + (i + 1) + " of " + subRules.size();
+      String where =
+          subRules.size() == 1
+              ? "the pattern"
+              : "$or alternative " + (i + 1) + " of " + subRules.size();
       for (Patterns matcher : type) {
         String why = outside(matcher);
         if (why != null) {
@@ -249,7 +286,10 @@ public final class TypeScope {
     }
   }
 
-  /** The matcher's value text; Patterns.pattern() (null unless overridden) is deprecated in favour of this one. */
+  /**
+   * The matcher's value text; Patterns.pattern() (null unless overridden) is deprecated in favour
+   * of this one.
+   */
   private static String patternText(Patterns matcher) {
     return matcher instanceof ValuePatterns values ? values.pattern() : null;
   }
@@ -259,17 +299,27 @@ public final class TypeScope {
     MatchType kind = matcher.type();
     if (kind == MatchType.EXACT) {
       String quoted = patternText(matcher);
-      if (quoted.length() < 2 || quoted.charAt(0) != '"' || quoted.charAt(quoted.length() - 1) != '"') {
-        return "type matcher " + quoted + " is not allowed with scoped credentials: event types are strings";
+      if (quoted.length() < 2
+          || quoted.charAt(0) != '"'
+          || quoted.charAt(quoted.length() - 1) != '"') {
+        return "type matcher "
+            + quoted
+            + " is not allowed with scoped credentials: event types are strings";
       }
       String type = quoted.substring(1, quoted.length() - 1);
-      return allows(type) ? null
+      return allows(type)
+          ? null
           : "type " + type + " is outside the event types your credentials may read (" + this + ")";
     }
     if (kind == MatchType.PREFIX) {
       String prefix = unquoteStart(patternText(matcher));
-      return coversPrefix(prefix) ? null
-          : "type prefix " + prefix + " reaches beyond the event types your credentials may read (" + this + ")";
+      return coversPrefix(prefix)
+          ? null
+          : "type prefix "
+              + prefix
+              + " reaches beyond the event types your credentials may read ("
+              + this
+              + ")";
     }
     if (kind == MatchType.WILDCARD) {
       String text = unquoteStart(patternText(matcher));
@@ -291,21 +341,36 @@ public final class TypeScope {
       }
       String fixed = literal.toString();
       boolean inside = star ? !fixed.isEmpty() && coversPrefix(fixed) : allows(fixed);
-      return inside ? null : "type wildcard " + text + " reaches beyond the event types your credentials may read ("
-          + this + "): the text before its first * must be a prefix within them";
+      return inside
+          ? null
+          : "type wildcard "
+              + text
+              + " reaches beyond the event types your credentials may read ("
+              + this
+              + "): the text before its first * must be a prefix within them";
     }
-    return "type matcher " + describe(kind) + " is not allowed with scoped credentials: it can match types outside "
-        + this + "; use exact types, {\"prefix\": \"…\"} or {\"wildcard\": \"…\"} starting with a prefix within them";
+    return "type matcher "
+        + describe(kind)
+        + " is not allowed with scoped credentials: it can match types outside "
+        + this
+        + "; use exact types, {\"prefix\": \"…\"} or {\"wildcard\": \"…\"} starting with a prefix within them";
   }
 
   private static String unquoteStart(String pattern) {
     return pattern.startsWith("\"") ? pattern.substring(1) : pattern;
   }
 
-  /** The pattern-language name of a matcher kind, for messages (never an internal class or enum name). */
+  /**
+   * The pattern-language name of a matcher kind, for messages (never an internal class or enum
+   * name).
+   */
   private static String describe(MatchType kind) {
     return switch (kind) {
-      case ANYTHING_BUT, ANYTHING_BUT_IGNORE_CASE, ANYTHING_BUT_PREFIX, ANYTHING_BUT_SUFFIX, ANYTHING_BUT_WILDCARD ->
+      case ANYTHING_BUT,
+          ANYTHING_BUT_IGNORE_CASE,
+          ANYTHING_BUT_PREFIX,
+          ANYTHING_BUT_SUFFIX,
+          ANYTHING_BUT_WILDCARD ->
           "anything-but";
       case EXISTS, ABSENT -> "exists";
       case SUFFIX, SUFFIX_EQUALS_IGNORE_CASE -> "suffix";

@@ -8,7 +8,9 @@ import io.cloudevents.sql.ParseException;
 import io.cloudevents.sql.Parser;
 import io.cloudevents.sql.Result;
 
-/** A compiled CESQL expression; an event passes when it evaluates to {@code true} without errors. */
+/**
+ * A compiled CESQL expression; an event passes when it evaluates to {@code true} without errors.
+ */
 public final class CesqlFilter {
 
   private static final EvaluationRuntime RUNTIME = EvaluationRuntime.getDefault();
@@ -24,18 +26,20 @@ public final class CesqlFilter {
   /**
    * Compiles an expression within the default {@link PatternLimits}.
    *
-   * @throws InvalidInputException naming {@code filter} with the parser's message or the bound it exceeds
+   * @throws InvalidInputException naming {@code filter} with the parser's message or the bound it
+   *     exceeds
    */
   public static CesqlFilter compile(String text) {
     return compile(text, PatternLimits.DEFAULT);
   }
 
   /**
-   * Compiles an expression. Its length, nesting and operator count are checked on the text first, without parsing:
-   * the CESQL parser (ANTLR) and the expression it builds are recursive, so a filter nested a few thousand levels
-   * deep would overflow the thread's stack.
+   * Compiles an expression. Its length, nesting and operator count are checked on the text first,
+   * without parsing: the CESQL parser (ANTLR) and the expression it builds are recursive, so a
+   * filter nested a few thousand levels deep would overflow the thread's stack.
    *
-   * @throws InvalidInputException naming {@code filter} with the parser's message or the bound it exceeds
+   * @throws InvalidInputException naming {@code filter} with the parser's message or the bound it
+   *     exceeds
    */
   public static CesqlFilter compile(String text, PatternLimits limits) {
     checkShape(text, limits);
@@ -46,21 +50,29 @@ public final class CesqlFilter {
     } catch (RuntimeException e) {
       throw new InvalidInputException("filter", "is not valid CESQL: " + e.getMessage());
     } catch (StackOverflowError e) {
-      // Not expected within the bounds above; a 400 rather than a 500 if a thread's stack is unusually small.
-      throw new InvalidInputException("filter", "is nested too deeply to parse; write it with fewer nested"
-          + " parentheses and operators");
+      // Not expected within the bounds above; a 400 rather than a 500 if a thread's stack is
+      // unusually small.
+      throw new InvalidInputException(
+          "filter",
+          "is nested too deeply to parse; write it with fewer nested"
+              + " parentheses and operators");
     }
   }
 
   /**
-   * Length, nesting (parentheses, function calls) and operators, counted outside string literals; each operator
-   * ({@code AND}, {@code OR}, {@code XOR}, {@code NOT}, {@code LIKE}, {@code IN}, {@code EXISTS}, comparisons and
-   * arithmetic) adds a level to the parsed expression.
+   * Length, nesting (parentheses, function calls) and operators, counted outside string literals;
+   * each operator ({@code AND}, {@code OR}, {@code XOR}, {@code NOT}, {@code LIKE}, {@code IN},
+   * {@code EXISTS}, comparisons and arithmetic) adds a level to the parsed expression.
    */
   static void checkShape(String text, PatternLimits limits) {
     if (text.length() > limits.maxFilterLength()) {
-      throw new InvalidInputException("filter", "is " + text.length() + " characters long; at most "
-          + limits.maxFilterLength() + " (activity.patterns.max-filter-length)");
+      throw new InvalidInputException(
+          "filter",
+          "is "
+              + text.length()
+              + " characters long; at most "
+              + limits.maxFilterLength()
+              + " (activity.patterns.max-filter-length)");
     }
     int depth = 0;
     int maxDepth = 0;
@@ -88,12 +100,15 @@ public final class CesqlFilter {
         depth = Math.max(0, depth - 1);
       } else if ("=<>!+-*/%".indexOf(c) >= 0) {
         operators++;
-        if (i + 1 < text.length() && "=>".indexOf(text.charAt(i + 1)) >= 0 && "<>!".indexOf(c) >= 0) {
+        if (i + 1 < text.length()
+            && "=>".indexOf(text.charAt(i + 1)) >= 0
+            && "<>!".indexOf(c) >= 0) {
           i++; // <=, >=, <>, !=: one operator
         }
       } else if (Character.isLetter(c)) {
         int start = i;
-        while (i < text.length() && (Character.isLetterOrDigit(text.charAt(i)) || text.charAt(i) == '_')) {
+        while (i < text.length()
+            && (Character.isLetterOrDigit(text.charAt(i)) || text.charAt(i) == '_')) {
           i++;
         }
         if (OPERATOR_WORDS.contains(text.substring(start, i).toUpperCase(java.util.Locale.ROOT))) {
@@ -104,12 +119,22 @@ public final class CesqlFilter {
       i++;
     }
     if (maxDepth > limits.maxFilterDepth()) {
-      throw new InvalidInputException("filter", "nests parentheses or function calls " + maxDepth
-          + " levels deep; at most " + limits.maxFilterDepth() + " (activity.patterns.max-filter-depth)");
+      throw new InvalidInputException(
+          "filter",
+          "nests parentheses or function calls "
+              + maxDepth
+              + " levels deep; at most "
+              + limits.maxFilterDepth()
+              + " (activity.patterns.max-filter-depth)");
     }
     if (operators > limits.maxFilterOperators()) {
-      throw new InvalidInputException("filter", "has " + operators + " operators; at most "
-          + limits.maxFilterOperators() + " (activity.patterns.max-filter-operators)");
+      throw new InvalidInputException(
+          "filter",
+          "has "
+              + operators
+              + " operators; at most "
+              + limits.maxFilterOperators()
+              + " (activity.patterns.max-filter-operators)");
     }
   }
 
@@ -122,14 +147,18 @@ public final class CesqlFilter {
   }
 
   /**
-   * Why {@code event} does not pass, for people testing a filter: {@code null} when it passes (exactly when
-   * {@link #test} is true), else the evaluation errors or the value the expression gave.
+   * Why {@code event} does not pass, for people testing a filter: {@code null} when it passes
+   * (exactly when {@link #test} is true), else the evaluation errors or the value the expression
+   * gave.
    */
   public String whyNot(CloudEvent event) {
     Result result = expression.evaluate(RUNTIME, event);
     if (result.isFailed()) {
-      return "the filter could not be evaluated on this event: " + result.causes().stream()
-          .map(Throwable::getMessage).reduce((a, b) -> a + "; " + b).orElse("evaluation failed");
+      return "the filter could not be evaluated on this event: "
+          + result.causes().stream()
+              .map(Throwable::getMessage)
+              .reduce((a, b) -> a + "; " + b)
+              .orElse("evaluation failed");
     }
     return Boolean.TRUE.equals(result.value()) ? null : "the filter evaluates to " + result.value();
   }

@@ -11,12 +11,13 @@ import java.util.TreeSet;
 import software.amazon.event.ruler.JsonRuleCompiler;
 
 /**
- * The top-level members of the event's JSON view that the patterns in one Event Ruler machine read ({@code type},
- * {@code source}, {@code data} for {@code data.meter}…), counted per pattern so they can be removed again. Event
- * Ruler ignores every member no rule names, so a view with only these members matches exactly as the whole view
- * does: routing builds just that ({@link io.activityservice.events.model.RoutableEvent#view}) and parses the data
- * only when some pattern reads it. Not thread-safe: the owner changes it under its own lock and publishes
- * {@link #members()}.
+ * The top-level members of the event's JSON view that the patterns in one Event Ruler machine read
+ * ({@code type}, {@code source}, {@code data} for {@code data.meter}…), counted per pattern so they
+ * can be removed again. Event Ruler ignores every member no rule names, so a view with only these
+ * members matches exactly as the whole view does: routing builds just that ({@link
+ * io.activityservice.events.model.RoutableEvent#view}) and parses the data only when some pattern
+ * reads it. Not thread-safe: the owner changes it under its own lock and publishes {@link
+ * #members()}.
  */
 public final class PatternFields {
 
@@ -55,8 +56,9 @@ public final class PatternFields {
   }
 
   /**
-   * The top-level members a pattern reads, from the field paths Event Ruler's own compiler gives it (one per
-   * constrained field, {@code $or} branches expanded): the part of each path before its first dot.
+   * The top-level members a pattern reads, from the field paths Event Ruler's own compiler gives it
+   * (one per constrained field, {@code $or} branches expanded): the part of each path before its
+   * first dot.
    */
   static Set<String> of(JsonNode pattern) {
     Set<String> out = new TreeSet<>();

@@ -6,22 +6,39 @@ import java.time.OffsetDateTime;
 /**
  * A consumer's interest in events and where to deliver them.
  *
- * @param id         service-assigned identifier
- * @param name       human-readable name
- * @param pattern    EventBridge-style event pattern over the structured CloudEvent JSON, or {@code null} for all events
- * @param filter     CESQL expression over the event's attributes, or {@code null}
- * @param target     channel URI the matching events are sent to
- * @param retry      delivery retry policy
+ * @param id service-assigned identifier
+ * @param name human-readable name
+ * @param pattern EventBridge-style event pattern over the structured CloudEvent JSON, or {@code
+ *     null} for all events
+ * @param filter CESQL expression over the event's attributes, or {@code null}
+ * @param target channel URI the matching events are sent to
+ * @param retry delivery retry policy
  * @param deadLetter channel URI for events whose delivery failed for good, or {@code null}
- * @param createdAt  creation time
- * @param owner      identity that created it (e.g. {@code key:<id>} or {@code jwt:<subject>}), or {@code null}
+ * @param createdAt creation time
+ * @param owner identity that created it (e.g. {@code key:<id>} or {@code jwt:<subject>}), or {@code
+ *     null}
  */
-public record Subscription(String id, String name, JsonNode pattern, String filter, String target,
-                           RetryPolicy retry, String deadLetter, OffsetDateTime createdAt, String owner) {
+public record Subscription(
+    String id,
+    String name,
+    JsonNode pattern,
+    String filter,
+    String target,
+    RetryPolicy retry,
+    String deadLetter,
+    OffsetDateTime createdAt,
+    String owner) {
 
   /** A subscription without an owner. */
-  public Subscription(String id, String name, JsonNode pattern, String filter, String target, RetryPolicy retry,
-                      String deadLetter, OffsetDateTime createdAt) {
+  public Subscription(
+      String id,
+      String name,
+      JsonNode pattern,
+      String filter,
+      String target,
+      RetryPolicy retry,
+      String deadLetter,
+      OffsetDateTime createdAt) {
     this(id, name, pattern, filter, target, retry, deadLetter, createdAt, null);
   }
 }

@@ -19,20 +19,21 @@ import software.amazon.event.ruler.GenericMachine;
  * cost depends on the event, not on the number of subscriptions; CESQL filters run only on the
  * subscriptions whose pattern matched.
  *
- * <p>Patterns that select nothing but exact event types ({@code {"type": ["a", "b"]}}, the commonest shape) are
- * kept in a map from type to subscriptions instead: an exact string match on {@code type} is what Event Ruler would
- * do with them, and a map lookup costs a few nanoseconds and no allocation where a machine walk allocates 1–2 KiB
- * per event (measured with event-ruler 2.1.0). Every other pattern goes to the machine, which is matched against a
- * view of the event with only the members its patterns read ({@link PatternFields}), so the data is parsed only
- * when some pattern reads it.
+ * <p>Patterns that select nothing but exact event types ({@code {"type": ["a", "b"]}}, the
+ * commonest shape) are kept in a map from type to subscriptions instead: an exact string match on
+ * {@code type} is what Event Ruler would do with them, and a map lookup costs a few nanoseconds and
+ * no allocation where a machine walk allocates 1–2 KiB per event (measured with event-ruler 2.1.0).
+ * Every other pattern goes to the machine, which is matched against a view of the event with only
+ * the members its patterns read ({@link PatternFields}), so the data is parsed only when some
+ * pattern reads it.
  *
  * <p>Matching is lock-free; adding and removing subscriptions is serialized.
  */
 public class SubscriptionIndex {
 
   /** A subscription with its compiled parts. */
-  public record Entry(Subscription subscription, CesqlFilter filter, ChannelUri target, ChannelUri deadLetter) {
-  }
+  public record Entry(
+      Subscription subscription, CesqlFilter filter, ChannelUri target, ChannelUri deadLetter) {}
 
   private static final String[] NONE = new String[0];
 
@@ -40,7 +41,11 @@ public class SubscriptionIndex {
   private final PatternFields fields = new PatternFields();
   private final Map<String, Entry> entries = new ConcurrentHashMap<>();
   private final Set<String> matchAll = ConcurrentHashMap.newKeySet();
-  /** Subscriptions whose pattern is exact event types only, by type (arrays replaced, never changed). */
+
+  /**
+   * Subscriptions whose pattern is exact event types only, by type (arrays replaced, never
+   * changed).
+   */
   private final Map<String, String[]> byType = new ConcurrentHashMap<>();
 
   /** Adds a validated subscription (replacing one with the same id). */
@@ -61,7 +66,8 @@ public class SubscriptionIndex {
         machine.addRule(s.id(), Json.write(s.pattern()));
       } catch (IOException e) {
         fields.remove(s.pattern());
-        throw new IllegalArgumentException("pattern of subscription " + s.id() + " does not compile", e);
+        throw new IllegalArgumentException(
+            "pattern of subscription " + s.id() + " does not compile", e);
       }
     }
     entries.put(s.id(), entry);
@@ -93,15 +99,19 @@ public class SubscriptionIndex {
   }
 
   /**
-   * Subscriptions whose pattern and filter match, each once: the router's match, on a view of the event with only
-   * what the patterns read.
+   * Subscriptions whose pattern and filter match, each once: the router's match, on a view of the
+   * event with only what the patterns read.
    */
   public List<Entry> match(RoutableEvent event) {
-    List<String> ids = machine.isEmpty() ? List.of() : machine.rulesForJSONEvent(event.view(fields.members()));
+    List<String> ids =
+        machine.isEmpty() ? List.of() : machine.rulesForJSONEvent(event.view(fields.members()));
     return collect(event.event(), ids);
   }
 
-  /** Subscriptions whose pattern and filter match, each once; {@code json} is the event's whole JSON view. */
+  /**
+   * Subscriptions whose pattern and filter match, each once; {@code json} is the event's whole JSON
+   * view.
+   */
   public List<Entry> match(io.cloudevents.CloudEvent event, JsonNode json) {
     List<String> ids = machine.isEmpty() ? List.of() : machine.rulesForJSONEvent(json);
     return collect(event, ids);
@@ -151,9 +161,9 @@ public class SubscriptionIndex {
   }
 
   /**
-   * The types of a pattern that is exactly {@code {"type": [<strings>]}}: what Event Ruler matches as exact string
-   * equality on the event's {@code type}; {@code null} for any other pattern (other fields, {@code $or}, numbers,
-   * {@code null}, matchers such as {@code prefix}).
+   * The types of a pattern that is exactly {@code {"type": [<strings>]}}: what Event Ruler matches
+   * as exact string equality on the event's {@code type}; {@code null} for any other pattern (other
+   * fields, {@code $or}, numbers, {@code null}, matchers such as {@code prefix}).
    */
   static List<String> exactTypes(JsonNode pattern) {
     if (!hasPattern(pattern) || pattern.size() != 1) {

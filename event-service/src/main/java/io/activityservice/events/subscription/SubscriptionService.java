@@ -16,8 +16,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Creates, lists and deletes subscriptions. Everything is validated before anything is stored,
- * and a stored subscription is applied to routing at once.
+ * Creates, lists and deletes subscriptions. Everything is validated before anything is stored, and
+ * a stored subscription is applied to routing at once.
  */
 public class SubscriptionService {
 
@@ -31,26 +31,38 @@ public class SubscriptionService {
   private final ConfigChanges changes;
   private final PatternLimits limits;
 
-  public SubscriptionService(SubscriptionRepository repository, SubscriptionIndex index,
-                             ChannelRegistry channels, Clock clock) {
-    this(repository, index, channels, clock, id -> { }, ConfigChanges.unrecorded());
+  public SubscriptionService(
+      SubscriptionRepository repository,
+      SubscriptionIndex index,
+      ChannelRegistry channels,
+      Clock clock) {
+    this(repository, index, channels, clock, id -> {}, ConfigChanges.unrecorded());
   }
 
   /** With the default {@link PatternLimits}. */
-  public SubscriptionService(SubscriptionRepository repository, SubscriptionIndex index,
-                             ChannelRegistry channels, Clock clock, Consumer<String> onDeleted,
-                             ConfigChanges changes) {
+  public SubscriptionService(
+      SubscriptionRepository repository,
+      SubscriptionIndex index,
+      ChannelRegistry channels,
+      Clock clock,
+      Consumer<String> onDeleted,
+      ConfigChanges changes) {
     this(repository, index, channels, clock, onDeleted, changes, PatternLimits.DEFAULT);
   }
 
   /**
    * @param onDeleted told the id of each deleted subscription (e.g. to drop its parked deliveries)
-   * @param changes   records each change so that every replica applies it ({@link #reload})
-   * @param limits    bounds on patterns and filters, checked when a subscription is created or loaded
+   * @param changes records each change so that every replica applies it ({@link #reload})
+   * @param limits bounds on patterns and filters, checked when a subscription is created or loaded
    */
-  public SubscriptionService(SubscriptionRepository repository, SubscriptionIndex index,
-                             ChannelRegistry channels, Clock clock, Consumer<String> onDeleted,
-                             ConfigChanges changes, PatternLimits limits) {
+  public SubscriptionService(
+      SubscriptionRepository repository,
+      SubscriptionIndex index,
+      ChannelRegistry channels,
+      Clock clock,
+      Consumer<String> onDeleted,
+      ConfigChanges changes,
+      PatternLimits limits) {
     this.repository = repository;
     this.limits = limits;
     this.index = index;
@@ -64,8 +76,8 @@ public class SubscriptionService {
   public static final String CHANGE_KIND = "subscription";
 
   /**
-   * Applies a change another replica made: indexes the stored subscription, or drops it from the index if it is
-   * gone. Subscriptions are immutable, so one already indexed stays as it is.
+   * Applies a change another replica made: indexes the stored subscription, or drops it from the
+   * index if it is gone. Subscriptions are immutable, so one already indexed stays as it is.
    */
   public void reload(String id) {
     java.util.Optional<Subscription> stored = repository.find(id);
@@ -79,8 +91,11 @@ public class SubscriptionService {
     try {
       index.add(compile(stored.get()));
     } catch (InvalidInputException e) {
-      log.error("subscription {} ({}) is not active on this replica: {}", LogSafe.text(id),
-          LogSafe.text(stored.get().name()), LogSafe.text(e.getMessage(), 1024));
+      log.error(
+          "subscription {} ({}) is not active on this replica: {}",
+          LogSafe.text(id),
+          LogSafe.text(stored.get().name()),
+          LogSafe.text(e.getMessage(), 1024));
     }
   }
 
@@ -92,8 +107,12 @@ public class SubscriptionService {
         index.add(compile(s));
         loaded++;
       } catch (InvalidInputException e) {
-        // E.g. its adapter was disabled in configuration: keep it stored, report it, route the rest.
-        log.error("subscription {} ({}) is not active: {}", LogSafe.text(s.id()), LogSafe.text(s.name()),
+        // E.g. its adapter was disabled in configuration: keep it stored, report it, route the
+        // rest.
+        log.error(
+            "subscription {} ({}) is not active: {}",
+            LogSafe.text(s.id()),
+            LogSafe.text(s.name()),
             LogSafe.text(e.getMessage(), 1024));
       }
     }
@@ -105,30 +124,52 @@ public class SubscriptionService {
    *
    * @throws InvalidInputException naming the first offending field
    */
-  public Subscription create(String name, JsonNode pattern, String filter, String target,
-                             RetryPolicy retry, String deadLetter) {
+  public Subscription create(
+      String name,
+      JsonNode pattern,
+      String filter,
+      String target,
+      RetryPolicy retry,
+      String deadLetter) {
     return create(name, pattern, filter, target, retry, deadLetter, null);
   }
 
   /**
-   * Validates and stores a subscription owned by {@code owner} (the identity that created it; may be null).
+   * Validates and stores a subscription owned by {@code owner} (the identity that created it; may
+   * be null).
    *
    * @throws InvalidInputException naming the first offending field
    */
-  public Subscription create(String name, JsonNode pattern, String filter, String target,
-                             RetryPolicy retry, String deadLetter, String owner) {
+  public Subscription create(
+      String name,
+      JsonNode pattern,
+      String filter,
+      String target,
+      RetryPolicy retry,
+      String deadLetter,
+      String owner) {
     if (name == null || name.isBlank() || name.length() > 255) {
       throw new InvalidInputException("name", "is required (1-255 characters)");
     }
     String cleanFilter = filter == null || filter.isBlank() ? null : filter.trim();
     String cleanDeadLetter = deadLetter == null || deadLetter.isBlank() ? null : deadLetter.trim();
-    Subscription s = new Subscription(UUID.randomUUID().toString(), name.trim(), pattern, cleanFilter,
-        target, retry == null ? RetryPolicy.DEFAULT : retry, cleanDeadLetter,
-        OffsetDateTime.now(clock), owner);
+    Subscription s =
+        new Subscription(
+            UUID.randomUUID().toString(),
+            name.trim(),
+            pattern,
+            cleanFilter,
+            target,
+            retry == null ? RetryPolicy.DEFAULT : retry,
+            cleanDeadLetter,
+            OffsetDateTime.now(clock),
+            owner);
     CompiledPattern compiled = compilePattern(pattern);
     SubscriptionIndex.Entry entry = compile(s);
     if (compiled.wildcards() && owner != null) {
-      synchronized (this) { // count and insert together, so concurrent creates cannot pass the bound on this replica
+      synchronized (
+          this) { // count and insert together, so concurrent creates cannot pass the bound on this
+        // replica
         requireWildcardBudget(owner);
         changes.record(CHANGE_KIND, s.id(), () -> repository.insert(s));
       }
@@ -140,8 +181,8 @@ public class SubscriptionService {
   }
 
   /**
-   * Checks and compiles a pattern within this service's {@link PatternLimits}, e.g. for a scope check before
-   * {@link #create}.
+   * Checks and compiles a pattern within this service's {@link PatternLimits}, e.g. for a scope
+   * check before {@link #create}.
    *
    * @throws InvalidInputException naming {@code pattern}
    */
@@ -155,24 +196,31 @@ public class SubscriptionService {
   }
 
   /**
-   * A tenant's wildcard subscriptions are bounded in number, so the matching cost one owner adds to every event is
-   * bounded (count x per-pattern complexity x attribute length).
+   * A tenant's wildcard subscriptions are bounded in number, so the matching cost one owner adds to
+   * every event is bounded (count x per-pattern complexity x attribute length).
    */
   private void requireWildcardBudget(String owner) {
-    long held = repository.findAll().stream()
-        .filter(other -> owner.equals(other.owner()))
-        .filter(other -> {
-          try {
-            return CompiledPattern.compile(other.pattern(), limits).wildcards();
-          } catch (InvalidInputException e) {
-            return false;
-          }
-        }).count();
+    long held =
+        repository.findAll().stream()
+            .filter(other -> owner.equals(other.owner()))
+            .filter(
+                other -> {
+                  try {
+                    return CompiledPattern.compile(other.pattern(), limits).wildcards();
+                  } catch (InvalidInputException e) {
+                    return false;
+                  }
+                })
+            .count();
     if (held >= limits.maxWildcardSubscriptionsPerOwner()) {
-      throw new InvalidInputException("pattern", "uses wildcard matchers, and you hold " + held
-          + " subscriptions with wildcards already; at most " + limits.maxWildcardSubscriptionsPerOwner()
-          + " per owner (activity.patterns.max-wildcard-subscriptions-per-owner): delete one, or use prefix or"
-          + " exact matchers");
+      throw new InvalidInputException(
+          "pattern",
+          "uses wildcard matchers, and you hold "
+              + held
+              + " subscriptions with wildcards already; at most "
+              + limits.maxWildcardSubscriptionsPerOwner()
+              + " per owner (activity.patterns.max-wildcard-subscriptions-per-owner): delete one, or use prefix or"
+              + " exact matchers");
     }
   }
 
@@ -185,11 +233,14 @@ public class SubscriptionService {
   }
 
   public void delete(String id) {
-    changes.record(CHANGE_KIND, id, () -> {
-      if (!repository.delete(id)) {
-        throw new NotFoundException("subscription", id);
-      }
-    });
+    changes.record(
+        CHANGE_KIND,
+        id,
+        () -> {
+          if (!repository.delete(id)) {
+            throw new NotFoundException("subscription", id);
+          }
+        });
     index.remove(id);
     onDeleted.accept(id);
   }
@@ -198,16 +249,18 @@ public class SubscriptionService {
     compilePattern(s.pattern());
     CesqlFilter filter = s.filter() == null ? null : CesqlFilter.compile(s.filter(), limits);
     if (s.target() == null || s.target().isBlank()) {
-      throw new InvalidInputException("target", "is required: a channel URI such as https://host/hook or jms:queue:orders");
+      throw new InvalidInputException(
+          "target", "is required: a channel URI such as https://host/hook or jms:queue:orders");
     }
     ChannelUri target = channels.parse("target", s.target());
-    ChannelUri deadLetter = s.deadLetter() == null ? null : channels.parse("deadLetter", s.deadLetter());
+    ChannelUri deadLetter =
+        s.deadLetter() == null ? null : channels.parse("deadLetter", s.deadLetter());
     return new SubscriptionIndex.Entry(s, filter, target, deadLetter);
   }
 
   /**
-   * Checks an event pattern (the subscription pattern language, also used by archives and {@link PatternTester})
-   * within the default {@link PatternLimits}; see {@link CompiledPattern#compile}.
+   * Checks an event pattern (the subscription pattern language, also used by archives and {@link
+   * PatternTester}) within the default {@link PatternLimits}; see {@link CompiledPattern#compile}.
    *
    * @throws InvalidInputException naming {@code pattern}
    */

@@ -11,9 +11,9 @@ import io.activityservice.events.delivery.DeliverySettings;
 import io.activityservice.events.delivery.DeliveryStore;
 import io.activityservice.events.delivery.DurableDelivery;
 import io.activityservice.events.json.Json;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.routing.DuplicateFilter;
 import io.activityservice.events.routing.EventRouter;
-import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.routing.RoutingMetrics;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.Subscription;
@@ -41,9 +41,9 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
- * Archives and replays on a real database (H2, PostgreSQL): archiving by pattern, replays to a subscription
- * created after the events, replayed events not archived again, archives and replays surviving a restart, and
- * retention dropping old storage (whole partitions on PostgreSQL).
+ * Archives and replays on a real database (H2, PostgreSQL): archiving by pattern, replays to a
+ * subscription created after the events, replayed events not archived again, archives and replays
+ * surviving a restart, and retention dropping old storage (whole partitions on PostgreSQL).
  */
 abstract class AbstractArchiveTest {
 
@@ -83,24 +83,51 @@ abstract class AbstractArchiveTest {
   void setUp() {
     db = dataSource();
     TestDatabases.clean(db);
-    DurableDelivery delivery = new DurableDelivery(new DeliveryStore(db), channels, null, index::get,
-        new DeliveryMetrics(new SimpleMeterRegistry(), 100), Clock.systemUTC(),
-        DeliverySettings.defaults("t").withLease(Duration.ofSeconds(5), Duration.ofMillis(20))).start();
+    DurableDelivery delivery =
+        new DurableDelivery(
+                new DeliveryStore(db),
+                channels,
+                null,
+                index::get,
+                new DeliveryMetrics(new SimpleMeterRegistry(), 100),
+                Clock.systemUTC(),
+                DeliverySettings.defaults("t")
+                    .withLease(Duration.ofSeconds(5), Duration.ofMillis(20)))
+            .start();
     open.add(delivery);
-    router = new EventRouter(index, delivery, new DuplicateFilter(Duration.ofMinutes(5), 10_000),
-        new RoutingMetrics(new SimpleMeterRegistry(), type -> true), 1000);
+    router =
+        new EventRouter(
+            index,
+            delivery,
+            new DuplicateFilter(Duration.ofMinutes(5), 10_000),
+            new RoutingMetrics(new SimpleMeterRegistry(), type -> true),
+            1000);
     startServices();
   }
 
   /** (Re)starts the archive and replay services, as a restarted replica would. */
   void startServices() {
-    archives = new ArchiveService(db, ConfigChanges.unrecorded(), clock, new SimpleMeterRegistry(),
-        new ArchiveService.Settings(10_000, Duration.ofHours(1)));
+    archives =
+        new ArchiveService(
+            db,
+            ConfigChanges.unrecorded(),
+            clock,
+            new SimpleMeterRegistry(),
+            new ArchiveService.Settings(10_000, Duration.ofHours(1)));
     open.add(archives);
     router.addRecordingForwarder(archives::archive);
-    replays = new ReplayService(db, archives, (e, d) -> router.replay(e, d.subscriptions() == null ? null
-        : Set.copyOf(d.subscriptions())).thenApply(o -> null), Clock.systemUTC(), "t",
-        new ReplayService.Settings(Duration.ofSeconds(2), Duration.ofMillis(50), 7, 16)).start();
+    replays =
+        new ReplayService(
+                db,
+                archives,
+                (e, d) ->
+                    router
+                        .replay(e, d.subscriptions() == null ? null : Set.copyOf(d.subscriptions()))
+                        .thenApply(o -> null),
+                Clock.systemUTC(),
+                "t",
+                new ReplayService.Settings(Duration.ofSeconds(2), Duration.ofMillis(50), 7, 16))
+            .start();
     open.add(replays);
   }
 
@@ -115,8 +142,11 @@ abstract class AbstractArchiveTest {
   }
 
   RoutableEvent event(String type, int n, Instant time) {
-    return RoutableEvent.of(Events.builder(type, Map.of("n", n)).withId(type + "-" + n)
-        .withTime(OffsetDateTime.ofInstant(time, ZoneOffset.UTC)).build());
+    return RoutableEvent.of(
+        Events.builder(type, Map.of("n", n))
+            .withId(type + "-" + n)
+            .withTime(OffsetDateTime.ofInstant(time, ZoneOffset.UTC))
+            .build());
   }
 
   void route(RoutableEvent e) throws Exception {
@@ -128,21 +158,33 @@ abstract class AbstractArchiveTest {
   }
 
   Subscription subscribe(String type, String target) {
-    Subscription s = new Subscription("sub-" + target, "s", Json.parse("{\"type\": [\"" + type + "\"]}", "p"), null,
-        target, RetryPolicy.DEFAULT, null, OffsetDateTime.now());
-    JdbcClient.create(db).sql("insert into subscription (id, name, target, max_attempts, initial_backoff_ms,"
-        + " max_backoff_ms, max_age_ms, created_at) values (?, ?, ?, 1, 1, 1, 1, ?)")
-        .params(s.id(), s.name(), target, OffsetDateTime.now()).update();
+    Subscription s =
+        new Subscription(
+            "sub-" + target,
+            "s",
+            Json.parse("{\"type\": [\"" + type + "\"]}", "p"),
+            null,
+            target,
+            RetryPolicy.DEFAULT,
+            null,
+            OffsetDateTime.now());
+    JdbcClient.create(db)
+        .sql(
+            "insert into subscription (id, name, target, max_attempts, initial_backoff_ms,"
+                + " max_backoff_ms, max_age_ms, created_at) values (?, ?, ?, 1, 1, 1, 1, ?)")
+        .params(s.id(), s.name(), target, OffsetDateTime.now())
+        .update();
     index.add(new SubscriptionIndex.Entry(s, null, ChannelUri.parse(target), null));
     return s;
   }
 
   @Test
   void archivesByPatternAndReplaysToASubscriptionCreatedAfterTheEvents() throws Exception {
-    archives.create("meters", Json.parse("{\"type\": [\"com.example.meter\"]}", "p"), Duration.ofDays(7));
+    archives.create(
+        "meters", Json.parse("{\"type\": [\"com.example.meter\"]}", "p"), Duration.ofDays(7));
     Instant t0 = Instant.parse("2026-10-31T10:00:00Z");
     for (int i = 0; i < 30; i++) {
-      route(event("com.example.meter", i, t0.plusSeconds(30 - i)));   // event times in reverse order
+      route(event("com.example.meter", i, t0.plusSeconds(30 - i))); // event times in reverse order
       route(event("com.example.other", i, t0.plusSeconds(i)));
     }
     awaitArchived("meters", 30);
@@ -150,10 +192,14 @@ abstract class AbstractArchiveTest {
     assertThat(archives.get("meters").sizeBytes()).isPositive();
 
     // Looking back: paged, in event-time order, filtered.
-    ArchiveService.EventPage first = archives.events("meters", new ArchivedEventStore.Filter(null, null, null, null),
-        null, 20);
-    ArchiveService.EventPage second = archives.events("meters", new ArchivedEventStore.Filter(null, null, null, null),
-        first.nextCursor(), 20);
+    ArchiveService.EventPage first =
+        archives.events("meters", new ArchivedEventStore.Filter(null, null, null, null), null, 20);
+    ArchiveService.EventPage second =
+        archives.events(
+            "meters",
+            new ArchivedEventStore.Filter(null, null, null, null),
+            first.nextCursor(),
+            20);
     assertThat(first.items()).hasSize(20);
     assertThat(second.items()).hasSize(10);
     assertThat(second.nextCursor()).isNull();
@@ -163,10 +209,17 @@ abstract class AbstractArchiveTest {
     assertThat(times).isSorted();
 
     Subscription late = subscribe("com.example.meter", "fake:late");
-    Replay r = replays.create("r1", "meters", t0.toEpochMilli(), t0.plusSeconds(3600).toEpochMilli(),
-        new Replay.Destinations(List.of(late.id()), List.of(), List.of()));
+    Replay r =
+        replays.create(
+            "r1",
+            "meters",
+            t0.toEpochMilli(),
+            t0.plusSeconds(3600).toEpochMilli(),
+            new Replay.Destinations(List.of(late.id()), List.of(), List.of()));
     assertThat(r.total()).isEqualTo(30);
-    await().atMost(Duration.ofSeconds(20)).until(() -> replays.get("r1").state() == Replay.State.COMPLETED);
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> replays.get("r1").state() == Replay.State.COMPLETED);
 
     List<CloudEvent> got = fake.outbound("fake:late").accepted();
     assertThat(got).hasSize(30);
@@ -176,7 +229,9 @@ abstract class AbstractArchiveTest {
     assertThat(replays.get("r1").replayed()).isEqualTo(30);
     assertThat(replays.get("r1").progress()).isEqualTo(1.0);
     // Replayed events are not archived again.
-    await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2))
+    await()
+        .during(Duration.ofMillis(500))
+        .atMost(Duration.ofSeconds(2))
         .until(() -> archives.get("meters").eventCount() == 30);
     assertThat(order).as("handed over in event-time order").isSorted();
   }
@@ -191,11 +246,16 @@ abstract class AbstractArchiveTest {
     awaitArchived("all", 40);
     Subscription slow = subscribe("com.example.any", "fake:slow");
     FakeChannelAdapter.FakeOutbound out = fake.outbound("fake:slow").hold(true);
-    replays.create("resume", "all", t0.toEpochMilli(), t0.plusSeconds(40).toEpochMilli(),
+    replays.create(
+        "resume",
+        "all",
+        t0.toEpochMilli(),
+        t0.plusSeconds(40).toEpochMilli(),
         new Replay.Destinations(List.of(slow.id()), null, null));
     await().atMost(Duration.ofSeconds(10)).until(() -> out.sent().size() >= 7);
 
-    // The replica stops mid-replay (its runner and archive service go away), a new one starts on the same database.
+    // The replica stops mid-replay (its runner and archive service go away), a new one starts on
+    // the same database.
     replays.close();
     archives.close();
     out.hold(false);
@@ -203,13 +263,20 @@ abstract class AbstractArchiveTest {
     startServices();
 
     assertThat(archives.get("all").eventCount()).isEqualTo(40);
-    await().atMost(Duration.ofSeconds(30)).until(() -> replays.get("resume").state() != Replay.State.RUNNING);
-    assertThat(replays.get("resume").state()).as(String.valueOf(replays.get("resume").error()))
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> replays.get("resume").state() != Replay.State.RUNNING);
+    assertThat(replays.get("resume").state())
+        .as(String.valueOf(replays.get("resume").error()))
         .isEqualTo(Replay.State.COMPLETED);
-    assertThat(out.accepted()).extracting(CloudEvent::getId).containsAll(
-        java.util.stream.IntStream.range(0, 40).mapToObj(i -> "com.example.any-" + i).toList());
-    System.out.printf("archive restart test: %d deliveries for 40 replayed events (resumed at the last recorded"
-        + " page)%n", out.accepted().size());
+    assertThat(out.accepted())
+        .extracting(CloudEvent::getId)
+        .containsAll(
+            java.util.stream.IntStream.range(0, 40).mapToObj(i -> "com.example.any-" + i).toList());
+    System.out.printf(
+        "archive restart test: %d deliveries for 40 replayed events (resumed at the last recorded"
+            + " page)%n",
+        out.accepted().size());
   }
 
   @Test
@@ -224,13 +291,19 @@ abstract class AbstractArchiveTest {
       awaitArchived("short", (day + 1) * 5L);
     }
     List<String> before = archives.partitions("short");
-    archives.maintain();   // now = day 4: days 0, 1 are older than 2 days
+    archives.maintain(); // now = day 4: days 0, 1 are older than 2 days
 
     assertThat(archives.get("short").eventCount()).isEqualTo(15);
-    List<ArchivedEvent> left = archives.events("short", new ArchivedEventStore.Filter(null, null, null, null), null,
-        100).items();
-    assertThat(left).hasSize(15).allSatisfy(e ->
-        assertThat(e.archivedAt()).isGreaterThanOrEqualTo(start.plus(Duration.ofDays(2)).toEpochMilli()));
+    List<ArchivedEvent> left =
+        archives
+            .events("short", new ArchivedEventStore.Filter(null, null, null, null), null, 100)
+            .items();
+    assertThat(left)
+        .hasSize(15)
+        .allSatisfy(
+            e ->
+                assertThat(e.archivedAt())
+                    .isGreaterThanOrEqualTo(start.plus(Duration.ofDays(2)).toEpochMilli()));
     checkPartitionsDropped(before, archives.partitions("short"), a);
   }
 

@@ -16,9 +16,10 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * The cluster-mode guard on PostgreSQL with other replicas' heartbeats written by real {@link ClusterMembers}: a
- * replica refuses to start beside a live replica of the other mode (or any live replica when its own cluster mode is
- * off), and starts beside the fresh row a crashed replica left behind.
+ * The cluster-mode guard on PostgreSQL with other replicas' heartbeats written by real {@link
+ * ClusterMembers}: a replica refuses to start beside a live replica of the other mode (or any live
+ * replica when its own cluster mode is off), and starts beside the fresh row a crashed replica left
+ * behind.
  */
 class ClusterModeGuardTest {
 
@@ -46,7 +47,9 @@ class ClusterModeGuardTest {
     guard.check("alone", null, false, BEAT);
     jdbc.update("delete from cluster_member");
     guard.check("alone", null, true, BEAT);
-    assertThat(jdbc.queryForObject("select clustered from cluster_member where replica_id = 'alone'", Boolean.class))
+    assertThat(
+            jdbc.queryForObject(
+                "select clustered from cluster_member where replica_id = 'alone'", Boolean.class))
         .isTrue();
   }
 
@@ -59,8 +62,11 @@ class ClusterModeGuardTest {
         .isInstanceOf(IllegalStateException.class)
         .hasMessageContaining("first (cluster mode off)")
         .hasMessageContaining("activity.cluster.enabled=true");
-    assertThat(jdbc.queryForObject("select count(*) from cluster_member where replica_id = 'second'", Integer.class))
-        .as("the refused replica leaves no row behind").isZero();
+    assertThat(
+            jdbc.queryForObject(
+                "select count(*) from cluster_member where replica_id = 'second'", Integer.class))
+        .as("the refused replica leaves no row behind")
+        .isZero();
   }
 
   @Test
@@ -83,19 +89,25 @@ class ClusterModeGuardTest {
     other = new ClusterMembers(db, "a", Clock.systemUTC(), BEAT, true).start();
     waitForRow("a");
     guard.check("b", null, true, BEAT);
-    assertThat(jdbc.queryForObject("select count(*) from cluster_member where clustered", Integer.class)).isEqualTo(2);
+    assertThat(
+            jdbc.queryForObject(
+                "select count(*) from cluster_member where clustered", Integer.class))
+        .isEqualTo(2);
   }
 
   @Test
   void theFreshRowOfACrashedReplicaDoesNotStopItsRestart() {
-    // A replica SIGKILLed a moment ago: its row is within three heartbeats, but its last_seen no longer moves.
+    // A replica SIGKILLed a moment ago: its row is within three heartbeats, but its last_seen no
+    // longer moves.
     long now = System.currentTimeMillis();
-    ClusterMembers.upsert(jdbc, "crashed", null, now - 10_000, now, 7, null, false, BEAT.toMillis());
+    ClusterMembers.upsert(
+        jdbc, "crashed", null, now - 10_000, now, 7, null, false, BEAT.toMillis());
 
     long start = System.nanoTime();
     guard.check("restarted", null, false, BEAT);
     long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-    assertThat(waitedMillis).as("waited for the crashed replica's heartbeat")
+    assertThat(waitedMillis)
+        .as("waited for the crashed replica's heartbeat")
         .isGreaterThanOrEqualTo(BEAT.toMillis());
   }
 
@@ -104,9 +116,12 @@ class ClusterModeGuardTest {
     CyclicBarrier together = new CyclicBarrier(2);
     java.util.List<ClusterMembers> started = new java.util.concurrent.CopyOnWriteArrayList<>();
     try {
-      CompletableFuture<String> x = CompletableFuture.supplyAsync(() -> startAndBeat("x", together, started));
-      CompletableFuture<String> y = CompletableFuture.supplyAsync(() -> startAndBeat("y", together, started));
-      // The advisory lock orders the two checks: the second sees the first's row (and its heartbeat) and refuses.
+      CompletableFuture<String> x =
+          CompletableFuture.supplyAsync(() -> startAndBeat("x", together, started));
+      CompletableFuture<String> y =
+          CompletableFuture.supplyAsync(() -> startAndBeat("y", together, started));
+      // The advisory lock orders the two checks: the second sees the first's row (and its
+      // heartbeat) and refuses.
       assertThat(new String[] {x.get(30, TimeUnit.SECONDS), y.get(30, TimeUnit.SECONDS)})
           .containsExactlyInAnyOrder("started", "refused");
     } finally {
@@ -114,7 +129,8 @@ class ClusterModeGuardTest {
     }
   }
 
-  private String startAndBeat(String id, CyclicBarrier together, java.util.List<ClusterMembers> started) {
+  private String startAndBeat(
+      String id, CyclicBarrier together, java.util.List<ClusterMembers> started) {
     try {
       together.await(10, TimeUnit.SECONDS);
       new ClusterModeGuard(db, Clock.systemUTC()).check(id, null, false, BEAT);
@@ -129,7 +145,14 @@ class ClusterModeGuardTest {
   }
 
   private void waitForRow(String id) {
-    org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() ->
-        jdbc.queryForObject("select count(*) from cluster_member where replica_id = ?", Integer.class, id) == 1);
+    org.awaitility.Awaitility.await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                jdbc.queryForObject(
+                        "select count(*) from cluster_member where replica_id = ?",
+                        Integer.class,
+                        id)
+                    == 1);
   }
 }

@@ -20,10 +20,11 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
- * Two replicas in one JVM on one real PostgreSQL, each with its change log, propagator and heartbeat row: a write
- * through one waits until the other has applied its version (woken by {@code NOTIFY activity_config_applied}), or
- * names it as lagging when the bound passes; a replica that is not live is not waited for. Changes to different
- * things apply in parallel: a slow one does not hold back the others (it holds back only the applied version).
+ * Two replicas in one JVM on one real PostgreSQL, each with its change log, propagator and
+ * heartbeat row: a write through one waits until the other has applied its version (woken by {@code
+ * NOTIFY activity_config_applied}), or names it as lagging when the bound passes; a replica that is
+ * not live is not waited for. Changes to different things apply in parallel: a slow one does not
+ * hold back the others (it holds back only the applied version).
  */
 class ConfigApplyWaiterTest {
 
@@ -31,7 +32,10 @@ class ConfigApplyWaiterTest {
   private final List<AutoCloseable> open = new ArrayList<>();
   private DataSource db;
 
-  /** One replica: "thing" changes are applied into {@code applied}; "slow" ones wait for {@code gate} first. */
+  /**
+   * One replica: "thing" changes are applied into {@code applied}; "slow" ones wait for {@code
+   * gate} first.
+   */
   private final class Replica {
     final ConfigChangeLog log;
     final ConfigPropagator propagator;
@@ -46,19 +50,22 @@ class ConfigApplyWaiterTest {
       members = new ClusterMembers(db, id, Clock.systemUTC(), HEARTBEAT, true);
       waiter = new ConfigApplyWaiter(id, propagator::appliedVersion, () -> members);
       propagator.register("thing", applied::add);
-      propagator.register("slow", key -> {
-        try {
-          gate.await(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-        applied.add(key);
-      });
+      propagator.register(
+          "slow",
+          key -> {
+            try {
+              gate.await(30, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            applied.add(key);
+          });
       propagator.registerBarrier("type", applied::add);
-      propagator.onApplied(v -> {
-        members.reportApplied(v);
-        waiter.signal();
-      });
+      propagator.onApplied(
+          v -> {
+            members.reportApplied(v);
+            waiter.signal();
+          });
       propagator.onOthersApplied(waiter::signal);
       members.start();
       members.report("replica " + id, propagator::appliedVersion, List::of);
@@ -68,7 +75,7 @@ class ConfigApplyWaiterTest {
     }
 
     long write(String kind, String key) {
-      return log.record(kind, key, () -> { });
+      return log.record(kind, key, () -> {});
     }
   }
 
@@ -97,12 +104,18 @@ class ConfigApplyWaiterTest {
 
     assertThat(s.inForce()).as("%s", s).isTrue();
     assertThat(b.applied).as("b applied it before a's wait ended").contains("x");
-    assertThat(JdbcClient.create(db).sql("select config_version from cluster_member where replica_id = 'b'")
-        .query(Long.class).single()).as("b wrote its version").isGreaterThanOrEqualTo(v);
+    assertThat(
+            JdbcClient.create(db)
+                .sql("select config_version from cluster_member where replica_id = 'b'")
+                .query(Long.class)
+                .single())
+        .as("b wrote its version")
+        .isGreaterThanOrEqualTo(v);
   }
 
   @Test
-  void aReplicaThatHasNotAppliedWhenTheBoundPassesIsNamedAndThePollSaysInForceOnceItHas() throws Exception {
+  void aReplicaThatHasNotAppliedWhenTheBoundPassesIsNamedAndThePollSaysInForceOnceItHas()
+      throws Exception {
     Replica a = new Replica("a");
     Replica b = new Replica("b");
     awaitBothLive(a);
@@ -125,12 +138,17 @@ class ConfigApplyWaiterTest {
   void aReplicaThatIsNotLiveIsNotWaitedFor() {
     Replica a = new Replica("a");
     // A replica that stopped beating long ago, at an old version.
-    JdbcClient.create(db).sql("insert into cluster_member (replica_id, started_at, last_seen, config_version)"
-        + " values ('gone', 0, ?, 0)").param(System.currentTimeMillis() - 60_000).update();
+    JdbcClient.create(db)
+        .sql(
+            "insert into cluster_member (replica_id, started_at, last_seen, config_version)"
+                + " values ('gone', 0, ?, 0)")
+        .param(System.currentTimeMillis() - 60_000)
+        .update();
 
     long v = a.write("thing", "y");
 
-    assertThat(a.waiter.await(v, Duration.ofSeconds(10))).isEqualTo(new ConfigApplyWaiter.Status(v, true, List.of()));
+    assertThat(a.waiter.await(v, Duration.ofSeconds(10)))
+        .isEqualTo(new ConfigApplyWaiter.Status(v, true, List.of()));
   }
 
   @Test
@@ -145,7 +163,9 @@ class ConfigApplyWaiterTest {
 
     await().atMost(Duration.ofSeconds(10)).until(() -> b.applied.contains("subscription-2"));
     assertThat(b.applied).as("the slow change is still being applied").doesNotContain("detector-2");
-    assertThat(b.propagator.appliedVersion()).as("applied version: every change up to it").isLessThan(slow);
+    assertThat(b.propagator.appliedVersion())
+        .as("applied version: every change up to it")
+        .isLessThan(slow);
     assertThat(a.waiter.status(fast).lagging()).containsExactly("b");
 
     b.gate.countDown();
@@ -165,17 +185,25 @@ class ConfigApplyWaiterTest {
     long after = a.write("thing", "subscription-3");
 
     // Nothing after the barrier, nor the barrier itself, runs while the slow change before it does.
-    await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2))
+    await()
+        .during(Duration.ofMillis(500))
+        .atMost(Duration.ofSeconds(2))
         .until(() -> !b.applied.contains("com.example.t") && !b.applied.contains("subscription-3"));
     b.gate.countDown();
-    await().atMost(Duration.ofSeconds(10)).until(() -> b.applied.containsAll(
-        List.of("detector-3", "com.example.t", "subscription-3")));
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () -> b.applied.containsAll(List.of("detector-3", "com.example.t", "subscription-3")));
     assertThat(a.waiter.await(after, Duration.ofSeconds(10)).inForce()).isTrue();
   }
 
   private void awaitBothLive(Replica a) {
-    await().atMost(Duration.ofSeconds(10)).until(() -> a.members.appliedVersions().stream()
-        .filter(ClusterMembers.Applied::live).count() == 2);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () ->
+                a.members.appliedVersions().stream().filter(ClusterMembers.Applied::live).count()
+                    == 2);
     // Both propagators are listening before the first write (their first catch-up ran).
     await().pollDelay(Duration.ofMillis(300)).until(() -> true);
   }

@@ -25,8 +25,9 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
- * Two replicas in one JVM on one real PostgreSQL, each with its own change log, propagator, index and services:
- * what one changes, the other applies — woken by NOTIFY, or by the version check when it missed the signal.
+ * Two replicas in one JVM on one real PostgreSQL, each with its own change log, propagator, index
+ * and services: what one changes, the other applies — woken by NOTIFY, or by the version check when
+ * it missed the signal.
  */
 class ConfigPropagationTest {
 
@@ -45,10 +46,13 @@ class ConfigPropagationTest {
       propagator = new ConfigPropagator(log, db, poll);
       JdbcClient jdbc = JdbcClient.create(db);
       ChannelRegistry channels = new ChannelRegistry(List.of(new FakeChannelAdapter("fake")));
-      Consumer<String> noop = x -> { };
-      subscriptions = new SubscriptionService(new SubscriptionRepository(jdbc), index, channels, Clock.systemUTC(),
-          noop, log);
-      registry = new EventRegistry(new EventTypeRepository(jdbc), UnregisteredTypePolicy.ACCEPT, Clock.systemUTC(), log);
+      Consumer<String> noop = x -> {};
+      subscriptions =
+          new SubscriptionService(
+              new SubscriptionRepository(jdbc), index, channels, Clock.systemUTC(), noop, log);
+      registry =
+          new EventRegistry(
+              new EventTypeRepository(jdbc), UnregisteredTypePolicy.ACCEPT, Clock.systemUTC(), log);
       propagator.register(SubscriptionService.CHANGE_KIND, subscriptions::reload);
       propagator.register(EventRegistry.CHANGE_KIND, registry::reload);
       open.add(propagator);
@@ -74,8 +78,13 @@ class ConfigPropagationTest {
     await().pollDelay(Duration.ofMillis(300)).until(() -> true); // both are listening
 
     long start = System.nanoTime();
-    Subscription s = a.subscriptions.create("s", Json.parse("{\"type\": [\"t\"]}", "p"), null, "fake:x", null, null);
-    await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(5)).until(() -> b.index.get(s.id()) != null);
+    Subscription s =
+        a.subscriptions.create(
+            "s", Json.parse("{\"type\": [\"t\"]}", "p"), null, "fake:x", null, null);
+    await()
+        .atMost(Duration.ofSeconds(2))
+        .pollInterval(Duration.ofMillis(5))
+        .until(() -> b.index.get(s.id()) != null);
     long millis = (System.nanoTime() - start) / 1_000_000;
     assertThat(millis).as("applied long before the 30 s version check").isLessThan(2_000);
     assertThat(a.index.get(s.id())).isNotNull();
@@ -85,8 +94,12 @@ class ConfigPropagationTest {
 
     b.subscriptions.delete(s.id());
     await().atMost(Duration.ofSeconds(2)).until(() -> a.index.get(s.id()) == null);
-    await().atMost(Duration.ofSeconds(2)).until(() -> a.propagator.appliedVersion() == a.log.currentVersion()
-        && b.propagator.appliedVersion() == b.log.currentVersion());
+    await()
+        .atMost(Duration.ofSeconds(2))
+        .until(
+            () ->
+                a.propagator.appliedVersion() == a.log.currentVersion()
+                    && b.propagator.appliedVersion() == b.log.currentVersion());
   }
 
   @Test
@@ -119,8 +132,11 @@ class ConfigPropagationTest {
     } catch (RuntimeException expectedConflict) {
       // the second create is refused
     }
-    assertThat(a.log.currentVersion()).as("only the first create is a change").isEqualTo(before + 1);
-    assertThat(a.log.since(before, 10)).singleElement()
+    assertThat(a.log.currentVersion())
+        .as("only the first create is a change")
+        .isEqualTo(before + 1);
+    assertThat(a.log.since(before, 10))
+        .singleElement()
         .satisfies(c -> assertThat(c.key()).isEqualTo("com.example.dup"));
   }
 }

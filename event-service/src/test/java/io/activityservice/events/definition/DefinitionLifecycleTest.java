@@ -16,9 +16,10 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * The shared lifecycle's own logic on an in-memory table and engine (the modules' suites run it on H2 with Esper and
- * Drools; the cluster ITs across replicas): nothing is stored when preparing fails, nothing keeps running when
- * storing fails, a replacement that loses a race leaves the running version, and other replicas' changes apply.
+ * The shared lifecycle's own logic on an in-memory table and engine (the modules' suites run it on
+ * H2 with Esper and Drools; the cluster ITs across replicas): nothing is stored when preparing
+ * fails, nothing keeps running when storing fails, a replacement that loses a race leaves the
+ * running version, and other replicas' changes apply.
  */
 class DefinitionLifecycleTest {
 
@@ -100,33 +101,44 @@ class DefinitionLifecycleTest {
 
   final Table table = new Table();
   final Engine engine = new Engine();
-  final DefinitionLifecycle<Def, String> lifecycle = new DefinitionLifecycle<>(
-      new DefinitionLifecycle.Kind("things", "thing", "use PUT /things/{name}"), table, engine,
-      ConfigChanges.unrecorded(), Placement.local());
+  final DefinitionLifecycle<Def, String> lifecycle =
+      new DefinitionLifecycle<>(
+          new DefinitionLifecycle.Kind("things", "thing", "use PUT /things/{name}"),
+          table,
+          engine,
+          ConfigChanges.unrecorded(),
+          Placement.local());
 
   @Test
   void createStoresAndStartsAndATakenNameIsAConflictNamingTheFix() {
     lifecycle.create(new Def("a", 1, "v1"));
     assertThat(table.rows).containsKey("a");
     assertThat(engine.running).containsEntry("a", "v1");
-    assertThatThrownBy(() -> lifecycle.create(new Def("a", 1, "v2"))).isInstanceOf(ConflictException.class)
+    assertThatThrownBy(() -> lifecycle.create(new Def("a", 1, "v2")))
+        .isInstanceOf(ConflictException.class)
         .hasMessage("thing 'a' already exists; use PUT /things/a");
     assertThat(engine.running).containsEntry("a", "v1");
   }
 
   @Test
   void whatDoesNotCompileIsNeitherStoredNorStarted() {
-    assertThatThrownBy(() -> lifecycle.create(new Def("a", 1, "bad"))).isInstanceOf(InvalidInputException.class);
+    assertThatThrownBy(() -> lifecycle.create(new Def("a", 1, "bad")))
+        .isInstanceOf(InvalidInputException.class);
     assertThat(table.rows).isEmpty();
     assertThat(engine.running).isEmpty();
   }
 
   @Test
   void whatCannotBeStoredIsDiscarded() {
-    DefinitionLifecycle<Def, String> failing = new DefinitionLifecycle<>(
-        new DefinitionLifecycle.Kind("things", "thing", "x"), table, engine, (kind, key, write) -> {
-          throw new IllegalStateException("database down");
-        }, Placement.local());
+    DefinitionLifecycle<Def, String> failing =
+        new DefinitionLifecycle<>(
+            new DefinitionLifecycle.Kind("things", "thing", "x"),
+            table,
+            engine,
+            (kind, key, write) -> {
+              throw new IllegalStateException("database down");
+            },
+            Placement.local());
     assertThatThrownBy(() -> failing.create(new Def("a", 1, "v1"))).hasMessage("database down");
     assertThat(engine.discarded).containsExactly("a");
     assertThat(engine.running).isEmpty();
@@ -137,9 +149,11 @@ class DefinitionLifecycleTest {
     lifecycle.create(new Def("a", 1, "v1"));
     lifecycle.replace(new Def("a", 2, "v2"), 1);
     assertThat(engine.running).containsEntry("a", "v2");
-    assertThatThrownBy(() -> lifecycle.replace(new Def("a", 3, "v3"), 1)).isInstanceOf(ConflictException.class)
+    assertThatThrownBy(() -> lifecycle.replace(new Def("a", 3, "v3"), 1))
+        .isInstanceOf(ConflictException.class)
         .hasMessageContaining("changed concurrently");
-    assertThatThrownBy(() -> lifecycle.replace(new Def("a", 3, "bad"), 2)).isInstanceOf(InvalidInputException.class);
+    assertThatThrownBy(() -> lifecycle.replace(new Def("a", 3, "bad"), 2))
+        .isInstanceOf(InvalidInputException.class);
     assertThat(engine.running).containsEntry("a", "v2");
     assertThat(table.rows.get("a").body()).isEqualTo("v2");
   }
@@ -147,9 +161,13 @@ class DefinitionLifecycleTest {
   @Test
   void anotherReplicasChangesApplyAndAStoredDefinitionThatNoLongerCompilesIsReported() {
     Engine other = new Engine();
-    DefinitionLifecycle<Def, String> replica = new DefinitionLifecycle<>(
-        new DefinitionLifecycle.Kind("things", "thing", "x"), table, other, ConfigChanges.unrecorded(),
-        Placement.local());
+    DefinitionLifecycle<Def, String> replica =
+        new DefinitionLifecycle<>(
+            new DefinitionLifecycle.Kind("things", "thing", "x"),
+            table,
+            other,
+            ConfigChanges.unrecorded(),
+            Placement.local());
     lifecycle.create(new Def("a", 1, "v1"));
     replica.reload("a");
     assertThat(other.running).containsEntry("a", "v1");

@@ -10,8 +10,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The park-after timer parks first attempts still running at their deadline, and schedules nothing while nothing is
- * pending: an idle service has no timer task (issue 20: no 50 ms sweep for nothing).
+ * The park-after timer parks first attempts still running at their deadline, and schedules nothing
+ * while nothing is pending: an idle service has no timer task (issue 20: no 50 ms sweep for
+ * nothing).
  */
 class ParkAfterTimerTest {
 
@@ -64,11 +65,17 @@ class ParkAfterTimerTest {
     fast.settle();
 
     await().atMost(Duration.ofSeconds(5)).until(() -> slow.parked.get() == 1);
-    assertThat(slow.parkedAfterNanos).as("not before park-after").isGreaterThanOrEqualTo(Duration.ofMillis(200).toNanos());
+    assertThat(slow.parkedAfterNanos)
+        .as("not before park-after")
+        .isGreaterThanOrEqualTo(Duration.ofMillis(200).toNanos());
     assertThat(fast.parked).as("a settled delivery is not parked").hasValue(0);
-    await().atMost(Duration.ofSeconds(5)).until(() -> scheduler.getQueue().isEmpty() && scheduler.getActiveCount() == 0);
+    await()
+        .atMost(Duration.ofSeconds(5))
+        .until(() -> scheduler.getQueue().isEmpty() && scheduler.getActiveCount() == 0);
     long sweeps = scheduler.getCompletedTaskCount();
-    await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
+    await()
+        .during(Duration.ofMillis(300))
+        .atMost(Duration.ofSeconds(2))
         .until(() -> scheduler.getQueue().isEmpty() && scheduler.getCompletedTaskCount() == sweeps);
   }
 
@@ -99,14 +106,17 @@ class ParkAfterTimerTest {
       }
       Thread.sleep(1);
     }
-    await().atMost(Duration.ofSeconds(10)).until(() -> {
-      for (int i = 1; i < attempts.length; i += 2) {
-        if (attempts[i].parked.get() != 1) {
-          return false;
-        }
-      }
-      return true;
-    });
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(
+            () -> {
+              for (int i = 1; i < attempts.length; i += 2) {
+                if (attempts[i].parked.get() != 1) {
+                  return false;
+                }
+              }
+              return true;
+            });
     for (int i = 0; i < attempts.length; i += 2) {
       assertThat(attempts[i].parked).hasValue(0);
     }

@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 
 class CloudEventParserTest {
 
-  private static final String VALID = """
+  private static final String VALID =
+      """
       {"specversion": "1.0", "id": "e-1", "source": "/meters/7", "type": "com.example.meter.reading",
        "subject": "north", "time": "2026-11-21T18:00:00.5+01:00", "datacontenttype": "application/json",
        "traceparent": "00-abc-def-01", "data": {"meter": "m1", "value": 3.5}}""";
@@ -34,7 +35,8 @@ class CloudEventParserTest {
 
   /** VALID with one attribute replaced ({@code null} removes it). */
   private static String with(String attribute, Object value) {
-    Map<String, Object> m = new HashMap<>(Json.MAPPER.convertValue(Json.parse(VALID, "x"), Map.class));
+    Map<String, Object> m =
+        new HashMap<>(Json.MAPPER.convertValue(Json.parse(VALID, "x"), Map.class));
     if (value == null) {
       m.remove(attribute);
     } else {
@@ -59,40 +61,60 @@ class CloudEventParserTest {
 
   @Test
   void structuredErrorsNameTheAttribute() {
-    assertThat(fields(() -> CloudEventParser.structured(bytes(with("id", null))))).containsExactly("id");
-    assertThat(fields(() -> CloudEventParser.structured(bytes(with("id", ""))))).containsExactly("id");
-    assertThat(fields(() -> CloudEventParser.structured(bytes(with("id", 17))))).containsExactly("id");
+    assertThat(fields(() -> CloudEventParser.structured(bytes(with("id", null)))))
+        .containsExactly("id");
+    assertThat(fields(() -> CloudEventParser.structured(bytes(with("id", "")))))
+        .containsExactly("id");
+    assertThat(fields(() -> CloudEventParser.structured(bytes(with("id", 17)))))
+        .containsExactly("id");
     assertThat(fields(() -> CloudEventParser.structured(bytes(with("specversion", "0.3")))))
         .containsExactly("specversion");
-    assertThat(fields(() -> CloudEventParser.structured(bytes(with("time", "yesterday"))))).containsExactly("time");
-    assertThat(fields(() -> CloudEventParser.structured(bytes(with("source", "not a uri"))))).containsExactly("source");
+    assertThat(fields(() -> CloudEventParser.structured(bytes(with("time", "yesterday")))))
+        .containsExactly("time");
+    assertThat(fields(() -> CloudEventParser.structured(bytes(with("source", "not a uri")))))
+        .containsExactly("source");
   }
 
   @Test
   void structuredReportsEveryMissingAttribute() {
     String noIdNoType = "{\"specversion\": \"1.0\", \"source\": \"/s\"}";
-    assertThat(fields(() -> CloudEventParser.structured(bytes(noIdNoType)))).containsExactly("id", "type");
+    assertThat(fields(() -> CloudEventParser.structured(bytes(noIdNoType))))
+        .containsExactly("id", "type");
   }
 
   @Test
   void bodyThatIsNotAnEventNamesBody() {
-    assertThat(fields(() -> CloudEventParser.structured(bytes("{not json")))).containsExactly("body");
+    assertThat(fields(() -> CloudEventParser.structured(bytes("{not json"))))
+        .containsExactly("body");
     assertThat(fields(() -> CloudEventParser.structured(bytes("[]")))).containsExactly("body");
     assertThat(fields(() -> CloudEventParser.structured(new byte[0]))).containsExactly("body");
-    assertThat(fields(() -> CloudEventParser.structured(bytes(VALID + " {}")))).containsExactly("body");
+    assertThat(fields(() -> CloudEventParser.structured(bytes(VALID + " {}"))))
+        .containsExactly("body");
   }
 
   @Test
   void batchParsesEveryEvent() {
-    List<CloudEvent> events = CloudEventParser.batch(bytes("[" + VALID + "," + with("id", "e-2") + "]"));
+    List<CloudEvent> events =
+        CloudEventParser.batch(bytes("[" + VALID + "," + with("id", "e-2") + "]"));
     assertThat(events).extracting(CloudEvent::getId).containsExactly("e-1", "e-2");
   }
 
   @Test
   void batchErrorsArePrefixedWithTheIndexAndAllReported() {
-    String batch = "[" + VALID + "," + with("type", null) + "," + with("id", null) + "," + with("time", "x") + "]";
-    assertThat(fields(() -> CloudEventParser.batch(bytes(batch)))).containsExactly("[1].type", "[2].id", "[3].time");
-    assertThat(fields(() -> CloudEventParser.batch(bytes("[" + VALID + ", 5]")))).containsExactly("[1]");
+    String batch =
+        "["
+            + VALID
+            + ","
+            + with("type", null)
+            + ","
+            + with("id", null)
+            + ","
+            + with("time", "x")
+            + "]";
+    assertThat(fields(() -> CloudEventParser.batch(bytes(batch))))
+        .containsExactly("[1].type", "[2].id", "[3].time");
+    assertThat(fields(() -> CloudEventParser.batch(bytes("[" + VALID + ", 5]"))))
+        .containsExactly("[1]");
     assertThat(fields(() -> CloudEventParser.batch(bytes(VALID)))).containsExactly("body");
   }
 
@@ -115,7 +137,8 @@ class CloudEventParserTest {
     h.put("ce-partitionkey", "m1");
     h.put("content-length", "27");
 
-    CloudEvent e = CloudEventParser.binary(h, "application/json", bytes("{\"meter\":\"m1\",\"value\":1}"));
+    CloudEvent e =
+        CloudEventParser.binary(h, "application/json", bytes("{\"meter\":\"m1\",\"value\":1}"));
 
     assertThat(e.getId()).isEqualTo("b-1");
     assertThat(e.getSource()).isEqualTo(URI.create("/meters/8"));
@@ -126,30 +149,36 @@ class CloudEventParserTest {
     assertThat(e.getExtensionNames()).containsExactlyInAnyOrder("traceparent", "partitionkey");
     assertThat(e.getExtension("traceparent")).isEqualTo("00-abc-def-01");
     assertThat(e.getExtension("partitionkey")).isEqualTo("m1");
-    assertThat(new String(e.getData().toBytes(), StandardCharsets.UTF_8)).isEqualTo("{\"meter\":\"m1\",\"value\":1}");
+    assertThat(new String(e.getData().toBytes(), StandardCharsets.UTF_8))
+        .isEqualTo("{\"meter\":\"m1\",\"value\":1}");
   }
 
   @Test
   void binaryErrorsNameTheHeader() {
     Map<String, String> noSource = headers();
     noSource.remove("ce-source");
-    assertThat(fields(() -> CloudEventParser.binary(noSource, null, null))).containsExactly("ce-source");
+    assertThat(fields(() -> CloudEventParser.binary(noSource, null, null)))
+        .containsExactly("ce-source");
 
     Map<String, String> badSource = headers();
     badSource.put("ce-source", "has spaces in it");
-    assertThat(fields(() -> CloudEventParser.binary(badSource, null, null))).containsExactly("ce-source");
+    assertThat(fields(() -> CloudEventParser.binary(badSource, null, null)))
+        .containsExactly("ce-source");
 
     Map<String, String> badVersion = headers();
     badVersion.put("ce-specversion", "0.3");
-    assertThat(fields(() -> CloudEventParser.binary(badVersion, null, null))).containsExactly("ce-specversion");
+    assertThat(fields(() -> CloudEventParser.binary(badVersion, null, null)))
+        .containsExactly("ce-specversion");
 
     Map<String, String> badTime = headers();
     badTime.put("ce-time", "noon");
-    assertThat(fields(() -> CloudEventParser.binary(badTime, null, null))).containsExactly("ce-time");
+    assertThat(fields(() -> CloudEventParser.binary(badTime, null, null)))
+        .containsExactly("ce-time");
 
     Map<String, String> badExtension = headers();
     badExtension.put("ce-bad_name", "x");
-    assertThat(fields(() -> CloudEventParser.binary(badExtension, null, null))).containsExactly("ce-bad_name");
+    assertThat(fields(() -> CloudEventParser.binary(badExtension, null, null)))
+        .containsExactly("ce-bad_name");
 
     Map<String, String> empty = new HashMap<>();
     assertThat(fields(() -> CloudEventParser.binary(empty, null, null)))

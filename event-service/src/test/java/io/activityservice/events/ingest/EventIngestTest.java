@@ -5,20 +5,20 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.events.channel.ChannelRegistry;
-import io.activityservice.events.json.Json;
-import io.activityservice.events.problem.InvalidInputException;
-import io.activityservice.events.problem.InvalidInputException.FieldError;
-import io.activityservice.events.registry.EventRegistry;
-import io.activityservice.events.registry.EventTypeRepository;
-import io.activityservice.events.registry.UnregisteredTypePolicy;
 import io.activityservice.events.delivery.DeadLetters;
 import io.activityservice.events.delivery.DeliveryMetrics;
 import io.activityservice.events.delivery.DeliverySettings;
 import io.activityservice.events.delivery.DeliveryStore;
 import io.activityservice.events.delivery.DurableDelivery;
+import io.activityservice.events.json.Json;
+import io.activityservice.events.model.RoutableEvent;
+import io.activityservice.events.problem.InvalidInputException;
+import io.activityservice.events.problem.InvalidInputException.FieldError;
+import io.activityservice.events.registry.EventRegistry;
+import io.activityservice.events.registry.EventTypeRepository;
+import io.activityservice.events.registry.UnregisteredTypePolicy;
 import io.activityservice.events.routing.DuplicateFilter;
 import io.activityservice.events.routing.EventRouter;
-import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.routing.RoutingMetrics;
 import io.activityservice.events.routing.RoutingOutcome;
 import io.activityservice.events.subscription.RetryPolicy;
@@ -49,7 +49,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-/** Ingest end to end on real parts: H2 registry, subscriptions, router, and the fake channel adapter. */
+/**
+ * Ingest end to end on real parts: H2 registry, subscriptions, router, and the fake channel
+ * adapter.
+ */
 class EventIngestTest {
 
   private static final String READING = "com.example.meter.reading";
@@ -70,19 +73,40 @@ class EventIngestTest {
     ds = TestDatabases.newH2();
     JdbcClient jdbc = JdbcClient.create(ds);
     timer = Executors.newSingleThreadScheduledExecutor();
-    EventRegistry registry = new EventRegistry(new EventTypeRepository(jdbc), UnregisteredTypePolicy.ACCEPT, clock);
-    registry.create(READING, null, null, Json.parse("""
-        {"type": "object", "required": ["value"], "properties": {"value": {"type": "number"}}}""", "schema"));
+    EventRegistry registry =
+        new EventRegistry(new EventTypeRepository(jdbc), UnregisteredTypePolicy.ACCEPT, clock);
+    registry.create(
+        READING,
+        null,
+        null,
+        Json.parse(
+            """
+        {"type": "object", "required": ["value"], "properties": {"value": {"type": "number"}}}""",
+            "schema"));
     SubscriptionIndex index = new SubscriptionIndex();
-    subscriptions = new SubscriptionService(new SubscriptionRepository(jdbc), index, channels, clock);
+    subscriptions =
+        new SubscriptionService(new SubscriptionRepository(jdbc), index, channels, clock);
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
-    delivery = new DurableDelivery(new DeliveryStore(ds), channels, ChannelUri.parse("fake:invalid-events"),
-        index::get, new DeliveryMetrics(meters, 100), Clock.systemUTC(),
-        DeliverySettings.defaults("test").withParkAfter(Duration.ofMillis(200))
-            .withLease(Duration.ofSeconds(5), Duration.ofMillis(20))).start();
+    delivery =
+        new DurableDelivery(
+                new DeliveryStore(ds),
+                channels,
+                ChannelUri.parse("fake:invalid-events"),
+                index::get,
+                new DeliveryMetrics(meters, 100),
+                Clock.systemUTC(),
+                DeliverySettings.defaults("test")
+                    .withParkAfter(Duration.ofMillis(200))
+                    .withLease(Duration.ofSeconds(5), Duration.ofMillis(20)))
+            .start();
     deadLetters = delivery.deadLetters();
-    EventRouter router = new EventRouter(index, delivery, new DuplicateFilter(Duration.ofMinutes(5), 1000),
-        new RoutingMetrics(meters, type -> registry.find(type).isPresent()), 100);
+    EventRouter router =
+        new EventRouter(
+            index,
+            delivery,
+            new DuplicateFilter(Duration.ofMinutes(5), 1000),
+            new RoutingMetrics(meters, type -> registry.find(type).isPresent()),
+            100);
     ingest = new EventIngest(registry, router, clock);
     subscriptions.create("all", null, null, "fake:all", null, null);
   }
@@ -105,7 +129,9 @@ class EventIngestTest {
     RoutableEvent r = ingest.prepare(e);
 
     assertThat(r.event().getTime()).isEqualTo(OffsetDateTime.ofInstant(NOW, ZoneOffset.UTC));
-    assertThat(r.json().get("time").asText()).as("RFC 3339 with seconds").isEqualTo("2026-11-21T18:00:00Z");
+    assertThat(r.json().get("time").asText())
+        .as("RFC 3339 with seconds")
+        .isEqualTo("2026-11-21T18:00:00Z");
     assertThat(r.event().getId()).isEqualTo(e.getId());
   }
 
@@ -119,26 +145,33 @@ class EventIngestTest {
 
   @Test
   void prepareValidatesAgainstTheRegistry() {
-    InvalidInputException e = catchThrowableOfType(InvalidInputException.class,
-        () -> ingest.prepare(reading("not a number")));
+    InvalidInputException e =
+        catchThrowableOfType(
+            InvalidInputException.class, () -> ingest.prepare(reading("not a number")));
     assertThat(e.errors()).extracting(FieldError::field).containsExactly("data.value");
   }
 
   @Test
   void nonJsonDataDeclaredAsJsonIsRefused() {
-    CloudEvent e = Events.builder("free.type", null).withData("application/json", "{oops".getBytes()).build();
-    InvalidInputException ex = catchThrowableOfType(InvalidInputException.class, () -> ingest.prepare(e));
+    CloudEvent e =
+        Events.builder("free.type", null).withData("application/json", "{oops".getBytes()).build();
+    InvalidInputException ex =
+        catchThrowableOfType(InvalidInputException.class, () -> ingest.prepare(e));
     assertThat(ex.errors()).extracting(FieldError::field).containsExactly("data");
   }
 
   @Test
   void batchValidationIsAllOrNothing() {
-    List<CloudEvent> batch = List.of(reading(1), reading("x"), reading(3), Events.event(READING, Map.of()));
+    List<CloudEvent> batch =
+        List.of(reading(1), reading("x"), reading(3), Events.event(READING, Map.of()));
 
-    InvalidInputException e = catchThrowableOfType(InvalidInputException.class, () ->
-        ingest.prepareAll(batch).forEach(ingest::route));
+    InvalidInputException e =
+        catchThrowableOfType(
+            InvalidInputException.class, () -> ingest.prepareAll(batch).forEach(ingest::route));
 
-    assertThat(e.errors()).extracting(FieldError::field).containsExactly("[1].data.value", "[3].data.value");
+    assertThat(e.errors())
+        .extracting(FieldError::field)
+        .containsExactly("[1].data.value", "[3].data.value");
     assertThat(fake.outbound("fake:all").sent()).isEmpty();
   }
 
@@ -148,7 +181,8 @@ class EventIngestTest {
     for (RoutableEvent r : ingest.prepareAll(batch)) {
       ingest.route(r).get(10, TimeUnit.SECONDS);
     }
-    assertThat(fake.outbound("fake:all").accepted()).extracting(CloudEvent::getId)
+    assertThat(fake.outbound("fake:all").accepted())
+        .extracting(CloudEvent::getId)
         .containsExactly(batch.get(0).getId(), batch.get(1).getId());
   }
 
@@ -165,7 +199,8 @@ class EventIngestTest {
   // ---- inbound channels: acknowledgement follows routing ---------------------------------------
 
   private InboundChannels inboundChannels() {
-    return new InboundChannels(channels, new InboundChannelRepository(JdbcClient.create(ds)), ingest, deadLetters, clock);
+    return new InboundChannels(
+        channels, new InboundChannelRepository(JdbcClient.create(ds)), ingest, deadLetters, clock);
   }
 
   @Test
@@ -178,21 +213,32 @@ class EventIngestTest {
 
     assertThat(s.settled().get(10, TimeUnit.SECONDS)).as("ack, not nack").isNull();
     assertThat(s.calls()).isEqualTo(1);
-    assertThat(fake.outbound("fake:all").accepted()).extracting(CloudEvent::getId).containsExactly(e.getId());
+    assertThat(fake.outbound("fake:all").accepted())
+        .extracting(CloudEvent::getId)
+        .containsExactly(e.getId());
   }
 
   @Test
   void inboundEventIsAckedOnceAFailingDeliveryIsParked() throws Exception {
     InboundChannels inbound = inboundChannels();
     inbound.add("fake:in", null, null, null);
-    subscriptions.create("broken", null, null, "fake:broken",
-        new RetryPolicy(3, Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofMinutes(1)), "fake:dlq");
+    subscriptions.create(
+        "broken",
+        null,
+        null,
+        "fake:broken",
+        new RetryPolicy(3, Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofMinutes(1)),
+        "fake:dlq");
     fake.outbound("fake:broken").failAlways(true);
 
     FakeInbound.Settlement s = fake.inbound("fake:in").push(reading(1));
 
     assertThat(s.settled().get(10, TimeUnit.SECONDS)).as("ack, not nack").isNull();
-    assertThat(JdbcClient.create(ds).sql("select count(*) from parked_delivery").query(Long.class).single())
+    assertThat(
+            JdbcClient.create(ds)
+                .sql("select count(*) from parked_delivery")
+                .query(Long.class)
+                .single())
         .isEqualTo(1);
   }
 
@@ -200,8 +246,13 @@ class EventIngestTest {
   void inboundEventIsNackedWhenTheStoreCannotTakeTheDelivery() throws Exception {
     InboundChannels inbound = inboundChannels();
     inbound.add("fake:in", null, null, null);
-    subscriptions.create("broken", null, null, "fake:broken",
-        new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(1), Duration.ofMinutes(1)), "fake:dlq");
+    subscriptions.create(
+        "broken",
+        null,
+        null,
+        "fake:broken",
+        new RetryPolicy(3, Duration.ofMillis(1), Duration.ofMillis(1), Duration.ofMinutes(1)),
+        "fake:dlq");
     fake.outbound("fake:broken").failAlways(true);
     JdbcClient.create(ds).sql("alter table parked_delivery rename to parked_elsewhere").update();
 
@@ -226,7 +277,8 @@ class EventIngestTest {
     assertThat(dead).extracting(CloudEvent::getId).containsExactly(bad.getId());
     assertThat(String.valueOf(dead.get(0).getExtension("deadletterreason"))).contains("data.value");
     assertThat(dead.get(0).getExtension("deadlettertarget")).isEqualTo("inbound:fake:in");
-    assertThat(new DeliveryStore(ds).deadLetters().page(null, null, 10)).singleElement()
+    assertThat(new DeliveryStore(ds).deadLetters().page(null, null, 10))
+        .singleElement()
         .satisfies(r -> assertThat(r.origin()).isEqualTo("inbound:fake:in"))
         .satisfies(r -> assertThat(r.subscriptionId()).isNull());
   }
@@ -242,7 +294,9 @@ class EventIngestTest {
 
     InboundChannels restarted = inboundChannels();
     restarted.startAll(List.of());
-    assertThat(restarted.list()).as("a removed channel must not come back at the next start").isEmpty();
+    assertThat(restarted.list())
+        .as("a removed channel must not come back at the next start")
+        .isEmpty();
   }
 
   @Test
@@ -255,7 +309,9 @@ class EventIngestTest {
     InboundChannels restarted = inboundChannels();
     restarted.startAll(List.of());
 
-    assertThat(restarted.list()).extracting(InboundChannelDefinition::uri).containsExactly("fake:in");
+    assertThat(restarted.list())
+        .extracting(InboundChannelDefinition::uri)
+        .containsExactly("fake:in");
     assertThat(fake.inbound("fake:in").isClosed()).isFalse();
     assertThat(fake.inbound("fake:in").settings().properties()).containsEntry("group", "g1");
 

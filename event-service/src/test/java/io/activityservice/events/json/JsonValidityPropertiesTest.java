@@ -15,9 +15,10 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.statistics.Statistics;
 
 /**
- * {@link Json#isValidValue} (the check routing makes instead of parsing data nobody reads) says yes exactly when
- * {@link Json#read} (the parse of whoever reads the data later) succeeds: an event accepted without its data being
- * parsed can always be parsed later, and one refused would have been refused by the parse.
+ * {@link Json#isValidValue} (the check routing makes instead of parsing data nobody reads) says yes
+ * exactly when {@link Json#read} (the parse of whoever reads the data later) succeeds: an event
+ * accepted without its data being parsed can always be parsed later, and one refused would have
+ * been refused by the parse.
  */
 class JsonValidityPropertiesTest {
 
@@ -32,7 +33,9 @@ class JsonValidityPropertiesTest {
 
   private static void agree(byte[] bytes) {
     boolean parses = parses(bytes);
-    assertThat(Json.isValidValue(bytes)).as(new String(bytes, StandardCharsets.UTF_8)).isEqualTo(parses);
+    assertThat(Json.isValidValue(bytes))
+        .as(new String(bytes, StandardCharsets.UTF_8))
+        .isEqualTo(parses);
     Statistics.label("valid").collect(parses);
   }
 
@@ -80,14 +83,42 @@ class JsonValidityPropertiesTest {
 
   @Example
   void agreesOnEdgeCases() {
-    for (String s : List.of("", "  ", "1", "-0", "01", "1e999999999", "1e9999999999999", "[1e-2147483649]",
-        "{\"a\":1} ", "{\"a\":1}{", "{\"a\":1} 2", "[1,]", "{\"a\":}", "\"\\ud800\"", "\"\\u00\"", "NaN",
-        "tru", "null", "[[[[[]]]]]", "\"\\x\"", "\"\\u12\"", "\"\\uD83D\\uDE00\"", "\"é€😀\"", "{\"a\":{\"b\":[1,2,{\"c\":null}]}}", "\"tab\there\"", "'a'", "/* c */ 1")) {
+    for (String s :
+        List.of(
+            "",
+            "  ",
+            "1",
+            "-0",
+            "01",
+            "1e999999999",
+            "1e9999999999999",
+            "[1e-2147483649]",
+            "{\"a\":1} ",
+            "{\"a\":1}{",
+            "{\"a\":1} 2",
+            "[1,]",
+            "{\"a\":}",
+            "\"\\ud800\"",
+            "\"\\u00\"",
+            "NaN",
+            "tru",
+            "null",
+            "[[[[[]]]]]",
+            "\"\\x\"",
+            "\"\\u12\"",
+            "\"\\uD83D\\uDE00\"",
+            "\"é€😀\"",
+            "{\"a\":{\"b\":[1,2,{\"c\":null}]}}",
+            "\"tab\there\"",
+            "'a'",
+            "/* c */ 1")) {
       agree(s.getBytes(StandardCharsets.UTF_8));
     }
     agree(new byte[] {'"', (byte) 0xC3, '"'}); // truncated UTF-8 sequence in a string
     agree(new byte[] {'"', (byte) 0xED, (byte) 0xA0, (byte) 0x80, '"'}); // an encoded surrogate
-    agree(("[" + "[".repeat(1500) + "]".repeat(1500) + "]").getBytes(StandardCharsets.UTF_8)); // nesting bound
+    agree(
+        ("[" + "[".repeat(1500) + "]".repeat(1500) + "]")
+            .getBytes(StandardCharsets.UTF_8)); // nesting bound
   }
 
   @Provide

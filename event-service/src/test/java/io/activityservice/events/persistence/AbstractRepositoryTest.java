@@ -12,6 +12,7 @@ import io.activityservice.events.registry.EventTypeRepository;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.Subscription;
 import io.activityservice.events.subscription.SubscriptionRepository;
+import io.activityservice.events.support.TestDatabases;
 import java.net.URI;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -19,7 +20,6 @@ import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
-import io.activityservice.events.support.TestDatabases;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,8 +32,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 public abstract class AbstractRepositoryTest {
 
   /** A time with nanoseconds and a non-UTC offset: stored precision and offset may differ. */
-  private static final OffsetDateTime T0 = OffsetDateTime.of(2026, 11, 21, 18, 30, 15, 123_456_789,
-      ZoneOffset.ofHours(2));
+  private static final OffsetDateTime T0 =
+      OffsetDateTime.of(2026, 11, 21, 18, 30, 15, 123_456_789, ZoneOffset.ofHours(2));
 
   protected abstract DataSource dataSource();
 
@@ -54,9 +54,15 @@ public abstract class AbstractRepositoryTest {
   // ---- event types -------------------------------------------------------------------------
 
   private static EventType type(String name, String description) {
-    return new EventType(name, description, "team-a",
-        Json.parse("{\"type\":\"object\",\"properties\":{\"value\":{\"type\":\"number\"}}}", "schema"),
-        1, T0, T0);
+    return new EventType(
+        name,
+        description,
+        "team-a",
+        Json.parse(
+            "{\"type\":\"object\",\"properties\":{\"value\":{\"type\":\"number\"}}}", "schema"),
+        1,
+        T0,
+        T0);
   }
 
   @Test
@@ -97,7 +103,9 @@ public abstract class AbstractRepositoryTest {
     types.insert(type("c.type", null));
     types.insert(type("a.type", null));
     types.insert(type("b.type", null));
-    assertThat(types.findAll()).extracting(EventType::type).containsExactly("a.type", "b.type", "c.type");
+    assertThat(types.findAll())
+        .extracting(EventType::type)
+        .containsExactly("a.type", "b.type", "c.type");
   }
 
   @Test
@@ -106,9 +114,11 @@ public abstract class AbstractRepositoryTest {
     types.insert(type("com.example.order.created", "orders"));
     types.insert(type("org.other.thing", "unrelated"));
 
-    assertThat(types.search("COM.EXAMPLE.m")).extracting(EventType::type)
+    assertThat(types.search("COM.EXAMPLE.m"))
+        .extracting(EventType::type)
         .containsExactly("com.example.Meter.reading");
-    assertThat(types.search("com.example")).extracting(EventType::type)
+    assertThat(types.search("com.example"))
+        .extracting(EventType::type)
         .containsExactly("com.example.Meter.reading", "com.example.order.created");
     // Only a prefix of the name matches, not a substring.
     assertThat(types.search("example.order")).isEmpty();
@@ -121,7 +131,9 @@ public abstract class AbstractRepositoryTest {
     types.insert(type("t.none", null));
 
     assertThat(types.search("gas meter")).extracting(EventType::type).containsExactly("t.gas");
-    assertThat(types.search("METER")).extracting(EventType::type).containsExactly("t.gas", "t.water");
+    assertThat(types.search("METER"))
+        .extracting(EventType::type)
+        .containsExactly("t.gas", "t.water");
   }
 
   @Test
@@ -129,8 +141,12 @@ public abstract class AbstractRepositoryTest {
     types.insert(type("de.zähler.stand", "STROMZÄHLER IM KELLER"));
     types.insert(type("de.other", "Wasseruhr"));
 
-    assertThat(types.search("stromzähler")).extracting(EventType::type).containsExactly("de.zähler.stand");
-    assertThat(types.search("DE.ZÄHLER")).extracting(EventType::type).containsExactly("de.zähler.stand");
+    assertThat(types.search("stromzähler"))
+        .extracting(EventType::type)
+        .containsExactly("de.zähler.stand");
+    assertThat(types.search("DE.ZÄHLER"))
+        .extracting(EventType::type)
+        .containsExactly("de.zähler.stand");
   }
 
   @Test
@@ -190,13 +206,25 @@ public abstract class AbstractRepositoryTest {
 
   @Test
   void subscriptionRoundTripsPatternFilterRetryAndDeadLetter() {
-    JsonNode pattern = Json.parse("""
+    JsonNode pattern =
+        Json.parse(
+            """
         {"type": ["com.example.meter.reading"],
          "data": {"value": [{"numeric": [">", 10.5, "<=", 1000]}], "meter": [{"prefix": "gas-"}]}}""",
-        "pattern");
-    RetryPolicy retry = new RetryPolicy(7, Duration.ofMillis(250), Duration.ofSeconds(30), Duration.ofHours(2));
-    Subscription s = new Subscription("s-1", "gas readings", pattern, "subject = 'north'",
-        "jms:queue:readings", retry, "jms:queue:dlq", T0, "key:k1");
+            "pattern");
+    RetryPolicy retry =
+        new RetryPolicy(7, Duration.ofMillis(250), Duration.ofSeconds(30), Duration.ofHours(2));
+    Subscription s =
+        new Subscription(
+            "s-1",
+            "gas readings",
+            pattern,
+            "subject = 'north'",
+            "jms:queue:readings",
+            retry,
+            "jms:queue:dlq",
+            T0,
+            "key:k1");
     subscriptions.insert(s);
 
     Subscription read = subscriptions.find("s-1").orElseThrow();
@@ -213,8 +241,9 @@ public abstract class AbstractRepositoryTest {
 
   @Test
   void subscriptionWithoutOptionalFieldsRoundTrips() {
-    subscriptions.insert(new Subscription("s-0", "all", null, null, "https://host/hook",
-        RetryPolicy.DEFAULT, null, T0));
+    subscriptions.insert(
+        new Subscription(
+            "s-0", "all", null, null, "https://host/hook", RetryPolicy.DEFAULT, null, T0));
 
     Subscription read = subscriptions.find("s-0").orElseThrow();
     assertThat(read.pattern()).isNull();
@@ -226,11 +255,14 @@ public abstract class AbstractRepositoryTest {
 
   @Test
   void subscriptionsListInCreationOrderAndDelete() {
-    subscriptions.insert(new Subscription("b", "second", null, null, "fake:x", RetryPolicy.DEFAULT, null,
-        T0.plusSeconds(1)));
-    subscriptions.insert(new Subscription("a", "first", null, null, "fake:x", RetryPolicy.DEFAULT, null, T0));
-    subscriptions.insert(new Subscription("c", "third", null, null, "fake:x", RetryPolicy.DEFAULT, null,
-        T0.plusSeconds(2)));
+    subscriptions.insert(
+        new Subscription(
+            "b", "second", null, null, "fake:x", RetryPolicy.DEFAULT, null, T0.plusSeconds(1)));
+    subscriptions.insert(
+        new Subscription("a", "first", null, null, "fake:x", RetryPolicy.DEFAULT, null, T0));
+    subscriptions.insert(
+        new Subscription(
+            "c", "third", null, null, "fake:x", RetryPolicy.DEFAULT, null, T0.plusSeconds(2)));
     assertThat(subscriptions.findAll()).extracting(Subscription::id).containsExactly("a", "b", "c");
 
     assertThat(subscriptions.delete("b")).isTrue();
@@ -242,8 +274,14 @@ public abstract class AbstractRepositoryTest {
 
   @Test
   void inboundChannelRoundTripsProperties() {
-    inbound.insert(new InboundChannelDefinition("jms:topic:orders", "com.example.order",
-        URI.create("urn:legacy:orders"), Map.of("subscriptionName", "activity", "concurrency", "4"), "api", T0));
+    inbound.insert(
+        new InboundChannelDefinition(
+            "jms:topic:orders",
+            "com.example.order",
+            URI.create("urn:legacy:orders"),
+            Map.of("subscriptionName", "activity", "concurrency", "4"),
+            "api",
+            T0));
 
     List<InboundChannelDefinition> all = inbound.findAll();
     assertThat(all).hasSize(1);
@@ -251,18 +289,22 @@ public abstract class AbstractRepositoryTest {
     assertThat(read.uri()).isEqualTo("jms:topic:orders");
     assertThat(read.defaultType()).isEqualTo("com.example.order");
     assertThat(read.defaultSource()).isEqualTo(URI.create("urn:legacy:orders"));
-    assertThat(read.properties()).containsExactlyInAnyOrderEntriesOf(
-        Map.of("subscriptionName", "activity", "concurrency", "4"));
+    assertThat(read.properties())
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of("subscriptionName", "activity", "concurrency", "4"));
     assertThat(read.origin()).isEqualTo("api");
     assertThat(read.createdAt()).isCloseTo(T0, within(1, ChronoUnit.MILLIS));
   }
 
   @Test
   void inboundChannelWithoutDefaultsRoundTripsAndDeletes() {
-    inbound.insert(new InboundChannelDefinition("sqs:in-b", null, null, null, "api", T0.plusSeconds(1)));
+    inbound.insert(
+        new InboundChannelDefinition("sqs:in-b", null, null, null, "api", T0.plusSeconds(1)));
     inbound.insert(new InboundChannelDefinition("sqs:in-a", null, null, Map.of(), "api", T0));
 
-    assertThat(inbound.findAll()).extracting(InboundChannelDefinition::uri).containsExactly("sqs:in-a", "sqs:in-b");
+    assertThat(inbound.findAll())
+        .extracting(InboundChannelDefinition::uri)
+        .containsExactly("sqs:in-a", "sqs:in-b");
     InboundChannelDefinition b = inbound.findAll().get(1);
     assertThat(b.defaultType()).isNull();
     assertThat(b.defaultSource()).isNull();
@@ -270,6 +312,8 @@ public abstract class AbstractRepositoryTest {
 
     assertThat(inbound.delete("sqs:in-a")).isTrue();
     assertThat(inbound.delete("sqs:in-a")).isFalse();
-    assertThat(inbound.findAll()).extracting(InboundChannelDefinition::uri).containsExactly("sqs:in-b");
+    assertThat(inbound.findAll())
+        .extracting(InboundChannelDefinition::uri)
+        .containsExactly("sqs:in-b");
   }
 }

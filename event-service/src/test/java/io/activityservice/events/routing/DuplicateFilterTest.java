@@ -6,7 +6,10 @@ import static org.awaitility.Awaitility.await;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
-/** The dedup filter's bookkeeping: first copy wins, failures are forgotten, bounds and the window hold. */
+/**
+ * The dedup filter's bookkeeping: first copy wins, failures are forgotten, bounds and the window
+ * hold.
+ */
 class DuplicateFilterTest {
 
   /** A claim whose routing settles when the test says so. */
@@ -42,7 +45,8 @@ class DuplicateFilterTest {
     TestClaim again = new TestClaim("/s", "1");
     assertThat(filter.claim(again)).as("redelivery after a failure is new").isNull();
     again.settled = true;
-    // Push the forgotten claim out of the bounded list (2 entries): the map must keep the newer copy.
+    // Push the forgotten claim out of the bounded list (2 entries): the map must keep the newer
+    // copy.
     TestClaim other = new TestClaim("/s", "x");
     other.settled = true;
     filter.claim(other);
@@ -59,7 +63,9 @@ class DuplicateFilterTest {
       c.settled = true;
       filter.claim(c);
     }
-    assertThat(filter.claim(new TestClaim("/s", "routing"))).as("still routing: remembered").isSameAs(routing);
+    assertThat(filter.claim(new TestClaim("/s", "routing")))
+        .as("still routing: remembered")
+        .isSameAs(routing);
     assertThat(filter.claim(new TestClaim("/s", "e0"))).as("oldest settled: forgotten").isNull();
     assertThat(filter.size()).isLessThanOrEqualTo(5);
   }
@@ -70,7 +76,9 @@ class DuplicateFilterTest {
     TestClaim c = new TestClaim("/s", "1");
     c.settled = true;
     filter.claim(c);
-    await().pollDelay(Duration.ofMillis(80)).until(() -> true); // the window passes; expiry runs on the next claim
+    await()
+        .pollDelay(Duration.ofMillis(80))
+        .until(() -> true); // the window passes; expiry runs on the next claim
     filter.claim(new TestClaim("/s", "2"));
     assertThat(filter.claim(new TestClaim("/s", "1"))).isNull();
   }

@@ -7,12 +7,12 @@ import static org.awaitility.Awaitility.await;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.delivery.DeadLetterRecord;
-import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.delivery.DeliveryMetrics;
 import io.activityservice.events.delivery.DeliverySettings;
 import io.activityservice.events.delivery.DeliveryStore;
 import io.activityservice.events.delivery.DurableDelivery;
 import io.activityservice.events.json.Json;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.problem.OverloadedException;
 import io.activityservice.events.subscription.CesqlFilter;
 import io.activityservice.events.subscription.RetryPolicy;
@@ -41,8 +41,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
- * The router with durable delivery on a real (H2) database: first attempts, parking after {@code park-after},
- * retries from the store, dead letters, the in-flight bound and deduplication.
+ * The router with durable delivery on a real (H2) database: first attempts, parking after {@code
+ * park-after}, retries from the store, dead letters, the in-flight bound and deduplication.
  */
 class EventRouterTest {
 
@@ -79,29 +79,58 @@ class EventRouterTest {
     return router(fallbackDeadLetter, dedupWindow, maxInFlight, Duration.ofMillis(20));
   }
 
-  private EventRouter router(String fallbackDeadLetter, Duration dedupWindow, int maxInFlight, Duration poll) {
+  private EventRouter router(
+      String fallbackDeadLetter, Duration dedupWindow, int maxInFlight, Duration poll) {
     if (delivery != null) {
       delivery.close();
     }
-    DeliverySettings settings = DeliverySettings.defaults("test-replica").withParkAfter(PARK_AFTER)
-        .withLease(Duration.ofSeconds(5), poll);
-    delivery = new DurableDelivery(new DeliveryStore(db), channels,
-        fallbackDeadLetter == null ? null : ChannelUri.parse(fallbackDeadLetter), index::get,
-        new DeliveryMetrics(meters, 100), Clock.systemUTC(), settings).start();
-    return new EventRouter(index, delivery, new DuplicateFilter(dedupWindow, 10_000),
+    DeliverySettings settings =
+        DeliverySettings.defaults("test-replica")
+            .withParkAfter(PARK_AFTER)
+            .withLease(Duration.ofSeconds(5), poll);
+    delivery =
+        new DurableDelivery(
+                new DeliveryStore(db),
+                channels,
+                fallbackDeadLetter == null ? null : ChannelUri.parse(fallbackDeadLetter),
+                index::get,
+                new DeliveryMetrics(meters, 100),
+                Clock.systemUTC(),
+                settings)
+            .start();
+    return new EventRouter(
+        index,
+        delivery,
+        new DuplicateFilter(dedupWindow, 10_000),
         new RoutingMetrics(meters, type -> true),
         maxInFlight);
   }
 
-  private Subscription subscribe(String pattern, String target, RetryPolicy retry, String deadLetter) {
-    Subscription s = new Subscription("sub-" + (++ids), "s" + ids, pattern == null ? null : Json.parse(pattern, "p"),
-        null, target, retry, deadLetter, OffsetDateTime.now());
-    // The store drops parked deliveries of subscriptions that no longer exist, so they exist in the table too.
-    jdbc.sql("insert into subscription (id, name, target, max_attempts, initial_backoff_ms, max_backoff_ms,"
-            + " max_age_ms, created_at) values (?, ?, ?, 1, 1, 1, 1, ?)")
-        .params(s.id(), s.name(), target, OffsetDateTime.now()).update();
-    index.add(new SubscriptionIndex.Entry(s, null, ChannelUri.parse(target),
-        deadLetter == null ? null : ChannelUri.parse(deadLetter)));
+  private Subscription subscribe(
+      String pattern, String target, RetryPolicy retry, String deadLetter) {
+    Subscription s =
+        new Subscription(
+            "sub-" + (++ids),
+            "s" + ids,
+            pattern == null ? null : Json.parse(pattern, "p"),
+            null,
+            target,
+            retry,
+            deadLetter,
+            OffsetDateTime.now());
+    // The store drops parked deliveries of subscriptions that no longer exist, so they exist in the
+    // table too.
+    jdbc.sql(
+            "insert into subscription (id, name, target, max_attempts, initial_backoff_ms, max_backoff_ms,"
+                + " max_age_ms, created_at) values (?, ?, ?, 1, 1, 1, 1, ?)")
+        .params(s.id(), s.name(), target, OffsetDateTime.now())
+        .update();
+    index.add(
+        new SubscriptionIndex.Entry(
+            s,
+            null,
+            ChannelUri.parse(target),
+            deadLetter == null ? null : ChannelUri.parse(deadLetter)));
     return s;
   }
 
@@ -140,7 +169,8 @@ class EventRouterTest {
       assertThat(fake.outbound(t).accepted()).as(t).containsExactly(e.event());
     }
     assertThat(fake.outbound("fake:d").sent()).isEmpty();
-    assertThat(meters.get("activity.events.out").tag("channel", "fake:a").counter().count()).isEqualTo(1);
+    assertThat(meters.get("activity.events.out").tag("channel", "fake:a").counter().count())
+        .isEqualTo(1);
     assertThat(parked()).isZero();
   }
 
@@ -148,7 +178,8 @@ class EventRouterTest {
   void noMatchCompletesWithZeroCounts() throws Exception {
     subscribe("{\"data\": {\"meter\": [\"m2\"]}}", "fake:d", FAST_RETRY, null);
     RoutableEvent e = reading("m1");
-    assertThat(outcome(router.route(e))).isEqualTo(new RoutingOutcome(e.event().getId(), 0, 0, 0, 0, false));
+    assertThat(outcome(router.route(e)))
+        .isEqualTo(new RoutingOutcome(e.event().getId(), 0, 0, 0, 0, false));
   }
 
   @Test
@@ -163,14 +194,17 @@ class EventRouterTest {
     await().atMost(Duration.ofSeconds(10)).until(() -> flaky.accepted().size() == 1);
     await().atMost(Duration.ofSeconds(10)).until(() -> parked() == 0);
     assertThat(flaky.attempts()).isEqualTo(3);
-    assertThat(meters.get("activity.events.failed").tag("channel", "fake:flaky").counter().count()).isEqualTo(2);
-    assertThat(meters.get("activity.delivery.parked").tag("subscription", s.id()).counter().count()).isEqualTo(1);
+    assertThat(meters.get("activity.events.failed").tag("channel", "fake:flaky").counter().count())
+        .isEqualTo(2);
+    assertThat(meters.get("activity.delivery.parked").tag("subscription", s.id()).counter().count())
+        .isEqualTo(1);
     assertThat(deadLetters()).isEmpty();
   }
 
   /**
-   * The retry worker sleeps until the earliest parked delivery is due and is woken when one is parked: retries run on
-   * the subscription's schedule (backoff 5–20 ms here) even when its periodic check is 30 s away.
+   * The retry worker sleeps until the earliest parked delivery is due and is woken when one is
+   * parked: retries run on the subscription's schedule (backoff 5–20 ms here) even when its
+   * periodic check is 30 s away.
    */
   @Test
   void retriesRunWhenDueWithoutWaitingForThePeriodicCheck() throws Exception {
@@ -194,7 +228,9 @@ class EventRouterTest {
 
     assertThat(outcome(router.route(e)).parked()).isEqualTo(1);
 
-    await().atMost(Duration.ofSeconds(10)).until(() -> fake.outbound("fake:dlq").accepted().size() == 1);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> fake.outbound("fake:dlq").accepted().size() == 1);
     await().atMost(Duration.ofSeconds(10)).until(() -> parked() == 0);
     assertThat(broken.attempts()).isEqualTo(3);
     assertThat(broken.accepted()).isEmpty();
@@ -202,19 +238,29 @@ class EventRouterTest {
     assertThat(d.getId()).isEqualTo(e.event().getId());
     assertThat(d.getSource()).isEqualTo(e.event().getSource());
     assertThat(d.getData().toBytes()).isEqualTo(e.event().getData().toBytes());
-    assertThat(String.valueOf(d.getExtension("deadletterreason"))).contains("boom").contains("attempt 3")
+    assertThat(String.valueOf(d.getExtension("deadletterreason")))
+        .contains("boom")
+        .contains("attempt 3")
         .contains("retry.maxAttempts=3");
     assertThat(d.getExtension("deadletterattempts")).isEqualTo(3);
     assertThat(d.getExtension("deadlettersubscription")).isEqualTo(s.id());
     assertThat(d.getExtension("deadlettertarget")).isEqualTo("fake:broken");
     List<DeadLetterRecord> kept = deadLetters();
-    assertThat(kept).singleElement().satisfies(r -> {
-      assertThat(r.subscriptionId()).isEqualTo(s.id());
-      assertThat(r.eventId()).isEqualTo(e.event().getId());
-      assertThat(r.attempts()).isEqualTo(3);
-      assertThat(r.reason()).contains("attempt 3");
-    });
-    assertThat(meters.get("activity.delivery.deadlettered").tag("subscription", s.id()).counter().count())
+    assertThat(kept)
+        .singleElement()
+        .satisfies(
+            r -> {
+              assertThat(r.subscriptionId()).isEqualTo(s.id());
+              assertThat(r.eventId()).isEqualTo(e.event().getId());
+              assertThat(r.attempts()).isEqualTo(3);
+              assertThat(r.reason()).contains("attempt 3");
+            });
+    assertThat(
+            meters
+                .get("activity.delivery.deadlettered")
+                .tag("subscription", s.id())
+                .counter()
+                .count())
         .isEqualTo(1);
   }
 
@@ -225,7 +271,9 @@ class EventRouterTest {
     fake.outbound("fake:broken").failAlways(true);
 
     assertThat(outcome(router.route(reading("m1"))).deadLettered()).isEqualTo(1);
-    await().atMost(Duration.ofSeconds(10)).until(() -> fake.outbound("fake:global-dlq").accepted().size() == 1);
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> fake.outbound("fake:global-dlq").accepted().size() == 1);
     await().atMost(Duration.ofSeconds(10)).until(() -> deadLetters().size() == 1);
     assertThat(fake.outbound("fake:broken").attempts()).isEqualTo(1);
   }
@@ -240,8 +288,15 @@ class EventRouterTest {
     RoutingOutcome o = outcome(router.route(e));
 
     assertThat(o).isEqualTo(new RoutingOutcome(e.event().getId(), 2, 1, 0, 1, false));
-    assertThat(deadLetters()).singleElement().satisfies(r -> assertThat(r.reason()).contains("boom"));
-    assertThat(meters.get("activity.events.deadlettered").tag("channel", "fake:broken").counter().count())
+    assertThat(deadLetters())
+        .singleElement()
+        .satisfies(r -> assertThat(r.reason()).contains("boom"));
+    assertThat(
+            meters
+                .get("activity.events.deadlettered")
+                .tag("channel", "fake:broken")
+                .counter()
+                .count())
         .isEqualTo(1);
   }
 
@@ -275,12 +330,14 @@ class EventRouterTest {
     RoutingOutcome o = outcome(f);
     long waitedMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
     assertThat(o).isEqualTo(new RoutingOutcome(e.event().getId(), 2, 1, 1, 0, false));
-    assertThat(waitedMillis).as("the route ends about park-after after the start").isGreaterThanOrEqualTo(
-        PARK_AFTER.toMillis());
+    assertThat(waitedMillis)
+        .as("the route ends about park-after after the start")
+        .isGreaterThanOrEqualTo(PARK_AFTER.toMillis());
     assertThat(router.inFlight()).isZero();
     assertThat(parked()).isEqualTo(1);
 
-    // The first attempt still runs under this replica's lease; when it succeeds, the parked row goes away and the
+    // The first attempt still runs under this replica's lease; when it succeeds, the parked row
+    // goes away and the
     // target has the event exactly once.
     assertThat(slow.releaseAll()).isEqualTo(1);
     await().atMost(Duration.ofSeconds(10)).until(() -> parked() == 0);
@@ -324,7 +381,8 @@ class EventRouterTest {
     assertThat(outcome(router.route(e)).duplicate()).isFalse();
 
     // Same source and id, even with other content: a redelivery.
-    RoutableEvent again = RoutableEvent.of(CloudEventBuilder.from(e.event()).withSubject("changed").build());
+    RoutableEvent again =
+        RoutableEvent.of(CloudEventBuilder.from(e.event()).withSubject("changed").build());
     RoutingOutcome o = outcome(router.route(again));
 
     assertThat(o.duplicate()).isTrue();
@@ -332,8 +390,9 @@ class EventRouterTest {
     assertThat(fake.outbound("fake:a").sent()).hasSize(1);
 
     // Same id from another source is another event.
-    RoutableEvent otherSource = RoutableEvent.of(CloudEventBuilder.from(e.event())
-        .withSource(URI.create("/other")).build());
+    RoutableEvent otherSource =
+        RoutableEvent.of(
+            CloudEventBuilder.from(e.event()).withSource(URI.create("/other")).build());
     assertThat(outcome(router.route(otherSource)).duplicate()).isFalse();
     assertThat(fake.outbound("fake:a").sent()).hasSize(2);
   }
@@ -356,8 +415,9 @@ class EventRouterTest {
   }
 
   /**
-   * When the store cannot take a parked delivery the route fails, so the inbound message is redelivered; the
-   * router must have forgotten the event by the time the failure is reported, so the redelivery is routed again.
+   * When the store cannot take a parked delivery the route fails, so the inbound message is
+   * redelivered; the router must have forgotten the event by the time the failure is reported, so
+   * the redelivery is routed again.
    */
   @Test
   void whenTheStoreRefusesAParkTheRouteFailsAndTheRedeliveryIsRoutedAgain() throws Exception {
@@ -367,37 +427,45 @@ class EventRouterTest {
     RoutableEvent e = reading("m1");
     CompletableFuture<CompletableFuture<RoutingOutcome>> redelivery = new CompletableFuture<>();
 
-    router.route(e).whenComplete((o, error) -> {
-      assertThat(error).isNotNull();
-      jdbc.sql("alter table parked_delivery_away rename to parked_delivery").update();
-      target.failAlways(false);
-      redelivery.complete(router.route(RoutableEvent.of(e.event())));
-    });
+    router
+        .route(e)
+        .whenComplete(
+            (o, error) -> {
+              assertThat(error).isNotNull();
+              jdbc.sql("alter table parked_delivery_away rename to parked_delivery").update();
+              target.failAlways(false);
+              redelivery.complete(router.route(RoutableEvent.of(e.event())));
+            });
 
-    assertThat(redelivery.get(10, TimeUnit.SECONDS)).succeedsWithin(Duration.ofSeconds(10))
+    assertThat(redelivery.get(10, TimeUnit.SECONDS))
+        .succeedsWithin(Duration.ofSeconds(10))
         .satisfies(o -> assertThat(o.duplicate()).isFalse())
         .satisfies(o -> assertThat(o.delivered()).isEqualTo(1));
     assertThat(target.accepted()).containsExactly(e.event());
   }
 
   /**
-   * A hand-over that fails (the broker down under the detectors' internal channels) refuses the event before any
-   * subscriber got it: the redelivery reaches each subscriber once, not once per attempt.
+   * A hand-over that fails (the broker down under the detectors' internal channels) refuses the
+   * event before any subscriber got it: the redelivery reaches each subscriber once, not once per
+   * attempt.
    */
   @Test
   void aFailedHandOverRefusesTheEventBeforeAnySubscriberGetsIt() throws Exception {
     subscribe("fake:a");
     List<CompletableFuture<Void>> handOvers = new CopyOnWriteArrayList<>();
-    router.addForwarder(ev -> {
-      CompletableFuture<Void> f = new CompletableFuture<>();
-      handOvers.add(f);
-      return f;
-    });
+    router.addForwarder(
+        ev -> {
+          CompletableFuture<Void> f = new CompletableFuture<>();
+          handOvers.add(f);
+          return f;
+        });
     RoutableEvent e = reading("m1");
 
     CompletableFuture<RoutingOutcome> first = router.route(e);
     assertThat(handOvers).hasSize(1);
-    assertThat(fake.outbound("fake:a").accepted()).as("no subscriber before the hand-over is done").isEmpty();
+    assertThat(fake.outbound("fake:a").accepted())
+        .as("no subscriber before the hand-over is done")
+        .isEmpty();
     handOvers.get(0).completeExceptionally(new IllegalStateException("broker down"));
     assertThat(first).failsWithin(Duration.ofSeconds(10));
     assertThat(fake.outbound("fake:a").accepted()).isEmpty();
@@ -410,26 +478,32 @@ class EventRouterTest {
     CompletableFuture<RoutingOutcome> last = router.route(RoutableEvent.of(e.event()));
     handOvers.get(4).complete(null);
 
-    assertThat(last).succeedsWithin(Duration.ofSeconds(10))
+    assertThat(last)
+        .succeedsWithin(Duration.ofSeconds(10))
         .satisfies(o -> assertThat(o.delivered()).isEqualTo(1));
     assertThat(fake.outbound("fake:a").accepted()).containsExactly(e.event());
   }
 
-  /** A recording forwarder (the archive) sees an event only once the hand-overs accepted it: once, not per attempt. */
+  /**
+   * A recording forwarder (the archive) sees an event only once the hand-overs accepted it: once,
+   * not per attempt.
+   */
   @Test
   void aRecordingForwarderSeesAnEventOnlyOnceTheHandOversAcceptedIt() throws Exception {
     subscribe("fake:a");
     List<CompletableFuture<Void>> handOvers = new CopyOnWriteArrayList<>();
-    router.addForwarder(ev -> {
-      CompletableFuture<Void> f = new CompletableFuture<>();
-      handOvers.add(f);
-      return f;
-    });
+    router.addForwarder(
+        ev -> {
+          CompletableFuture<Void> f = new CompletableFuture<>();
+          handOvers.add(f);
+          return f;
+        });
     List<String> recorded = new CopyOnWriteArrayList<>();
-    router.addRecordingForwarder(ev -> {
-      recorded.add(ev.event().getId());
-      return CompletableFuture.completedFuture(null);
-    });
+    router.addRecordingForwarder(
+        ev -> {
+          recorded.add(ev.event().getId());
+          return CompletableFuture.completedFuture(null);
+        });
     RoutableEvent e = reading("m1");
 
     CompletableFuture<RoutingOutcome> refused = router.route(e);
@@ -451,13 +525,17 @@ class EventRouterTest {
     FakeOutbound a = fake.outbound("fake:a").hold(true);
     CompletableFuture<CompletableFuture<RoutingOutcome>> next = new CompletableFuture<>();
 
-    router.route(reading("m1")).whenComplete((o, error) -> {
-      a.hold(false);
-      next.complete(router.route(reading("m2")));
-    });
+    router
+        .route(reading("m1"))
+        .whenComplete(
+            (o, error) -> {
+              a.hold(false);
+              next.complete(router.route(reading("m2")));
+            });
     a.releaseAll();
 
-    assertThat(next.join()).succeedsWithin(Duration.ofSeconds(10))
+    assertThat(next.join())
+        .succeedsWithin(Duration.ofSeconds(10))
         .satisfies(o -> assertThat(o.delivered()).isEqualTo(1));
   }
 
@@ -475,9 +553,10 @@ class EventRouterTest {
   void tapsSeeEveryRoutedEventButNotDuplicates() throws Exception {
     List<String> seen = new CopyOnWriteArrayList<>();
     router.addTap(ev -> seen.add(ev.event().getId()));
-    router.addTap(ev -> {
-      throw new IllegalStateException("a broken tap must not stop routing");
-    });
+    router.addTap(
+        ev -> {
+          throw new IllegalStateException("a broken tap must not stop routing");
+        });
     subscribe("{\"data\": {\"meter\": [\"m1\"]}}", "fake:a", FAST_RETRY, null);
     RoutableEvent matched = reading("m1");
     RoutableEvent unmatched = reading("m9");
@@ -492,11 +571,23 @@ class EventRouterTest {
 
   @Test
   void cesqlFilteredSubscriptionOnlyGetsPassingEvents() throws Exception {
-    Subscription s = new Subscription("f", "f", null, "subject = 'north'", "fake:north", FAST_RETRY, null,
-        OffsetDateTime.now());
-    index.add(new SubscriptionIndex.Entry(s, CesqlFilter.compile(s.filter()), ChannelUri.parse("fake:north"), null));
-    RoutableEvent north = RoutableEvent.of(Events.builder(READING, Map.of()).withSubject("north").build());
-    RoutableEvent south = RoutableEvent.of(Events.builder(READING, Map.of()).withSubject("south").build());
+    Subscription s =
+        new Subscription(
+            "f",
+            "f",
+            null,
+            "subject = 'north'",
+            "fake:north",
+            FAST_RETRY,
+            null,
+            OffsetDateTime.now());
+    index.add(
+        new SubscriptionIndex.Entry(
+            s, CesqlFilter.compile(s.filter()), ChannelUri.parse("fake:north"), null));
+    RoutableEvent north =
+        RoutableEvent.of(Events.builder(READING, Map.of()).withSubject("north").build());
+    RoutableEvent south =
+        RoutableEvent.of(Events.builder(READING, Map.of()).withSubject("south").build());
 
     assertThat(outcome(router.route(north)).matched()).isEqualTo(1);
     assertThat(outcome(router.route(south)).matched()).isZero();

@@ -24,10 +24,13 @@ class RoutingMetricsTest {
     metrics.received("com.example.b");
     metrics.received(null);
 
-    Set<String> tags = meters.find("activity.events.in").counters().stream().map(c -> c.getId().getTag("type"))
-        .collect(Collectors.toSet());
+    Set<String> tags =
+        meters.find("activity.events.in").counters().stream()
+            .map(c -> c.getId().getTag("type"))
+            .collect(Collectors.toSet());
     assertThat(tags).containsExactlyInAnyOrder("com.example.a", "com.example.b", "other");
-    assertThat(meters.get("activity.events.in").tag("type", "other").counter().count()).isEqualTo(301);
+    assertThat(meters.get("activity.events.in").tag("type", "other").counter().count())
+        .isEqualTo(301);
     Counter b = meters.get("activity.events.in").tag("type", "com.example.b").counter();
     assertThat(b.count()).isEqualTo(2);
   }

@@ -21,16 +21,18 @@ import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
- * Per-module histories on H2 and a real PostgreSQL: a fresh database, several modules in one schema, the take-over
- * of a database migrated by the single {@code flyway_schema_history} of before, and the errors that stop a wrong
- * take-over. (The take-over of a database made by every module's scripts of before: activity-service's
- * {@code LegacySchemaUpgradeTest}.)
+ * Per-module histories on H2 and a real PostgreSQL: a fresh database, several modules in one
+ * schema, the take-over of a database migrated by the single {@code flyway_schema_history} of
+ * before, and the errors that stop a wrong take-over. (The take-over of a database made by every
+ * module's scripts of before: activity-service's {@code LegacySchemaUpgradeTest}.)
  */
 class ModuleMigrationsTest {
 
-  // A second module in the same schema, after events (its scripts: src/test/resources/db/migration/test_notes).
+  // A second module in the same schema, after events (its scripts:
+  // src/test/resources/db/migration/test_notes).
   private static final ModuleSchema NOTES =
-      new ModuleSchema("test_notes", List.of("classpath:db/migration/test_notes"), List.of("events"));
+      new ModuleSchema(
+          "test_notes", List.of("classpath:db/migration/test_notes"), List.of("events"));
 
   @Test
   void freshH2GetsOneHistoryPerModuleAndNoSingleHistory() {
@@ -43,17 +45,22 @@ class ModuleMigrationsTest {
   }
 
   private void freshDatabaseGetsOneHistoryPerModule(DataSource ds) {
-    List<ModuleMigrations.Outcome> outcomes = ModuleMigrations.on(ds, NOTES, EventsSchema.SCHEMA).migrate();
+    List<ModuleMigrations.Outcome> outcomes =
+        ModuleMigrations.on(ds, NOTES, EventsSchema.SCHEMA).migrate();
 
-    assertThat(outcomes).extracting(ModuleMigrations.Outcome::module).containsExactly("events", "test_notes");
+    assertThat(outcomes)
+        .extracting(ModuleMigrations.Outcome::module)
+        .containsExactly("events", "test_notes");
     assertThat(outcomes).allMatch(o -> o.baselinedAt().isEmpty());
     // V1, V4, V5, V6, V7, V7_1 (this database's vendor script), V9
     assertThat(outcomes.get(0).migrationsExecuted()).isEqualTo(7);
     assertThat(outcomes.get(1).migrationsExecuted()).isEqualTo(2);
-    assertThat(appliedVersions(ds, "events_schema_history")).containsExactly("1", "4", "5", "6", "7", "7.1", "9");
+    assertThat(appliedVersions(ds, "events_schema_history"))
+        .containsExactly("1", "4", "5", "6", "7", "7.1", "9");
     assertThat(appliedVersions(ds, "test_notes_schema_history")).containsExactly("1", "2");
     assertThat(tableExists(ds, "flyway_schema_history")).isFalse();
-    // Both modules' tables are there: the second module's V1 may use the same version as events' V1.
+    // Both modules' tables are there: the second module's V1 may use the same version as events'
+    // V1.
     JdbcClient jdbc = JdbcClient.create(ds);
     assertThat(jdbc.sql("select count(*) from note").query(Integer.class).single()).isZero();
     assertThat(jdbc.sql("select count(*) from archive").query(Integer.class).single()).isZero();
@@ -77,21 +84,30 @@ class ModuleMigrationsTest {
     // Before: events' scripts up to V5 in flyway_schema_history, with data.
     legacyFlyway(ds, vendor).target("5").load().migrate();
     JdbcClient jdbc = JdbcClient.create(ds);
-    jdbc.sql("insert into subscription (id, name, target, max_attempts, initial_backoff_ms, max_backoff_ms,"
-        + " max_age_ms, created_at) values ('s1', 'kept', 'mem:x', 3, 1, 1, 1, current_timestamp)").update();
+    jdbc.sql(
+            "insert into subscription (id, name, target, max_attempts, initial_backoff_ms, max_backoff_ms,"
+                + " max_age_ms, created_at) values ('s1', 'kept', 'mem:x', 3, 1, 1, 1, current_timestamp)")
+        .update();
 
-    List<ModuleMigrations.Outcome> outcomes = ModuleMigrations.on(ds, EventsSchema.SCHEMA, NOTES).migrate();
+    List<ModuleMigrations.Outcome> outcomes =
+        ModuleMigrations.on(ds, EventsSchema.SCHEMA, NOTES).migrate();
 
-    assertThat(outcomes.get(0)).isEqualTo(new ModuleMigrations.Outcome("events", Optional.of("5"), 4));
-    // test_notes was born after the single history: its V1 is not the V1 applied there, and all its scripts run in
+    assertThat(outcomes.get(0))
+        .isEqualTo(new ModuleMigrations.Outcome("events", Optional.of("5"), 4));
+    // test_notes was born after the single history: its V1 is not the V1 applied there, and all its
+    // scripts run in
     // a schema that is not empty.
-    assertThat(outcomes.get(1)).isEqualTo(new ModuleMigrations.Outcome("test_notes", Optional.empty(), 2));
-    assertThat(appliedVersions(ds, "events_schema_history")).containsExactly("5", "6", "7", "7.1", "9");
-    assertThat(jdbc.sql("select name from subscription where id = 's1'").query(String.class).single())
+    assertThat(outcomes.get(1))
+        .isEqualTo(new ModuleMigrations.Outcome("test_notes", Optional.empty(), 2));
+    assertThat(appliedVersions(ds, "events_schema_history"))
+        .containsExactly("5", "6", "7", "7.1", "9");
+    assertThat(
+            jdbc.sql("select name from subscription where id = 's1'").query(String.class).single())
         .isEqualTo("kept");
     // V6 (subscription owner) and V9 applied after the baseline.
     jdbc.sql("update subscription set owner = 'key:k1' where id = 's1'").update();
-    assertThat(jdbc.sql("select clustered from cluster_member").query(Boolean.class).list()).isEmpty();
+    assertThat(jdbc.sql("select clustered from cluster_member").query(Boolean.class).list())
+        .isEmpty();
     // The single history is left as it was.
     assertThat(appliedVersions(ds, "flyway_schema_history")).containsExactly("1", "4", "5");
 
@@ -107,22 +123,27 @@ class ModuleMigrationsTest {
     CountDownLatch go = new CountDownLatch(1);
     ExecutorService replicas = Executors.newFixedThreadPool(2);
     try {
-      Callable<List<ModuleMigrations.Outcome>> replica = () -> {
-        go.await();
-        return ModuleMigrations.on(ds, EventsSchema.SCHEMA, NOTES).migrate();
-      };
-      List<Future<List<ModuleMigrations.Outcome>>> runs = List.of(replicas.submit(replica), replicas.submit(replica));
+      Callable<List<ModuleMigrations.Outcome>> replica =
+          () -> {
+            go.await();
+            return ModuleMigrations.on(ds, EventsSchema.SCHEMA, NOTES).migrate();
+          };
+      List<Future<List<ModuleMigrations.Outcome>>> runs =
+          List.of(replicas.submit(replica), replicas.submit(replica));
       go.countDown();
       List<List<ModuleMigrations.Outcome>> outcomes = new ArrayList<>();
       for (Future<List<ModuleMigrations.Outcome>> run : runs) {
         outcomes.add(run.get(60, TimeUnit.SECONDS));
       }
       // One of them took over and migrated; the other found it done.
-      assertThat(outcomes).containsExactlyInAnyOrder(
-          List.of(new ModuleMigrations.Outcome("events", Optional.of("9"), 0),
-              new ModuleMigrations.Outcome("test_notes", Optional.empty(), 2)),
-          List.of(new ModuleMigrations.Outcome("events", Optional.empty(), 0),
-              new ModuleMigrations.Outcome("test_notes", Optional.empty(), 0)));
+      assertThat(outcomes)
+          .containsExactlyInAnyOrder(
+              List.of(
+                  new ModuleMigrations.Outcome("events", Optional.of("9"), 0),
+                  new ModuleMigrations.Outcome("test_notes", Optional.empty(), 2)),
+              List.of(
+                  new ModuleMigrations.Outcome("events", Optional.empty(), 0),
+                  new ModuleMigrations.Outcome("test_notes", Optional.empty(), 0)));
     } finally {
       replicas.shutdownNow();
     }
@@ -134,12 +155,14 @@ class ModuleMigrationsTest {
   void aFailedMigrationInTheSingleHistoryStopsTheTakeOver() {
     DataSource ds = emptyH2();
     legacyFlyway(ds, "h2").target("5").load().migrate();
-    JdbcClient.create(ds).sql("update \"flyway_schema_history\" set \"success\" = false where \"version\" = '5'")
+    JdbcClient.create(ds)
+        .sql("update \"flyway_schema_history\" set \"success\" = false where \"version\" = '5'")
         .update();
 
     assertThatThrownBy(() -> ModuleMigrations.on(ds, EventsSchema.SCHEMA).migrate())
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("records failed migrations [V5 cluster]").hasMessageContaining("repair");
+        .hasMessageContaining("records failed migrations [V5 cluster]")
+        .hasMessageContaining("repair");
     assertThat(tableExists(ds, "events_schema_history")).isFalse();
   }
 
@@ -147,11 +170,14 @@ class ModuleMigrationsTest {
   void aGapInTheSingleHistoryStopsTheTakeOver() {
     DataSource ds = emptyH2();
     legacyFlyway(ds, "h2").target("5").load().migrate();
-    JdbcClient.create(ds).sql("delete from \"flyway_schema_history\" where \"version\" = '4'").update();
+    JdbcClient.create(ds)
+        .sql("delete from \"flyway_schema_history\" where \"version\" = '4'")
+        .update();
 
     assertThatThrownBy(() -> ModuleMigrations.on(ds, EventsSchema.SCHEMA).migrate())
         .isInstanceOf(IllegalStateException.class)
-        .hasMessageContaining("module schema events: flyway_schema_history applied V5 but not [V4]");
+        .hasMessageContaining(
+            "module schema events: flyway_schema_history applied V5 but not [V4]");
   }
 
   @Test
@@ -162,18 +188,23 @@ class ModuleMigrationsTest {
     DataSource ds = emptyH2();
     assertThat(ModuleMigrations.on(ds, a, b, c).order()).containsExactly(c, b, a);
 
-    assertThatThrownBy(() -> ModuleMigrations.on(ds, a, c)).hasMessageContaining("a depends on b, which is not"
-        + " registered (registered: [a, c])");
-    assertThatThrownBy(() -> ModuleMigrations.on(ds, c, c)).hasMessageContaining("c is registered twice");
+    assertThatThrownBy(() -> ModuleMigrations.on(ds, a, c))
+        .hasMessageContaining("a depends on b, which is not" + " registered (registered: [a, c])");
+    assertThatThrownBy(() -> ModuleMigrations.on(ds, c, c))
+        .hasMessageContaining("c is registered twice");
     ModuleSchema cyclic = new ModuleSchema("c", List.of("classpath:x"), List.of("a"));
-    assertThatThrownBy(() -> ModuleMigrations.on(ds, a, b, cyclic)).hasMessageContaining("in a cycle: [a, b, c]");
+    assertThatThrownBy(() -> ModuleMigrations.on(ds, a, b, cyclic))
+        .hasMessageContaining("in a cycle: [a, b, c]");
     assertThatThrownBy(() -> new ModuleSchema("Bad-Name", List.of("classpath:x"), List.of()))
         .hasMessageContaining("module schema name must match");
   }
 
-  // The single history of before, on events' own scripts (the real mix of every module: activity-service's test).
-  private static org.flywaydb.core.api.configuration.FluentConfiguration legacyFlyway(DataSource ds, String vendor) {
-    return Flyway.configure().dataSource(ds)
+  // The single history of before, on events' own scripts (the real mix of every module:
+  // activity-service's test).
+  private static org.flywaydb.core.api.configuration.FluentConfiguration legacyFlyway(
+      DataSource ds, String vendor) {
+    return Flyway.configure()
+        .dataSource(ds)
         .locations("classpath:db/migration/events", "classpath:db/vendor/events/" + vendor);
   }
 
@@ -185,12 +216,22 @@ class ModuleMigrationsTest {
   }
 
   private static List<String> appliedVersions(DataSource ds, String table) {
-    return JdbcClient.create(ds).sql("select \"version\" from \"" + table + "\" where \"success\" and \"version\""
-        + " <> '0' order by \"installed_rank\"").query(String.class).list();
+    return JdbcClient.create(ds)
+        .sql(
+            "select \"version\" from \""
+                + table
+                + "\" where \"success\" and \"version\""
+                + " <> '0' order by \"installed_rank\"")
+        .query(String.class)
+        .list();
   }
 
   private static boolean tableExists(DataSource ds, String table) {
-    return JdbcClient.create(ds).sql("select count(*) from information_schema.tables where table_name = ?")
-        .param(table).query(Integer.class).single() > 0;
+    return JdbcClient.create(ds)
+            .sql("select count(*) from information_schema.tables where table_name = ?")
+            .param(table)
+            .query(Integer.class)
+            .single()
+        > 0;
   }
 }

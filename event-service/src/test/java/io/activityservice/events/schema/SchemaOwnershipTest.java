@@ -8,7 +8,10 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-/** event-service creates and reads only its own tables; the security tables live with the security code. */
+/**
+ * event-service creates and reads only its own tables; the security tables live with the security
+ * code.
+ */
 class SchemaOwnershipTest {
 
   @Test
@@ -19,10 +22,15 @@ class SchemaOwnershipTest {
   @Test
   void itsMigrationsCreateNoSecurityTables() {
     JdbcClient jdbc = JdbcClient.create(TestDatabases.newH2());
-    assertThat(jdbc.sql("select lower(table_name) from information_schema.tables where table_schema = 'PUBLIC'")
-        .query(String.class).list())
-        .contains("subscription", "events_schema_history").doesNotContain("api_key", "audit_event");
+    assertThat(
+            jdbc.sql(
+                    "select lower(table_name) from information_schema.tables where table_schema = 'PUBLIC'")
+                .query(String.class)
+                .list())
+        .contains("subscription", "events_schema_history")
+        .doesNotContain("api_key", "audit_event");
     // The subscription owner stayed here, with the table it belongs to.
-    assertThat(jdbc.sql("select count(owner) from subscription").query(Integer.class).single()).isZero();
+    assertThat(jdbc.sql("select count(owner) from subscription").query(Integer.class).single())
+        .isZero();
   }
 }

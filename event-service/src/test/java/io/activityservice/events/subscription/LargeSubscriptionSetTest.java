@@ -30,9 +30,9 @@ class LargeSubscriptionSetTest {
   private static final Logger log = LoggerFactory.getLogger(LargeSubscriptionSetTest.class);
   private static final String READING = "com.example.meter.reading";
   private static final int METERS = 8_000;
-  private static final int RANGES = 1_000;   // value in [k*10, k*10+10)
-  private static final int PREFIXES = 900;   // data.site starts with "site-<k>/"
-  private static final int TYPED = 99;       // type = com.example.t<k>
+  private static final int RANGES = 1_000; // value in [k*10, k*10+10)
+  private static final int PREFIXES = 900; // data.site starts with "site-<k>/"
+  private static final int TYPED = 99; // type = com.example.t<k>
   private static final int MATCH_ALL = 1;
   private static final int TOTAL = METERS + RANGES + PREFIXES + TYPED + MATCH_ALL;
 
@@ -40,8 +40,16 @@ class LargeSubscriptionSetTest {
   private final ChannelUri target = ChannelUri.parse("fake:sink");
 
   private void add(String id, String pattern) {
-    Subscription s = new Subscription(id, id, pattern == null ? null : Json.parse(pattern, "pattern"), null,
-        target.toString(), RetryPolicy.DEFAULT, null, OffsetDateTime.now());
+    Subscription s =
+        new Subscription(
+            id,
+            id,
+            pattern == null ? null : Json.parse(pattern, "pattern"),
+            null,
+            target.toString(),
+            RetryPolicy.DEFAULT,
+            null,
+            OffsetDateTime.now());
     index.add(new SubscriptionIndex.Entry(s, null, target, null));
   }
 
@@ -52,8 +60,15 @@ class LargeSubscriptionSetTest {
       add("meter-" + i, "{\"data\": {\"meter\": [\"m-" + i + "\"]}}");
     }
     for (int k = 0; k < RANGES; k++) {
-      add("range-" + k, "{\"type\": [\"" + READING + "\"], \"data\": {\"value\": [{\"numeric\": [\">=\", "
-          + (k * 10) + ", \"<\", " + (k * 10 + 10) + "]}]}}");
+      add(
+          "range-" + k,
+          "{\"type\": [\""
+              + READING
+              + "\"], \"data\": {\"value\": [{\"numeric\": [\">=\", "
+              + (k * 10)
+              + ", \"<\", "
+              + (k * 10 + 10)
+              + "]}]}}");
     }
     for (int k = 0; k < PREFIXES; k++) {
       add("site-" + k, "{\"data\": {\"site\": [{\"prefix\": \"site-" + k + "/\"}]}}");
@@ -62,11 +77,14 @@ class LargeSubscriptionSetTest {
       add("type-" + k, "{\"type\": [\"com.example.t" + k + "\"]}");
     }
     add("all", null);
-    log.info("registered {} subscriptions in {} ms", index.size(), (System.nanoTime() - t0) / 1_000_000);
+    log.info(
+        "registered {} subscriptions in {} ms", index.size(), (System.nanoTime() - t0) / 1_000_000);
   }
 
   private Set<String> match(RoutableEvent e) {
-    return index.match(e.event(), e.json()).stream().map(en -> en.subscription().id()).collect(Collectors.toSet());
+    return index.match(e.event(), e.json()).stream()
+        .map(en -> en.subscription().id())
+        .collect(Collectors.toSet());
   }
 
   /** The expected matches, computed independently of Event Ruler. */
@@ -112,16 +130,23 @@ class LargeSubscriptionSetTest {
   void everyEventMatchesExactlyTheExpectedSubscriptions() {
     List<Object[]> cases = new ArrayList<>();
     cases.add(new Object[] {READING, Map.of("meter", "m-42", "value", 12345)});
-    cases.add(new Object[] {READING, Map.of("meter", "m-7999", "value", 9999.5, "site", "site-12/room-4")});
-    cases.add(new Object[] {READING, Map.of("meter", "m-8000", "value", 10_000)});     // beyond every range
+    cases.add(
+        new Object[] {
+          READING, Map.of("meter", "m-7999", "value", 9999.5, "site", "site-12/room-4")
+        });
+    cases.add(
+        new Object[] {READING, Map.of("meter", "m-8000", "value", 10_000)}); // beyond every range
     cases.add(new Object[] {READING, Map.of("meter", "m-0", "value", 0)});
     cases.add(new Object[] {READING, Map.of("meter", "m-1", "value", 9.999)});
     cases.add(new Object[] {READING, Map.of("meter", "m-1", "value", 10)});
     cases.add(new Object[] {READING, Map.of("meter", "m-123", "value", -5)});
-    cases.add(new Object[] {READING, Map.of("site", "site-1/x")});                   // not site-12, site-100…
+    cases.add(new Object[] {READING, Map.of("site", "site-1/x")}); // not site-12, site-100…
     cases.add(new Object[] {READING, Map.of("site", "site-899/")});
     cases.add(new Object[] {READING, Map.of("site", "site-900/")});
-    cases.add(new Object[] {"com.example.t5", Map.of("meter", "m-5", "value", 55)}); // range needs READING
+    cases.add(
+        new Object[] {
+          "com.example.t5", Map.of("meter", "m-5", "value", 55)
+        }); // range needs READING
     cases.add(new Object[] {"com.example.t98", Map.of()});
     cases.add(new Object[] {"com.example.t99", Map.of("meter", "M-5")});
     cases.add(new Object[] {"other", Map.of("meter", 42)});
@@ -149,12 +174,17 @@ class LargeSubscriptionSetTest {
       totalNanos += took;
       worstNanos = Math.max(worstNanos, took);
 
-      Set<String> ids = entries.stream().map(en -> en.subscription().id()).collect(Collectors.toSet());
+      Set<String> ids =
+          entries.stream().map(en -> en.subscription().id()).collect(Collectors.toSet());
       assertThat(entries).as("each subscription once for %s %s", type, data).hasSize(ids.size());
       assertThat(ids).as("matches of %s %s", type, data).isEqualTo(expected(type, data));
     }
-    log.info("match against {} subscriptions: {} events, mean {} µs/event, worst {} µs (information only)",
-        index.size(), cases.size(), totalNanos / cases.size() / 1_000, worstNanos / 1_000);
+    log.info(
+        "match against {} subscriptions: {} events, mean {} µs/event, worst {} µs (information only)",
+        index.size(),
+        cases.size(),
+        totalNanos / cases.size() / 1_000,
+        worstNanos / 1_000);
   }
 
   @Test

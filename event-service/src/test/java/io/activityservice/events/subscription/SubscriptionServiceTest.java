@@ -7,10 +7,10 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.json.Json;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.InvalidInputException.FieldError;
 import io.activityservice.events.problem.NotFoundException;
-import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.support.Events;
 import io.activityservice.events.support.FakeChannelAdapter;
 import io.activityservice.events.support.TestDatabases;
@@ -40,17 +40,25 @@ class SubscriptionServiceTest {
     ds = TestDatabases.newH2();
     repository = new SubscriptionRepository(JdbcClient.create(ds));
     index = new SubscriptionIndex();
-    channels = new ChannelRegistry(List.of(new FakeChannelAdapter("fake"), new FakeChannelAdapter("mem")));
+    channels =
+        new ChannelRegistry(List.of(new FakeChannelAdapter("fake"), new FakeChannelAdapter("mem")));
     service = new SubscriptionService(repository, index, channels, Clock.systemUTC());
   }
 
   private Subscription create(String name, String pattern, String filter) {
-    return service.create(name, pattern == null ? null : Json.parse(pattern, "pattern"), filter,
-        "fake:" + name, null, null);
+    return service.create(
+        name,
+        pattern == null ? null : Json.parse(pattern, "pattern"),
+        filter,
+        "fake:" + name,
+        null,
+        null);
   }
 
   private static Set<String> names(SubscriptionIndex idx, RoutableEvent e) {
-    return idx.match(e.event(), e.json()).stream().map(en -> en.subscription().name()).collect(Collectors.toSet());
+    return idx.match(e.event(), e.json()).stream()
+        .map(en -> en.subscription().name())
+        .collect(Collectors.toSet());
   }
 
   private Set<String> matches(RoutableEvent e) {
@@ -101,7 +109,10 @@ class SubscriptionServiceTest {
   @Test
   void existsTrueAndFalse() {
     create("has-alarm", "{\"data\": {\"alarm\": [{\"exists\": true}]}}", null);
-    create("no-alarm", "{\"type\": [\"" + READING + "\"], \"data\": {\"alarm\": [{\"exists\": false}]}}", null);
+    create(
+        "no-alarm",
+        "{\"type\": [\"" + READING + "\"], \"data\": {\"alarm\": [{\"exists\": false}]}}",
+        null);
 
     assertThat(matches(reading(Map.of("alarm", "smoke")))).containsExactly("has-alarm");
     assertThat(matches(reading(Map.of("value", 1)))).containsExactly("no-alarm");
@@ -109,8 +120,11 @@ class SubscriptionServiceTest {
 
   @Test
   void orMatchesEitherBranchAndReportsTheSubscriptionOnce() {
-    create("either", """
-        {"$or": [{"data": {"meter": ["m1"]}}, {"data": {"value": [{"numeric": [">=", 1000]}]}}]}""", null);
+    create(
+        "either",
+        """
+        {"$or": [{"data": {"meter": ["m1"]}}, {"data": {"value": [{"numeric": [">=", 1000]}]}}]}""",
+        null);
 
     assertThat(matches(reading(Map.of("meter", "m1", "value", 1)))).containsExactly("either");
     assertThat(matches(reading(Map.of("meter", "m2", "value", 5000)))).containsExactly("either");
@@ -121,12 +135,17 @@ class SubscriptionServiceTest {
 
   @Test
   void cesqlFilterIsAppliedAfterThePattern() {
-    create("north-meters", "{\"type\": [{\"prefix\": \"com.example.meter.\"}]}", "subject = 'north'");
+    create(
+        "north-meters", "{\"type\": [{\"prefix\": \"com.example.meter.\"}]}", "subject = 'north'");
     create("north-any", null, "subject = 'north' AND type LIKE 'com.example.%'");
 
-    RoutableEvent northReading = RoutableEvent.of(Events.builder(READING, Map.of()).withSubject("north").build());
-    RoutableEvent southReading = RoutableEvent.of(Events.builder(READING, Map.of()).withSubject("south").build());
-    RoutableEvent northOrder = RoutableEvent.of(Events.builder("com.example.order", Map.of()).withSubject("north").build());
+    RoutableEvent northReading =
+        RoutableEvent.of(Events.builder(READING, Map.of()).withSubject("north").build());
+    RoutableEvent southReading =
+        RoutableEvent.of(Events.builder(READING, Map.of()).withSubject("south").build());
+    RoutableEvent northOrder =
+        RoutableEvent.of(
+            Events.builder("com.example.order", Map.of()).withSubject("north").build());
 
     assertThat(matches(northReading)).containsExactlyInAnyOrder("north-meters", "north-any");
     assertThat(matches(southReading)).isEmpty();
@@ -142,7 +161,8 @@ class SubscriptionServiceTest {
     create("only-orders", "{\"type\": [\"com.example.order\"]}", null);
 
     assertThat(matches(reading(Map.of()))).containsExactlyInAnyOrder("all", "all-empty");
-    assertThat(matches(Events.routable("anything.else", null))).containsExactlyInAnyOrder("all", "all-empty");
+    assertThat(matches(Events.routable("anything.else", null)))
+        .containsExactlyInAnyOrder("all", "all-empty");
     assertThat(matches(Events.routable("com.example.order", null)))
         .containsExactlyInAnyOrder("all", "all-empty", "only-orders");
   }
@@ -166,9 +186,14 @@ class SubscriptionServiceTest {
 
   @Test
   void deletingOrAndNumericSubscriptionsRemovesThemFromMatching() {
-    Subscription or = create("either", """
-        {"$or": [{"data": {"meter": ["m1"]}}, {"data": {"value": [{"numeric": [">=", 1000]}]}}]}""", null);
-    Subscription numeric = create("big", "{\"data\": {\"value\": [{\"numeric\": [\">\", 100]}]}}", null);
+    Subscription or =
+        create(
+            "either",
+            """
+        {"$or": [{"data": {"meter": ["m1"]}}, {"data": {"value": [{"numeric": [">=", 1000]}]}}]}""",
+            null);
+    Subscription numeric =
+        create("big", "{\"data\": {\"value\": [{\"numeric\": [\">\", 100]}]}}", null);
     create("keep", "{\"data\": {\"meter\": [\"m1\"]}}", null);
     RoutableEvent e = reading(Map.of("meter", "m1", "value", 5000));
     assertThat(matches(e)).containsExactlyInAnyOrder("either", "big", "keep");
@@ -182,8 +207,14 @@ class SubscriptionServiceTest {
 
   @Test
   void createStoresTheSubscriptionWithDefaultsAndTrimmedFields() {
-    Subscription s = service.create("  readings  ", Json.parse("{\"type\": [\"" + READING + "\"]}", "p"),
-        "  ", "mem:readings", null, " ");
+    Subscription s =
+        service.create(
+            "  readings  ",
+            Json.parse("{\"type\": [\"" + READING + "\"]}", "p"),
+            "  ",
+            "mem:readings",
+            null,
+            " ");
     Subscription stored = service.get(s.id());
     assertThat(stored.name()).isEqualTo("readings");
     assertThat(stored.filter()).isNull();
@@ -200,23 +231,29 @@ class SubscriptionServiceTest {
     JsonNode notObject = Json.parse("[\"x\"]", "p");
     for (JsonNode p : List.of(leafNotArray, badOperator, notObject)) {
       InvalidInputException e = invalid(() -> service.create("s", p, null, "fake:x", null, null));
-      assertThat(e.errors()).as("pattern %s", p).extracting(FieldError::field).containsExactly("pattern");
+      assertThat(e.errors())
+          .as("pattern %s", p)
+          .extracting(FieldError::field)
+          .containsExactly("pattern");
     }
     assertNothingStored();
   }
 
   @Test
   void invalidCesqlNamesFilter() {
-    InvalidInputException e = invalid(() -> service.create("s", null, "subject = ", "fake:x", null, null));
+    InvalidInputException e =
+        invalid(() -> service.create("s", null, "subject = ", "fake:x", null, null));
     assertThat(e.errors()).extracting(FieldError::field).containsExactly("filter");
-    InvalidInputException e2 = invalid(() -> service.create("s", null, "subject === 'a' ((", "fake:x", null, null));
+    InvalidInputException e2 =
+        invalid(() -> service.create("s", null, "subject === 'a' ((", "fake:x", null, null));
     assertThat(e2.errors()).extracting(FieldError::field).containsExactly("filter");
     assertNothingStored();
   }
 
   @Test
   void unknownSchemeNamesTargetAndListsKnownSchemes() {
-    InvalidInputException e = invalid(() -> service.create("s", null, null, "kafka:orders", null, null));
+    InvalidInputException e =
+        invalid(() -> service.create("s", null, null, "kafka:orders", null, null));
     assertThat(e.errors()).extracting(FieldError::field).containsExactly("target");
     assertThat(e.errors().get(0).reason()).contains("kafka").contains("known schemes: fake, mem");
     assertNothingStored();
@@ -225,26 +262,45 @@ class SubscriptionServiceTest {
   @Test
   void badTargetsAndDeadLettersNameTheirField() {
     assertThat(invalid(() -> service.create("s", null, null, null, null, null)).errors())
-        .extracting(FieldError::field).containsExactly("target");
+        .extracting(FieldError::field)
+        .containsExactly("target");
     assertThat(invalid(() -> service.create("s", null, null, "no-scheme", null, null)).errors())
-        .extracting(FieldError::field).containsExactly("target");
-    assertThat(invalid(() -> service.create("s", null, null, "fake:invalid-address", null, null)).errors())
-        .extracting(FieldError::field).containsExactly("target");
+        .extracting(FieldError::field)
+        .containsExactly("target");
+    assertThat(
+            invalid(() -> service.create("s", null, null, "fake:invalid-address", null, null))
+                .errors())
+        .extracting(FieldError::field)
+        .containsExactly("target");
     assertThat(invalid(() -> service.create("s", null, null, "fake:ok", null, "sqs:dlq")).errors())
-        .extracting(FieldError::field).containsExactly("deadLetter");
+        .extracting(FieldError::field)
+        .containsExactly("deadLetter");
     assertThat(invalid(() -> service.create(" ", null, null, "fake:ok", null, null)).errors())
-        .extracting(FieldError::field).containsExactly("name");
+        .extracting(FieldError::field)
+        .containsExactly("name");
     assertNothingStored();
   }
 
   @Test
   void invalidRetryPolicyNamesTheRetryField() {
-    assertThat(catchThrowableOfType(InvalidInputException.class,
-        () -> new RetryPolicy(0, Duration.ofMillis(1), Duration.ofMillis(1), Duration.ofMillis(1))).errors())
-        .extracting(FieldError::field).containsExactly("retry.maxAttempts");
-    assertThat(catchThrowableOfType(InvalidInputException.class,
-        () -> new RetryPolicy(3, Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofMinutes(1))).errors())
-        .extracting(FieldError::field).containsExactly("retry.maxBackoff");
+    assertThat(
+            catchThrowableOfType(
+                    InvalidInputException.class,
+                    () ->
+                        new RetryPolicy(
+                            0, Duration.ofMillis(1), Duration.ofMillis(1), Duration.ofMillis(1)))
+                .errors())
+        .extracting(FieldError::field)
+        .containsExactly("retry.maxAttempts");
+    assertThat(
+            catchThrowableOfType(
+                    InvalidInputException.class,
+                    () ->
+                        new RetryPolicy(
+                            3, Duration.ofSeconds(2), Duration.ofSeconds(1), Duration.ofMinutes(1)))
+                .errors())
+        .extracting(FieldError::field)
+        .containsExactly("retry.maxBackoff");
   }
 
   @Test
@@ -256,17 +312,27 @@ class SubscriptionServiceTest {
     service.delete(deleted.id());
 
     SubscriptionIndex freshIndex = new SubscriptionIndex();
-    SubscriptionService restarted = new SubscriptionService(new SubscriptionRepository(JdbcClient.create(ds)),
-        freshIndex, channels, Clock.systemUTC());
+    SubscriptionService restarted =
+        new SubscriptionService(
+            new SubscriptionRepository(JdbcClient.create(ds)),
+            freshIndex,
+            channels,
+            Clock.systemUTC());
     assertThat(freshIndex.size()).isZero();
     restarted.loadAll();
 
     assertThat(freshIndex.size()).isEqualTo(3);
-    RoutableEvent e = RoutableEvent.of(Events.builder(READING, Map.of("meter", "m1", "value", 500))
-        .withSubject("north").build());
+    RoutableEvent e =
+        RoutableEvent.of(
+            Events.builder(READING, Map.of("meter", "m1", "value", 500))
+                .withSubject("north")
+                .build());
     assertThat(names(freshIndex, e)).containsExactlyInAnyOrder("m1", "big", "all");
-    RoutableEvent south = RoutableEvent.of(Events.builder(READING, Map.of("meter", "m2", "value", 500))
-        .withSubject("south").build());
+    RoutableEvent south =
+        RoutableEvent.of(
+            Events.builder(READING, Map.of("meter", "m2", "value", 500))
+                .withSubject("south")
+                .build());
     assertThat(names(freshIndex, south)).containsExactly("all");
   }
 
@@ -276,8 +342,12 @@ class SubscriptionServiceTest {
     service.create("on-fake", null, null, "fake:x", null, null);
 
     SubscriptionIndex freshIndex = new SubscriptionIndex();
-    new SubscriptionService(repository, freshIndex, new ChannelRegistry(List.of(new FakeChannelAdapter("fake"))),
-        Clock.systemUTC()).loadAll();
+    new SubscriptionService(
+            repository,
+            freshIndex,
+            new ChannelRegistry(List.of(new FakeChannelAdapter("fake"))),
+            Clock.systemUTC())
+        .loadAll();
 
     assertThat(names(freshIndex, reading(Map.of()))).containsExactly("on-fake");
     assertThat(repository.findAll()).hasSize(2);

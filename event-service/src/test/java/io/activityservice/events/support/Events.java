@@ -12,14 +12,14 @@ import java.util.UUID;
 /** Builds CloudEvents with JSON data for tests. */
 public final class Events {
 
-  private Events() {
-  }
+  private Events() {}
 
   public static CloudEventBuilder builder(String type, Map<String, ?> data) {
-    CloudEventBuilder b = CloudEventBuilder.v1()
-        .withId(UUID.randomUUID().toString())
-        .withSource(URI.create("/test/meters"))
-        .withType(type);
+    CloudEventBuilder b =
+        CloudEventBuilder.v1()
+            .withId(UUID.randomUUID().toString())
+            .withSource(URI.create("/test/meters"))
+            .withType(type);
     if (data != null) {
       b.withData("application/json", json(data));
     }

@@ -21,8 +21,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * An in-memory implementation of our own channel SPI for tests: outbound channels record what they
- * accepted and can be told to fail N times, to fail always, or to hold sends until completed by hand;
- * inbound channels let a test push events and see how they were settled.
+ * accepted and can be told to fail N times, to fail always, or to hold sends until completed by
+ * hand; inbound channels let a test push events and see how they were settled.
  */
 public final class FakeChannelAdapter implements ChannelAdapter {
 
@@ -39,11 +39,14 @@ public final class FakeChannelAdapter implements ChannelAdapter {
     return schemes;
   }
 
-  /** Addresses containing "invalid" are refused, like a real adapter refusing a malformed address. */
+  /**
+   * Addresses containing "invalid" are refused, like a real adapter refusing a malformed address.
+   */
   @Override
   public void validate(ChannelUri uri) {
     if (uri.address().contains("invalid")) {
-      throw new IllegalArgumentException("address must be a plain name, e.g. " + uri.scheme() + ":orders");
+      throw new IllegalArgumentException(
+          "address must be a plain name, e.g. " + uri.scheme() + ":orders");
     }
   }
 
@@ -53,7 +56,8 @@ public final class FakeChannelAdapter implements ChannelAdapter {
   }
 
   @Override
-  public InboundChannel openInbound(ChannelUri uri, InboundSettings settings, InboundHandler handler) {
+  public InboundChannel openInbound(
+      ChannelUri uri, InboundSettings settings, InboundHandler handler) {
     FakeInbound channel = new FakeInbound(uri, settings, handler);
     inbound.put(uri, channel);
     return channel;
@@ -126,14 +130,16 @@ public final class FakeChannelAdapter implements ChannelAdapter {
       int attempt = attempts.incrementAndGet();
       sent.add(event);
       if (failAlways || failuresLeft.getAndUpdate(n -> n > 0 ? n - 1 : 0) > 0) {
-        return CompletableFuture.failedFuture(new IOException("boom: " + uri + " refused attempt " + attempt));
+        return CompletableFuture.failedFuture(
+            new IOException("boom: " + uri + " refused attempt " + attempt));
       }
       if (hold) {
         CompletableFuture<Void> f = new CompletableFuture<>();
-        held.add(() -> {
-          accepted.add(event);
-          f.complete(null);
-        });
+        held.add(
+            () -> {
+              accepted.add(event);
+              f.complete(null);
+            });
         return f;
       }
       accepted.add(event);
@@ -155,8 +161,7 @@ public final class FakeChannelAdapter implements ChannelAdapter {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
   }
 
   /** An inbound channel a test pushes events into. */

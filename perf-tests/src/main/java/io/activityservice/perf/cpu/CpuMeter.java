@@ -7,16 +7,18 @@ import java.util.Map;
 import java.util.OptionalLong;
 
 /**
- * Reads the CPU time of every {@link CpuSource} at once, waits for the service to go idle before a reading
- * (so that a run's window does not carry the previous run's tail), and measures each source's idle rate.
+ * Reads the CPU time of every {@link CpuSource} at once, waits for the service to go idle before a
+ * reading (so that a run's window does not carry the previous run's tail), and measures each
+ * source's idle rate.
  */
 public final class CpuMeter {
 
   /** Length of one idle probe. */
   static final Duration PROBE = Duration.ofMillis(100);
+
   /**
-   * CPU a watched process may use in one probe and still count as idle: one 10 ms clock tick in 100 ms, 10 % of a
-   * core (process CPU time is read in ticks).
+   * CPU a watched process may use in one probe and still count as idle: one 10 ms clock tick in 100
+   * ms, 10 % of a core (process CPU time is read in ticks).
    */
   static final long IDLE_NANOS_PER_PROBE = 10_000_000L;
 
@@ -25,10 +27,11 @@ public final class CpuMeter {
    *
    * @param nanoTime {@link System#nanoTime()} of the reading
    * @param cpuNanos source name → total CPU nanoseconds (sources that could not be read are absent)
-   * @param idle     whether the watched sources were idle just before the reading
-   * @param counts   counter name → value (context switches, write calls; see {@link ProcessCounters})
+   * @param idle whether the watched sources were idle just before the reading
+   * @param counts counter name → value (context switches, write calls; see {@link ProcessCounters})
    */
-  public record Snapshot(long nanoTime, Map<String, Long> cpuNanos, boolean idle, Map<String, Long> counts) {
+  public record Snapshot(
+      long nanoTime, Map<String, Long> cpuNanos, boolean idle, Map<String, Long> counts) {
     /** A reading without counters. */
     public Snapshot(long nanoTime, Map<String, Long> cpuNanos, boolean idle) {
       this(nanoTime, cpuNanos, idle, Map.of());
@@ -41,8 +44,8 @@ public final class CpuMeter {
 
   /**
    * @param sources every source to read
-   * @param watched names of the sources that must be idle before a reading (the suite's own processes, not a
-   *                shared LocalStack)
+   * @param watched names of the sources that must be idle before a reading (the suite's own
+   *     processes, not a shared LocalStack)
    */
   public CpuMeter(List<CpuSource> sources, List<String> watched) {
     this.sources = new java.util.concurrent.CopyOnWriteArrayList<>(sources);
@@ -89,9 +92,9 @@ public final class CpuMeter {
   }
 
   /**
-   * Waits until the watched sources used at most {@value #IDLE_NANOS_PER_PROBE} ns (10 % of a core) in one
-   * 100 ms probe, at most {@code max}, and returns the reading at the end of the first idle probe (or the last
-   * reading, marked not idle, when the time ran out).
+   * Waits until the watched sources used at most {@value #IDLE_NANOS_PER_PROBE} ns (10 % of a core)
+   * in one 100 ms probe, at most {@code max}, and returns the reading at the end of the first idle
+   * probe (or the last reading, marked not idle, when the time ran out).
    */
   public Snapshot idleSnapshot(Duration max) throws InterruptedException {
     long deadline = System.nanoTime() + max.toNanos();
@@ -127,8 +130,8 @@ public final class CpuMeter {
   }
 
   /**
-   * Each source's CPU use while nothing is sent, in milliseconds of CPU per second, over {@code window}
-   * (after waiting for idleness).
+   * Each source's CPU use while nothing is sent, in milliseconds of CPU per second, over {@code
+   * window} (after waiting for idleness).
    */
   public Map<String, Double> idleRates(Duration window) throws InterruptedException {
     Snapshot a = idleSnapshot(Duration.ofSeconds(10));

@@ -8,8 +8,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 
 /**
- * Something whose CPU time the suite reads before and after each run: the service process, an external
- * broker process, or the embedded Kafka broker's threads in the runner JVM.
+ * Something whose CPU time the suite reads before and after each run: the service process, an
+ * external broker process, or the embedded Kafka broker's threads in the runner JVM.
  */
 public interface CpuSource {
 
@@ -19,12 +19,16 @@ public interface CpuSource {
   /** What is measured and how, for the report. */
   String description();
 
-  /** Total CPU time (user + system) consumed so far in nanoseconds, or empty if it cannot be read now. */
+  /**
+   * Total CPU time (user + system) consumed so far in nanoseconds, or empty if it cannot be read
+   * now.
+   */
   OptionalLong cpuNanos();
 
   /**
-   * A process's CPU time from {@link ProcessHandle.Info#totalCpuDuration()} (on Linux {@code /proc/<pid>/stat}
-   * utime + stime, whose resolution is one clock tick, 10 ms at {@code CLK_TCK} = 100).
+   * A process's CPU time from {@link ProcessHandle.Info#totalCpuDuration()} (on Linux {@code
+   * /proc/<pid>/stat} utime + stime, whose resolution is one clock tick, 10 ms at {@code CLK_TCK} =
+   * 100).
    */
   static CpuSource process(String name, long pid, String description) {
     return new CpuSource() {
@@ -40,19 +44,22 @@ public interface CpuSource {
 
       @Override
       public OptionalLong cpuNanos() {
-        return ProcessHandle.of(pid).flatMap(h -> h.info().totalCpuDuration())
-            .map(d -> OptionalLong.of(d.toNanos())).orElse(OptionalLong.empty());
+        return ProcessHandle.of(pid)
+            .flatMap(h -> h.info().totalCpuDuration())
+            .map(d -> OptionalLong.of(d.toNanos()))
+            .orElse(OptionalLong.empty());
       }
     };
   }
 
   /**
-   * The CPU time of some threads of this JVM ({@link ThreadMXBean#getThreadCpuTime}, nanoseconds): those in
-   * {@code startedWith} (ids of threads that appeared while a component started) and any later thread whose
-   * name {@code belongs}. GC and JIT work of the JVM is not attributed to them; threads that ended are not
-   * counted (the broker's threads live as long as the broker).
+   * The CPU time of some threads of this JVM ({@link ThreadMXBean#getThreadCpuTime}, nanoseconds):
+   * those in {@code startedWith} (ids of threads that appeared while a component started) and any
+   * later thread whose name {@code belongs}. GC and JIT work of the JVM is not attributed to them;
+   * threads that ended are not counted (the broker's threads live as long as the broker).
    */
-  static CpuSource threads(String name, String description, Set<Long> startedWith, Predicate<String> belongs) {
+  static CpuSource threads(
+      String name, String description, Set<Long> startedWith, Predicate<String> belongs) {
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     Set<Long> ids = ConcurrentHashMap.newKeySet();
     ids.addAll(startedWith);
@@ -91,10 +98,11 @@ public interface CpuSource {
   }
 
   /**
-   * {@code total} minus {@code parts} (e.g. a process without its JIT compiler and JFR threads); empty if any of
-   * them cannot be read.
+   * {@code total} minus {@code parts} (e.g. a process without its JIT compiler and JFR threads);
+   * empty if any of them cannot be read.
    */
-  static CpuSource minus(String name, String description, CpuSource total, java.util.List<CpuSource> parts) {
+  static CpuSource minus(
+      String name, String description, CpuSource total, java.util.List<CpuSource> parts) {
     return new CpuSource() {
       @Override
       public String name() {

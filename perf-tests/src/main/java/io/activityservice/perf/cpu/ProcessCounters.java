@@ -8,21 +8,25 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Counters of another process that say how it spends its CPU: context switches summed over its threads
- * ({@code /proc/<pid>/task/*}{@code /status}: {@code voluntary_ctxt_switches} — a thread blocked, e.g. a hand-off
- * to another thread or waiting on a socket; {@code nonvoluntary_ctxt_switches} — it was preempted) and its
- * write-family and read-family system calls ({@code /proc/<pid>/io}: {@code syscw} counts write/writev calls,
- * i.e. socket writes, file writes and selector wake-ups through pipes/eventfds; {@code syscr} reads). A thread
- * that ends between two readings takes its context switches with it.
+ * Counters of another process that say how it spends its CPU: context switches summed over its
+ * threads ({@code /proc/<pid>/task/*}{@code /status}: {@code voluntary_ctxt_switches} — a thread
+ * blocked, e.g. a hand-off to another thread or waiting on a socket; {@code
+ * nonvoluntary_ctxt_switches} — it was preempted) and its write-family and read-family system calls
+ * ({@code /proc/<pid>/io}: {@code syscw} counts write/writev calls, i.e. socket writes, file writes
+ * and selector wake-ups through pipes/eventfds; {@code syscr} reads). A thread that ends between
+ * two readings takes its context switches with it.
  */
 public final class ProcessCounters {
 
   /** Counter names (suffixes). */
   public static final String VOLUNTARY = "vcsw";
+
   /** Involuntary context switches. */
   public static final String INVOLUNTARY = "ivcsw";
+
   /** Write-family system calls. */
   public static final String WRITES = "syscw";
+
   /** Read-family system calls. */
   public static final String READS = "syscr";
 
@@ -31,7 +35,7 @@ public final class ProcessCounters {
 
   /**
    * @param name the process's name in counter names ({@code <name>.vcsw} …)
-   * @param pid  the process
+   * @param pid the process
    */
   public ProcessCounters(String name, long pid) {
     this.name = name;
@@ -43,7 +47,8 @@ public final class ProcessCounters {
     Map<String, Long> out = new LinkedHashMap<>();
     long vol = 0;
     long invol = 0;
-    try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
+    try (DirectoryStream<Path> tasks =
+        Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
       for (Path task : tasks) {
         try {
           long[] cs = contextSwitches(Files.readString(task.resolve("status")));
@@ -66,7 +71,9 @@ public final class ProcessCounters {
     return out;
   }
 
-  /** Voluntary and involuntary context switches from a {@code /proc/<pid>/task/<tid>/status} text. */
+  /**
+   * Voluntary and involuntary context switches from a {@code /proc/<pid>/task/<tid>/status} text.
+   */
   static long[] contextSwitches(String status) {
     long[] out = new long[2];
     for (String line : status.split("\n")) {
@@ -79,7 +86,10 @@ public final class ProcessCounters {
     return out;
   }
 
-  /** {@code syscw} and {@code syscr} from a {@code /proc/<pid>/io} text, named {@code <name>.syscw} … */
+  /**
+   * {@code syscw} and {@code syscr} from a {@code /proc/<pid>/io} text, named {@code <name>.syscw}
+   * …
+   */
   static Map<String, Long> io(String name, String io) {
     Map<String, Long> out = new LinkedHashMap<>();
     for (String line : io.split("\n")) {

@@ -10,15 +10,18 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
-/** Finds the process of an external server (LocalStack) to read its CPU time. Linux only; empty elsewhere. */
+/**
+ * Finds the process of an external server (LocalStack) to read its CPU time. Linux only; empty
+ * elsewhere.
+ */
 public final class Processes {
 
-  private Processes() {
-  }
+  private Processes() {}
 
   /**
-   * The pid in {@code pidFile} if that process is alive, else the process listening on TCP {@code port} on this
-   * machine (from {@code /proc/net/tcp*} and the processes' open sockets; only processes this user may inspect).
+   * The pid in {@code pidFile} if that process is alive, else the process listening on TCP {@code
+   * port} on this machine (from {@code /proc/net/tcp*} and the processes' open sockets; only
+   * processes this user may inspect).
    */
   public static Optional<Long> find(Path pidFile, int port) {
     try {
@@ -40,7 +43,9 @@ public final class Processes {
     if (inodes.isEmpty()) {
       return Optional.empty();
     }
-    try (DirectoryStream<Path> procs = Files.newDirectoryStream(Path.of("/proc"), p -> p.getFileName().toString().matches("\\d+"))) {
+    try (DirectoryStream<Path> procs =
+        Files.newDirectoryStream(
+            Path.of("/proc"), p -> p.getFileName().toString().matches("\\d+"))) {
       for (Path proc : procs) {
         if (holdsAny(proc, inodes)) {
           return Optional.of(Long.parseLong(proc.getFileName().toString()));
@@ -62,7 +67,8 @@ public final class Processes {
       for (Path fd : fds) {
         try {
           String target = Files.readSymbolicLink(fd).toString();
-          if (target.startsWith("socket:[") && inodes.contains(target.substring(8, target.length() - 1))) {
+          if (target.startsWith("socket:[")
+              && inodes.contains(target.substring(8, target.length() - 1))) {
             return true;
           }
         } catch (IOException e) {
@@ -88,7 +94,9 @@ public final class Processes {
     return out;
   }
 
-  /** Inodes of the sockets in a {@code /proc/net/tcp} table that listen (state 0A) on {@code port}. */
+  /**
+   * Inodes of the sockets in a {@code /proc/net/tcp} table that listen (state 0A) on {@code port}.
+   */
   static Set<String> parseListening(List<String> lines, int port) {
     Set<String> out = new HashSet<>();
     String hexPort = ":" + String.format(Locale.ROOT, "%04X", port);

@@ -12,12 +12,13 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A TCP forwarder on a fixed loopback port between the service replicas and one server (PostgreSQL, LocalStack),
- * so the fault suite can make that server unreachable and reachable again without touching the server itself
- * (LocalStack is shared; PostgreSQL keeps running with its state). {@link #cut()} resets every open connection
- * (RST, as a dead peer or a firewall reject would) and closes the listening socket, so new connections are
- * refused at once rather than hanging; {@link #restore()} listens again on the same port. (adapter-jms's test
- * {@code TcpProxy} only kills for good; this one comes back, which a fault schedule needs.)
+ * A TCP forwarder on a fixed loopback port between the service replicas and one server (PostgreSQL,
+ * LocalStack), so the fault suite can make that server unreachable and reachable again without
+ * touching the server itself (LocalStack is shared; PostgreSQL keeps running with its state).
+ * {@link #cut()} resets every open connection (RST, as a dead peer or a firewall reject would) and
+ * closes the listening socket, so new connections are refused at once rather than hanging; {@link
+ * #restore()} listens again on the same port. (adapter-jms's test {@code TcpProxy} only kills for
+ * good; this one comes back, which a fault schedule needs.)
  */
 public final class FaultProxy implements AutoCloseable {
 
@@ -96,28 +97,34 @@ public final class FaultProxy implements AutoCloseable {
         pipe(client, target);
         pipe(target, client);
       } catch (IOException e) {
-        closeQuietly(client); // the server itself is down (PostgreSQL restarting): the client sees a closed socket
+        closeQuietly(
+            client); // the server itself is down (PostgreSQL restarting): the client sees a closed
+        // socket
       }
     }
   }
 
   private void pipe(Socket from, Socket to) {
-    Thread t = DaemonThreads.thread("fault-proxy-pipe-" + port, () -> {
-      byte[] buffer = new byte[32 * 1024];
-      try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-        int n;
-        while ((n = in.read(buffer)) >= 0) {
-          out.write(buffer, 0, n);
-          out.flush();
-        }
-      } catch (IOException e) {
-        // one side closed or was reset: end both
-      }
-      closeQuietly(from);
-      closeQuietly(to);
-      sockets.remove(from);
-      sockets.remove(to);
-    });
+    Thread t =
+        DaemonThreads.thread(
+            "fault-proxy-pipe-" + port,
+            () -> {
+              byte[] buffer = new byte[32 * 1024];
+              try (InputStream in = from.getInputStream();
+                  OutputStream out = to.getOutputStream()) {
+                int n;
+                while ((n = in.read(buffer)) >= 0) {
+                  out.write(buffer, 0, n);
+                  out.flush();
+                }
+              } catch (IOException e) {
+                // one side closed or was reset: end both
+              }
+              closeQuietly(from);
+              closeQuietly(to);
+              sockets.remove(from);
+              sockets.remove(to);
+            });
     t.start();
   }
 

@@ -11,15 +11,16 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What the fault suite sent, what was acknowledged (REST 2xx, the broker's send confirmation, SQS's
- * SendMessage answer) and what arrived at each target, per event id; and the detector's and rule set's outputs per
- * pair. Written by the senders' and receivers' threads, read by the phase that computes its row.
+ * SendMessage answer) and what arrived at each target, per event id; and the detector's and rule
+ * set's outputs per pair. Written by the senders' and receivers' threads, read by the phase that
+ * computes its row.
  */
 public final class Ledger {
 
   /**
-   * The subscription targets every streamed event must reach: a JMS queue, an SQS queue, a webhook, and a flaky
-   * webhook that refuses the first attempt of every tenth pair's events (so deliveries are parked in the store, and
-   * the database and leases are in play while the faults run).
+   * The subscription targets every streamed event must reach: a JMS queue, an SQS queue, a webhook,
+   * and a flaky webhook that refuses the first attempt of every tenth pair's events (so deliveries
+   * are parked in the store, and the database and leases are in play while the faults run).
    */
   public static final List<String> TARGETS = List.of("jms", "sqs", "webhook", "flaky");
 
@@ -31,12 +32,15 @@ public final class Ledger {
     final boolean open;
     final boolean marked;
     final long sentNanos;
+
     /** 0 pending, 1 acknowledged, -1 refused or failed. */
     volatile int ack;
+
     final AtomicIntegerArray counts = new AtomicIntegerArray(TARGETS.size());
     final AtomicLongArray lastArrival = new AtomicLongArray(TARGETS.size());
 
-    Entry(String phase, String channel, String pairId, boolean open, boolean marked, long sentNanos) {
+    Entry(
+        String phase, String channel, String pairId, boolean open, boolean marked, long sentNanos) {
       this.phase = phase;
       this.channel = channel;
       this.pairId = pairId;
@@ -49,13 +53,16 @@ public final class Ledger {
   final Map<String, Entry> events = new ConcurrentHashMap<>();
   final Map<String, AtomicInteger> pairs = new ConcurrentHashMap<>();
   final Map<String, AtomicInteger> ruled = new ConcurrentHashMap<>();
+
   /** Arrivals whose id the suite never sent (left over from another run, or malformed). */
   final LongAdder foreign = new LongAdder();
+
   /** Send failures by channel and reason (first words), for the report. */
   final Map<String, LongAdder> failures = new ConcurrentHashMap<>();
 
   /** Records an event about to be sent. */
-  public void sent(String id, String phase, String channel, String pairId, boolean open, boolean marked) {
+  public void sent(
+      String id, String phase, String channel, String pairId, boolean open, boolean marked) {
     events.put(id, new Entry(phase, channel, pairId, open, marked, System.nanoTime()));
   }
 
@@ -65,7 +72,8 @@ public final class Ledger {
     if (e != null) {
       e.ack = ok ? 1 : -1;
       if (!ok) {
-        String reason = failure == null ? "?" : failure.length() > 80 ? failure.substring(0, 80) : failure;
+        String reason =
+            failure == null ? "?" : failure.length() > 80 ? failure.substring(0, 80) : failure;
         failures.computeIfAbsent(e.channel + ": " + reason, k -> new LongAdder()).increment();
       }
     }
@@ -92,7 +100,10 @@ public final class Ledger {
     ruled.computeIfAbsent(pairId, k -> new AtomicInteger()).incrementAndGet();
   }
 
-  /** Lines "id channel ack counts-per-target" of the events of {@code phase} that arrived more than once or never. */
+  /**
+   * Lines "id channel ack counts-per-target" of the events of {@code phase} that arrived more than
+   * once or never.
+   */
   public List<String> anomalies(String phase) {
     List<String> out = new ArrayList<>();
     for (Map.Entry<String, Entry> x : events.entrySet()) {
@@ -123,11 +134,11 @@ public final class Ledger {
     return out;
   }
 
-
   /**
-   * Seconds from send to arrival at the last of the {@code targets} (indexes into {@link #TARGETS}) for the events of
-   * {@code phase} sent in [{@code fromNanos}, {@code toNanos}), sorted; an event that has not reached them all counts as
-   * {@code Double.POSITIVE_INFINITY} (so a backlog shows as a high percentile, not as a gap).
+   * Seconds from send to arrival at the last of the {@code targets} (indexes into {@link #TARGETS})
+   * for the events of {@code phase} sent in [{@code fromNanos}, {@code toNanos}), sorted; an event
+   * that has not reached them all counts as {@code Double.POSITIVE_INFINITY} (so a backlog shows as
+   * a high percentile, not as a gap).
    */
   public double[] latencies(String phase, long fromNanos, long toNanos, int... targets) {
     List<Double> out = new ArrayList<>();
@@ -228,8 +239,10 @@ public final class Ledger {
     public final int[] deliveredUnacked = new int[TARGETS.size()];
     public final int[] duplicates = new int[TARGETS.size()];
     public final int[] lost = new int[TARGETS.size()];
+
     /** Duplicates (all targets) by the inbound channel the event came in on. */
     public final Map<String, Integer> duplicatesByChannel = new java.util.TreeMap<>();
+
     public int lostEvents;
     public long drainedAtNanos;
     public int pairsExpected;

@@ -16,25 +16,42 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The replicas' memory and the database's tables at one moment: heap used after a full GC ({@code jcmd GC.run},
- * then the service's {@code jvm.memory.used} for area heap), resident set size ({@code /proc/<pid>/status}), and
- * rows and bytes (with indexes and partitions) of the delivery store, archive and configuration tables.
+ * The replicas' memory and the database's tables at one moment: heap used after a full GC ({@code
+ * jcmd GC.run}, then the service's {@code jvm.memory.used} for area heap), resident set size
+ * ({@code /proc/<pid>/status}), and rows and bytes (with indexes and partitions) of the delivery
+ * store, archive and configuration tables.
  *
- * @param heap   heap after GC per replica, bytes (-1 if it could not be read)
- * @param rss    RSS per replica, bytes (-1 if it could not be read)
+ * @param heap heap after GC per replica, bytes (-1 if it could not be read)
+ * @param rss RSS per replica, bytes (-1 if it could not be read)
  * @param tables per table: {rows, bytes}
  */
-public record Snapshot(long epochMillis, List<Long> heap, List<Long> rss, Map<String, long[]> tables) {
+public record Snapshot(
+    long epochMillis, List<Long> heap, List<Long> rss, Map<String, long[]> tables) {
 
   /** The tables the report follows: delivery store, archive, configuration and cluster. */
-  public static final List<String> TABLES = List.of("parked_delivery", "dead_letter", "archived_event",
-      "config_change", "cluster_member", "audit_event");
+  public static final List<String> TABLES =
+      List.of(
+          "parked_delivery",
+          "dead_letter",
+          "archived_event",
+          "config_change",
+          "cluster_member",
+          "audit_event");
 
-  /** Heap used after a full GC of process {@code pid}, read through the service's metrics; -1 if unknown. */
+  /**
+   * Heap used after a full GC of process {@code pid}, read through the service's metrics; -1 if
+   * unknown.
+   */
   public static long heapAfterGc(long pid, ServiceApi api) {
     try {
-      Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
-          Long.toString(pid), "GC.run").redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+      Process p =
+          new ProcessBuilder(
+                  Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                  Long.toString(pid),
+                  "GC.run")
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+              .start();
       if (!p.waitFor(60, TimeUnit.SECONDS)) {
         p.destroyForcibly();
       }
@@ -66,10 +83,16 @@ public record Snapshot(long epochMillis, List<Long> heap, List<Long> rss, Map<St
   public static Map<String, long[]> tables(String jdbcUrl) {
     Map<String, long[]> out = new LinkedHashMap<>();
     try (Connection c = DriverManager.getConnection(jdbcUrl, "postgres", "postgres");
-         Statement s = c.createStatement()) {
+        Statement s = c.createStatement()) {
       for (String table : TABLES) {
-        try (ResultSet r = s.executeQuery("select (select count(*) from " + table + "), (select coalesce(sum("
-            + "pg_total_relation_size(relid)), 0) from pg_partition_tree('" + table + "'))")) {
+        try (ResultSet r =
+            s.executeQuery(
+                "select (select count(*) from "
+                    + table
+                    + "), (select coalesce(sum("
+                    + "pg_total_relation_size(relid)), 0) from pg_partition_tree('"
+                    + table
+                    + "'))")) {
           r.next();
           out.put(table, new long[] {r.getLong(1), r.getLong(2)});
         } catch (SQLException e) {

@@ -9,10 +9,11 @@ import java.util.Optional;
 import java.util.jar.JarFile;
 
 /**
- * async-profiler (Maven Central {@code tools.profiler:async-profiler}, which ships {@code libasyncProfiler.so} for
- * linux-x64) attached to another JVM through the JDK's attach API ({@code VirtualMachine.loadAgentPath}, one command
- * per attach, as async-profiler's own launcher does): CPU profiles with kernel stacks ({@code event=cpu}: perf
- * events; {@code itimer} where perf events are not permitted) and allocation profiles, written as HTML flame graphs.
+ * async-profiler (Maven Central {@code tools.profiler:async-profiler}, which ships {@code
+ * libasyncProfiler.so} for linux-x64) attached to another JVM through the JDK's attach API ({@code
+ * VirtualMachine.loadAgentPath}, one command per attach, as async-profiler's own launcher does):
+ * CPU profiles with kernel stacks ({@code event=cpu}: perf events; {@code itimer} where perf events
+ * are not permitted) and allocation profiles, written as HTML flame graphs.
  */
 public final class AsyncProfiler {
 
@@ -24,19 +25,26 @@ public final class AsyncProfiler {
   }
 
   /**
-   * Extracts the native library from the async-profiler jar on this JVM's class path into {@code dir}; empty if
-   * the jar is not there or this is not linux-x64.
+   * Extracts the native library from the async-profiler jar on this JVM's class path into {@code
+   * dir}; empty if the jar is not there or this is not linux-x64.
    */
   public static Optional<AsyncProfiler> locate(Path dir) {
     if (!System.getProperty("os.name", "").toLowerCase().contains("linux")
         || !System.getProperty("os.arch", "").matches("amd64|x86_64")) {
       return Optional.empty();
     }
-    // The jar is on the class path through the runner's manifest (so not in java.class.path): find it by its class.
+    // The jar is on the class path through the runner's manifest (so not in java.class.path): find
+    // it by its class.
     String entry;
     try {
-      entry = Path.of(Class.forName("one.profiler.AsyncProfiler").getProtectionDomain().getCodeSource().getLocation()
-          .toURI()).toString();
+      entry =
+          Path.of(
+                  Class.forName("one.profiler.AsyncProfiler")
+                      .getProtectionDomain()
+                      .getCodeSource()
+                      .getLocation()
+                      .toURI())
+              .toString();
     } catch (ReflectiveOperationException | java.net.URISyntaxException | RuntimeException e) {
       return Optional.empty();
     }
@@ -56,13 +64,17 @@ public final class AsyncProfiler {
     }
   }
 
-  /** The CPU event in use: {@code cpu} (perf events, kernel stacks) or {@code itimer} after a refusal. */
+  /**
+   * The CPU event in use: {@code cpu} (perf events, kernel stacks) or {@code itimer} after a
+   * refusal.
+   */
   public String cpuEvent() {
     return cpuEvent;
   }
 
   /**
-   * Starts a CPU profile of {@code pid} (1 ms interval); falls back to {@code itimer} once if perf events are refused.
+   * Starts a CPU profile of {@code pid} (1 ms interval); falls back to {@code itimer} once if perf
+   * events are refused.
    */
   public void startCpu(long pid) throws IOException {
     try {
@@ -76,14 +88,24 @@ public final class AsyncProfiler {
     }
   }
 
-  /** Starts an allocation profile of {@code pid} (a sample every 512 KiB allocated, TLAB-driven). */
+  /**
+   * Starts an allocation profile of {@code pid} (a sample every 512 KiB allocated, TLAB-driven).
+   */
   public void startAlloc(long pid) throws IOException {
     command(pid, "start,event=alloc,alloc=512k");
   }
 
-  /** Stops the profile and writes it as an HTML flame graph ({@code total}: weights are CPU time / bytes). */
+  /**
+   * Stops the profile and writes it as an HTML flame graph ({@code total}: weights are CPU time /
+   * bytes).
+   */
   public void stop(long pid, Path html, String title) throws IOException {
-    command(pid, "stop,total,file=" + html.toAbsolutePath() + ",title=" + title.replace(',', ' ').replace('=', ' '));
+    command(
+        pid,
+        "stop,total,file="
+            + html.toAbsolutePath()
+            + ",title="
+            + title.replace(',', ' ').replace('=', ' '));
   }
 
   private void command(long pid, String args) throws IOException {
@@ -95,7 +117,8 @@ public final class AsyncProfiler {
     }
     try {
       vm.loadAgentPath(library.toString(), args);
-    } catch (com.sun.tools.attach.AgentLoadException | com.sun.tools.attach.AgentInitializationException e) {
+    } catch (com.sun.tools.attach.AgentLoadException
+        | com.sun.tools.attach.AgentInitializationException e) {
       throw new IOException("async-profiler refused '" + args + "': " + e.getMessage(), e);
     } finally {
       vm.detach();

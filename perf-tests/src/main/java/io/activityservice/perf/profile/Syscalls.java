@@ -13,21 +13,24 @@ import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 /**
- * System calls of a process during one burst, traced with {@code strace -f -yy -xx} (all threads; socket
- * descriptors shown with their addresses; buffers in hex), classified per peer: writes to the ActiveMQ broker by
- * OpenWire command (message sends, acks, transaction commands: one broker request each), HTTP requests to SQS by
- * {@code X-Amz-Target} action, writes to Kafka, HTTP responses, other writes, and futex calls (thread hand-offs
- * and wake-ups). strace slows the traced process down a lot, so this burst is never one of the measured ones.
+ * System calls of a process during one burst, traced with {@code strace -f -yy -xx} (all threads;
+ * socket descriptors shown with their addresses; buffers in hex), classified per peer: writes to
+ * the ActiveMQ broker by OpenWire command (message sends, acks, transaction commands: one broker
+ * request each), HTTP requests to SQS by {@code X-Amz-Target} action, writes to Kafka, HTTP
+ * responses, other writes, and futex calls (thread hand-offs and wake-ups). strace slows the traced
+ * process down a lot, so this burst is never one of the measured ones.
  */
 public final class Syscalls {
 
-  private static final Pattern CALL = Pattern.compile("^(?:\\[pid\\s+)?\\d*\\]?\\s*([a-z_0-9]+)\\((.*)$");
-  private static final Pattern SOCKET = Pattern.compile("^\\d+<TCP(?:v6)?:\\[.*?:(\\d+)->.*?:(\\d+)\\]>");
+  private static final Pattern CALL =
+      Pattern.compile("^(?:\\[pid\\s+)?\\d*\\]?\\s*([a-z_0-9]+)\\((.*)$");
+  private static final Pattern SOCKET =
+      Pattern.compile("^\\d+<TCP(?:v6)?:\\[.*?:(\\d+)->.*?:(\\d+)\\]>");
   private static final Pattern DATA = Pattern.compile("\"((?:\\\\x[0-9a-f]{2})*)\"");
-  private static final Pattern TARGET = Pattern.compile("(?i)x-amz-target:\\s*([A-Za-z0-9_.]+)|[?&]Action=([A-Za-z]+)");
+  private static final Pattern TARGET =
+      Pattern.compile("(?i)x-amz-target:\\s*([A-Za-z0-9_.]+)|[?&]Action=([A-Za-z]+)");
 
-  private Syscalls() {
-  }
+  private Syscalls() {}
 
   /** Whether strace is installed. */
   public static boolean available() {
@@ -49,12 +52,31 @@ public final class Syscalls {
     }
   }
 
-  /** Attaches strace to every thread of {@code pid}, writing to {@code out}; gives it a moment to attach. */
+  /**
+   * Attaches strace to every thread of {@code pid}, writing to {@code out}; gives it a moment to
+   * attach.
+   */
   public static Trace start(long pid, Path out) throws IOException, InterruptedException {
-    Process p = new ProcessBuilder("/usr/bin/strace", "-f", "-qq", "-yy", "-xx", "-s", "2048",
-        "-e", "trace=write,writev,sendto,sendmsg,futex", "-e", "signal=none", "-o", out.toAbsolutePath().toString(),
-        "-p", Long.toString(pid)).redirectErrorStream(true).redirectOutput(out.resolveSibling(out.getFileName()
-        + ".log").toFile()).start();
+    Process p =
+        new ProcessBuilder(
+                "/usr/bin/strace",
+                "-f",
+                "-qq",
+                "-yy",
+                "-xx",
+                "-s",
+                "2048",
+                "-e",
+                "trace=write,writev,sendto,sendmsg,futex",
+                "-e",
+                "signal=none",
+                "-o",
+                out.toAbsolutePath().toString(),
+                "-p",
+                Long.toString(pid))
+            .redirectErrorStream(true)
+            .redirectOutput(out.resolveSibling(out.getFileName() + ".log").toFile())
+            .start();
     Thread.sleep(1500);
     if (!p.isAlive()) {
       throw new IOException("strace exited with " + p.exitValue() + " (see " + out + ".log)");
@@ -65,8 +87,8 @@ public final class Syscalls {
   /**
    * Counts per kind in a trace file.
    *
-   * @param roles TCP port → what listens there ({@code activemq}, {@code sqs}, {@code kafka}, {@code http}: the
-   *              traced process's own HTTP port, whose writes are responses)
+   * @param roles TCP port → what listens there ({@code activemq}, {@code sqs}, {@code kafka},
+   *     {@code http}: the traced process's own HTTP port, whose writes are responses)
    */
   public static Map<String, Long> count(Path trace, Map<Integer, String> roles) throws IOException {
     try (Stream<String> lines = Files.lines(trace)) {
@@ -121,7 +143,10 @@ public final class Syscalls {
     };
   }
 
-  /** The bytes strace printed for a buffer ({@code -xx}: every byte as {@code \xNN}); the first buffer only. */
+  /**
+   * The bytes strace printed for a buffer ({@code -xx}: every byte as {@code \xNN}); the first
+   * buffer only.
+   */
   static byte[] data(String args) {
     Matcher d = DATA.matcher(args);
     if (!d.find()) {
@@ -136,8 +161,8 @@ public final class Syscalls {
   }
 
   /**
-   * The OpenWire command a write carries (4-byte size prefix, then the command type; ActiveMQ's client flushes one
-   * command per write).
+   * The OpenWire command a write carries (4-byte size prefix, then the command type; ActiveMQ's
+   * client flushes one command per write).
    */
   static String openWire(byte[] data) {
     if (data.length < 5) {
@@ -163,8 +188,10 @@ public final class Syscalls {
       return role + ": request body writes";
     }
     Matcher t = TARGET.matcher(text);
-    String action = t.find() ? (t.group(1) != null ? t.group(1) : t.group(2)).replaceFirst("^AmazonSQS\\.", "")
-        : "request (action beyond the traced bytes)";
+    String action =
+        t.find()
+            ? (t.group(1) != null ? t.group(1) : t.group(2)).replaceFirst("^AmazonSQS\\.", "")
+            : "request (action beyond the traced bytes)";
     return role + " requests: " + action;
   }
 

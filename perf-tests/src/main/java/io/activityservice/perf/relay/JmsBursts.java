@@ -24,29 +24,29 @@ import org.HdrHistogram.Histogram;
 
 /**
  * Bursts through the service over JMS for the by-hand measurements ({@code ArchiveCostMeasurement},
- * {@code ReplicaScalingMeasurement}): sends events on an inbound channel as fast as the broker takes them (at most
- * 2,000 sends in flight) and times their arrival on an output channel: throughput from the first send to the last
- * receipt, per-event latency, and the CPU time of the service processes per event.
+ * {@code ReplicaScalingMeasurement}): sends events on an inbound channel as fast as the broker
+ * takes them (at most 2,000 sends in flight) and times their arrival on an output channel:
+ * throughput from the first send to the last receipt, per-event latency, and the CPU time of the
+ * service processes per event.
  */
 public final class JmsBursts {
 
   /**
    * One burst's figures.
    *
-   * @param eventsPerSecond   events over the seconds from the first send to the last receipt
-   * @param latencyMicros     send-to-receipt latency of every event
+   * @param eventsPerSecond events over the seconds from the first send to the last receipt
+   * @param latencyMicros send-to-receipt latency of every event
    * @param cpuMicrosPerEvent CPU time of the measured processes during the burst, per event
    */
-  public record Result(double eventsPerSecond, Histogram latencyMicros, double cpuMicrosPerEvent) {
-  }
+  public record Result(double eventsPerSecond, Histogram latencyMicros, double cpuMicrosPerEvent) {}
 
   private final JmsChannelAdapter jms;
   private final ChannelUri in;
   private final LongSupplier cpuNanos;
 
   /**
-   * @param jms      client of the broker the service uses
-   * @param in       the service's inbound channel
+   * @param jms client of the broker the service uses
+   * @param in the service's inbound channel
    * @param cpuNanos CPU time of the service processes so far
    */
   public JmsBursts(JmsChannelAdapter jms, ChannelUri in, LongSupplier cpuNanos) {
@@ -55,24 +55,32 @@ public final class JmsBursts {
     this.cpuNanos = cpuNanos;
   }
 
-  /** Sends {@code n} events of {@code type} and waits (at most 5 minutes) until {@code out} received them all. */
+  /**
+   * Sends {@code n} events of {@code type} and waits (at most 5 minutes) until {@code out} received
+   * them all.
+   */
   public Result burst(String type, ChannelUri out, int n, String label) throws Exception {
     Map<String, Long> sentAt = new ConcurrentHashMap<>(n * 2);
     Histogram latency = new Histogram(TimeUnit.MINUTES.toMicros(5), 3);
     AtomicLong received = new AtomicLong();
     AtomicLong last = new AtomicLong();
-    InboundChannel consumer = jms.openInbound(out, InboundSettings.strict(), (event, ack) -> {
-      Long t0 = sentAt.remove(event.getId());
-      long now = System.nanoTime();
-      if (t0 != null) {
-        synchronized (latency) {
-          latency.recordValue(Math.min((now - t0) / 1000, latency.getHighestTrackableValue()));
-        }
-        received.incrementAndGet();
-        last.set(now);
-      }
-      ack.ack();
-    });
+    InboundChannel consumer =
+        jms.openInbound(
+            out,
+            InboundSettings.strict(),
+            (event, ack) -> {
+              Long t0 = sentAt.remove(event.getId());
+              long now = System.nanoTime();
+              if (t0 != null) {
+                synchronized (latency) {
+                  latency.recordValue(
+                      Math.min((now - t0) / 1000, latency.getHighestTrackableValue()));
+                }
+                received.incrementAndGet();
+                last.set(now);
+              }
+              ack.ack();
+            });
     try {
       long cpu0 = cpuNanos.getAsLong();
       long start = System.nanoTime();
@@ -82,12 +90,19 @@ public final class JmsBursts {
         Thread.sleep(20);
       }
       if (received.get() < n) {
-        throw new IOException(label + ": " + received.get() + " of " + n + " events arrived within 5 minutes");
+        throw new IOException(
+            label + ": " + received.get() + " of " + n + " events arrived within 5 minutes");
       }
       long cpu = cpuNanos.getAsLong() - cpu0;
       double seconds = (last.get() - start) / 1e9;
-      System.out.printf("%s: %d events in %.2f s (%.0f/s), p50 %.2f ms, p99 %.2f ms, CPU %.1f µs/event%n", label, n,
-          seconds, n / seconds, latency.getValueAtPercentile(50) / 1000.0, latency.getValueAtPercentile(99) / 1000.0,
+      System.out.printf(
+          "%s: %d events in %.2f s (%.0f/s), p50 %.2f ms, p99 %.2f ms, CPU %.1f µs/event%n",
+          label,
+          n,
+          seconds,
+          n / seconds,
+          latency.getValueAtPercentile(50) / 1000.0,
+          latency.getValueAtPercentile(99) / 1000.0,
           cpu / 1000.0 / n);
       return new Result(n / seconds, latency, cpu / 1000.0 / n);
     } finally {
@@ -95,17 +110,27 @@ public final class JmsBursts {
     }
   }
 
-  /** Sends {@code n} events of {@code type}, remembering each one's send time in {@code sentAt} (if not null). */
+  /**
+   * Sends {@code n} events of {@code type}, remembering each one's send time in {@code sentAt} (if
+   * not null).
+   */
   public void send(String type, int n, String label, Map<String, Long> sentAt) throws Exception {
     Semaphore window = new Semaphore(2000);
     List<CompletableFuture<Void>> sends = new ArrayList<>(n);
     try (OutboundChannel producer = jms.openOutbound(in)) {
       for (int i = 0; i < n; i++) {
         String id = label.replace(' ', '-') + "-" + i + "-" + System.nanoTime();
-        CloudEvent e = CloudEventBuilder.v1().withId(id).withSource(URI.create("/perf/" + label.replace(' ', '-')))
-            .withType(type).withTime(OffsetDateTime.now()).withDataContentType("application/json")
-            .withData(("{\"meter\":\"m" + (i % 100) + "\",\"value\":" + i + "}").getBytes(StandardCharsets.UTF_8))
-            .build();
+        CloudEvent e =
+            CloudEventBuilder.v1()
+                .withId(id)
+                .withSource(URI.create("/perf/" + label.replace(' ', '-')))
+                .withType(type)
+                .withTime(OffsetDateTime.now())
+                .withDataContentType("application/json")
+                .withData(
+                    ("{\"meter\":\"m" + (i % 100) + "\",\"value\":" + i + "}")
+                        .getBytes(StandardCharsets.UTF_8))
+                .build();
         window.acquire();
         if (sentAt != null) {
           sentAt.put(id, System.nanoTime());
@@ -133,7 +158,12 @@ public final class JmsBursts {
 
   /** A markdown table row: name, events/s, p50 ms, p99 ms, CPU µs/event. */
   public static String row(String name, double rate, Histogram latency, double cpu) {
-    return String.format("| %s | %.0f | %.2f | %.2f | %.1f |%n", name, rate, latency.getValueAtPercentile(50) / 1000.0,
-        latency.getValueAtPercentile(99) / 1000.0, cpu);
+    return String.format(
+        "| %s | %.0f | %.2f | %.2f | %.1f |%n",
+        name,
+        rate,
+        latency.getValueAtPercentile(50) / 1000.0,
+        latency.getValueAtPercentile(99) / 1000.0,
+        cpu);
   }
 }

@@ -8,23 +8,29 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The relay-cost target rows of a run as a tab-separated file ({@value #FILE}: key, status, figure, target) beside
- * its results.csv, so a later run given {@code --baseline <that run>/results.csv} shows them as "before".
+ * The relay-cost target rows of a run as a tab-separated file ({@value #FILE}: key, status, figure,
+ * target) beside its results.csv, so a later run given {@code --baseline <that run>/results.csv}
+ * shows them as "before".
  */
 public final class RelayTargets {
 
   /** File name in a report directory. */
   public static final String FILE = "relay-targets.tsv";
 
-  private RelayTargets() {
-  }
+  private RelayTargets() {}
 
   /** Writes the rows. */
   public static void write(Path file, List<RelayCost.Row> rows) throws IOException {
     StringBuilder out = new StringBuilder("key\tstatus\tfigure\ttarget\n");
     for (RelayCost.Row r : rows) {
-      out.append(clean(r.key())).append('\t').append(clean(r.status())).append('\t').append(clean(r.figure()))
-          .append('\t').append(clean(r.target())).append('\n');
+      out.append(clean(r.key()))
+          .append('\t')
+          .append(clean(r.status()))
+          .append('\t')
+          .append(clean(r.figure()))
+          .append('\t')
+          .append(clean(r.target()))
+          .append('\n');
     }
     Files.createDirectories(file.toAbsolutePath().getParent());
     Files.writeString(file, out);

@@ -18,16 +18,22 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Writes report.md and index.html (same tables; the HTML adds inline SVG charts) from an {@link Analysis}.
+ * Writes report.md and index.html (same tables; the HTML adds inline SVG charts) from an {@link
+ * Analysis}.
  */
 public final class Report {
 
   /** Paper's Table I (JMS 500 events, 10 runs) alone / via OM4SPACE. */
-  static final double[][] PAPER_TABLE_I = {{851, 836, 3956, 3895, 1525, 713, 3865, 3835, 4023, 887},
-      {6300, 3942, 3484, 4247, 3323, 4522, 3360, 5247, 4168, 4258}};
+  static final double[][] PAPER_TABLE_I = {
+    {851, 836, 3956, 3895, 1525, 713, 3865, 3835, 4023, 887},
+    {6300, 3942, 3484, 4247, 3323, 4522, 3360, 5247, 4168, 4258}
+  };
+
   /** Paper's Table II (SQS 500 events, 10 runs) alone / via OM4SPACE. */
-  static final double[][] PAPER_TABLE_II = {{65206, 65489, 66067, 64678, 67736, 65099, 64350, 65396, 65240, 64476},
-      {265602, 264818, 270338, 264498, 264092, 270603, 266591, 266645, 268499, 262867}};
+  static final double[][] PAPER_TABLE_II = {
+    {65206, 65489, 66067, 64678, 67736, 65099, 64350, 65396, 65240, 64476},
+    {265602, 264818, 270338, 264498, 264092, 270603, 266591, 266645, 268499, 262867}
+  };
 
   private final Analysis a;
   private final Map<String, String> environment;
@@ -43,18 +49,27 @@ public final class Report {
   /**
    * @param profiles target name → {@link JfrProfile} or a String saying why there is none
    */
-  public Report(Analysis a, Map<String, String> environment, List<String> notes, Map<String, Object> profiles) {
+  public Report(
+      Analysis a,
+      Map<String, String> environment,
+      List<String> notes,
+      Map<String, Object> profiles) {
     this(a, environment, notes, profiles, List.of(), null);
   }
 
   /**
    * A report with a "before/after" table.
    *
-   * @param baseline     this run beside an earlier one (empty: no table)
+   * @param baseline this run beside an earlier one (empty: no table)
    * @param baselineName what the earlier run was (its results.csv path)
    */
-  public Report(Analysis a, Map<String, String> environment, List<String> notes, Map<String, Object> profiles,
-      List<Baseline.Comparison> baseline, String baselineName) {
+  public Report(
+      Analysis a,
+      Map<String, String> environment,
+      List<String> notes,
+      Map<String, Object> profiles,
+      List<Baseline.Comparison> baseline,
+      String baselineName) {
     this.a = a;
     this.environment = environment;
     this.notes = notes;
@@ -64,8 +79,9 @@ public final class Report {
   }
 
   /**
-   * Adds the relay's cost in steady state (issue 20): its target table (with the baseline run's rows as "before",
-   * by key), the Camel peer beside the service, steadiness, counts per event, paced CPU and flame graphs.
+   * Adds the relay's cost in steady state (issue 20): its target table (with the baseline run's
+   * rows as "before", by key), the Camel peer beside the service, steadiness, counts per event,
+   * paced CPU and flame graphs.
    */
   public Report withRelayCost(RelayCost relay, Map<String, RelayCost.Row> before) {
     this.relay = relay;
@@ -78,23 +94,26 @@ public final class Report {
     build();
     Files.createDirectories(dir);
     Files.writeString(dir.resolve("report.md"), md);
-    String page = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Activity Service performance report</title>\n"
-        + "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}"
-        + "table{border-collapse:collapse;margin:1em 0;font-size:13px}td,th{border:1px solid #ccc;padding:3px 6px;text-align:left}"
-        + "th{background:#f3f3f3}.ok{background:#e3f5e1}.bad{background:#fbe3e3}svg{margin:.5em 1em .5em 0}"
-        + "pre{background:#f6f6f6;padding:.5em;overflow-x:auto;font-size:12px}</style></head><body>\n"
-        + html + "</body></html>\n";
+    String page =
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Activity Service performance report</title>\n"
+            + "<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto;padding:0 1em}"
+            + "table{border-collapse:collapse;margin:1em 0;font-size:13px}td,th{border:1px solid #ccc;padding:3px 6px;text-align:left}"
+            + "th{background:#f3f3f3}.ok{background:#e3f5e1}.bad{background:#fbe3e3}svg{margin:.5em 1em .5em 0}"
+            + "pre{background:#f6f6f6;padding:.5em;overflow-x:auto;font-size:12px}</style></head><body>\n"
+            + html
+            + "</body></html>\n";
     Files.writeString(dir.resolve("index.html"), page);
   }
 
   private void build() {
     heading(1, "Activity Service performance report");
-    para("Channel-to-channel measurements in the method of the original Activity Service evaluation (burst mode, "
-        + "T1–T6, time from the first send to the last receive, N = 100/500/1000 with repetitions) plus Kafka and REST "
-        + "rows, larger bursts for throughput, open-loop latency at fixed rates (per-event latency from the intended "
-        + "send time, HdrHistogram), the service's overhead over each direct path, a healthy subscription beside a "
-        + "failing one (I1) and the CPU time per relayed event. Raw data: results.csv, cpu.csv and one "
-        + "HdrHistogram log per scenario (*.hlog, microseconds).");
+    para(
+        "Channel-to-channel measurements in the method of the original Activity Service evaluation (burst mode, "
+            + "T1–T6, time from the first send to the last receive, N = 100/500/1000 with repetitions) plus Kafka and REST "
+            + "rows, larger bursts for throughput, open-loop latency at fixed rates (per-event latency from the intended "
+            + "send time, HdrHistogram), the service's overhead over each direct path, a healthy subscription beside a "
+            + "failing one (I1) and the CPU time per relayed event. Raw data: results.csv, cpu.csv and one "
+            + "HdrHistogram log per scenario (*.hlog, microseconds).");
     environment();
     relayTargets();
     targets();
@@ -138,21 +157,35 @@ public final class Report {
     }
     heading(2, "Relay cost in steady state: targets of issue 20");
     RelayCost.Facts f = relay.facts();
-    para(String.format(Locale.ROOT, "CPU per relayed event = CPU time of the relaying process's own threads (without its"
-        + " JIT compiler and JFR threads), net of its idle rate, over the bursts of %,d events whose window had the JIT"
-        + " compiler threads below %.0f %% of that CPU (at least %d such bursts per figure; the suite repeats bursts up"
-        + " to a bound and marks a figure \"not steady\" otherwise), after the warm-up. Before = %s, after = this run. A missed target links the flame"
-        + " graphs of its path.", f.n(), f.maxJitShare() * 100, f.needed(), beforeSource()));
+    para(
+        String.format(
+            Locale.ROOT,
+            "CPU per relayed event = CPU time of the relaying process's own threads (without its"
+                + " JIT compiler and JFR threads), net of its idle rate, over the bursts of %,d events whose window had the JIT"
+                + " compiler threads below %.0f %% of that CPU (at least %d such bursts per figure; the suite repeats bursts up"
+                + " to a bound and marks a figure \"not steady\" otherwise), after the warm-up. Before = %s, after = this run. A missed target links the flame"
+                + " graphs of its path.",
+            f.n(),
+            f.maxJitShare() * 100,
+            f.needed(),
+            beforeSource()));
     Table t = new Table("target", "before", "after", "status", "flame graphs");
     for (RelayCost.Row r : relay.targets()) {
       RelayCost.Row b = before.get(r.key());
-      t.row(r.target(), b == null ? "-" : b.figure() + " (" + b.status() + ")", r.figure(), r.status(),
+      t.row(
+          r.target(),
+          b == null ? "-" : b.figure() + " (" + b.status() + ")",
+          r.figure(),
+          r.status(),
           r.status().startsWith("missed") && r.scenario() != null ? links(r.scenario()) : "");
     }
     table(t);
   }
 
-  /** What the "before" column of the relay targets is: the --compare-jar run, another run's rows, or nothing. */
+  /**
+   * What the "before" column of the relay targets is: the --compare-jar run, another run's rows, or
+   * nothing.
+   */
   private String beforeSource() {
     if (before.isEmpty()) {
       return "none (no --baseline or --compare-jar)";
@@ -160,11 +193,14 @@ public final class Report {
     if (baselineName == null || baselineName.endsWith("baseline/results.csv")) {
       return "the --compare-jar run (the older jar, same options, an earlier window of the same run)";
     }
-    return "the rows of the --baseline run (" + baselineName.replace("results.csv", "relay-targets.tsv")
+    return "the rows of the --baseline run ("
+        + baselineName.replace("results.csv", "relay-targets.tsv")
         + "), measured at another time, possibly with other options";
   }
 
-  /** Links to a path's flame graphs (markdown and HTML render them as text with the relative paths). */
+  /**
+   * Links to a path's flame graphs (markdown and HTML render them as text with the relative paths).
+   */
   private String links(String scenario) {
     Map<String, String> g = relay.facts().flameGraphs().get(scenario);
     if (g == null || g.isEmpty()) {
@@ -185,29 +221,55 @@ public final class Report {
       return;
     }
     heading(2, "The Camel peer beside the service");
-    para("A plain Apache Camel 4 relay (module perf-peer-camel: Spring Boot 4, camel-jms with a pooled connection "
-        + "factory, camel-aws2-sqs, camel-kafka; its own process, started with the same JVM flags) on the same brokers "
-        + "with the same events, its paths measured interleaved with the service's. JMS source: the virtual topic's "
-        + "consumer queue Consumer.camel.<topic>, the same kind of source the service's jms:topic: inbound consumes "
-        + "(the broker copies each topic message into every Consumer.*.<topic> queue), so broker work is alike on both "
-        + "sides; 4 consumers, each on a locally transacted session with the send inside it (one commit per message); "
-        + "SQS: 4 polling consumers receiving 10 per request. Routes and settings: the environment "
-        + "table's 'setting: peer'. Status: " + relay.facts().peerStatus());
-    Table t = new Table("path", "relay", "scenario", String.format(Locale.ROOT, "burst %,d mean ms", relay.facts().n()),
-        "burst ev/s", "sustained ev/s", "p50 / p99 ms at reference rate", "CPU µs/event (own, net)", "steady state",
-        "idle ms/s");
+    para(
+        "A plain Apache Camel 4 relay (module perf-peer-camel: Spring Boot 4, camel-jms with a pooled connection "
+            + "factory, camel-aws2-sqs, camel-kafka; its own process, started with the same JVM flags) on the same brokers "
+            + "with the same events, its paths measured interleaved with the service's. JMS source: the virtual topic's "
+            + "consumer queue Consumer.camel.<topic>, the same kind of source the service's jms:topic: inbound consumes "
+            + "(the broker copies each topic message into every Consumer.*.<topic> queue), so broker work is alike on both "
+            + "sides; 4 consumers, each on a locally transacted session with the send inside it (one commit per message); "
+            + "SQS: 4 polling consumers receiving 10 per request. Routes and settings: the environment "
+            + "table's 'setting: peer'. Status: "
+            + relay.facts().peerStatus());
+    Table t =
+        new Table(
+            "path",
+            "relay",
+            "scenario",
+            String.format(Locale.ROOT, "burst %,d mean ms", relay.facts().n()),
+            "burst ev/s",
+            "sustained ev/s",
+            "p50 / p99 ms at reference rate",
+            "CPU µs/event (own, net)",
+            "steady state",
+            "idle ms/s");
     for (String[] p : RelayCost.PEER_PATHS) {
       for (String id : List.of(p[1], p[2])) {
         String process = id.startsWith("C") ? "camel" : "service";
         java.util.OptionalDouble ms = relay.burstMillis(id);
-        double ref = id.equals("T2") || id.equals("CT2") || id.equals("K2") || id.equals("CK2") ? 1000 : 200;
+        double ref =
+            id.equals("T2") || id.equals("CT2") || id.equals("K2") || id.equals("CK2") ? 1000 : 200;
         Double sus = a.sustainable().get(id);
-        t.row(p[0], process, id, ms.isPresent() ? f0(ms.getAsDouble()) : "-",
-            ms.isPresent() ? f0(relay.facts().n() / (ms.getAsDouble() / 1000)) : "-", sus == null ? "-" : f0(sus),
-            a.pacedRuns(id, ref).isEmpty() ? "-" : f2(a.pacedMedian(id, ref, 50)) + " / "
-                + f2(a.pacedMedian(id, ref, 99)) + " (" + f0(ref) + " ev/s)",
-            relay.cpuPerEvent(id, process).isPresent() ? f1(relay.cpuPerEvent(id, process).getAsDouble()) : "-",
-            relay.selection(id).verdict(), f2(relay.idle(process)));
+        t.row(
+            p[0],
+            process,
+            id,
+            ms.isPresent() ? f0(ms.getAsDouble()) : "-",
+            ms.isPresent() ? f0(relay.facts().n() / (ms.getAsDouble() / 1000)) : "-",
+            sus == null ? "-" : f0(sus),
+            a.pacedRuns(id, ref).isEmpty()
+                ? "-"
+                : f2(a.pacedMedian(id, ref, 50))
+                    + " / "
+                    + f2(a.pacedMedian(id, ref, 99))
+                    + " ("
+                    + f0(ref)
+                    + " ev/s)",
+            relay.cpuPerEvent(id, process).isPresent()
+                ? f1(relay.cpuPerEvent(id, process).getAsDouble())
+                : "-",
+            relay.selection(id).verdict(),
+            f2(relay.idle(process)));
       }
     }
     table(t);
@@ -218,12 +280,24 @@ public final class Report {
       return;
     }
     heading(2, "Steady state, counts per event, profiles");
-    para("Per path: the bursts of the figures' size, their JIT share and which counted; per relayed event over those "
-        + "bursts: context switches of the relaying process's threads (voluntary: blocked, e.g. a hand-off; "
-        + "involuntary: preempted; /proc/<pid>/task/*/status) and its write-family and read-family system calls "
-        + "(/proc/<pid>/io syscw/syscr: socket and file writes, selector wake-ups), and the broker process's.");
-    Table t = new Table("scenario", "process", "steady state", "JIT share per burst", "vcsw/ev", "ivcsw/ev",
-        "syscw/ev", "syscr/ev", "broker vcsw/ev", "broker syscw/ev", "flame graphs");
+    para(
+        "Per path: the bursts of the figures' size, their JIT share and which counted; per relayed event over those "
+            + "bursts: context switches of the relaying process's threads (voluntary: blocked, e.g. a hand-off; "
+            + "involuntary: preempted; /proc/<pid>/task/*/status) and its write-family and read-family system calls "
+            + "(/proc/<pid>/io syscw/syscr: socket and file writes, selector wake-ups), and the broker process's.");
+    Table t =
+        new Table(
+            "scenario",
+            "process",
+            "steady state",
+            "JIT share per burst",
+            "vcsw/ev",
+            "ivcsw/ev",
+            "syscw/ev",
+            "syscr/ev",
+            "broker vcsw/ev",
+            "broker syscw/ev",
+            "flame graphs");
     for (Scenario s : Scenario.all()) {
       io.activityservice.perf.cpu.SteadyState.Selection sel = relay.selection(s.id());
       if (sel.all().isEmpty()) {
@@ -231,54 +305,92 @@ public final class Report {
       }
       String process = sel.process() == null ? RelayCost.relayProcess(s.id()) : sel.process();
       Map<String, Double> c = relay.countsPerEvent(s.id());
-      String shares = String.join(" / ", sel.all().stream().map(u -> {
-        double x = u.jitShare(sel.process());
-        return Double.isFinite(x) ? String.format(Locale.ROOT, "%.1f%%", x * 100) : "∞";
-      }).toList());
+      String shares =
+          String.join(
+              " / ",
+              sel.all().stream()
+                  .map(
+                      u -> {
+                        double x = u.jitShare(sel.process());
+                        return Double.isFinite(x)
+                            ? String.format(Locale.ROOT, "%.1f%%", x * 100)
+                            : "∞";
+                      })
+                  .toList());
       Map<String, String> g = relay.facts().flameGraphs().getOrDefault(s.id(), Map.of());
-      t.row(s.id(), process == null ? "-" : process, sel.verdict(), shares,
-          f2(c.getOrDefault(process + ".vcsw", Double.NaN)), f2(c.getOrDefault(process + ".ivcsw", Double.NaN)),
-          f2(c.getOrDefault(process + ".syscw", Double.NaN)), f2(c.getOrDefault(process + ".syscr", Double.NaN)),
-          f2(c.getOrDefault("activemq.vcsw", Double.NaN)), f2(c.getOrDefault("activemq.syscw", Double.NaN)),
+      t.row(
+          s.id(),
+          process == null ? "-" : process,
+          sel.verdict(),
+          shares,
+          f2(c.getOrDefault(process + ".vcsw", Double.NaN)),
+          f2(c.getOrDefault(process + ".ivcsw", Double.NaN)),
+          f2(c.getOrDefault(process + ".syscw", Double.NaN)),
+          f2(c.getOrDefault(process + ".syscr", Double.NaN)),
+          f2(c.getOrDefault("activemq.vcsw", Double.NaN)),
+          f2(c.getOrDefault("activemq.syscw", Double.NaN)),
           g.isEmpty() ? "" : links(s.id()));
     }
     table(t);
     Map<String, Map<String, String>> graphs = relay.facts().flameGraphs();
     if (!graphs.isEmpty()) {
-      para("Flame graphs (async-profiler attached to the relaying process over one burst of " + String.format(Locale.ROOT,
-          "%,d", relay.facts().n()) + " events per path, not a measured burst; CPU: event 'cpu' = perf events with kernel "
-          + "stacks, 'itimer' where perf events are not permitted; allocations: bytes by allocating stack):");
+      para(
+          "Flame graphs (async-profiler attached to the relaying process over one burst of "
+              + String.format(Locale.ROOT, "%,d", relay.facts().n())
+              + " events per path, not a measured burst; CPU: event 'cpu' = perf events with kernel "
+              + "stacks, 'itimer' where perf events are not permitted; allocations: bytes by allocating stack):");
       List<String[]> links = new ArrayList<>();
-      graphs.forEach((id, g) -> g.forEach((kind, v) -> {
-        if (!kind.equals("event")) {
-          links.add(new String[] {id + " " + kind + (kind.equals("cpu") && g.containsKey("event")
-              ? " (" + g.get("event") + ")" : ""), v});
-        }
-      }));
+      graphs.forEach(
+          (id, g) ->
+              g.forEach(
+                  (kind, v) -> {
+                    if (!kind.equals("event")) {
+                      links.add(
+                          new String[] {
+                            id
+                                + " "
+                                + kind
+                                + (kind.equals("cpu") && g.containsKey("event")
+                                    ? " (" + g.get("event") + ")"
+                                    : ""),
+                            v
+                          });
+                    }
+                  }));
       linkList(links);
     }
     Map<String, SyscallCount> sys = relay.facts().syscalls();
     if (!sys.isEmpty()) {
-      para("System calls of the relaying process per relayed event, traced with strace -f over one smaller burst per "
-          + "path (not a measured one: tracing slows the process down). Writes to the broker are classified by "
-          + "OpenWire command (one command per write: message sends, acks, transaction commands — each a request to "
-          + "the broker), writes to SQS by HTTP request and X-Amz-Target action (LocalStack requests per event), "
-          + "futex calls count thread wake-ups and waits.");
+      para(
+          "System calls of the relaying process per relayed event, traced with strace -f over one smaller burst per "
+              + "path (not a measured one: tracing slows the process down). Writes to the broker are classified by "
+              + "OpenWire command (one command per write: message sends, acks, transaction commands — each a request to "
+              + "the broker), writes to SQS by HTTP request and X-Amz-Target action (LocalStack requests per event), "
+              + "futex calls count thread wake-ups and waits.");
       Table st = new Table("scenario", "process", "events", "kind", "per event");
-      sys.forEach((id, x) -> {
-        if (x.error() != null) {
-          st.row(id, x.process(), "-", x.error(), "-");
-        } else {
-          x.counts().forEach((k, v) -> st.row(id, x.process(), x.events(), k,
-              f2(x.events() == 0 ? Double.NaN : (double) v / x.events())));
-        }
-      });
+      sys.forEach(
+          (id, x) -> {
+            if (x.error() != null) {
+              st.row(id, x.process(), "-", x.error(), "-");
+            } else {
+              x.counts()
+                  .forEach(
+                      (k, v) ->
+                          st.row(
+                              id,
+                              x.process(),
+                              x.events(),
+                              k,
+                              f2(x.events() == 0 ? Double.NaN : (double) v / x.events())));
+            }
+          });
       table(st);
     }
     Map<String, Map<Double, Double>> paced = relay.pacedCpu();
     if (!paced.isEmpty()) {
-      para("CPU per relayed event in the paced runs (the relaying process's own threads, net of idle, over the runs "
-          + "at each rate; direct rows: the broker process where the suite started one):");
+      para(
+          "CPU per relayed event in the paced runs (the relaying process's own threads, net of idle, over the runs "
+              + "at each rate; direct rows: the broker process where the suite started one):");
       Table pt = new Table("scenario", "offered ev/s", "CPU µs/event");
       paced.forEach((id, m) -> m.forEach((rate, v) -> pt.row(id, f0(rate), f1(v))));
       table(pt);
@@ -287,9 +399,23 @@ public final class Report {
 
   private void bursts() {
     heading(2, "Burst mode: first send to last receive");
-    para("Mean, min and max over the repetitions (ms), like the paper's Figures 4/5 and Tables I/II; throughput = N / mean time. "
-        + "Repetitions are interleaved across scenarios. p50/p99 = median over the repetitions of each burst's per-event latency.");
-    Table t = new Table("scenario", "path", "N", "reps", "mean ms", "min ms", "max ms", "sd ms", "ev/s", "p50 ms", "p99 ms", "lost/dup");
+    para(
+        "Mean, min and max over the repetitions (ms), like the paper's Figures 4/5 and Tables I/II; throughput = N / mean time. "
+            + "Repetitions are interleaved across scenarios. p50/p99 = median over the repetitions of each burst's per-event latency.");
+    Table t =
+        new Table(
+            "scenario",
+            "path",
+            "N",
+            "reps",
+            "mean ms",
+            "min ms",
+            "max ms",
+            "sd ms",
+            "ev/s",
+            "p50 ms",
+            "p99 ms",
+            "lost/dup");
     for (Scenario s : Scenario.all()) {
       for (int n : a.burstSizes()) {
         List<RunResult> runs = a.runs(s.id(), "burst", n);
@@ -299,8 +425,19 @@ public final class Report {
         double[] ms = runs.stream().mapToDouble(RunResult::millis).toArray();
         long lost = runs.stream().mapToLong(RunResult::lost).sum();
         long dup = runs.stream().mapToLong(RunResult::duplicates).sum();
-        t.row(s.id(), s.title(), n, runs.size(), f0(Stats.mean(ms)), f0(Stats.min(ms)), f0(Stats.max(ms)), f0(Stats.stddev(ms)),
-            f0(n / (Stats.mean(ms) / 1000)), f2(med(runs, 50)), f2(med(runs, 99)), lost + "/" + dup);
+        t.row(
+            s.id(),
+            s.title(),
+            n,
+            runs.size(),
+            f0(Stats.mean(ms)),
+            f0(Stats.min(ms)),
+            f0(Stats.max(ms)),
+            f0(Stats.stddev(ms)),
+            f0(n / (Stats.mean(ms) / 1000)),
+            f2(med(runs, 50)),
+            f2(med(runs, 99)),
+            lost + "/" + dup);
       }
     }
     table(t);
@@ -310,10 +447,14 @@ public final class Report {
     chartPair("Kafka alone (K1) vs via service (K2)", "K1", "K2", small);
     List<SvgChart.Line> tp = new ArrayList<>();
     for (Scenario s : Scenario.all()) {
-      List<Integer> ns = a.burstSizes().stream().filter(n -> a.burst(s.id(), n).isPresent()).toList();
+      List<Integer> ns =
+          a.burstSizes().stream().filter(n -> a.burst(s.id(), n).isPresent()).toList();
       if (!ns.isEmpty()) {
-        tp.add(new SvgChart.Line(s.id(), ns.stream().mapToDouble(Integer::doubleValue).toArray(),
-            ns.stream().mapToDouble(n -> a.burst(s.id(), n).get().throughput()).toArray()));
+        tp.add(
+            new SvgChart.Line(
+                s.id(),
+                ns.stream().mapToDouble(Integer::doubleValue).toArray(),
+                ns.stream().mapToDouble(n -> a.burst(s.id(), n).get().throughput()).toArray()));
       }
     }
     svg(SvgChart.lines("Burst throughput over N", "N (events)", "events/s", true, true, tp));
@@ -349,11 +490,25 @@ public final class Report {
       double[][] paper = pair[2].equals("I") ? PAPER_TABLE_I : PAPER_TABLE_II;
       List<RunResult> d = a.runs(pair[0], "burst", 500);
       List<RunResult> v = a.runs(pair[1], "burst", 500);
-      Table t = new Table("run", "paper alone ms", "paper via OM4 ms", "ours " + pair[0] + " ms", "ours " + pair[1] + " ms");
+      Table t =
+          new Table(
+              "run",
+              "paper alone ms",
+              "paper via OM4 ms",
+              "ours " + pair[0] + " ms",
+              "ours " + pair[1] + " ms");
       for (int i = 0; i < 10; i++) {
-        t.row(i + 1, f0(paper[0][i]), f0(paper[1][i]), i < d.size() ? f1(d.get(i).millis()) : "", i < v.size() ? f1(v.get(i).millis()) : "");
+        t.row(
+            i + 1,
+            f0(paper[0][i]),
+            f0(paper[1][i]),
+            i < d.size() ? f1(d.get(i).millis()) : "",
+            i < v.size() ? f1(v.get(i).millis()) : "");
       }
-      t.row("mean", f0(Stats.mean(paper[0])), f0(Stats.mean(paper[1])),
+      t.row(
+          "mean",
+          f0(Stats.mean(paper[0])),
+          f0(Stats.mean(paper[1])),
           f1(d.stream().mapToDouble(RunResult::millis).average().orElse(Double.NaN)),
           f1(v.stream().mapToDouble(RunResult::millis).average().orElse(Double.NaN)));
       para("Table " + pair[2] + " (" + (pair[2].equals("I") ? "JMS" : "SQS") + "):");
@@ -363,15 +518,42 @@ public final class Report {
 
   private void overhead() {
     heading(2, "Overhead: via service vs direct counterpart (same run)");
-    para("Ratio of mean totals with a bootstrap 95 % CI (10,000 resamples of the repetitions); the counterpart is the slower "
-        + "direct leg of the path. Added p50/p99 = difference of the medians of the bursts' per-event percentiles.");
-    Table t = new Table("via", "direct", "N", "ratio of totals", "95 % CI", "throughput ratio", "added p50 ms", "added p99 ms");
+    para(
+        "Ratio of mean totals with a bootstrap 95 % CI (10,000 resamples of the repetitions); the counterpart is the slower "
+            + "direct leg of the path. Added p50/p99 = difference of the medians of the bursts' per-event percentiles.");
+    Table t =
+        new Table(
+            "via",
+            "direct",
+            "N",
+            "ratio of totals",
+            "95 % CI",
+            "throughput ratio",
+            "added p50 ms",
+            "added p99 ms");
     for (Analysis.Overhead o : a.overheads()) {
-      t.row(o.via(), o.direct(), o.n(), f2(o.ratio().estimate()), "[" + f2(o.ratio().low()) + ", " + f2(o.ratio().high()) + "]",
-          f2(1 / o.ratio().estimate()), f2(o.addedP50Ms()), f2(o.addedP99Ms()));
+      t.row(
+          o.via(),
+          o.direct(),
+          o.n(),
+          f2(o.ratio().estimate()),
+          "[" + f2(o.ratio().low()) + ", " + f2(o.ratio().high()) + "]",
+          f2(1 / o.ratio().estimate()),
+          f2(o.addedP50Ms()),
+          f2(o.addedP99Ms()));
     }
     table(t);
-    Table p = new Table("via", "direct", "rate ev/s", "p50 via", "p50 direct", "added p50 ms", "p99 via", "p99 direct", "added p99 ms");
+    Table p =
+        new Table(
+            "via",
+            "direct",
+            "rate ev/s",
+            "p50 via",
+            "p50 direct",
+            "added p50 ms",
+            "p99 via",
+            "p99 direct",
+            "added p99 ms");
     for (String[] pair : new String[][] {{"T2", "T1"}, {"R1", "T1"}, {"T4", "T3"}, {"K2", "K1"}}) {
       for (double rate : a.pacedRates(pair[0])) {
         if (a.pacedRuns(pair[1], rate).isEmpty()) {
@@ -381,25 +563,53 @@ public final class Report {
         double d50 = a.pacedMedian(pair[1], rate, 50);
         double v99 = a.pacedMedian(pair[0], rate, 99);
         double d99 = a.pacedMedian(pair[1], rate, 99);
-        p.row(pair[0], pair[1], f0(rate), f2(v50), f2(d50), f2(v50 - d50), f2(v99), f2(d99), f2(v99 - d99));
+        p.row(
+            pair[0],
+            pair[1],
+            f0(rate),
+            f2(v50),
+            f2(d50),
+            f2(v50 - d50),
+            f2(v99),
+            f2(d99),
+            f2(v99 - d99));
       }
     }
-    para("Open loop, same offered rate (medians over each step's runs; R1 = REST POST /api/v1/events → JMS, "
-        + "against direct JMS):");
+    para(
+        "Open loop, same offered rate (medians over each step's runs; R1 = REST POST /api/v1/events → JMS, "
+            + "against direct JMS):");
     table(p);
   }
 
   private void paced() {
     heading(2, "Latency mode (open loop, coordinated-omission-free)");
-    para("A producer thread sends at a fixed rate; each event's latency is measured from its intended send time. "
-        + "A run meets the bound when every event arrived exactly once, the producer kept ≥ 90 % of the rate and "
-        + "p99 ≤ the bound. Each rate is run " + RateLadder.RUNS + " times, the scenarios of a group (T1/T2/R1, "
-        + "T3/T4, K1/K2) interleaved run by run; a rate is sustained when at least " + RateLadder.NEEDED + " of its "
-        + RateLadder.RUNS + " runs meet the bound (the quick mode skips a third run once two agree). The ladder "
-        + "stops at the first rate not sustained, except that every scenario still runs at the reference rate (JMS "
-        + "and Kafka 1,000, SQS 200 ev/s) for its latency figures.");
-    Table t = new Table("scenario", "offered ev/s", "run", "achieved send ev/s", "events", "received", "p50 ms", "p90 ms",
-        "p99 ms", "p99.9 ms", "max ms", "meets bound");
+    para(
+        "A producer thread sends at a fixed rate; each event's latency is measured from its intended send time. "
+            + "A run meets the bound when every event arrived exactly once, the producer kept ≥ 90 % of the rate and "
+            + "p99 ≤ the bound. Each rate is run "
+            + RateLadder.RUNS
+            + " times, the scenarios of a group (T1/T2/R1, "
+            + "T3/T4, K1/K2) interleaved run by run; a rate is sustained when at least "
+            + RateLadder.NEEDED
+            + " of its "
+            + RateLadder.RUNS
+            + " runs meet the bound (the quick mode skips a third run once two agree). The ladder "
+            + "stops at the first rate not sustained, except that every scenario still runs at the reference rate (JMS "
+            + "and Kafka 1,000, SQS 200 ev/s) for its latency figures.");
+    Table t =
+        new Table(
+            "scenario",
+            "offered ev/s",
+            "run",
+            "achieved send ev/s",
+            "events",
+            "received",
+            "p50 ms",
+            "p90 ms",
+            "p99 ms",
+            "p99.9 ms",
+            "max ms",
+            "meets bound");
     List<SvgChart.Line> p99 = new ArrayList<>();
     List<SvgChart.Line> achieved = new ArrayList<>();
     for (Scenario s : Scenario.all()) {
@@ -410,37 +620,96 @@ public final class Report {
       for (RateStep step : a.steps().stream().filter(x -> x.scenario().equals(s.id())).toList()) {
         for (int i = 0; i < step.runs().size(); i++) {
           RunResult r = step.runs().get(i);
-          t.row(s.id(), f0(r.offeredRate()), r.rep(), f0(r.n() / r.sendSeconds()), r.n(), r.received(),
-              f2(r.percentileMillis(50)), f2(r.percentileMillis(90)), f2(r.percentileMillis(99)),
-              f2(r.percentileMillis(99.9)), f2(r.maxMillis()), step.passes().get(i) ? "yes" : "no");
+          t.row(
+              s.id(),
+              f0(r.offeredRate()),
+              r.rep(),
+              f0(r.n() / r.sendSeconds()),
+              r.n(),
+              r.received(),
+              f2(r.percentileMillis(50)),
+              f2(r.percentileMillis(90)),
+              f2(r.percentileMillis(99)),
+              f2(r.percentileMillis(99.9)),
+              f2(r.maxMillis()),
+              step.passes().get(i) ? "yes" : "no");
         }
       }
       List<Double> rates = a.pacedRates(s.id());
       double[] x = rates.stream().mapToDouble(Double::doubleValue).toArray();
-      p99.add(new SvgChart.Line(s.id() + " p99", x, rates.stream().mapToDouble(r -> a.pacedMedian(s.id(), r, 99)).toArray()));
-      achieved.add(new SvgChart.Line(s.id(), x, rates.stream().mapToDouble(r -> Stats.quantile(a.pacedRuns(s.id(), r)
-          .stream().mapToDouble(run -> run.seconds() > 0 ? run.received() / run.seconds() : 0).toArray(), 0.5)).toArray()));
+      p99.add(
+          new SvgChart.Line(
+              s.id() + " p99",
+              x,
+              rates.stream().mapToDouble(r -> a.pacedMedian(s.id(), r, 99)).toArray()));
+      achieved.add(
+          new SvgChart.Line(
+              s.id(),
+              x,
+              rates.stream()
+                  .mapToDouble(
+                      r ->
+                          Stats.quantile(
+                              a.pacedRuns(s.id(), r).stream()
+                                  .mapToDouble(
+                                      run -> run.seconds() > 0 ? run.received() / run.seconds() : 0)
+                                  .toArray(),
+                              0.5))
+                  .toArray()));
     }
     table(t);
-    para("Per step: the p99 of each run (the spread), the runs meeting the bound, and the outcome.");
-    Table st = new Table("scenario", "offered ev/s", "p50 ms (median)", "p99 ms per run", "p99 ms (median)",
-        "runs meeting bound", "bound ms", "sustained");
+    para(
+        "Per step: the p99 of each run (the spread), the runs meeting the bound, and the outcome.");
+    Table st =
+        new Table(
+            "scenario",
+            "offered ev/s",
+            "p50 ms (median)",
+            "p99 ms per run",
+            "p99 ms (median)",
+            "runs meeting bound",
+            "bound ms",
+            "sustained");
     for (RateStep step : a.steps()) {
-      String spread = String.join(" / ", step.runs().stream().map(r -> f2(r.percentileMillis(99))).toList());
+      String spread =
+          String.join(" / ", step.runs().stream().map(r -> f2(r.percentileMillis(99))).toList());
       long ok = step.passes().stream().filter(b -> b).count();
-      st.row(step.scenario(), f0(step.rate()), f2(a.pacedMedian(step.scenario(), step.rate(), 50)), spread,
-          f2(a.pacedMedian(step.scenario(), step.rate(), 99)), ok + " of " + step.runs().size(), f0(step.boundMs()),
-          !step.sustained() ? "no"
+      st.row(
+          step.scenario(),
+          f0(step.rate()),
+          f2(a.pacedMedian(step.scenario(), step.rate(), 50)),
+          spread,
+          f2(a.pacedMedian(step.scenario(), step.rate(), 99)),
+          ok + " of " + step.runs().size(),
+          f0(step.boundMs()),
+          !step.sustained()
+              ? "no"
               : step.rate() > a.sustainable().getOrDefault(step.scenario(), Double.MAX_VALUE)
-                  ? "yes, not counted (a lower rate failed)" : "yes");
+                  ? "yes, not counted (a lower rate failed)"
+                  : "yes");
     }
     table(st);
     Table sus = new Table("scenario", "highest sustained rate ev/s (≥ 2 of 3 runs)");
     a.sustainable().forEach((k, v) -> sus.row(k, f0(v)));
     table(sus);
-    svg(SvgChart.lines("p99 latency vs offered rate (median of the runs)", "offered events/s", "p99 ms", true, true, p99));
-    svg(SvgChart.lines("Throughput vs offered rate", "offered events/s", "received events/s", true, true, achieved));
-    for (String[] group : new String[][] {{"T1", "T2", "R1", "1000"}, {"T3", "T4", "200"}, {"K1", "K2", "1000"}}) {
+    svg(
+        SvgChart.lines(
+            "p99 latency vs offered rate (median of the runs)",
+            "offered events/s",
+            "p99 ms",
+            true,
+            true,
+            p99));
+    svg(
+        SvgChart.lines(
+            "Throughput vs offered rate",
+            "offered events/s",
+            "received events/s",
+            true,
+            true,
+            achieved));
+    for (String[] group :
+        new String[][] {{"T1", "T2", "R1", "1000"}, {"T3", "T4", "200"}, {"K1", "K2", "1000"}}) {
       String rateText = group[group.length - 1];
       double rate = Double.parseDouble(rateText);
       List<String> ids = List.of(group).subList(0, group.length - 1);
@@ -449,34 +718,80 @@ public final class Report {
         a.paced(id, rate).ifPresent(r -> curves.add(percentileCurve(id, r)));
       }
       if (!curves.isEmpty()) {
-        svg(SvgChart.lines("Latency percentiles at " + rateText + " ev/s (median run by p99): " + String.join(" vs ", ids),
-            "percentile (1/(1−p): 10 = p90, 100 = p99, 1000 = p99.9)", "ms", true, true, curves));
+        svg(
+            SvgChart.lines(
+                "Latency percentiles at "
+                    + rateText
+                    + " ev/s (median run by p99): "
+                    + String.join(" vs ", ids),
+                "percentile (1/(1−p): 10 = p90, 100 = p99, 1000 = p99.9)",
+                "ms",
+                true,
+                true,
+                curves));
       }
     }
   }
 
   private void isolation() {
     heading(2, "Isolation: a healthy subscriber beside a failing one (I1)");
-    para("JMS topic → service → JMS topic (the healthy subscription), in bursts, alone and beside a second "
-        + "subscription on the same event type whose webhook (served by the runner) answers 503 after 5 s "
-        + "(retry: 5 attempts, backoff 1–30 s). Alone and beside alternate, their order swapped every repetition. "
-        + "The failing subscription is created before each \"beside\" burst and deleted once its deliveries were "
-        + "parked (deleting drops them, so its retries do not run on into the next burst). Time = first send to the "
-        + "last receipt on the healthy topic; ratio of means with a bootstrap 95 % CI. Status: " + a.isolationStatus());
-    Table t = new Table("N", "reps", "alone mean ms", "beside mean ms", "alone min–max ms", "beside min–max ms",
-        "beside / alone", "95 % CI");
+    para(
+        "JMS topic → service → JMS topic (the healthy subscription), in bursts, alone and beside a second "
+            + "subscription on the same event type whose webhook (served by the runner) answers 503 after 5 s "
+            + "(retry: 5 attempts, backoff 1–30 s). Alone and beside alternate, their order swapped every repetition. "
+            + "The failing subscription is created before each \"beside\" burst and deleted once its deliveries were "
+            + "parked (deleting drops them, so its retries do not run on into the next burst). Time = first send to the "
+            + "last receipt on the healthy topic; ratio of means with a bootstrap 95 % CI. Status: "
+            + a.isolationStatus());
+    Table t =
+        new Table(
+            "N",
+            "reps",
+            "alone mean ms",
+            "beside mean ms",
+            "alone min–max ms",
+            "beside min–max ms",
+            "beside / alone",
+            "95 % CI");
     for (Analysis.Isolation i : a.isolation()) {
-      t.row(i.n(), i.alone().length + "/" + i.beside().length, f0(Stats.mean(i.alone())), f0(Stats.mean(i.beside())),
-          f0(Stats.min(i.alone())) + "–" + f0(Stats.max(i.alone())), f0(Stats.min(i.beside())) + "–" + f0(Stats.max(i.beside())),
-          f2(i.ratio().estimate()), "[" + f2(i.ratio().low()) + ", " + f2(i.ratio().high()) + "]");
+      t.row(
+          i.n(),
+          i.alone().length + "/" + i.beside().length,
+          f0(Stats.mean(i.alone())),
+          f0(Stats.mean(i.beside())),
+          f0(Stats.min(i.alone())) + "–" + f0(Stats.max(i.alone())),
+          f0(Stats.min(i.beside())) + "–" + f0(Stats.max(i.beside())),
+          f2(i.ratio().estimate()),
+          "[" + f2(i.ratio().low()) + ", " + f2(i.ratio().high()) + "]");
     }
     table(t);
-    Table r = new Table("mode", "N", "rep", "ms", "ev/s", "p50 ms", "p99 ms", "exactly once", "failing deliveries parked");
+    Table r =
+        new Table(
+            "mode",
+            "N",
+            "rep",
+            "ms",
+            "ev/s",
+            "p50 ms",
+            "p99 ms",
+            "exactly once",
+            "failing deliveries parked");
     for (RunResult x : a.results().stream().filter(x -> x.scenario().equals("I1")).toList()) {
       Long parked = a.parked().get(x.n() + "/" + x.rep());
-      r.row(x.mode(), x.n(), x.rep(), f0(x.millis()), f0(x.throughput()), f2(x.percentileMillis(50)),
-          f2(x.percentileMillis(99)), x.exactlyOnce(), x.mode().equals("beside")
-              ? (parked == null ? "-" : parked < 0 ? "n/a (no deliveries API)" : parked + " of " + x.n()) : "");
+      r.row(
+          x.mode(),
+          x.n(),
+          x.rep(),
+          f0(x.millis()),
+          f0(x.throughput()),
+          f2(x.percentileMillis(50)),
+          f2(x.percentileMillis(99)),
+          x.exactlyOnce(),
+          x.mode().equals("beside")
+              ? (parked == null
+                  ? "-"
+                  : parked < 0 ? "n/a (no deliveries API)" : parked + " of " + x.n())
+              : "");
     }
     table(r);
   }
@@ -488,40 +803,58 @@ public final class Report {
       para("Not measured: the suite reads CPU time only of a service it started itself.");
       return;
     }
-    para("CPU time (user + system) of each process, read right before and after every burst with the service idle "
-        + "(≤ 10 % of a core over 100 ms, at most 3 s of waiting), divided by the events relayed. Net = minus the "
-        + "source's idle rate over the same windows (timers, the retry store's poller), i.e. the cost that grows with "
-        + "the event rate. \"-own\" = the process without its JIT compiler threads and JFR threads (read per thread "
-        + "from /proc/<pid>/task/*/schedstat): what a warmed-up replica without the suite's recording spends; GC stays "
-        + "in (\"-gc\" shows its part: GC workers, G1's concurrent threads, the VM thread). The whole process's figures "
-        + "and the JFR threads' are in cpu.csv. Process CPU time comes in 10 ms clock ticks, so each burst's reading is within ±10 ms; in quick mode, and "
-        + "for small N, read the figures as rough (the code is not fully compiled yet: interpreted code costs more even "
-        + "without the compiler threads). CPU time is far less affected by other load on the machine than wall-clock "
-        + "times. "
-        + (c.brokerInService()
-            ? "ActiveMQ ran embedded in the service, so the service's figures for paths with JMS include the broker's "
-              + "work (run with --activemq-process to separate them)."
-            : "ActiveMQ ran outside the service process."));
+    para(
+        "CPU time (user + system) of each process, read right before and after every burst with the service idle "
+            + "(≤ 10 % of a core over 100 ms, at most 3 s of waiting), divided by the events relayed. Net = minus the "
+            + "source's idle rate over the same windows (timers, the retry store's poller), i.e. the cost that grows with "
+            + "the event rate. \"-own\" = the process without its JIT compiler threads and JFR threads (read per thread "
+            + "from /proc/<pid>/task/*/schedstat): what a warmed-up replica without the suite's recording spends; GC stays "
+            + "in (\"-gc\" shows its part: GC workers, G1's concurrent threads, the VM thread). The whole process's figures "
+            + "and the JFR threads' are in cpu.csv. Process CPU time comes in 10 ms clock ticks, so each burst's reading is within ±10 ms; in quick mode, and "
+            + "for small N, read the figures as rough (the code is not fully compiled yet: interpreted code costs more even "
+            + "without the compiler threads). CPU time is far less affected by other load on the machine than wall-clock "
+            + "times. "
+            + (c.brokerInService()
+                ? "ActiveMQ ran embedded in the service, so the service's figures for paths with JMS include the broker's "
+                    + "work (run with --activemq-process to separate them)."
+                : "ActiveMQ ran outside the service process."));
     Table src = new Table("source", "what", "idle ms CPU per s", "idle measurements");
-    c.sources().forEach((name, what) -> src.row(name, what, f2(c.idleRates().getOrDefault(name, Double.NaN)),
-        String.join(" / ", c.idleMeasurements().stream().map(m -> f2(m.getOrDefault(name, Double.NaN))).toList())));
+    c.sources()
+        .forEach(
+            (name, what) ->
+                src.row(
+                    name,
+                    what,
+                    f2(c.idleRates().getOrDefault(name, Double.NaN)),
+                    String.join(
+                        " / ",
+                        c.idleMeasurements().stream()
+                            .map(m -> f2(m.getOrDefault(name, Double.NaN)))
+                            .toList())));
     table(src);
-    // The tables leave out JFR threads and a process's total where its "-own" figure is shown (both in cpu.csv).
-    List<String> sources = c.sources().keySet().stream().filter(s -> !s.endsWith("-jfr")
-        && !c.sources().containsKey(s + "-own")).toList();
-    para("Bursts of each scenario's largest N (the warmest runs), µs per relayed event, net of idle (also gross for the "
-        + "service's own figure; a shared LocalStack only gross, as its idle rate is no baseline):");
+    // The tables leave out JFR threads and a process's total where its "-own" figure is shown (both
+    // in cpu.csv).
+    List<String> sources =
+        c.sources().keySet().stream()
+            .filter(s -> !s.endsWith("-jfr") && !c.sources().containsKey(s + "-own"))
+            .toList();
+    para(
+        "Bursts of each scenario's largest N (the warmest runs), µs per relayed event, net of idle (also gross for the "
+            + "service's own figure; a shared LocalStack only gross, as its idle rate is no baseline):");
     table(cpuTable(a.cpuCostsLargestN(), sources, a.serviceSource(), c.shared()));
-    para("All bursts of each scenario (every N, every repetition, including the first, coldest ones):");
+    para(
+        "All bursts of each scenario (every N, every repetition, including the first, coldest ones):");
     table(cpuTable(a.cpuCosts(), sources, a.serviceSource(), c.shared()));
-    para("Direct rows (T1, T3, K1) show what the broker costs per event where its process is measured: the ActiveMQ "
-        + "process (--activemq-process), LocalStack's process (shared with other users of it, so other traffic counts "
-        + "too), the embedded Kafka broker's threads in the runner (its share of the runner's GC and JIT is missing). "
-        + "The service's own figure on direct rows is its idle noise and should be about 0. I1 beside includes parking "
-        + "the failing subscription's deliveries (its later retries are not in the window). Per-burst readings: cpu.csv.");
+    para(
+        "Direct rows (T1, T3, K1) show what the broker costs per event where its process is measured: the ActiveMQ "
+            + "process (--activemq-process), LocalStack's process (shared with other users of it, so other traffic counts "
+            + "too), the embedded Kafka broker's threads in the runner (its share of the runner's GC and JIT is missing). "
+            + "The service's own figure on direct rows is its idle noise and should be about 0. I1 beside includes parking "
+            + "the failing subscription's deliveries (its later retries are not in the window). Per-burst readings: cpu.csv.");
   }
 
-  private static Table cpuTable(List<CpuCost.Cost> costs, List<String> sources, String own, List<String> shared) {
+  private static Table cpuTable(
+      List<CpuCost.Cost> costs, List<String> sources, String own, List<String> shared) {
     List<String> headers = new ArrayList<>(List.of("scenario", "mode", "bursts", "events"));
     for (String s : sources) {
       headers.add(s + (shared.contains(s) ? " µs/ev gross (shared)" : " µs/ev"));
@@ -537,13 +870,22 @@ public final class Report {
       List<Object> row = new ArrayList<>();
       row.add(k[0]);
       row.add(k[1]);
-      Optional<CpuCost.Cost> any = costs.stream().filter(x -> x.scenario().equals(k[0]) && x.mode().equals(k[1])).findFirst();
+      Optional<CpuCost.Cost> any =
+          costs.stream()
+              .filter(x -> x.scenario().equals(k[0]) && x.mode().equals(k[1]))
+              .findFirst();
       row.add(any.map(CpuCost.Cost::runs).orElse(0));
       row.add(any.map(x -> String.format(Locale.ROOT, "%,d", x.events())).orElse("-"));
       for (String s : sources) {
         Optional<CpuCost.Cost> x = CpuCost.find(costs, k[0], k[1], s);
-        row.add(x.map(v -> f1(Double.isFinite(v.netMicros()) && !shared.contains(s) ? v.netMicros() : v.grossMicros()))
-            .orElse("-"));
+        row.add(
+            x.map(
+                    v ->
+                        f1(
+                            Double.isFinite(v.netMicros()) && !shared.contains(s)
+                                ? v.netMicros()
+                                : v.grossMicros()))
+                .orElse("-"));
         if (s.equals(own)) {
           row.add(x.map(v -> f1(v.grossMicros())).orElse("-"));
         }
@@ -558,14 +900,38 @@ public final class Report {
       return;
     }
     heading(2, "Before / after");
-    para("This run beside the baseline " + baselineName + " (an earlier run, e.g. with the previous service jar): "
-        + "median over the runs of each one's p50 and p99, mean burst time. The two runs were measured at different "
-        + "times on a shared machine: differences within the bursts' spread (see the tables above) are noise.");
-    Table t = new Table("scenario", "mode", "N / rate", "runs before/after", "p50 ms before", "p50 ms after",
-        "p99 ms before", "p99 ms after", "time ms before", "time ms after", "time after/before");
+    para(
+        "This run beside the baseline "
+            + baselineName
+            + " (an earlier run, e.g. with the previous service jar): "
+            + "median over the runs of each one's p50 and p99, mean burst time. The two runs were measured at different "
+            + "times on a shared machine: differences within the bursts' spread (see the tables above) are noise.");
+    Table t =
+        new Table(
+            "scenario",
+            "mode",
+            "N / rate",
+            "runs before/after",
+            "p50 ms before",
+            "p50 ms after",
+            "p99 ms before",
+            "p99 ms after",
+            "time ms before",
+            "time ms after",
+            "time after/before");
     for (Baseline.Comparison x : baseline) {
-      t.row(x.scenario(), x.mode(), x.size(), x.runsBefore() + "/" + x.runsAfter(), f2(x.p50Before()), f2(x.p50After()),
-          f2(x.p99Before()), f2(x.p99After()), f0(x.msBefore()), f0(x.msAfter()), f2(x.timeRatio()));
+      t.row(
+          x.scenario(),
+          x.mode(),
+          x.size(),
+          x.runsBefore() + "/" + x.runsAfter(),
+          f2(x.p50Before()),
+          f2(x.p50After()),
+          f2(x.p99Before()),
+          f2(x.p99After()),
+          f0(x.msBefore()),
+          f0(x.msAfter()),
+          f2(x.timeRatio()));
     }
     table(t);
   }
@@ -587,7 +953,14 @@ public final class Report {
     Table t = new Table("mode", "rep", "N", "ms", "ev/s", "p50 ms", "p99 ms", "exactly once");
     for (String mode : List.of("relay", "cep")) {
       for (RunResult r : a.runs("C1", mode, -1)) {
-        t.row(mode, r.rep(), r.n(), f0(r.millis()), f0(r.throughput()), f2(r.percentileMillis(50)), f2(r.percentileMillis(99)),
+        t.row(
+            mode,
+            r.rep(),
+            r.n(),
+            f0(r.millis()),
+            f0(r.throughput()),
+            f2(r.percentileMillis(50)),
+            f2(r.percentileMillis(99)),
             r.exactlyOnce());
       }
     }
@@ -596,9 +969,10 @@ public final class Report {
 
   private void hypotheses() {
     heading(2, "Hypotheses H1–H8 on our data");
-    para("Test: percentile bootstrap 95 % confidence interval (10,000 resamples, seed 42) of a ratio of mean burst times. "
-        + "H1/H2 hold when the CI of mean(via)/mean(direct) lies above 1 at every N; H3/H4 when the CI of the ratio excludes 1 "
-        + "at every N; H5–H8 when the CI of t(largest N)/t(smallest N) of the paper's sizes excludes 1.");
+    para(
+        "Test: percentile bootstrap 95 % confidence interval (10,000 resamples, seed 42) of a ratio of mean burst times. "
+            + "H1/H2 hold when the CI of mean(via)/mean(direct) lies above 1 at every N; H3/H4 when the CI of the ratio excludes 1 "
+            + "at every N; H5–H8 when the CI of t(largest N)/t(smallest N) of the paper's sizes excludes 1.");
     Table t = new Table("H", "hypothesis", "test", "ours", "paper", "verdict");
     for (Analysis.Hypothesis h : a.hypotheses()) {
       t.row(h.id(), h.statement(), h.test(), h.ours(), h.paper(), h.verdict());
@@ -611,25 +985,28 @@ public final class Report {
       return;
     }
     heading(2, "Where the time goes (missed targets, JFR of the service during the scenario)");
-    para("From the service's continuous JFR recording (settings=default, execution samples every 20 ms per running thread), "
-        + "cut to the wall-clock windows of the scenario's runs.");
-    profiles.forEach((target, p) -> {
-      heading(3, target);
-      if (p instanceof JfrProfile jp) {
-        para(jp.samples() + " execution samples.");
-        Table self = new Table("top of stack (self)", "samples", "%");
-        jp.self().forEach((m, c) -> self.row(m, c, f1(100.0 * c / Math.max(1, jp.samples()))));
-        table(self);
-        Table inc = new Table("project method (inclusive)", "samples", "%");
-        jp.inclusive().forEach((m, c) -> inc.row(m, c, f1(100.0 * c / Math.max(1, jp.samples()))));
-        table(inc);
-        Table th = new Table("thread", "samples");
-        jp.threads().forEach(th::row);
-        table(th);
-      } else {
-        para(String.valueOf(p));
-      }
-    });
+    para(
+        "From the service's continuous JFR recording (settings=default, execution samples every 20 ms per running thread), "
+            + "cut to the wall-clock windows of the scenario's runs.");
+    profiles.forEach(
+        (target, p) -> {
+          heading(3, target);
+          if (p instanceof JfrProfile jp) {
+            para(jp.samples() + " execution samples.");
+            Table self = new Table("top of stack (self)", "samples", "%");
+            jp.self().forEach((m, c) -> self.row(m, c, f1(100.0 * c / Math.max(1, jp.samples()))));
+            table(self);
+            Table inc = new Table("project method (inclusive)", "samples", "%");
+            jp.inclusive()
+                .forEach((m, c) -> inc.row(m, c, f1(100.0 * c / Math.max(1, jp.samples()))));
+            table(inc);
+            Table th = new Table("thread", "samples");
+            jp.threads().forEach(th::row);
+            table(th);
+          } else {
+            para(String.valueOf(p));
+          }
+        });
   }
 
   private static double med(List<RunResult> runs, double p) {
@@ -638,7 +1015,13 @@ public final class Report {
 
   private void heading(int level, String text) {
     md.append("#".repeat(level)).append(' ').append(text).append("\n\n");
-    html.append("<h").append(level).append('>').append(SvgChart.esc(text)).append("</h").append(level).append(">\n");
+    html.append("<h")
+        .append(level)
+        .append('>')
+        .append(SvgChart.esc(text))
+        .append("</h")
+        .append(level)
+        .append(">\n");
   }
 
   private void para(String text) {
@@ -654,14 +1037,23 @@ public final class Report {
     html.append("</ul>\n");
   }
 
-  /** A list of links (label, report-relative path), or the reason when the path is not a file of the report. */
+  /**
+   * A list of links (label, report-relative path), or the reason when the path is not a file of the
+   * report.
+   */
   private void linkList(List<String[]> links) {
     html.append("<ul>");
     for (String[] l : links) {
       boolean file = l[1].startsWith("profiles/");
-      md.append("- ").append(file ? "[" + l[0] + "](" + l[1] + ")" : l[0] + ": " + l[1]).append('\n');
-      html.append("<li>").append(file ? "<a href=\"" + SvgChart.esc(l[1]) + "\">" + SvgChart.esc(l[0]) + "</a>"
-          : SvgChart.esc(l[0] + ": " + l[1])).append("</li>");
+      md.append("- ")
+          .append(file ? "[" + l[0] + "](" + l[1] + ")" : l[0] + ": " + l[1])
+          .append('\n');
+      html.append("<li>")
+          .append(
+              file
+                  ? "<a href=\"" + SvgChart.esc(l[1]) + "\">" + SvgChart.esc(l[0]) + "</a>"
+                  : SvgChart.esc(l[0] + ": " + l[1]))
+          .append("</li>");
     }
     md.append('\n');
     html.append("</ul>\n");

@@ -4,13 +4,16 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Self-contained SVG charts (no scripts, no external resources) for the HTML report: grouped bars with
- * min/max whiskers (the paper's Figures 4 and 5) and line charts with optional logarithmic axes.
+ * Self-contained SVG charts (no scripts, no external resources) for the HTML report: grouped bars
+ * with min/max whiskers (the paper's Figures 4 and 5) and line charts with optional logarithmic
+ * axes.
  */
 public final class SvgChart {
 
   /** Colours of successive series. */
-  static final String[] COLORS = {"#4e79a7", "#e15759", "#59a14f", "#f28e2b", "#76b7b2", "#b07aa1", "#edc948", "#9c755f"};
+  static final String[] COLORS = {
+    "#4e79a7", "#e15759", "#59a14f", "#f28e2b", "#76b7b2", "#b07aa1", "#edc948", "#9c755f"
+  };
 
   private static final int W = 640;
   private static final int H = 360;
@@ -24,27 +27,25 @@ public final class SvgChart {
    *
    * @param name legend text
    * @param mean bar heights
-   * @param min  whisker bottoms
-   * @param max  whisker tops
+   * @param min whisker bottoms
+   * @param max whisker tops
    */
-  public record Bars(String name, double[] mean, double[] min, double[] max) {
-  }
+  public record Bars(String name, double[] mean, double[] min, double[] max) {}
 
   /**
    * One line series.
    *
    * @param name legend text
-   * @param x    x values
-   * @param y    y values (same length)
+   * @param x x values
+   * @param y y values (same length)
    */
-  public record Line(String name, double[] x, double[] y) {
-  }
+  public record Line(String name, double[] x, double[] y) {}
 
-  private SvgChart() {
-  }
+  private SvgChart() {}
 
   /** Grouped bars with whiskers, linear y axis from 0. */
-  public static String bars(String title, String yLabel, List<String> categories, List<Bars> series) {
+  public static String bars(
+      String title, String yLabel, List<String> categories, List<Bars> series) {
     double top = 0;
     for (Bars b : series) {
       for (int i = 0; i < b.max().length; i++) {
@@ -68,22 +69,44 @@ public final class SvgChart {
         }
         double x = gx + group * 0.1 + k * bar;
         double y = TOP + plotH * (1 - b.mean()[c] / top);
-        s.append(String.format(Locale.ROOT,
-            "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>%s: %s</title></rect>%n",
-            x, y, bar * 0.9, TOP + plotH - y, COLORS[k % COLORS.length], esc(b.name()), fmt(b.mean()[c])));
+        s.append(
+            String.format(
+                Locale.ROOT,
+                "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>%s: %s</title></rect>%n",
+                x,
+                y,
+                bar * 0.9,
+                TOP + plotH - y,
+                COLORS[k % COLORS.length],
+                esc(b.name()),
+                fmt(b.mean()[c])));
         double lo = TOP + plotH * (1 - finite(b.min()[c], b.mean()[c]) / top);
         double hi = TOP + plotH * (1 - finite(b.max()[c], b.mean()[c]) / top);
         double cx = x + bar * 0.45;
-        s.append(String.format(Locale.ROOT, "<path d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1fM%.1f %.1fH%.1f\" stroke=\"#222\"/>%n",
-            cx, lo, hi, cx - 4, lo, cx + 4, cx - 4, hi, cx + 4));
+        s.append(
+            String.format(
+                Locale.ROOT,
+                "<path d=\"M%.1f %.1fV%.1fM%.1f %.1fH%.1fM%.1f %.1fH%.1f\" stroke=\"#222\"/>%n",
+                cx,
+                lo,
+                hi,
+                cx - 4,
+                lo,
+                cx + 4,
+                cx - 4,
+                hi,
+                cx + 4));
       }
     }
     legend(s, series.stream().map(Bars::name).toList());
     return close(s);
   }
 
-  /** Lines with markers; {@code logX}/{@code logY} use decades (non-positive values are skipped). */
-  public static String lines(String title, String xLabel, String yLabel, boolean logX, boolean logY, List<Line> series) {
+  /**
+   * Lines with markers; {@code logX}/{@code logY} use decades (non-positive values are skipped).
+   */
+  public static String lines(
+      String title, String xLabel, String yLabel, boolean logX, boolean logY, List<Line> series) {
     double x0 = Double.MAX_VALUE;
     double x1 = -Double.MAX_VALUE;
     double y0 = Double.MAX_VALUE;
@@ -119,12 +142,25 @@ public final class SvgChart {
         }
         double px = px(l.x()[i], xr, logX);
         double py = py(l.y()[i], yr, logY);
-        path.append(path.length() == 0 ? "M" : "L").append(String.format(Locale.ROOT, "%.1f %.1f", px, py));
-        s.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>%s: %s, %s</title></circle>%n",
-            px, py, color, esc(l.name()), fmt(l.x()[i]), fmt(l.y()[i])));
+        path.append(path.length() == 0 ? "M" : "L")
+            .append(String.format(Locale.ROOT, "%.1f %.1f", px, py));
+        s.append(
+            String.format(
+                Locale.ROOT,
+                "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>%s: %s, %s</title></circle>%n",
+                px,
+                py,
+                color,
+                esc(l.name()),
+                fmt(l.x()[i]),
+                fmt(l.y()[i])));
       }
       if (path.length() > 0) {
-        s.append("<path d=\"").append(path).append("\" fill=\"none\" stroke=\"").append(color).append("\" stroke-width=\"2\"/>\n");
+        s.append("<path d=\"")
+            .append(path)
+            .append("\" fill=\"none\" stroke=\"")
+            .append(color)
+            .append("\" stroke-width=\"2\"/>\n");
       }
     }
     legend(s, series.stream().map(Line::name).toList());
@@ -146,12 +182,18 @@ public final class SvgChart {
   }
 
   private static double px(double x, double[] r, boolean log) {
-    double f = log ? (Math.log10(x) - Math.log10(r[0])) / (Math.log10(r[1]) - Math.log10(r[0])) : (x - r[0]) / (r[1] - r[0]);
+    double f =
+        log
+            ? (Math.log10(x) - Math.log10(r[0])) / (Math.log10(r[1]) - Math.log10(r[0]))
+            : (x - r[0]) / (r[1] - r[0]);
     return LEFT + f * (W - LEFT - RIGHT);
   }
 
   private static double py(double y, double[] r, boolean log) {
-    double f = log ? (Math.log10(y) - Math.log10(r[0])) / (Math.log10(r[1]) - Math.log10(r[0])) : (y - r[0]) / (r[1] - r[0]);
+    double f =
+        log
+            ? (Math.log10(y) - Math.log10(r[0])) / (Math.log10(r[1]) - Math.log10(r[0]))
+            : (y - r[0]) / (r[1] - r[0]);
     return TOP + (1 - f) * (H - TOP - BOTTOM);
   }
 
@@ -159,19 +201,35 @@ public final class SvgChart {
     double[] r = {lo, hi};
     for (double v : ticks(lo, hi, log)) {
       double y = py(v, r, log);
-      s.append(String.format(Locale.ROOT, "<path d=\"M%d %.1fH%d\" stroke=\"#ddd\"/>%n", LEFT, y, W - RIGHT));
+      s.append(
+          String.format(
+              Locale.ROOT, "<path d=\"M%d %.1fH%d\" stroke=\"#ddd\"/>%n", LEFT, y, W - RIGHT));
       text(s, LEFT - 6, y + 4, fmt(v), "end", 11);
     }
-    s.append(String.format(Locale.ROOT, "<path d=\"M%d %dV%d H%d\" stroke=\"#333\" fill=\"none\"/>%n", LEFT, TOP, H - BOTTOM, W - RIGHT));
-    s.append(String.format(Locale.ROOT, "<text x=\"16\" y=\"%d\" font-size=\"12\" transform=\"rotate(-90 16 %d)\" text-anchor=\"middle\">%s</text>%n",
-        (TOP + H - BOTTOM) / 2, (TOP + H - BOTTOM) / 2, esc(label)));
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "<path d=\"M%d %dV%d H%d\" stroke=\"#333\" fill=\"none\"/>%n",
+            LEFT,
+            TOP,
+            H - BOTTOM,
+            W - RIGHT));
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "<text x=\"16\" y=\"%d\" font-size=\"12\" transform=\"rotate(-90 16 %d)\" text-anchor=\"middle\">%s</text>%n",
+            (TOP + H - BOTTOM) / 2,
+            (TOP + H - BOTTOM) / 2,
+            esc(label)));
   }
 
   private static void axisX(StringBuilder s, double lo, double hi, boolean log, String label) {
     double[] r = {lo, hi};
     for (double v : ticks(lo, hi, log)) {
       double x = px(v, r, log);
-      s.append(String.format(Locale.ROOT, "<path d=\"M%.1f %dV%d\" stroke=\"#eee\"/>%n", x, TOP, H - BOTTOM));
+      s.append(
+          String.format(
+              Locale.ROOT, "<path d=\"M%.1f %dV%d\" stroke=\"#eee\"/>%n", x, TOP, H - BOTTOM));
       text(s, x, H - BOTTOM + 16, fmt(v), "middle", 11);
     }
     text(s, LEFT + (W - LEFT - RIGHT) / 2.0, H - 10, label, "middle", 12);
@@ -210,16 +268,28 @@ public final class SvgChart {
   private static void legend(StringBuilder s, List<String> names) {
     for (int i = 0; i < names.size(); i++) {
       int y = TOP + 10 + i * 18;
-      s.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>%n",
-          W - RIGHT + 10, y - 10, COLORS[i % COLORS.length]));
+      s.append(
+          String.format(
+              Locale.ROOT,
+              "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>%n",
+              W - RIGHT + 10,
+              y - 10,
+              COLORS[i % COLORS.length]));
       text(s, W - RIGHT + 28, y, names.get(i), "start", 11);
     }
   }
 
   private static StringBuilder open(String title) {
     StringBuilder s = new StringBuilder();
-    s.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-        + "font-family=\"sans-serif\" role=\"img\">%n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>%n", W, H, W, H));
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+                + "font-family=\"sans-serif\" role=\"img\">%n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>%n",
+            W,
+            H,
+            W,
+            H));
     text(s, W / 2.0, 20, title, "middle", 14);
     return s;
   }
@@ -228,9 +298,17 @@ public final class SvgChart {
     return s.append("</svg>\n").toString();
   }
 
-  private static void text(StringBuilder s, double x, double y, String text, String anchor, int size) {
-    s.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"%s\">%s</text>%n",
-        x, y, size, anchor, esc(text)));
+  private static void text(
+      StringBuilder s, double x, double y, String text, String anchor, int size) {
+    s.append(
+        String.format(
+            Locale.ROOT,
+            "<text x=\"%.1f\" y=\"%.1f\" font-size=\"%d\" text-anchor=\"%s\">%s</text>%n",
+            x,
+            y,
+            size,
+            anchor,
+            esc(text)));
   }
 
   private static double finite(double v, double fallback) {
@@ -241,11 +319,16 @@ public final class SvgChart {
     if (v == Math.rint(v) && Math.abs(v) < 1e15) {
       return String.format(Locale.ROOT, "%,d", (long) v);
     }
-    return Math.abs(v) >= 100 ? String.format(Locale.ROOT, "%,.0f", v) : String.format(Locale.ROOT, "%.3g", v);
+    return Math.abs(v) >= 100
+        ? String.format(Locale.ROOT, "%,.0f", v)
+        : String.format(Locale.ROOT, "%.3g", v);
   }
 
   /** Escapes XML text. */
   static String esc(String t) {
-    return t.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    return t.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace("\"", "&quot;");
   }
 }

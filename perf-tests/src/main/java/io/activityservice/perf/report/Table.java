@@ -17,7 +17,8 @@ public final class Table {
   /** Adds a row (missing cells are left blank, extra cells are an error). */
   public Table row(Object... cells) {
     if (cells.length > headers.size()) {
-      throw new IllegalArgumentException("row has " + cells.length + " cells, table has " + headers.size() + " columns");
+      throw new IllegalArgumentException(
+          "row has " + cells.length + " cells, table has " + headers.size() + " columns");
     }
     List<String> r = new ArrayList<>();
     for (int i = 0; i < headers.size(); i++) {
@@ -35,7 +36,9 @@ public final class Table {
   /** GitHub-flavoured Markdown. */
   public String markdown() {
     StringBuilder s = new StringBuilder();
-    s.append("| ").append(String.join(" | ", headers.stream().map(Table::md).toList())).append(" |\n|");
+    s.append("| ")
+        .append(String.join(" | ", headers.stream().map(Table::md).toList()))
+        .append(" |\n|");
     headers.forEach(h -> s.append("---|"));
     s.append('\n');
     for (List<String> r : rows) {
@@ -52,8 +55,10 @@ public final class Table {
     for (List<String> r : rows) {
       s.append("<tr>");
       for (String c : r) {
-        String cls = c.equals("met") || c.equals("holds") ? " class=\"ok\""
-            : c.equals("missed") || c.equals("does not hold") ? " class=\"bad\"" : "";
+        String cls =
+            c.equals("met") || c.equals("holds")
+                ? " class=\"ok\""
+                : c.equals("missed") || c.equals("does not hold") ? " class=\"bad\"" : "";
         s.append("<td").append(cls).append(">").append(SvgChart.esc(c)).append("</td>");
       }
       s.append("</tr>\n");

@@ -15,22 +15,24 @@ import jdk.jfr.consumer.RecordedStackTrace;
 import jdk.jfr.consumer.RecordingFile;
 
 /**
- * Hot methods of the service during one time window, from its JFR recording ({@code jdk.ExecutionSample}
- * events): the top methods by own samples (top of stack) and the project's methods
- * ({@code io.activityservice.*}) by inclusive samples (anywhere on the stack).
+ * Hot methods of the service during one time window, from its JFR recording ({@code
+ * jdk.ExecutionSample} events): the top methods by own samples (top of stack) and the project's
+ * methods ({@code io.activityservice.*}) by inclusive samples (anywhere on the stack).
  *
- * @param samples   execution samples in the window
- * @param self      method → samples with it at the top of the stack, descending, at most {@code top}
- * @param inclusive project method → samples with it anywhere on the stack, descending, at most {@code top}
- * @param threads   thread name (digits collapsed) → samples, descending, at most {@code top}
+ * @param samples execution samples in the window
+ * @param self method → samples with it at the top of the stack, descending, at most {@code top}
+ * @param inclusive project method → samples with it anywhere on the stack, descending, at most
+ *     {@code top}
+ * @param threads thread name (digits collapsed) → samples, descending, at most {@code top}
  */
-public record JfrProfile(long samples, Map<String, Long> self, Map<String, Long> inclusive, Map<String, Long> threads) {
+public record JfrProfile(
+    long samples, Map<String, Long> self, Map<String, Long> inclusive, Map<String, Long> threads) {
 
   /**
    * A time window.
    *
    * @param from start
-   * @param to   end
+   * @param to end
    */
   public record Window(Instant from, Instant to) {
     boolean contains(Instant t) {
@@ -84,8 +86,12 @@ public record JfrProfile(long samples, Map<String, Long> self, Map<String, Long>
   static Map<String, Long> top(Map<String, Long> counts, int n) {
     Map<String, Long> out = new LinkedHashMap<>();
     counts.entrySet().stream()
-        .sorted(Map.Entry.<String, Long>comparingByValue().reversed().thenComparing(Map.Entry.comparingByKey()))
-        .limit(n).forEach(e -> out.put(e.getKey(), e.getValue()));
+        .sorted(
+            Map.Entry.<String, Long>comparingByValue()
+                .reversed()
+                .thenComparing(Map.Entry.comparingByKey()))
+        .limit(n)
+        .forEach(e -> out.put(e.getKey(), e.getValue()));
     return out;
   }
 }

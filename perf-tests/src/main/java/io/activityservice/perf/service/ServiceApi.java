@@ -15,15 +15,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The service's REST API as the suite uses it: inbound channels, subscriptions, detectors and rules, and
- * health. Everything created is remembered and removed again by {@link #cleanUp()} (at most 30 s). Every request
- * to the service, including the events the REST producer posts ({@code RestSender}), is built by
- * {@link #request(String)}: headers every request needs (e.g. an API key) go there, in one place.
+ * The service's REST API as the suite uses it: inbound channels, subscriptions, detectors and
+ * rules, and health. Everything created is remembered and removed again by {@link #cleanUp()} (at
+ * most 30 s). Every request to the service, including the events the REST producer posts ({@code
+ * RestSender}), is built by {@link #request(String)}: headers every request needs (e.g. an API key)
+ * go there, in one place.
  */
 public final class ServiceApi {
 
   private static final ObjectMapper JSON = new ObjectMapper();
-  // Generous: adding a Kafka inbound channel waits for its consumer group, which took over 10 s on a loaded machine.
+  // Generous: adding a Kafka inbound channel waits for its consumer group, which took over 10 s on
+  // a loaded machine.
   private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
   /** An HTTP answer. */
@@ -61,8 +63,8 @@ public final class ServiceApi {
   }
 
   /**
-   * A request to {@code path} (e.g. {@code /api/v1/events}) on the service with the headers every request
-   * carries; the one place to add, say, {@code Authorization: Bearer <key>}.
+   * A request to {@code path} (e.g. {@code /api/v1/events}) on the service with the headers every
+   * request carries; the one place to add, say, {@code Authorization: Bearer <key>}.
    */
   public HttpRequest.Builder request(String path) {
     HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base + path));
@@ -92,10 +94,11 @@ public final class ServiceApi {
   }
 
   /**
-   * Subscribes {@code target} to events of {@code type} with further fields of the subscription (e.g.
-   * {@code retry}); returns the subscription id.
+   * Subscribes {@code target} to events of {@code type} with further fields of the subscription
+   * (e.g. {@code retry}); returns the subscription id.
    */
-  public String subscribe(String name, String type, String target, Map<String, Object> more) throws IOException {
+  public String subscribe(String name, String type, String target, Map<String, Object> more)
+      throws IOException {
     Map<String, Object> body = new java.util.LinkedHashMap<>(more);
     body.put("name", name);
     body.put("pattern", Map.of("type", List.of(type)));
@@ -107,7 +110,10 @@ public final class ServiceApi {
     return id;
   }
 
-  /** Deletes a subscription created by {@link #subscribe} now (its parked deliveries are dropped with it). */
+  /**
+   * Deletes a subscription created by {@link #subscribe} now (its parked deliveries are dropped
+   * with it).
+   */
   public void unsubscribe(String id) {
     String path = "/api/v1/subscriptions/" + id;
     delete(path);
@@ -115,9 +121,14 @@ public final class ServiceApi {
   }
 
   /** Deploys an Esper detector; returns the raw answer (404 when the API is absent). */
-  public Answer addDetector(String name, String inputType, String epl, String emits) throws IOException {
-    Answer a = post("/api/v1/detectors",
-        json(Map.of("name", name, "inputs", Map.of("R", inputType), "epl", epl, "emits", emits)));
+  public Answer addDetector(String name, String inputType, String epl, String emits)
+      throws IOException {
+    Answer a =
+        post(
+            "/api/v1/detectors",
+            json(
+                Map.of(
+                    "name", name, "inputs", Map.of("R", inputType), "epl", epl, "emits", emits)));
     if (a.ok()) {
       cleanUps.add("/api/v1/detectors/" + URLEncoder.encode(name, StandardCharsets.UTF_8));
     }
@@ -133,7 +144,9 @@ public final class ServiceApi {
     return a;
   }
 
-  /** Removes the detectors and rules created so far (used between the relay-only and loaded phases). */
+  /**
+   * Removes the detectors and rules created so far (used between the relay-only and loaded phases).
+   */
   public void removeDetectorsAndRules() {
     for (String path : List.copyOf(cleanUps)) {
       if (path.startsWith("/api/v1/detectors/") || path.startsWith("/api/v1/rules/")) {
@@ -162,14 +175,18 @@ public final class ServiceApi {
     }
   }
 
-  /** POSTs a JSON body to {@code path} and returns the answer as it is (nothing is remembered for clean-up). */
+  /**
+   * POSTs a JSON body to {@code path} and returns the answer as it is (nothing is remembered for
+   * clean-up).
+   */
   public Answer postJson(String path, String body) throws IOException {
     return post(path, body);
   }
 
   /** Whether the key is accepted (an admin-only endpoint answers 200). */
   public boolean authorized() throws IOException {
-    // Inbound channels are admin-only, and every version of the service lists them (an older jar without
+    // Inbound channels are admin-only, and every version of the service lists them (an older jar
+    // without
     // authentication, run by --compare-jar, answers too).
     return get("/api/v1/channels").ok();
   }
@@ -187,9 +204,12 @@ public final class ServiceApi {
   }
 
   private Answer post(String path, String body) throws IOException {
-    return send(request(path).timeout(TIMEOUT)
-        .header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(body)).build());
+    return send(
+        request(path)
+            .timeout(TIMEOUT)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build());
   }
 
   private Answer send(HttpRequest request) throws IOException {

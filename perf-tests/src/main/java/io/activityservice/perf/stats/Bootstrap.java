@@ -4,8 +4,8 @@ import java.util.SplittableRandom;
 
 /**
  * Percentile bootstrap confidence intervals for comparing two independent samples (e.g. the ten
- * repetitions of a scenario via the service and of its direct counterpart). Resampling is seeded, so a
- * report is reproducible from its data.
+ * repetitions of a scenario via the service and of its direct counterpart). Resampling is seeded,
+ * so a report is reproducible from its data.
  */
 public final class Bootstrap {
 
@@ -16,8 +16,8 @@ public final class Bootstrap {
    * A point estimate with its confidence interval.
    *
    * @param estimate the statistic on the original samples
-   * @param low      lower bound of the interval
-   * @param high     upper bound of the interval
+   * @param low lower bound of the interval
+   * @param high upper bound of the interval
    */
   public record Interval(double estimate, double low, double high) {
 
@@ -77,7 +77,8 @@ public final class Bootstrap {
     }
     double ma = Stats.mean(a);
     double mb = Stats.mean(b);
-    return new Interval(ratio ? ma / mb : ma - mb, Stats.quantile(stats, 0.025), Stats.quantile(stats, 0.975));
+    return new Interval(
+        ratio ? ma / mb : ma - mb, Stats.quantile(stats, 0.025), Stats.quantile(stats, 0.975));
   }
 
   private static double resampledMean(double[] xs, SplittableRandom random) {

@@ -5,8 +5,7 @@ import java.util.Arrays;
 /** Descriptive statistics of small samples (repetitions of a measurement). */
 public final class Stats {
 
-  private Stats() {
-  }
+  private Stats() {}
 
   /** Arithmetic mean; NaN for an empty sample. */
   public static double mean(double[] xs) {

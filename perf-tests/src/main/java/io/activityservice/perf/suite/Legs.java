@@ -29,13 +29,18 @@ public final class Legs implements AutoCloseable {
   private final List<String> queues = new ArrayList<>();
 
   /**
-   * @param jms        JMS client (never null)
-   * @param sqs        SQS client, or null when SQS is not available
-   * @param kafka      Kafka client, or null when Kafka is not available
-   * @param api        the service's API (REST producers post through it)
+   * @param jms JMS client (never null)
+   * @param sqs SQS client, or null when SQS is not available
+   * @param kafka Kafka client, or null when Kafka is not available
+   * @param api the service's API (REST producers post through it)
    * @param jmsBrokerUrl the ActiveMQ broker's URL (for the peer's virtual-topic queues), or null
    */
-  public Legs(AdapterTransport jms, AdapterTransport sqs, KafkaTransport kafka, ServiceApi api, String jmsBrokerUrl) {
+  public Legs(
+      AdapterTransport jms,
+      AdapterTransport sqs,
+      KafkaTransport kafka,
+      ServiceApi api,
+      String jmsBrokerUrl) {
     this.jms = jms;
     this.sqs = sqs;
     this.kafka = kafka;
@@ -54,12 +59,13 @@ public final class Legs implements AutoCloseable {
   }
 
   /**
-   * Creates the queue {@code Consumer.<subscription>.<topic>} that ActiveMQ fills from the virtual topic
-   * {@code topic} from then on, as a consumer's subscription would: events sent before a peer's consumer is
-   * connected are then kept for it instead of being dropped.
+   * Creates the queue {@code Consumer.<subscription>.<topic>} that ActiveMQ fills from the virtual
+   * topic {@code topic} from then on, as a consumer's subscription would: events sent before a
+   * peer's consumer is connected are then kept for it instead of being dropped.
    */
   public void createVirtualTopicQueue(String topic, String subscription) throws Exception {
-    org.apache.activemq.ActiveMQConnectionFactory f = new org.apache.activemq.ActiveMQConnectionFactory(jmsBrokerUrl);
+    org.apache.activemq.ActiveMQConnectionFactory f =
+        new org.apache.activemq.ActiveMQConnectionFactory(jmsBrokerUrl);
     try (jakarta.jms.Connection c = f.createConnection()) {
       jakarta.jms.Session s = c.createSession(false, jakarta.jms.Session.AUTO_ACKNOWLEDGE);
       s.createConsumer(s.createQueue("Consumer." + subscription + "." + topic)).close();
@@ -76,7 +82,9 @@ public final class Legs implements AutoCloseable {
     };
   }
 
-  /** The channel URI of {@code name} on {@code transport} ({@code rest} has none: returns "rest"). */
+  /**
+   * The channel URI of {@code name} on {@code transport} ({@code rest} has none: returns "rest").
+   */
   public String uri(String transport, String name) throws Exception {
     return switch (transport) {
       case "jms" -> "jms:topic:" + name.replace('-', '.');

@@ -4,8 +4,8 @@ import java.io.PrintStream;
 import java.util.Locale;
 
 /**
- * A progress bar on stderr, counted in events. On a terminal it redraws one line; without one (CI logs)
- * it prints a line when the step changes or every 10 %, so the log stays short.
+ * A progress bar on stderr, counted in events. On a terminal it redraws one line; without one (CI
+ * logs) it prints a line when the step changes or every 10 %, so the log stays short.
  */
 public final class Progress {
 
@@ -57,13 +57,20 @@ public final class Progress {
     }
   }
 
-  /** The bar as text, e.g. {@code [#####.....]  50% 0:42 T2 N=500 rep 3/10}. */
+  /** The bar as text, e.g. {@code [#####.....] 50% 0:42 T2 N=500 rep 3/10}. */
   synchronized String line() {
     double f = (double) done / total;
     int filled = (int) Math.round(f * WIDTH);
     long s = (System.nanoTime() - startNanos) / 1_000_000_000L;
-    return String.format(Locale.ROOT, "[%s%s] %3d%% %d:%02d %s", "#".repeat(filled), ".".repeat(WIDTH - filled),
-        Math.round(f * 100), s / 60, s % 60, step);
+    return String.format(
+        Locale.ROOT,
+        "[%s%s] %3d%% %d:%02d %s",
+        "#".repeat(filled),
+        ".".repeat(WIDTH - filled),
+        Math.round(f * 100),
+        s / 60,
+        s % 60,
+        step);
   }
 
   private void print(boolean stepChanged) {

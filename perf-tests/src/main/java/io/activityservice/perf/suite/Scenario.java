@@ -3,35 +3,50 @@ package io.activityservice.perf.suite;
 import java.util.List;
 
 /**
- * One channel-to-channel path: from a producer's transport, optionally through the service (or the Camel peer),
- * to a consumer's transport.
+ * One channel-to-channel path: from a producer's transport, optionally through the service (or the
+ * Camel peer), to a consumer's transport.
  *
- * @param id          short id used in file names and tables, e.g. {@code T2}
- * @param title       human-readable path, e.g. {@code JMS topic → service → JMS topic}
- * @param from        producer transport: {@code jms}, {@code sqs}, {@code kafka}, {@code rest} (one event per
- *                    request) or {@code rest-batch} (batches of {@value #REST_BATCH} events per request)
- * @param to          consumer transport: {@code jms}, {@code sqs} or {@code kafka}
- * @param viaService  whether the service routes between the two (else one channel, producer to consumer, or the peer)
- * @param directLegs  ids of the direct scenarios of this path's legs (its "direct counterpart" is the
- *                    slower of them); empty for direct scenarios
- * @param peer        the peer that relays instead of the service ({@code camel}), or null
- * @param twin        for a peer scenario, the via-service scenario doing the same job (e.g. {@code T2} for
- *                    {@code CT2}); else null
+ * @param id short id used in file names and tables, e.g. {@code T2}
+ * @param title human-readable path, e.g. {@code JMS topic → service → JMS topic}
+ * @param from producer transport: {@code jms}, {@code sqs}, {@code kafka}, {@code rest} (one event
+ *     per request) or {@code rest-batch} (batches of {@value #REST_BATCH} events per request)
+ * @param to consumer transport: {@code jms}, {@code sqs} or {@code kafka}
+ * @param viaService whether the service routes between the two (else one channel, producer to
+ *     consumer, or the peer)
+ * @param directLegs ids of the direct scenarios of this path's legs (its "direct counterpart" is
+ *     the slower of them); empty for direct scenarios
+ * @param peer the peer that relays instead of the service ({@code camel}), or null
+ * @param twin for a peer scenario, the via-service scenario doing the same job (e.g. {@code T2} for
+ *     {@code CT2}); else null
  */
-public record Scenario(String id, String title, String from, String to, boolean viaService, List<String> directLegs,
-    String peer, String twin) {
+public record Scenario(
+    String id,
+    String title,
+    String from,
+    String to,
+    boolean viaService,
+    List<String> directLegs,
+    String peer,
+    String twin) {
 
   /** Events per request of the REST batch scenario (R2). */
   public static final int REST_BATCH = 100;
 
   /** A scenario without a peer. */
-  public Scenario(String id, String title, String from, String to, boolean viaService, List<String> directLegs) {
+  public Scenario(
+      String id,
+      String title,
+      String from,
+      String to,
+      boolean viaService,
+      List<String> directLegs) {
     this(id, title, from, to, viaService, directLegs, null, null);
   }
 
   /**
-   * The paper's T1–T6 plus Kafka and REST rows, and the Camel peer's rows (CT2, CT4, CT5, CK2: the same paths as
-   * T2, T4, T5, K2 relayed by a plain Camel route, run only with {@code --peer camel}).
+   * The paper's T1–T6 plus Kafka and REST rows, and the Camel peer's rows (CT2, CT4, CT5, CK2: the
+   * same paths as T2, T4, T5, K2 relayed by a plain Camel route, run only with {@code --peer
+   * camel}).
    */
   public static List<Scenario> all() {
     return List.of(
@@ -45,7 +60,12 @@ public record Scenario(String id, String title, String from, String to, boolean 
         via("K2", "Kafka → service → Kafka", "kafka", "kafka", "K1"),
         via("K3", "JMS topic → service → Kafka", "jms", "kafka", "T1", "K1"),
         via("R1", "REST → service → JMS topic", "rest", "jms", "T1"),
-        via("R2", "REST batch (" + REST_BATCH + " per request) → service → JMS topic", "rest-batch", "jms", "T1"),
+        via(
+            "R2",
+            "REST batch (" + REST_BATCH + " per request) → service → JMS topic",
+            "rest-batch",
+            "jms",
+            "T1"),
         camel("CT2", "JMS topic → Camel → JMS topic", "jms", "jms", "T2", "T1"),
         camel("CT4", "SQS → Camel → SQS", "sqs", "sqs", "T4", "T3"),
         camel("CT5", "JMS topic → Camel → SQS", "jms", "sqs", "T5", "T1", "T3"),
@@ -75,7 +95,8 @@ public record Scenario(String id, String title, String from, String to, boolean 
     return new Scenario(id, title, from, to, true, List.of(legs));
   }
 
-  private static Scenario camel(String id, String title, String from, String to, String twin, String... legs) {
+  private static Scenario camel(
+      String id, String title, String from, String to, String twin, String... legs) {
     return new Scenario(id, title, from, to, false, List.of(legs), "camel", twin);
   }
 }

@@ -11,9 +11,10 @@ import java.time.Instant;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * One scenario set up and ready to measure: the consumer listening on the output channel, the producer
- * open on the input channel and, via the service, the service listening on the input channel with a
- * subscription routing the scenario's event type to the output channel. Runs bursts and paced runs.
+ * One scenario set up and ready to measure: the consumer listening on the output channel, the
+ * producer open on the input channel and, via the service, the service listening on the input
+ * channel with a subscription routing the scenario's event type to the output channel. Runs bursts
+ * and paced runs.
  */
 public final class ScenarioSession implements AutoCloseable {
 
@@ -25,11 +26,18 @@ public final class ScenarioSession implements AutoCloseable {
   private final EventSender sender;
   private final Listener listener;
   private final PeerRoute peerRoute;
-  private volatile ReceiveHandler current = (id, t) -> { };
+  private volatile ReceiveHandler current = (id, t) -> {};
   private int runs;
 
-  private ScenarioSession(Scenario scenario, String runId, String type, PerfEvents events, PerfEvents.Clock clock,
-      EventSender sender, Listener listener, PeerRoute peerRoute) {
+  private ScenarioSession(
+      Scenario scenario,
+      String runId,
+      String type,
+      PerfEvents events,
+      PerfEvents.Clock clock,
+      EventSender sender,
+      Listener listener,
+      PeerRoute peerRoute) {
     this.peerRoute = peerRoute;
     this.scenario = scenario;
     this.runId = runId;
@@ -45,14 +53,22 @@ public final class ScenarioSession implements AutoCloseable {
    *
    * @param suffix distinguishes several sessions of one scenario in a run (e.g. {@code cep})
    */
-  public static ScenarioSession open(Scenario s, String suffix, String runId, Legs legs, ServiceApi api,
-      PerfEvents events, PerfEvents.Clock clock) throws Exception {
+  public static ScenarioSession open(
+      Scenario s,
+      String suffix,
+      String runId,
+      Legs legs,
+      ServiceApi api,
+      PerfEvents events,
+      PerfEvents.Clock clock)
+      throws Exception {
     String base = "perf-" + runId + "-" + s.id().toLowerCase() + suffix;
     String type = "io.activityservice.perf." + runId + "." + s.id().toLowerCase() + suffix;
     String in = legs.uri(s.from(), s.relayed() ? base + "-in" : base);
     String out = s.relayed() ? legs.uri(s.to(), base + "-out") : in;
     ScenarioSession[] self = new ScenarioSession[1];
-    Listener listener = legs.listen(out, "perf-" + runId, (id, t) -> self[0].current.received(id, t));
+    Listener listener =
+        legs.listen(out, "perf-" + runId, (id, t) -> self[0].current.received(id, t));
     try {
       PeerRoute route = null;
       if (s.viaService()) {
@@ -66,7 +82,8 @@ public final class ScenarioSession implements AutoCloseable {
         }
         route = PeerRoute.of(s.id(), in, out, legs.kafkaBrokers());
       }
-      self[0] = new ScenarioSession(s, runId, type, events, clock, legs.sender(in), listener, route);
+      self[0] =
+          new ScenarioSession(s, runId, type, events, clock, legs.sender(in), listener, route);
       return self[0];
     } catch (Exception e) {
       listener.close();
@@ -94,18 +111,22 @@ public final class ScenarioSession implements AutoCloseable {
    *
    * @return the run, or one with fewer received events if some did not arrive in time
    */
-  public RunResult burst(String mode, int n, int rep, Progress progress) throws InterruptedException {
+  public RunResult burst(String mode, int n, int rep, Progress progress)
+      throws InterruptedException {
     Tracker t = newTracker(n);
     Instant start = Instant.now();
     long t0 = System.nanoTime();
     for (int i = 0; i < n; i++) {
       long now = System.nanoTime();
       t.markSent(i, now);
-      sender.send(events.event(t.id(i), type, now, clock)).whenComplete((v, e) -> {
-        if (e != null) {
-          t.sendFailed();
-        }
-      });
+      sender
+          .send(events.event(t.id(i), type, now, clock))
+          .whenComplete(
+              (v, e) -> {
+                if (e != null) {
+                  t.sendFailed();
+                }
+              });
       if ((i & 1023) == 1023) {
         progress.advance(1024);
       }
@@ -117,8 +138,8 @@ public final class ScenarioSession implements AutoCloseable {
   }
 
   /**
-   * Open-loop run: {@code rate} events/s for {@code duration}, each stamped with its intended send time;
-   * then waits for the stragglers (at most {@code drain}).
+   * Open-loop run: {@code rate} events/s for {@code duration}, each stamped with its intended send
+   * time; then waits for the stragglers (at most {@code drain}).
    */
   public RunResult paced(double rate, Duration duration, Duration drain, int rep, Progress progress)
       throws InterruptedException {
@@ -135,11 +156,14 @@ public final class ScenarioSession implements AutoCloseable {
         LockSupport.parkNanos(wait);
       }
       t.markSent(i, intended);
-      sender.send(events.event(t.id(i), type, intended, clock)).whenComplete((v, e) -> {
-        if (e != null) {
-          t.sendFailed();
-        }
-      });
+      sender
+          .send(events.event(t.id(i), type, intended, clock))
+          .whenComplete(
+              (v, e) -> {
+                if (e != null) {
+                  t.sendFailed();
+                }
+              });
       if (i % step == step - 1) {
         progress.advance(step);
       }
@@ -189,15 +213,29 @@ public final class ScenarioSession implements AutoCloseable {
     return t;
   }
 
-  private RunResult result(String mode, Tracker t, int n, int rep, double rate, long t0, long sendEnd,
-      Instant start) {
+  private RunResult result(
+      String mode, Tracker t, int n, int rep, double rate, long t0, long sendEnd, Instant start) {
     long last = t.lastReceive();
     double seconds = last == Long.MIN_VALUE ? 0 : (last - t0) / 1e9;
-    return new RunResult(scenario.id(), mode, n, rep, rate, t.received(), t.duplicates(), t.sendFailures(), seconds,
-        (sendEnd - t0) / 1e9, t.latencies(), start, Instant.now());
+    return new RunResult(
+        scenario.id(),
+        mode,
+        n,
+        rep,
+        rate,
+        t.received(),
+        t.duplicates(),
+        t.sendFailures(),
+        seconds,
+        (sendEnd - t0) / 1e9,
+        t.latencies(),
+        start,
+        Instant.now());
   }
 
-  /** Closes the producer and the consumer (service-side channels are removed by the API's clean-up). */
+  /**
+   * Closes the producer and the consumer (service-side channels are removed by the API's clean-up).
+   */
   @Override
   public void close() {
     sender.close();

@@ -22,25 +22,37 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Runs the measurements: bursts of the paper's T1–T6 plus Kafka and REST rows (repetitions interleaved
- * across scenarios so that load drifting on a shared machine hits direct and via-service runs alike),
- * larger bursts for throughput, open-loop latency ladders per group of direct and via-service scenarios
- * (3 interleaved runs per rate, a rate sustained when 2 of 3 meet the bound), a healthy subscription alone
- * versus beside a failing webhook (I1), and relay-only versus 10 detectors + 10 rules. Around every burst the
- * CPU time of the service (and of external brokers) is read with the service idle, for CPU per relayed event.
+ * Runs the measurements: bursts of the paper's T1–T6 plus Kafka and REST rows (repetitions
+ * interleaved across scenarios so that load drifting on a shared machine hits direct and
+ * via-service runs alike), larger bursts for throughput, open-loop latency ladders per group of
+ * direct and via-service scenarios (3 interleaved runs per rate, a rate sustained when 2 of 3 meet
+ * the bound), a healthy subscription alone versus beside a failing webhook (I1), and relay-only
+ * versus 10 detectors + 10 rules. Around every burst the CPU time of the service (and of external
+ * brokers) is read with the service idle, for CPU per relayed event.
  */
 public final class Suite {
 
-  /** Scenarios measured together in latency mode: direct first, then the via-service ones on its ladder. */
-  static final List<List<String>> PACED_GROUPS = List.of(List.of("T1", "T2", "R1", "CT2"),
-      List.of("T3", "T4", "CT4"), List.of("K1", "K2", "CK2"), List.of("T5", "CT5"));
+  /**
+   * Scenarios measured together in latency mode: direct first, then the via-service ones on its
+   * ladder.
+   */
+  static final List<List<String>> PACED_GROUPS =
+      List.of(
+          List.of("T1", "T2", "R1", "CT2"),
+          List.of("T3", "T4", "CT4"),
+          List.of("K1", "K2", "CK2"),
+          List.of("T5", "CT5"));
+
   /** Number of detectors and of rules deployed for the CEP comparison. */
   static final int CEP_COUNT = 10;
+
   /** The isolation scenario's failing webhook: 503 after this long (the issue's scenario). */
   static final Duration FAILING_DELAY = Duration.ofSeconds(5);
+
   /** The failing subscription's retry policy (the issue's scenario: 5 attempts, backoff 1–30 s). */
   static final Map<String, Object> FAILING_RETRY =
       Map.of("maxAttempts", 5, "initialBackoff", "PT1S", "maxBackoff", "PT30S");
+
   /** Longest wait for the service to go idle before a CPU reading. */
   static final Duration IDLE_MAX = Duration.ofSeconds(3);
 
@@ -85,28 +97,32 @@ public final class Suite {
     this.runId = runId;
     this.cpu = cpu;
     this.hooks = hooks;
-    this.peerStatus = o.camelPeer() ? "not started" : "not run: --peer none (the default of quick runs)";
+    this.peerStatus =
+        o.camelPeer() ? "not started" : "not run: --peer none (the default of quick runs)";
   }
 
-  /** What the suite needs from the test bed besides clients: the peer and the processes to profile. */
+  /**
+   * What the suite needs from the test bed besides clients: the peer and the processes to profile.
+   */
   public interface Hooks {
     /** No peer, no processes. */
-    Hooks NONE = new Hooks() {
-      @Override
-      public void startPeer(List<PeerRoute> routes) {
-        throw new IllegalStateException("no peer in this test bed");
-      }
+    Hooks NONE =
+        new Hooks() {
+          @Override
+          public void startPeer(List<PeerRoute> routes) {
+            throw new IllegalStateException("no peer in this test bed");
+          }
 
-      @Override
-      public long pid(String process) {
-        return -1;
-      }
+          @Override
+          public long pid(String process) {
+            return -1;
+          }
 
-      @Override
-      public Map<Integer, String> ports() {
-        return Map.of();
-      }
-    };
+          @Override
+          public Map<Integer, String> ports() {
+            return Map.of();
+          }
+        };
 
     /** Starts the Camel peer with these routes (once every peer scenario is set up). */
     void startPeer(List<PeerRoute> routes) throws Exception;
@@ -114,21 +130,28 @@ public final class Suite {
     /** The pid of {@code service} or {@code camel}, or -1 if the suite did not start it. */
     long pid(String process);
 
-    /** TCP port → role ({@code activemq}, {@code sqs}, {@code kafka}, {@code http}), for counting system calls. */
+    /**
+     * TCP port → role ({@code activemq}, {@code sqs}, {@code kafka}, {@code http}), for counting
+     * system calls.
+     */
     Map<Integer, String> ports();
   }
 
-  /** Scenarios that can run with the transports available (and the peer, and {@code --scenarios}). */
+  /**
+   * Scenarios that can run with the transports available (and the peer, and {@code --scenarios}).
+   */
   public List<Scenario> scenarios() {
     return Scenario.all().stream()
         .filter(s -> legs.available(s.from()) && legs.available(s.to()))
         .filter(s -> s.peer() == null || o.camelPeer())
-        .filter(s -> o.runs(s.id())).toList();
+        .filter(s -> o.runs(s.id()))
+        .toList();
   }
 
   /**
-   * The process whose JIT share decides whether a burst of {@code s} is steady: the service for via-service paths,
-   * the peer for its own, the ActiveMQ broker process for direct JMS when the suite started one; else none.
+   * The process whose JIT share decides whether a burst of {@code s} is steady: the service for
+   * via-service paths, the peer for its own, the ActiveMQ broker process for direct JMS when the
+   * suite started one; else none.
    */
   String subject(Scenario s) {
     if (s.viaService()) {
@@ -137,7 +160,8 @@ public final class Suite {
     if (s.peer() != null) {
       return s.peer();
     }
-    if (s.from().equals("jms") && cpu.sources().stream().anyMatch(x -> x.name().equals("activemq-own"))) {
+    if (s.from().equals("jms")
+        && cpu.sources().stream().anyMatch(x -> x.name().equals("activemq-own"))) {
       return "activemq";
     }
     return null;
@@ -156,7 +180,8 @@ public final class Suite {
       }
       startPeer(sessions);
       for (ScenarioSession session : sessions.values()) {
-        progress.step("warm-up " + session.scenario().id() + " (" + o.steady().warmup() + " events)");
+        progress.step(
+            "warm-up " + session.scenario().id() + " (" + o.steady().warmup() + " events)");
         long missing = session.warmUp(o.steady().warmup(), progress);
         if (missing > 0) {
           notes.add(session.scenario().id() + ": " + missing + " warm-up events did not arrive");
@@ -180,7 +205,8 @@ public final class Suite {
         bursts(sessions, List.of(o.steady().n()), o.steady().bursts());
       }
       if (!o.quick()) {
-        // Again after the bursts (the quick mode saves the time): the idle rate used is the mean of both.
+        // Again after the bursts (the quick mode saves the time): the idle rate used is the mean of
+        // both.
         measureIdle();
       }
       if (o.profile()) {
@@ -218,8 +244,11 @@ public final class Suite {
 
   /** Starts the peer with the routes of the peer scenarios, if any; without it they are dropped. */
   private void startPeer(Map<String, ScenarioSession> sessions) {
-    List<PeerRoute> routes = sessions.values().stream()
-        .map(ScenarioSession::peerRoute).filter(Objects::nonNull).toList();
+    List<PeerRoute> routes =
+        sessions.values().stream()
+            .map(ScenarioSession::peerRoute)
+            .filter(Objects::nonNull)
+            .toList();
     if (routes.isEmpty()) {
       return;
     }
@@ -241,18 +270,24 @@ public final class Suite {
 
   private void measureIdle() throws InterruptedException {
     if (cpu.enabled()) {
-      progress.step("idle CPU of the service" + (cpu.sources().size() > 1 ? ", peer and brokers" : "")
-          + " (" + Math.round(o.steady().idleSeconds()) + " s)");
+      progress.step(
+          "idle CPU of the service"
+              + (cpu.sources().size() > 1 ? ", peer and brokers" : "")
+              + " ("
+              + Math.round(o.steady().idleSeconds())
+              + " s)");
       idleRates.add(cpu.idleRates(Duration.ofMillis(Math.round(o.steady().idleSeconds() * 1000))));
       lastIdle = null;
     }
   }
 
-  private void bursts(Map<String, ScenarioSession> sessions, List<Integer> sizes, int reps) throws Exception {
+  private void bursts(Map<String, ScenarioSession> sessions, List<Integer> sizes, int reps)
+      throws Exception {
     for (int n : sizes) {
       for (int rep = 1; rep <= reps; rep++) {
         for (ScenarioSession session : sessions.values()) {
-          progress.step("burst " + session.scenario().id() + " N=" + n + " rep " + rep + "/" + reps);
+          progress.step(
+              "burst " + session.scenario().id() + " N=" + n + " rep " + rep + "/" + reps);
           measuredBurst(session, "burst", n, rep);
         }
       }
@@ -263,22 +298,34 @@ public final class Suite {
   }
 
   /**
-   * The steady-state rule: bursts of the figures' size are repeated, round by round over the paths not yet steady,
-   * until each has enough bursts whose JIT share stayed under the bound, or the bound on bursts is reached.
+   * The steady-state rule: bursts of the figures' size are repeated, round by round over the paths
+   * not yet steady, until each has enough bursts whose JIT share stayed under the bound, or the
+   * bound on bursts is reached.
    */
-  private void steadyRepeats(Map<String, ScenarioSession> sessions, int n, int done) throws Exception {
+  private void steadyRepeats(Map<String, ScenarioSession> sessions, int n, int done)
+      throws Exception {
     int rep = done;
     while (true) {
-      List<ScenarioSession> pending = sessions.values().stream().filter(s -> SteadyState.another(
-          selection(s.scenario().id(), n), o.steady().maxBursts())).toList();
+      List<ScenarioSession> pending =
+          sessions.values().stream()
+              .filter(
+                  s -> SteadyState.another(selection(s.scenario().id(), n), o.steady().maxBursts()))
+              .toList();
       if (pending.isEmpty()) {
         return;
       }
       rep++;
       progress.extend((long) n * pending.size());
       for (ScenarioSession session : pending) {
-        progress.step("steady-state repeat " + session.scenario().id() + " N=" + n + " burst " + rep + "/"
-            + o.steady().maxBursts());
+        progress.step(
+            "steady-state repeat "
+                + session.scenario().id()
+                + " N="
+                + n
+                + " burst "
+                + rep
+                + "/"
+                + o.steady().maxBursts());
         measuredBurst(session, "burst", n, rep);
       }
     }
@@ -286,14 +333,19 @@ public final class Suite {
 
   /** The steady-state selection of a scenario's bursts of size {@code n}. */
   public SteadyState.Selection selection(String scenario, int n) {
-    return SteadyState.select(cpuUses, scenario, n, subjects.get(scenario), o.steady().bursts(),
+    return SteadyState.select(
+        cpuUses,
+        scenario,
+        n,
+        subjects.get(scenario),
+        o.steady().bursts(),
         o.steady().maxJitShare());
   }
 
   /**
-   * Profiles of each relayed path (full runs): a CPU flame graph and an allocation flame graph of the relaying
-   * process over one burst each, and its system calls counted over a smaller burst. None of these bursts counts for
-   * the figures (profilers and tracers cost CPU).
+   * Profiles of each relayed path (full runs): a CPU flame graph and an allocation flame graph of
+   * the relaying process over one burst each, and its system calls counted over a smaller burst.
+   * None of these bursts counts for the figures (profilers and tracers cost CPU).
    */
   private void profiles(Map<String, ScenarioSession> sessions) throws Exception {
     Optional<AsyncProfiler> profiler =
@@ -315,7 +367,9 @@ public final class Suite {
       }
       int n = o.steady().n();
       if (profiler.isEmpty()) {
-        graphs.put("cpu", "no profile: async-profiler's library not found on the runner's class path (linux-x64)");
+        graphs.put(
+            "cpu",
+            "no profile: async-profiler's library not found on the runner's class path (linux-x64)");
       } else {
         for (String kind : List.of("cpu", "alloc")) {
           String file = s.id() + "-" + process + "-" + kind + ".html";
@@ -330,8 +384,21 @@ public final class Suite {
             try {
               add(session.burst("profile-" + kind, n, 1, progress));
             } finally {
-              profiler.get().stop(pid, dir.resolve(file), s.id() + " " + process + " " + (kind.equals("cpu")
-                  ? "CPU (" + profiler.get().cpuEvent() + ")" : "allocations") + ", " + n + " events");
+              profiler
+                  .get()
+                  .stop(
+                      pid,
+                      dir.resolve(file),
+                      s.id()
+                          + " "
+                          + process
+                          + " "
+                          + (kind.equals("cpu")
+                              ? "CPU (" + profiler.get().cpuEvent() + ")"
+                              : "allocations")
+                          + ", "
+                          + n
+                          + " events");
             }
             graphs.put(kind, "profiles/" + file);
           } catch (IOException e) {
@@ -352,19 +419,25 @@ public final class Suite {
             r = session.burst("syscalls", m, 1, progress);
           }
           add(r);
-          syscalls.put(s.id(), new SyscallCount(process, r.received(),
-              Syscalls.count(trace, hooks.ports()), null));
+          syscalls.put(
+              s.id(),
+              new SyscallCount(process, r.received(), Syscalls.count(trace, hooks.ports()), null));
           Files.deleteIfExists(trace);
         } catch (Exception e) {
-          syscalls.put(s.id(), new SyscallCount(process, 0, Map.of(), "not counted: " + e.getMessage()));
+          syscalls.put(
+              s.id(), new SyscallCount(process, 0, Map.of(), "not counted: " + e.getMessage()));
         }
       }
     }
     lastIdle = null;
   }
 
-  /** A burst between two idle CPU readings (the previous burst's closing reading opens the next one). */
-  private RunResult measuredBurst(ScenarioSession session, String mode, int n, int rep) throws Exception {
+  /**
+   * A burst between two idle CPU readings (the previous burst's closing reading opens the next
+   * one).
+   */
+  private RunResult measuredBurst(ScenarioSession session, String mode, int n, int rep)
+      throws Exception {
     if (!cpu.enabled()) {
       RunResult r = session.burst(mode, n, rep, progress);
       add(r);
@@ -386,13 +459,19 @@ public final class Suite {
       if (group.get(0).equals("T5") && !o.camelPeer()) {
         continue; // T5's ladder is only for the comparison with the peer's CT5
       }
-      List<ScenarioSession> alive = new ArrayList<>(group.stream().filter(sessions::containsKey).map(sessions::get).toList());
+      List<ScenarioSession> alive =
+          new ArrayList<>(group.stream().filter(sessions::containsKey).map(sessions::get).toList());
       if (alive.isEmpty()) {
         continue;
       }
-      // The group's ladder and bound are those of its direct scenario's transport (R1 runs on the JMS ladder).
-      String transport = Scenario.all().stream().filter(s -> s.id().equals(group.get(0))).findFirst()
-          .map(Scenario::to).orElse(alive.get(0).scenario().to());
+      // The group's ladder and bound are those of its direct scenario's transport (R1 runs on the
+      // JMS ladder).
+      String transport =
+          Scenario.all().stream()
+              .filter(s -> s.id().equals(group.get(0)))
+              .findFirst()
+              .map(Scenario::to)
+              .orElse(alive.get(0).scenario().to());
       double bound = o.p99BoundMs(transport);
       Duration drain = Duration.ofSeconds(transport.equals("sqs") ? 30 : 15);
       Map<String, Double> lastPass = new LinkedHashMap<>();
@@ -416,7 +495,10 @@ public final class Suite {
             lastPass.put(step.scenario(), rate);
           } else if (!firstFail.containsKey(step.scenario())) {
             firstFail.put(step.scenario(), rate);
-            alive.stream().filter(s -> s.scenario().id().equals(step.scenario())).findFirst().ifPresent(failed::add);
+            alive.stream()
+                .filter(s -> s.scenario().id().equals(step.scenario()))
+                .findFirst()
+                .ifPresent(failed::add);
             alive.removeIf(s -> s.scenario().id().equals(step.scenario()));
           }
         }
@@ -441,7 +523,9 @@ public final class Suite {
         if (sessions.containsKey(id)) {
           sustainable.put(id, lastPass.getOrDefault(id, 0.0));
           if (!firstFail.containsKey(id)) {
-            notes.add(id + ": every offered rate was sustained; the sustainable rate is at least the highest tried.");
+            notes.add(
+                id
+                    + ": every offered rate was sustained; the sustainable rate is at least the highest tried.");
           }
         }
       }
@@ -449,25 +533,30 @@ public final class Suite {
   }
 
   /**
-   * One step of a ladder: up to 3 runs of every session at {@code rate}, interleaved (run 1 of each, then run 2,
-   * …) so that drifting load hits all of them; in quick mode a session's third run is skipped once its first
-   * two decided the step.
+   * One step of a ladder: up to 3 runs of every session at {@code rate}, interleaved (run 1 of
+   * each, then run 2, …) so that drifting load hits all of them; in quick mode a session's third
+   * run is skipped once its first two decided the step.
    */
-  private List<RateStep> step(List<ScenarioSession> sessions, double rate, Duration duration, Duration drain,
-      double bound) throws InterruptedException {
+  private List<RateStep> step(
+      List<ScenarioSession> sessions, double rate, Duration duration, Duration drain, double bound)
+      throws InterruptedException {
     Map<String, List<RunResult>> runs = new LinkedHashMap<>();
     Map<String, List<Boolean>> passes = new LinkedHashMap<>();
     List<ScenarioSession> pending = new ArrayList<>(sessions);
     for (int run = 1; run <= RateLadder.RUNS && !pending.isEmpty(); run++) {
       for (ScenarioSession s : List.copyOf(pending)) {
         String id = s.scenario().id();
-        progress.step("paced " + id + " " + Math.round(rate) + " ev/s run " + run + "/" + RateLadder.RUNS);
-        // CPU per event in paced runs (full mode: the idle waits would lengthen the quick mode's many short runs)
+        progress.step(
+            "paced " + id + " " + Math.round(rate) + " ev/s run " + run + "/" + RateLadder.RUNS);
+        // CPU per event in paced runs (full mode: the idle waits would lengthen the quick mode's
+        // many short runs)
         CpuMeter.Snapshot before = cpu.enabled() && !o.quick() ? cpu.idleSnapshot(IDLE_MAX) : null;
         RunResult r = s.paced(rate, duration, drain, run, progress);
         add(r);
         if (before != null) {
-          cpuUses.add(CpuUse.between(id, "rate", r.n(), run, rate, r.received(), before, cpu.idleSnapshot(IDLE_MAX)));
+          cpuUses.add(
+              CpuUse.between(
+                  id, "rate", r.n(), run, rate, r.received(), before, cpu.idleSnapshot(IDLE_MAX)));
         }
         runs.computeIfAbsent(id, k -> new ArrayList<>()).add(r);
         passes.computeIfAbsent(id, k -> new ArrayList<>()).add(RateLadder.sustained(r, bound));
@@ -479,8 +568,14 @@ public final class Suite {
     List<RateStep> out = new ArrayList<>();
     for (ScenarioSession s : sessions) {
       String id = s.scenario().id();
-      RateStep step = new RateStep(id, rate, runs.get(id), passes.get(id), RateLadder.stepSustained(passes.get(id)),
-          bound);
+      RateStep step =
+          new RateStep(
+              id,
+              rate,
+              runs.get(id),
+              passes.get(id),
+              RateLadder.stepSustained(passes.get(id)),
+              bound);
       steps.add(step);
       out.add(step);
     }
@@ -488,15 +583,22 @@ public final class Suite {
   }
 
   /**
-   * I1: a healthy JMS → service → JMS subscription alone, and beside a second subscription on the same type
-   * whose webhook answers 503 after 5 s (5 attempts, backoff 1–30 s). Alone and beside alternate (and swap
-   * order every repetition) so that drifting load hits both. The failing subscription is created right before
-   * each "beside" burst and deleted once its deliveries were parked, which drops them: its retries must not
-   * run on into the next "alone" burst or the other scenarios.
+   * I1: a healthy JMS → service → JMS subscription alone, and beside a second subscription on the
+   * same type whose webhook answers 503 after 5 s (5 attempts, backoff 1–30 s). Alone and beside
+   * alternate (and swap order every repetition) so that drifting load hits both. The failing
+   * subscription is created right before each "beside" burst and deleted once its deliveries were
+   * parked, which drops them: its retries must not run on into the next "alone" burst or the other
+   * scenarios.
    */
   private void isolation() throws Exception {
-    Scenario s = new Scenario("I1", "JMS topic → service → JMS topic, beside a webhook answering 503 after 5 s",
-        "jms", "jms", true, List.of("T1"));
+    Scenario s =
+        new Scenario(
+            "I1",
+            "JMS topic → service → JMS topic, beside a webhook answering 503 after 5 s",
+            "jms",
+            "jms",
+            true,
+            List.of("T1"));
     List<Integer> sizes = o.quick() ? List.of(500) : o.smallN();
     ScenarioSession session = ScenarioSession.open(s, "", runId, legs, api, events, clock);
     try (FailingWebhook hook = new FailingWebhook(FAILING_DELAY)) {
@@ -506,12 +608,15 @@ public final class Suite {
       String name = "perf-" + runId + "-i1-failing";
       for (int n : sizes) {
         for (int rep = 1; rep <= o.reps(); rep++) {
-          List<String> order = rep % 2 == 1 ? List.of("alone", "beside") : List.of("beside", "alone");
+          List<String> order =
+              rep % 2 == 1 ? List.of("alone", "beside") : List.of("beside", "alone");
           for (String mode : order) {
             progress.step("I1 " + mode + " N=" + n + " rep " + rep + "/" + o.reps());
             String failing = null;
             if (mode.equals("beside")) {
-              failing = api.subscribe(name, session.type(), hook.url("/hook"), Map.of("retry", FAILING_RETRY));
+              failing =
+                  api.subscribe(
+                      name, session.type(), hook.url("/hook"), Map.of("retry", FAILING_RETRY));
               lastIdle = null;
             }
             if (!cpu.enabled()) {
@@ -536,23 +641,29 @@ public final class Suite {
           }
         }
       }
-      isolationStatus = "measured (webhook: " + hook.requests() + " requests, up to " + hook.maxConcurrent()
-          + " waiting at once)";
+      isolationStatus =
+          "measured (webhook: "
+              + hook.requests()
+              + " requests, up to "
+              + hook.maxConcurrent()
+              + " waiting at once)";
     } finally {
       session.close();
     }
   }
 
   /**
-   * Waits (at most 20 s) until the failing subscription's {@code n} deliveries are in the retry store (pending
-   * or dead-lettered); returns how many were, or -1 if the service has no deliveries API.
+   * Waits (at most 20 s) until the failing subscription's {@code n} deliveries are in the retry
+   * store (pending or dead-lettered); returns how many were, or -1 if the service has no deliveries
+   * API.
    */
   private long awaitParked(String subscription, int n) throws InterruptedException {
     long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
     long seen = -1;
     while (System.nanoTime() < deadline) {
-      Optional<Long> count = Optional.ofNullable(api.getJson("/api/v1/subscriptions/" + subscription + "/deliveries"))
-          .map(j -> j.path("pending").asLong() + j.path("deadLetters").asLong());
+      Optional<Long> count =
+          Optional.ofNullable(api.getJson("/api/v1/subscriptions/" + subscription + "/deliveries"))
+              .map(j -> j.path("pending").asLong() + j.path("deadLetters").asLong());
       if (count.isEmpty()) {
         return seen;
       }
@@ -566,8 +677,14 @@ public final class Suite {
   }
 
   private void cep() throws Exception {
-    Scenario relay = new Scenario("C1", "JMS topic → service (10 detectors + 10 rules) → JMS topic", "jms", "jms",
-        true, List.of("T1"));
+    Scenario relay =
+        new Scenario(
+            "C1",
+            "JMS topic → service (10 detectors + 10 rules) → JMS topic",
+            "jms",
+            "jms",
+            true,
+            List.of("T1"));
     int n = o.quick() ? 500 : 5000;
     int reps = o.quick() ? 1 : 3;
     ScenarioSession session = ScenarioSession.open(relay, "", runId, legs, api, events, clock);
@@ -600,8 +717,12 @@ public final class Suite {
   /** Deploys the detectors and rules; returns null on success, else why not. */
   private String deployDetectorsAndRules(String type) throws Exception {
     for (int i = 1; i <= CEP_COUNT; i++) {
-      ServiceApi.Answer a = api.addDetector("perf-" + runId + "-d" + i, type,
-          "select count(*) as n from R#length(" + (100 + i) + ") having count(*) > 100000", type + ".detected" + i);
+      ServiceApi.Answer a =
+          api.addDetector(
+              "perf-" + runId + "-d" + i,
+              type,
+              "select count(*) as n from R#length(" + (100 + i) + ") having count(*) > 100000",
+              type + ".detected" + i);
       if (a.status() == 404 || a.status() == 405) {
         return "not measured: API absent (POST /api/v1/detectors answered " + a.status() + ")";
       }
@@ -610,8 +731,14 @@ public final class Suite {
       }
     }
     for (int i = 1; i <= CEP_COUNT; i++) {
-      String drl = "rule \"perf-r" + i + "\" when $e : Event( type == \"" + type + "\", number(\"value\") > "
-          + (1_000_000 + i) + " ) then actions.run(\"log\", Map.of(\"message\",\"x\")); end";
+      String drl =
+          "rule \"perf-r"
+              + i
+              + "\" when $e : Event( type == \""
+              + type
+              + "\", number(\"value\") > "
+              + (1_000_000 + i)
+              + " ) then actions.run(\"log\", Map.of(\"message\",\"x\")); end";
       ServiceApi.Answer a = api.addRule("perf-" + runId + "-r" + i, drl);
       if (a.status() == 404 || a.status() == 405) {
         return "not measured: API absent (POST /api/v1/rules answered " + a.status() + ")";
@@ -626,8 +753,20 @@ public final class Suite {
   private void add(RunResult r) {
     results.add(r);
     if (!r.exactlyOnce() && !r.mode().equals("rate")) {
-      notes.add(r.scenario() + " " + r.mode() + " N=" + r.n() + " rep " + r.rep() + ": received " + r.received()
-          + ", duplicates " + r.duplicates() + ", failed sends " + r.sendFailures());
+      notes.add(
+          r.scenario()
+              + " "
+              + r.mode()
+              + " N="
+              + r.n()
+              + " rep "
+              + r.rep()
+              + ": received "
+              + r.received()
+              + ", duplicates "
+              + r.duplicates()
+              + ", failed sends "
+              + r.sendFailures());
     }
   }
 
@@ -648,15 +787,27 @@ public final class Suite {
     for (Scenario s : scenarios) {
       for (List<String> group : PACED_GROUPS) {
         if (group.contains(s.id())) {
-          // The ladder usually stops after a few steps on a small machine: plan for the first three.
-          String transport = Scenario.all().stream().filter(x -> x.id().equals(group.get(0))).findFirst()
-              .map(Scenario::to).orElse(s.to());
-          total += Math.round(RateLadder.rates(transport, o.quick()).stream().limit(3).mapToDouble(Double::doubleValue)
-              .sum() * o.pacedSeconds() * (o.quick() ? RateLadder.NEEDED : RateLadder.RUNS));
+          // The ladder usually stops after a few steps on a small machine: plan for the first
+          // three.
+          String transport =
+              Scenario.all().stream()
+                  .filter(x -> x.id().equals(group.get(0)))
+                  .findFirst()
+                  .map(Scenario::to)
+                  .orElse(s.to());
+          total +=
+              Math.round(
+                  RateLadder.rates(transport, o.quick()).stream()
+                          .limit(3)
+                          .mapToDouble(Double::doubleValue)
+                          .sum()
+                      * o.pacedSeconds()
+                      * (o.quick() ? RateLadder.NEEDED : RateLadder.RUNS));
         }
       }
     }
-    long isolation = 2L * o.reps() * (o.quick() ? 500 : o.smallN().stream().mapToLong(Integer::longValue).sum());
+    long isolation =
+        2L * o.reps() * (o.quick() ? 500 : o.smallN().stream().mapToLong(Integer::longValue).sum());
     return total + isolation + 2L * (o.quick() ? 500 : 15000) + 3L * warmUp();
   }
 
@@ -686,17 +837,18 @@ public final class Suite {
   }
 
   /**
-   * Idle CPU rate (ms per s) of each source, averaged over the idle measurements (after the warm-ups and, except
-   * in quick mode, after the bursts).
+   * Idle CPU rate (ms per s) of each source, averaged over the idle measurements (after the
+   * warm-ups and, except in quick mode, after the bursts).
    */
   public Map<String, Double> idleRates() {
     Map<String, Double> sum = new LinkedHashMap<>();
     Map<String, Integer> count = new LinkedHashMap<>();
     for (Map<String, Double> m : idleRates) {
-      m.forEach((k, v) -> {
-        sum.merge(k, v, Double::sum);
-        count.merge(k, 1, Integer::sum);
-      });
+      m.forEach(
+          (k, v) -> {
+            sum.merge(k, v, Double::sum);
+            count.merge(k, 1, Integer::sum);
+          });
     }
     Map<String, Double> out = new LinkedHashMap<>();
     sum.forEach((k, v) -> out.put(k, v / count.get(k)));
@@ -708,7 +860,10 @@ public final class Suite {
     return idleRates;
   }
 
-  /** I1: the failing subscription's deliveries found in the retry store after each "beside" burst, by "N/rep". */
+  /**
+   * I1: the failing subscription's deliveries found in the retry store after each "beside" burst,
+   * by "N/rep".
+   */
   public Map<String, Long> parked() {
     return parked;
   }
@@ -718,12 +873,17 @@ public final class Suite {
     return isolationStatus;
   }
 
-  /** The process whose JIT share decides the steady state of each scenario's bursts (null: none). */
+  /**
+   * The process whose JIT share decides the steady state of each scenario's bursts (null: none).
+   */
   public Map<String, String> subjects() {
     return subjects;
   }
 
-  /** Flame graphs per scenario: kind ({@code cpu}, {@code alloc}) → path under the report dir, or why there is none. */
+  /**
+   * Flame graphs per scenario: kind ({@code cpu}, {@code alloc}) → path under the report dir, or
+   * why there is none.
+   */
   public Map<String, Map<String, String>> flameGraphs() {
     return flameGraphs;
   }

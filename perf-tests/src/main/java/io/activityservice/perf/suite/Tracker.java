@@ -10,10 +10,10 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 
 /**
- * Bookkeeping of one measured run: the ids sent ({@code <prefix><seq>}), each event's intended send time,
- * how often each id arrived (exactly-once check) and the channel-to-channel latency from the intended
- * send time to receipt (HdrHistogram, microseconds; coordinated-omission-free for paced runs because the
- * intended, not the actual, send time is used).
+ * Bookkeeping of one measured run: the ids sent ({@code <prefix><seq>}), each event's intended send
+ * time, how often each id arrived (exactly-once check) and the channel-to-channel latency from the
+ * intended send time to receipt (HdrHistogram, microseconds; coordinated-omission-free for paced
+ * runs because the intended, not the actual, send time is used).
  */
 public final class Tracker implements ReceiveHandler {
 
@@ -49,7 +49,10 @@ public final class Tracker implements ReceiveHandler {
     return prefix + seq;
   }
 
-  /** Records the intended send time ({@link System#nanoTime()}) of event {@code seq}; call before sending it. */
+  /**
+   * Records the intended send time ({@link System#nanoTime()}) of event {@code seq}; call before
+   * sending it.
+   */
   public void markSent(int seq, long nanoTime) {
     intended[seq] = nanoTime;
   }
@@ -114,8 +117,8 @@ public final class Tracker implements ReceiveHandler {
   }
 
   /**
-   * Waits until nothing at all (including duplicates and other runs' events) arrived for {@code quiet},
-   * at most {@code max}: lets a backlog drain after an overloaded run.
+   * Waits until nothing at all (including duplicates and other runs' events) arrived for {@code
+   * quiet}, at most {@code max}: lets a backlog drain after an overloaded run.
    */
   public void settle(Duration quiet, Duration max) throws InterruptedException {
     long deadline = System.nanoTime() + max.toNanos();
@@ -154,12 +157,17 @@ public final class Tracker implements ReceiveHandler {
     return sendFailures.get();
   }
 
-  /** {@link System#nanoTime()} of the last first-copy receipt, or {@link Long#MIN_VALUE} if none. */
+  /**
+   * {@link System#nanoTime()} of the last first-copy receipt, or {@link Long#MIN_VALUE} if none.
+   */
   public long lastReceive() {
     return lastReceive.get();
   }
 
-  /** The latencies recorded so far (microseconds); each call returns what arrived since the last one. */
+  /**
+   * The latencies recorded so far (microseconds); each call returns what arrived since the last
+   * one.
+   */
   public Histogram latencies() {
     return latency.getIntervalHistogram();
   }

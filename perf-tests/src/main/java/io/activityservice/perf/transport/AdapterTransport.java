@@ -11,8 +11,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Producer and consumer drivers on one of the project's own channel adapters used as a plain client
- * ({@code JmsChannelAdapter}, {@code SqsChannelAdapter}): the same code the service uses on its side.
- * Received events are acknowledged at once.
+ * ({@code JmsChannelAdapter}, {@code SqsChannelAdapter}): the same code the service uses on its
+ * side. Received events are acknowledged at once.
  */
 public final class AdapterTransport {
 
@@ -20,8 +20,9 @@ public final class AdapterTransport {
   private final Map<String, String> inboundProperties;
 
   /**
-   * @param adapter           the adapter, owned by the caller
-   * @param inboundProperties adapter-specific inbound settings, e.g. the JMS {@code subscriptionName}
+   * @param adapter the adapter, owned by the caller
+   * @param inboundProperties adapter-specific inbound settings, e.g. the JMS {@code
+   *     subscriptionName}
    */
   public AdapterTransport(ChannelAdapter adapter, Map<String, String> inboundProperties) {
     this.adapter = adapter;
@@ -51,12 +52,15 @@ public final class AdapterTransport {
 
   /** Starts consuming {@code uri}; returns once the subscription is in place. */
   public Listener listen(String uri, ReceiveHandler handler) {
-    InboundChannel in = adapter.openInbound(ChannelUri.parse(uri),
-        new InboundSettings(null, null, inboundProperties), (event, ack) -> {
-          long now = System.nanoTime();
-          ack.ack();
-          handler.received(event.getId(), now);
-        });
+    InboundChannel in =
+        adapter.openInbound(
+            ChannelUri.parse(uri),
+            new InboundSettings(null, null, inboundProperties),
+            (event, ack) -> {
+              long now = System.nanoTime();
+              ack.ack();
+              handler.received(event.getId(), now);
+            });
     return in::close;
   }
 }

@@ -14,9 +14,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A webhook served by the runner that answers every request with {@code 503} after a delay, like an overloaded
- * subscriber: the answers are sent from a timer, so requests waiting for their answer hold no thread (thousands
- * can wait at once). Counts requests and the most waiting at once.
+ * A webhook served by the runner that answers every request with {@code 503} after a delay, like an
+ * overloaded subscriber: the answers are sent from a timer, so requests waiting for their answer
+ * hold no thread (thousands can wait at once). Counts requests and the most waiting at once.
  */
 public final class FailingWebhook implements AutoCloseable {
 
@@ -30,14 +30,17 @@ public final class FailingWebhook implements AutoCloseable {
   /** Starts a server on a free port of 127.0.0.1 that answers 503 after {@code delay}. */
   public FailingWebhook(Duration delay) {
     this.delay = delay;
-    this.timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("perf-failing-webhook-timer"));
+    this.timer =
+        Executors.newSingleThreadScheduledExecutor(
+            DaemonThreads.named("perf-failing-webhook-timer"));
     try {
       server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 4096);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     // Two threads only read requests and schedule the answer; none waits for it.
-    server.setExecutor(Executors.newFixedThreadPool(2, DaemonThreads.named("perf-failing-webhook")));
+    server.setExecutor(
+        Executors.newFixedThreadPool(2, DaemonThreads.named("perf-failing-webhook")));
     server.createContext("/", this::handle);
     server.start();
   }
@@ -46,16 +49,19 @@ public final class FailingWebhook implements AutoCloseable {
     exchange.getRequestBody().readAllBytes();
     requests.incrementAndGet();
     maxOpen.accumulateAndGet(open.incrementAndGet(), Math::max);
-    timer.schedule(() -> {
-      try {
-        exchange.sendResponseHeaders(503, -1);
-      } catch (IOException e) {
-        // the client gave up first
-      } finally {
-        open.decrementAndGet();
-        exchange.close();
-      }
-    }, delay.toMillis(), TimeUnit.MILLISECONDS);
+    timer.schedule(
+        () -> {
+          try {
+            exchange.sendResponseHeaders(503, -1);
+          } catch (IOException e) {
+            // the client gave up first
+          } finally {
+            open.decrementAndGet();
+            exchange.close();
+          }
+        },
+        delay.toMillis(),
+        TimeUnit.MILLISECONDS);
   }
 
   /** The URL of {@code path} on this server, e.g. {@code http://127.0.0.1:41234/hook}. */

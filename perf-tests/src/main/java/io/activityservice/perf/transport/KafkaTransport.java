@@ -26,8 +26,9 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * Kafka producer and consumer drivers on plain kafka-clients, in the CloudEvents Kafka binary mode the
- * service's {@code kafka:} adapter reads and writes ({@code ce_*} headers, data as the record value).
+ * Kafka producer and consumer drivers on plain kafka-clients, in the CloudEvents Kafka binary mode
+ * the service's {@code kafka:} adapter reads and writes ({@code ce_*} headers, data as the record
+ * value).
  */
 public final class KafkaTransport implements AutoCloseable {
 
@@ -83,7 +84,9 @@ public final class KafkaTransport implements AutoCloseable {
         headers.add(header("content-type", event.getDataContentType()));
         CompletableFuture<Void> done = new CompletableFuture<>();
         try {
-          producer.send(new ProducerRecord<byte[], byte[]>(topic, null, (byte[]) null, event.getData().toBytes(), headers),
+          producer.send(
+              new ProducerRecord<byte[], byte[]>(
+                  topic, null, (byte[]) null, event.getData().toBytes(), headers),
               (metadata, error) -> {
                 if (error == null) {
                   done.complete(null);
@@ -104,7 +107,10 @@ public final class KafkaTransport implements AutoCloseable {
     };
   }
 
-  /** Consumes {@code topic} in its own group from the earliest offset; returns once partitions are assigned. */
+  /**
+   * Consumes {@code topic} in its own group from the earliest offset; returns once partitions are
+   * assigned.
+   */
   public Listener listen(String topic, String group, ReceiveHandler handler) {
     Properties p = new Properties();
     p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, brokers);
@@ -121,20 +127,25 @@ public final class KafkaTransport implements AutoCloseable {
     }
     if (consumer.assignment().isEmpty()) {
       consumer.close();
-      throw new IllegalStateException("kafka consumer of " + topic + " got no partition within " + TIMEOUT);
+      throw new IllegalStateException(
+          "kafka consumer of " + topic + " got no partition within " + TIMEOUT);
     }
-    java.util.concurrent.atomic.AtomicBoolean running = new java.util.concurrent.atomic.AtomicBoolean(true);
-    Thread thread = DaemonThreads.thread("perf-kafka-" + topic, () -> {
-      try {
-        while (running.get()) {
-          dispatch(consumer.poll(Duration.ofMillis(100)), handler);
-        }
-      } catch (org.apache.kafka.common.errors.WakeupException e) {
-        // closing
-      } finally {
-        consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
-      }
-    });
+    java.util.concurrent.atomic.AtomicBoolean running =
+        new java.util.concurrent.atomic.AtomicBoolean(true);
+    Thread thread =
+        DaemonThreads.thread(
+            "perf-kafka-" + topic,
+            () -> {
+              try {
+                while (running.get()) {
+                  dispatch(consumer.poll(Duration.ofMillis(100)), handler);
+                }
+              } catch (org.apache.kafka.common.errors.WakeupException e) {
+                // closing
+              } finally {
+                consumer.close(CloseOptions.timeout(Duration.ofSeconds(5)));
+              }
+            });
     thread.start();
     return () -> {
       running.set(false);
@@ -147,7 +158,8 @@ public final class KafkaTransport implements AutoCloseable {
     };
   }
 
-  private static void dispatch(Iterable<ConsumerRecord<byte[], byte[]>> records, ReceiveHandler handler) {
+  private static void dispatch(
+      Iterable<ConsumerRecord<byte[], byte[]>> records, ReceiveHandler handler) {
     long now = System.nanoTime();
     for (ConsumerRecord<byte[], byte[]> r : records) {
       Header id = r.headers().lastHeader("ce_id");

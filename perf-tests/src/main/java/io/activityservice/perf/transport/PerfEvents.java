@@ -7,15 +7,16 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 
 /**
- * The events the suite sends: structured JSON data of about 1 KiB, a scenario-specific type, and the
- * extension {@value #SENT_EXTENSION} carrying the intended send time as epoch nanoseconds (text), so a
- * receiver in another process could compute latencies too. The suite itself keys intended send times by
- * event id (sender and receiver share a JVM and its monotonic clock).
+ * The events the suite sends: structured JSON data of about 1 KiB, a scenario-specific type, and
+ * the extension {@value #SENT_EXTENSION} carrying the intended send time as epoch nanoseconds
+ * (text), so a receiver in another process could compute latencies too. The suite itself keys
+ * intended send times by event id (sender and receiver share a JVM and its monotonic clock).
  */
 public final class PerfEvents {
 
   /** Extension holding the intended send time in epoch nanoseconds. */
   public static final String SENT_EXTENSION = "perfsent";
+
   /** The CloudEvents source of every event. */
   public static final URI SOURCE = URI.create("/perf-tests");
 
@@ -39,12 +40,19 @@ public final class PerfEvents {
     return data;
   }
 
-  /** An event with this id and type, stamped with the wall-clock equivalent of {@code intendedNanos}. */
+  /**
+   * An event with this id and type, stamped with the wall-clock equivalent of {@code
+   * intendedNanos}.
+   */
   public CloudEvent event(String id, String type, long intendedNanos, Clock clock) {
-    return CloudEventBuilder.v1().withId(id).withSource(SOURCE).withType(type)
+    return CloudEventBuilder.v1()
+        .withId(id)
+        .withSource(SOURCE)
+        .withType(type)
         .withDataContentType("application/json")
         .withExtension(SENT_EXTENSION, Long.toString(clock.epochNanos(intendedNanos)))
-        .withData(data).build();
+        .withData(data)
+        .build();
   }
 
   /** Maps {@link System#nanoTime()} readings to epoch nanoseconds, anchored once. */

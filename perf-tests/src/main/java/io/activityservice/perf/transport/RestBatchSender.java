@@ -17,10 +17,11 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Producer driver for REST batch publish: {@code POST /api/v1/events} with {@code application/cloudevents-batch+json},
- * {@code batchSize} events per request (a partial batch leaves after {@value #LINGER_MS} ms), at most
- * {@code concurrency} requests in flight. Each event's future completes with its request. A {@code 503} is retried
- * after 20 ms, up to 50 times (events of the batch already routed are duplicates the service's dedup drops).
+ * Producer driver for REST batch publish: {@code POST /api/v1/events} with {@code
+ * application/cloudevents-batch+json}, {@code batchSize} events per request (a partial batch leaves
+ * after {@value #LINGER_MS} ms), at most {@code concurrency} requests in flight. Each event's
+ * future completes with its request. A {@code 503} is retried after 20 ms, up to 50 times (events
+ * of the batch already routed are duplicates the service's dedup drops).
  */
 public final class RestBatchSender implements EventSender {
 
@@ -30,7 +31,8 @@ public final class RestBatchSender implements EventSender {
   private final ServiceApi api;
   private final int batchSize;
   private final Semaphore slots;
-  private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("perf-rest-batch-linger"));
+  private final ScheduledExecutorService timer =
+      Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("perf-rest-batch-linger"));
   private List<CloudEvent> events = new ArrayList<>();
   private List<CompletableFuture<Void>> futures = new ArrayList<>();
   private boolean lingering;
@@ -85,7 +87,8 @@ public final class RestBatchSender implements EventSender {
   private void post(List<CloudEvent> batch, List<CompletableFuture<Void>> fs) {
     try {
       if (!slots.tryAcquire(60, TimeUnit.SECONDS)) {
-        fs.forEach(f -> f.completeExceptionally(new IllegalStateException("no REST slot within 60 s")));
+        fs.forEach(
+            f -> f.completeExceptionally(new IllegalStateException("no REST slot within 60 s")));
         return;
       }
     } catch (InterruptedException e) {
@@ -104,34 +107,43 @@ public final class RestBatchSender implements EventSender {
     body.write(']');
     CompletableFuture<Void> done = new CompletableFuture<>();
     attempt(body.toByteArray(), 1, done);
-    done.whenComplete((v, e) -> {
-      slots.release();
-      for (CompletableFuture<Void> f : fs) {
-        if (e == null) {
-          f.complete(null);
-        } else {
-          f.completeExceptionally(e);
-        }
-      }
-    });
+    done.whenComplete(
+        (v, e) -> {
+          slots.release();
+          for (CompletableFuture<Void> f : fs) {
+            if (e == null) {
+              f.complete(null);
+            } else {
+              f.completeExceptionally(e);
+            }
+          }
+        });
   }
 
   private void attempt(byte[] body, int n, CompletableFuture<Void> done) {
-    HttpRequest request = api.request("/api/v1/events").timeout(Duration.ofSeconds(60))
-        .header("Content-Type", CloudEventJson.BATCH_CONTENT_TYPE)
-        .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
-    api.http().sendAsync(request, HttpResponse.BodyHandlers.discarding()).whenComplete((response, error) -> {
-      if (error != null) {
-        done.completeExceptionally(error);
-      } else if (response.statusCode() == 202 || response.statusCode() == 200) {
-        done.complete(null);
-      } else if (response.statusCode() == 503 && n < MAX_ATTEMPTS) {
-        CompletableFuture.delayedExecutor(20, TimeUnit.MILLISECONDS).execute(() -> attempt(body, n + 1, done));
-      } else {
-        done.completeExceptionally(new IllegalStateException("POST /api/v1/events (batch) answered "
-            + response.statusCode()));
-      }
-    });
+    HttpRequest request =
+        api.request("/api/v1/events")
+            .timeout(Duration.ofSeconds(60))
+            .header("Content-Type", CloudEventJson.BATCH_CONTENT_TYPE)
+            .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+            .build();
+    api.http()
+        .sendAsync(request, HttpResponse.BodyHandlers.discarding())
+        .whenComplete(
+            (response, error) -> {
+              if (error != null) {
+                done.completeExceptionally(error);
+              } else if (response.statusCode() == 202 || response.statusCode() == 200) {
+                done.complete(null);
+              } else if (response.statusCode() == 503 && n < MAX_ATTEMPTS) {
+                CompletableFuture.delayedExecutor(20, TimeUnit.MILLISECONDS)
+                    .execute(() -> attempt(body, n + 1, done));
+              } else {
+                done.completeExceptionally(
+                    new IllegalStateException(
+                        "POST /api/v1/events (batch) answered " + response.statusCode()));
+              }
+            });
   }
 
   @Override

@@ -16,25 +16,34 @@ import org.junit.jupiter.api.io.TempDir;
 class SweepReportTest {
 
   private static SweepResult r(String config, String load, int rep, double throughput, double p50) {
-    return new SweepResult(config, load, 100, rep, 500, (long) throughput * 5, 0, throughput, p50, p50 * 2, 50, 10);
+    return new SweepResult(
+        config, load, 100, rep, 500, (long) throughput * 5, 0, throughput, p50, p50 * 2, 50, 10);
   }
 
   private static SweepReport report() {
     List<SweepResult> results = new ArrayList<>();
     for (int rep = 1; rep <= 2; rep++) {
       for (String c : BatchingSweep.CONFIGS) {
-        results.add(r(c, "low", rep, 20, c.equals("fixed-1") ? 10 : c.equals("adaptive") ? 10.5 + rep : 15));
+        results.add(
+            r(
+                c,
+                "low",
+                rep,
+                20,
+                c.equals("fixed-1") ? 10 : c.equals("adaptive") ? 10.5 + rep : 15));
         results.add(r(c, "medium", rep, 400, 12));
-        double overload = switch (c) {
-          case "fixed-1" -> 300;
-          case "fixed-10" -> 2000;
-          case "adaptive" -> 1900;
-          default -> 1000;
-        };
+        double overload =
+            switch (c) {
+              case "fixed-1" -> 300;
+              case "fixed-10" -> 2000;
+              case "adaptive" -> 1900;
+              default -> 1000;
+            };
         results.add(r(c, "overload", rep, overload, 500));
       }
     }
-    return new SweepReport(results, new double[] {20, 400, 4000}, 5, 2, URI.create("http://x"), Instant.EPOCH, 1, 2);
+    return new SweepReport(
+        results, new double[] {20, 400, 4000}, 5, 2, URI.create("http://x"), Instant.EPOCH, 1, 2);
   }
 
   @Test
@@ -52,6 +61,8 @@ class SweepReportTest {
     assertTrue(md.contains("| Adaptive batching (SQS send): throughput under overload"), md);
     assertTrue(md.contains("missed"), "1.2× at low load misses the 1.1× target");
     assertTrue(Files.readString(dir.resolve("index.html")).contains("<svg"));
-    assertEquals(1 + 2 * 3 * BatchingSweep.CONFIGS.size(), Files.readAllLines(dir.resolve("results.csv")).size());
+    assertEquals(
+        1 + 2 * 3 * BatchingSweep.CONFIGS.size(),
+        Files.readAllLines(dir.resolve("results.csv")).size());
   }
 }

@@ -11,10 +11,12 @@ class ProcessCountersTest {
 
   @Test
   void parsesContextSwitchesAndWriteCalls() {
-    String status = "Name:\tjava\nState:\tS (sleeping)\nvoluntary_ctxt_switches:\t1523\nnonvoluntary_ctxt_switches:\t17\n";
+    String status =
+        "Name:\tjava\nState:\tS (sleeping)\nvoluntary_ctxt_switches:\t1523\nnonvoluntary_ctxt_switches:\t17\n";
     assertArrayEquals(new long[] {1523, 17}, ProcessCounters.contextSwitches(status));
     String io = "rchar: 10\nwchar: 20\nsyscr: 300\nsyscw: 4000\nread_bytes: 0\n";
-    assertEquals(Map.of("service.syscw", 4000L, "service.syscr", 300L), ProcessCounters.io("service", io));
+    assertEquals(
+        Map.of("service.syscw", 4000L, "service.syscr", 300L), ProcessCounters.io("service", io));
   }
 
   @Test

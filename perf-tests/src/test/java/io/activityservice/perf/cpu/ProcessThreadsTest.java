@@ -25,10 +25,12 @@ class ProcessThreadsTest {
     ProcessThreads t = new ProcessThreads(-1, ProcessThreads::hotspotGroup);
     Map<String, String> groups = Map.of("10", "jit", "11", "jit", "12", "gc", "13", "jit");
     t.add(Map.of("10", 5_000L, "11", 7_000L, "12", 100L), groups);
-    assertEquals(Map.of("jit", 0L, "gc", 0L), t.totals(), "the first reading is the starting point");
+    assertEquals(
+        Map.of("jit", 0L, "gc", 0L), t.totals(), "the first reading is the starting point");
     t.add(Map.of("10", 6_000L, "11", 7_500L, "12", 400L), groups);
     assertEquals(Map.of("jit", 1_500L, "gc", 300L), t.totals());
-    // thread 11 ended (what it used since the last reading is lost), thread 13 is new: all it used counts
+    // thread 11 ended (what it used since the last reading is lost), thread 13 is new: all it used
+    // counts
     t.add(Map.of("10", 6_200L, "12", 400L, "13", 900L), groups);
     assertEquals(Map.of("jit", 2_600L, "gc", 300L), t.totals());
   }

@@ -9,26 +9,35 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The steady-state rule: JIT share under 2 % of the process's own CPU, 3 bursts per figure, a bound on repeats. */
+/**
+ * The steady-state rule: JIT share under 2 % of the process's own CPU, 3 bursts per figure, a bound
+ * on repeats.
+ */
 class SteadyStateTest {
 
   @Test
   void theJitShareIsTheCompilersCpuOverTheProcesssOwn() {
     assertEquals(0.01, burst("T2", 10_000, 1, 1000, 10).jitShare("service"), 1e-9);
-    assertEquals(0, burst("T2", 10_000, 1, 1000, 10).jitShare(null), "no process: nothing to tell apart");
-    assertEquals(0, new CpuUse("T3", "burst", 10, 1, 10, 1, Map.of("localstack", 5.0), true).jitShare("service"),
+    assertEquals(
+        0, burst("T2", 10_000, 1, 1000, 10).jitShare(null), "no process: nothing to tell apart");
+    assertEquals(
+        0,
+        new CpuUse("T3", "burst", 10, 1, 10, 1, Map.of("localstack", 5.0), true)
+            .jitShare("service"),
         "compiler threads not read: counts as steady");
     assertEquals(Double.POSITIVE_INFINITY, burst("T2", 10, 1, 0, 3).jitShare("service"));
   }
 
   @Test
   void aBurstCountsOnlyBelowTheBoundAndAFigureNeedsThreeSuchBursts() {
-    List<CpuUse> uses = new ArrayList<>(List.of(
-        burst("T2", 10_000, 1, 1000, 80),   // 8 %: JIT still compiling
-        burst("T2", 10_000, 2, 1000, 20),   // exactly 2 %: does not count (must be below)
-        burst("T2", 10_000, 3, 1000, 5),
-        burst("T2", 500, 1, 100, 0),        // other size
-        burst("T4", 10_000, 1, 1000, 0)));  // other scenario
+    List<CpuUse> uses =
+        new ArrayList<>(
+            List.of(
+                burst("T2", 10_000, 1, 1000, 80), // 8 %: JIT still compiling
+                burst("T2", 10_000, 2, 1000, 20), // exactly 2 %: does not count (must be below)
+                burst("T2", 10_000, 3, 1000, 5),
+                burst("T2", 500, 1, 100, 0), // other size
+                burst("T4", 10_000, 1, 1000, 0))); // other scenario
     SteadyState.Selection s = SteadyState.select(uses, "T2", 10_000, "service", 3, 0.02);
     assertEquals(3, s.all().size());
     assertEquals(1, s.accepted().size());
@@ -56,6 +65,14 @@ class SteadyStateTest {
   }
 
   private static CpuUse burst(String scenario, int n, int rep, double ownMs, double jitMs) {
-    return new CpuUse(scenario, "burst", n, rep, n, 1.0, Map.of("service-own", ownMs, "service-jit", jitMs), true);
+    return new CpuUse(
+        scenario,
+        "burst",
+        n,
+        rep,
+        n,
+        1.0,
+        Map.of("service-own", ownMs, "service-jit", jitMs),
+        true);
   }
 }

@@ -11,7 +11,8 @@ class TableTest {
   @Test
   void rendersMarkdownAndHtml() {
     Table t = new Table("target", "status").row("a | b", "met").row("c <d>", "missed");
-    assertEquals("| target | status |\n|---|---|\n| a \\| b | met |\n| c <d> | missed |\n", t.markdown());
+    assertEquals(
+        "| target | status |\n|---|---|\n| a \\| b | met |\n| c <d> | missed |\n", t.markdown());
     String html = t.html();
     assertTrue(html.contains("<td class=\"ok\">met</td>"));
     assertTrue(html.contains("<td class=\"bad\">missed</td>"));

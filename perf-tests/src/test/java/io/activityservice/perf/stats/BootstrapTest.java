@@ -32,12 +32,16 @@ class BootstrapTest {
   void sameSeedGivesSameInterval() {
     double[] a = {1, 2, 3, 4, 5};
     double[] b = {2, 3, 4, 5, 6};
-    assertEquals(new Bootstrap(1000, 7).differenceOfMeans(a, b), new Bootstrap(1000, 7).differenceOfMeans(a, b));
+    assertEquals(
+        new Bootstrap(1000, 7).differenceOfMeans(a, b),
+        new Bootstrap(1000, 7).differenceOfMeans(a, b));
     assertEquals(-1, new Bootstrap(1000, 7).differenceOfMeans(a, b).estimate(), 1e-12);
   }
 
   @Test
   void emptySampleIsRefused() {
-    assertThrows(IllegalArgumentException.class, () -> Bootstrap.standard().ratioOfMeans(new double[0], new double[] {1}));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> Bootstrap.standard().ratioOfMeans(new double[0], new double[] {1}));
   }
 }

@@ -23,12 +23,16 @@ class RateLadderTest {
   @Test
   void aStepIsSustainedWhenTwoOfThreeRunsMeetTheBound() {
     assertTrue(RateLadder.stepSustained(List.of(true, true, true)));
-    assertTrue(RateLadder.stepSustained(List.of(true, false, true)), "one spike does not fail the step");
+    assertTrue(
+        RateLadder.stepSustained(List.of(true, false, true)), "one spike does not fail the step");
     assertTrue(RateLadder.stepSustained(List.of(false, true, true)));
     assertFalse(RateLadder.stepSustained(List.of(true, false, false)));
     assertFalse(RateLadder.stepSustained(List.of(false, false, false)));
-    assertTrue(RateLadder.stepSustained(List.of(true, true)), "decided early (quick mode): two passes");
-    assertFalse(RateLadder.stepSustained(List.of(false, false)), "decided early (quick mode): two failures");
+    assertTrue(
+        RateLadder.stepSustained(List.of(true, true)), "decided early (quick mode): two passes");
+    assertFalse(
+        RateLadder.stepSustained(List.of(false, false)),
+        "decided early (quick mode): two failures");
   }
 
   @Test
@@ -38,7 +42,8 @@ class RateLadderTest {
     assertEquals(Optional.empty(), RateLadder.decided(List.of(false)));
     assertEquals(Optional.of(true), RateLadder.decided(List.of(true, true)));
     assertEquals(Optional.of(false), RateLadder.decided(List.of(false, false)));
-    assertEquals(Optional.empty(), RateLadder.decided(List.of(true, false)), "split: the third run decides");
+    assertEquals(
+        Optional.empty(), RateLadder.decided(List.of(true, false)), "split: the third run decides");
     assertEquals(Optional.of(true), RateLadder.decided(List.of(true, false, true)));
     assertEquals(Optional.of(false), RateLadder.decided(List.of(false, true, false)));
     // decided() and stepSustained() agree on every complete step
@@ -53,6 +58,19 @@ class RateLadderTest {
     for (int i = 0; i < 100; i++) {
       h.recordValue(latencyMicros);
     }
-    return new RunResult("T1", "rate", n, 1, 1000, received, 0, 0, 1.1, sendSeconds, h, Instant.EPOCH, Instant.EPOCH);
+    return new RunResult(
+        "T1",
+        "rate",
+        n,
+        1,
+        1000,
+        received,
+        0,
+        0,
+        1.1,
+        sendSeconds,
+        h,
+        Instant.EPOCH,
+        Instant.EPOCH);
   }
 }

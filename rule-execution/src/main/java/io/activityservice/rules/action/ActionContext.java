@@ -6,12 +6,12 @@ import io.activityservice.rules.Event;
 /**
  * What an action knows about why it runs.
  *
- * @param rule        the deployed rule set's name (as in {@code /api/v1/rules/{name}})
- * @param firedRule   the name of the DRL rule whose consequence ran the action
- * @param event       the triggering event: the {@code event} parameter if it is an {@link Event}, else the
- *                    event whose insertion fired the rule; may be {@code null}
- * @param authorScope the event types the rule set's author may use: what {@code publish} and {@code send} may emit
- *                    ({@link TypeScope#ALL} for unscoped authors)
+ * @param rule the deployed rule set's name (as in {@code /api/v1/rules/{name}})
+ * @param firedRule the name of the DRL rule whose consequence ran the action
+ * @param event the triggering event: the {@code event} parameter if it is an {@link Event}, else
+ *     the event whose insertion fired the rule; may be {@code null}
+ * @param authorScope the event types the rule set's author may use: what {@code publish} and {@code
+ *     send} may emit ({@link TypeScope#ALL} for unscoped authors)
  */
 public record ActionContext(String rule, String firedRule, Event event, TypeScope authorScope) {
 

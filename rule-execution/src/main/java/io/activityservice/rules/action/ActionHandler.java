@@ -17,6 +17,9 @@ public interface ActionHandler {
   /** The name rules use; unique among handlers. */
   String name();
 
-  /** Executes the action once (including the handler's own retries, counted in {@link ActionResult#attempts()}). */
+  /**
+   * Executes the action once (including the handler's own retries, counted in {@link
+   * ActionResult#attempts()}).
+   */
   CompletableFuture<ActionResult> execute(Map<String, Object> params, ActionContext context);
 }

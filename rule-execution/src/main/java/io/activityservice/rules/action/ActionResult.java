@@ -4,8 +4,8 @@ package io.activityservice.rules.action;
  * How an action execution ended.
  *
  * @param succeeded whether it succeeded
- * @param attempts  attempts made (1 without retries)
- * @param error     why it failed, or {@code null}
+ * @param attempts attempts made (1 without retries)
+ * @param error why it failed, or {@code null}
  */
 public record ActionResult(boolean succeeded, int attempts, String error) {
 

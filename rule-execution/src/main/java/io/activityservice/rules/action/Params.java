@@ -10,16 +10,19 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
 
-/** Reads action parameters; a missing or malformed one is an {@link IllegalArgumentException} with a fix-it message. */
+/**
+ * Reads action parameters; a missing or malformed one is an {@link IllegalArgumentException} with a
+ * fix-it message.
+ */
 final class Params {
 
-  private Params() {
-  }
+  private Params() {}
 
   static String required(Map<String, Object> params, String name, String handler, String example) {
     Object v = params.get(name);
     if (v == null || v.toString().isBlank()) {
-      throw new IllegalArgumentException(handler + " needs the parameter '" + name + "', e.g. " + example);
+      throw new IllegalArgumentException(
+          handler + " needs the parameter '" + name + "', e.g. " + example);
     }
     return v.toString();
   }
@@ -40,7 +43,8 @@ final class Params {
     try {
       return Integer.parseInt(v.toString().trim());
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("parameter '" + name + "' must be an integer, e.g. 3; got '" + v + "'");
+      throw new IllegalArgumentException(
+          "parameter '" + name + "' must be an integer, e.g. 3; got '" + v + "'");
     }
   }
 
@@ -59,14 +63,14 @@ final class Params {
     try {
       return Duration.parse(v.toString().trim());
     } catch (RuntimeException e) {
-      throw new IllegalArgumentException("parameter '" + name + "' must be milliseconds or ISO-8601, e.g. PT2S; got '"
-          + v + "'");
+      throw new IllegalArgumentException(
+          "parameter '" + name + "' must be milliseconds or ISO-8601, e.g. PT2S; got '" + v + "'");
     }
   }
 
   /**
-   * Converts a parameter value to JSON; events become their structured CloudEvent JSON, copied: the derived event
-   * must not share a tree with the routed event that subscribers receive.
+   * Converts a parameter value to JSON; events become their structured CloudEvent JSON, copied: the
+   * derived event must not share a tree with the routed event that subscribers receive.
    */
   static JsonNode json(Object value) {
     if (value instanceof Event e) {

@@ -6,41 +6,44 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The way out of the {@code webhook} action: posts one HTTP request under the service's outbound policy. The rule
- * module knows no transport; the application hands it the poster of the http channel adapter it registers (so rule
- * webhooks pass the same guard, address checks on the addresses actually connected to, per-host limits and no
- * redirects, as webhook subscriptions), or none when http channels are disabled.
+ * The way out of the {@code webhook} action: posts one HTTP request under the service's outbound
+ * policy. The rule module knows no transport; the application hands it the poster of the http
+ * channel adapter it registers (so rule webhooks pass the same guard, address checks on the
+ * addresses actually connected to, per-host limits and no redirects, as webhook subscriptions), or
+ * none when http channels are disabled.
  */
 public interface WebhookPoster {
 
   /**
    * Checks one POST and returns the call that sends it; each {@link Attempt#post()} is one attempt.
    *
-   * @param target      an http(s) URL
+   * @param target an http(s) URL
    * @param contentType the body's media type
-   * @param body        the body
-   * @param headers     further headers; connection-level ones are refused
-   * @param timeout     time for one attempt's answer
-   * @throws IllegalArgumentException for a request that can never be sent (a restricted header, a line break in a
-   *                                  value, a non-positive timeout), with a message that says what is wrong
+   * @param body the body
+   * @param headers further headers; connection-level ones are refused
+   * @param timeout time for one attempt's answer
+   * @throws IllegalArgumentException for a request that can never be sent (a restricted header, a
+   *     line break in a value, a non-positive timeout), with a message that says what is wrong
    */
-  Attempt prepare(URI target, String contentType, byte[] body, Map<String, String> headers, Duration timeout);
+  Attempt prepare(
+      URI target, String contentType, byte[] body, Map<String, String> headers, Duration timeout);
 
   /** One prepared POST. */
   @FunctionalInterface
   interface Attempt {
 
     /**
-     * Sends it. Never blocks and never throws: completes with the HTTP status the target answered (redirects are
-     * not followed), or fails with {@link Refused} (the outbound policy refuses the target), a
-     * {@link java.net.http.HttpTimeoutException} or another I/O error.
+     * Sends it. Never blocks and never throws: completes with the HTTP status the target answered
+     * (redirects are not followed), or fails with {@link Refused} (the outbound policy refuses the
+     * target), a {@link java.net.http.HttpTimeoutException} or another I/O error.
      */
     CompletableFuture<Integer> post();
   }
 
   /**
-   * The outbound policy refuses the target (it is, or resolves to, an internal address). The message is generic on
-   * purpose: the reason is in the service log, never in a rule's execution record.
+   * The outbound policy refuses the target (it is, or resolves to, an internal address). The
+   * message is generic on purpose: the reason is in the service log, never in a rule's execution
+   * record.
    */
   final class Refused extends RuntimeException {
 

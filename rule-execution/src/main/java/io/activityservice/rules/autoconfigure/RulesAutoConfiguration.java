@@ -1,13 +1,12 @@
 package io.activityservice.rules.autoconfigure;
 
-import io.activityservice.events.schema.ModuleSchema;
-import io.activityservice.rules.store.RulesSchema;
 import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.cluster.ConfigChangeLog;
 import io.activityservice.events.cluster.ConfigPropagator;
 import io.activityservice.events.cluster.ProcessorRouting;
 import io.activityservice.events.derive.DerivedEventEmitter;
 import io.activityservice.events.routing.EventRouter;
+import io.activityservice.events.schema.ModuleSchema;
 import io.activityservice.rules.RuleSettings;
 import io.activityservice.rules.action.ActionDispatcher;
 import io.activityservice.rules.action.ActionHandler;
@@ -20,6 +19,7 @@ import io.activityservice.rules.compile.RuleCompiler;
 import io.activityservice.rules.engine.RuleEngine;
 import io.activityservice.rules.internal.RuleRepository;
 import io.activityservice.rules.service.RuleService;
+import io.activityservice.rules.store.RulesSchema;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -31,16 +31,17 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
- * The rule execution service configures itself: the built-in action handlers (further {@link ActionHandler} beans
- * are picked up automatically), the action dispatcher, the engine (a router tap on one node; fed by the processor
- * routing with several replicas) and the {@link RuleService}, which redeploys the stored rule sets at start-up. It
- * uses the Event Service's beans (router, emitter, channels, configuration log, JDBC, clock, meters).
+ * The rule execution service configures itself: the built-in action handlers (further {@link
+ * ActionHandler} beans are picked up automatically), the action dispatcher, the engine (a router
+ * tap on one node; fed by the processor routing with several replicas) and the {@link RuleService},
+ * which redeploys the stored rule sets at start-up. It uses the Event Service's beans (router,
+ * emitter, channels, configuration log, JDBC, clock, meters).
  *
  * <p>Settings: a {@link RuleSettings} bean if the application defines one (activity-service binds
- * {@code activity.rules.*} into it), else {@link RuleSettings#defaults()}. The module does not bind properties itself:
- * the application owns property binding, so the settings keep one prefix and one validation. The {@code webhook}
- * action posts through a {@link WebhookPoster} bean (the application's http channel adapter); without one it fails
- * every execution saying so.
+ * {@code activity.rules.*} into it), else {@link RuleSettings#defaults()}. The module does not bind
+ * properties itself: the application owns property binding, so the settings keep one prefix and one
+ * validation. The {@code webhook} action posts through a {@link WebhookPoster} bean (the
+ * application's http channel adapter); without one it fails every execution saying so.
  */
 @AutoConfiguration
 public class RulesAutoConfiguration {
@@ -57,10 +58,15 @@ public class RulesAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  WebhookAction webhookAction(ObjectProvider<RuleSettings> settings, ObjectProvider<WebhookPoster> poster) {
+  WebhookAction webhookAction(
+      ObjectProvider<RuleSettings> settings, ObjectProvider<WebhookPoster> poster) {
     RuleSettings s = settings(settings);
-    return new WebhookAction(poster.getIfAvailable(), s.webhookTimeout(), s.webhookMaxAttempts(),
-        s.webhookInitialBackoff(), s.webhookMaxBackoff());
+    return new WebhookAction(
+        poster.getIfAvailable(),
+        s.webhookTimeout(),
+        s.webhookMaxAttempts(),
+        s.webhookInitialBackoff(),
+        s.webhookMaxBackoff());
   }
 
   @Bean
@@ -71,7 +77,10 @@ public class RulesAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  SendAction sendAction(ChannelRegistry channels, DerivedEventEmitter emitter, ObjectProvider<RuleSettings> settings) {
+  SendAction sendAction(
+      ChannelRegistry channels,
+      DerivedEventEmitter emitter,
+      ObjectProvider<RuleSettings> settings) {
     return new SendAction(channels, emitter, settings(settings).maxHops());
   }
 
@@ -83,20 +92,29 @@ public class RulesAutoConfiguration {
 
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
-  ActionDispatcher actionDispatcher(List<ActionHandler> handlers, ObjectProvider<RuleSettings> settings,
-                                    MeterRegistry meters) {
+  ActionDispatcher actionDispatcher(
+      List<ActionHandler> handlers, ObjectProvider<RuleSettings> settings, MeterRegistry meters) {
     RuleSettings s = settings(settings);
-    ActionDispatcher dispatcher = new ActionDispatcher(handlers, s.actionConcurrency(), s.actionQueueCapacity());
+    ActionDispatcher dispatcher =
+        new ActionDispatcher(handlers, s.actionConcurrency(), s.actionQueueCapacity());
     Gauge.builder("activity.rules.actions.waiting", dispatcher, ActionDispatcher::waiting)
-        .description("Actions waiting for a slot").register(meters);
+        .description("Actions waiting for a slot")
+        .register(meters);
     return dispatcher;
   }
 
-  /** One node: the router's tap feeds the engine. Several replicas: rule sets get input from internal channels. */
+  /**
+   * One node: the router's tap feeds the engine. Several replicas: rule sets get input from
+   * internal channels.
+   */
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
-  RuleEngine ruleEngine(ActionDispatcher dispatcher, MeterRegistry meters, ObjectProvider<RuleSettings> settings,
-                        EventRouter router, ObjectProvider<ProcessorRouting> cluster) {
+  RuleEngine ruleEngine(
+      ActionDispatcher dispatcher,
+      MeterRegistry meters,
+      ObjectProvider<RuleSettings> settings,
+      EventRouter router,
+      ObjectProvider<ProcessorRouting> cluster) {
     RuleEngine engine = new RuleEngine(dispatcher, meters, settings(settings));
     if (cluster.getIfAvailable() == null) {
       router.addTap(engine);
@@ -106,11 +124,22 @@ public class RulesAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  RuleService ruleService(JdbcClient jdbc, RuleEngine engine, ObjectProvider<RuleSettings> settings, Clock clock,
-                          ConfigChangeLog changes, ConfigPropagator propagator,
-                          ObjectProvider<ProcessorRouting> cluster) {
-    RuleService service = new RuleService(new RuleRepository(jdbc), new RuleCompiler(settings(settings).eventExpiry()),
-        engine, clock, changes, RuleService.placement(cluster.getIfAvailable(), engine));
+  RuleService ruleService(
+      JdbcClient jdbc,
+      RuleEngine engine,
+      ObjectProvider<RuleSettings> settings,
+      Clock clock,
+      ConfigChangeLog changes,
+      ConfigPropagator propagator,
+      ObjectProvider<ProcessorRouting> cluster) {
+    RuleService service =
+        new RuleService(
+            new RuleRepository(jdbc),
+            new RuleCompiler(settings(settings).eventExpiry()),
+            engine,
+            clock,
+            changes,
+            RuleService.placement(cluster.getIfAvailable(), engine));
     service.loadAll();
     propagator.register(RuleService.KIND, service::reload);
     return service;

@@ -4,10 +4,11 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The event types a rule set can match, derived from its DRL: the {@code type == "..."} (or
- * {@code type in (...)}) constraints of its {@code Event} patterns.
+ * The event types a rule set can match, derived from its DRL: the {@code type == "..."} (or {@code
+ * type in (...)}) constraints of its {@code Event} patterns.
  *
- * @param all   true when some pattern can match any type (no type constraint), so the rule set gets every event
+ * @param all true when some pattern can match any type (no type constraint), so the rule set gets
+ *     every event
  * @param types the types it can match when {@code all} is false
  */
 public record EventTypes(boolean all, Set<String> types) {

@@ -5,13 +5,16 @@ import java.util.regex.Pattern;
 
 /**
  * Maps line numbers of the compiled source (header + user DRL + footer) back to the user's DRL, in
- * the line list of a Drools message and in its text ({@code Line 7:4}, {@code line 7}, {@code [7,0]}).
+ * the line list of a Drools message and in its text ({@code Line 7:4}, {@code line 7}, {@code
+ * [7,0]}).
  */
 final class LineMap {
 
   private static final Pattern LINE_IN_TEXT = Pattern.compile("(?i)\\b(line\\s+)(\\d+)");
-  private static final Pattern MVEL_POSITION = Pattern.compile("\\s*\\[Line: \\d+, Column: \\d+\\]");
-  private static final Pattern RULE_POSITION = Pattern.compile("(\\[Rule name='[^']*'\\]|: )\\[(\\d+),(\\d+)\\]");
+  private static final Pattern MVEL_POSITION =
+      Pattern.compile("\\s*\\[Line: \\d+, Column: \\d+\\]");
+  private static final Pattern RULE_POSITION =
+      Pattern.compile("(\\[Rule name='[^']*'\\]|: )\\[(\\d+),(\\d+)\\]");
 
   private final int headerLines;
   private final int userLines;
@@ -53,14 +56,17 @@ final class LineMap {
     StringBuilder out = new StringBuilder();
     Matcher m = LINE_IN_TEXT.matcher(text);
     while (m.find()) {
-      m.appendReplacement(out, Matcher.quoteReplacement(m.group(1) + toUser(Integer.parseInt(m.group(2)))));
+      m.appendReplacement(
+          out, Matcher.quoteReplacement(m.group(1) + toUser(Integer.parseInt(m.group(2)))));
     }
     m.appendTail(out);
     StringBuilder out2 = new StringBuilder();
     Matcher r = RULE_POSITION.matcher(out.toString());
     while (r.find()) {
-      r.appendReplacement(out2, Matcher.quoteReplacement(
-          r.group(1) + "[" + toUser(Integer.parseInt(r.group(2))) + "," + r.group(3) + "]"));
+      r.appendReplacement(
+          out2,
+          Matcher.quoteReplacement(
+              r.group(1) + "[" + toUser(Integer.parseInt(r.group(2))) + "," + r.group(3) + "]"));
     }
     r.appendTail(out2);
     return out2.toString();

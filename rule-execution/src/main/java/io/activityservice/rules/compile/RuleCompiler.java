@@ -37,10 +37,15 @@ import org.kie.internal.builder.conf.LanguageLevelOption;
  */
 public final class RuleCompiler {
 
-  static final String HEADER = "package io.activityservice.rules.deployed;\n"
-      + "import " + Event.class.getName() + ";\n"
-      + "import java.util.Map;\n"
-      + "global " + Actions.class.getName() + " actions;\n";
+  static final String HEADER =
+      "package io.activityservice.rules.deployed;\n"
+          + "import "
+          + Event.class.getName()
+          + ";\n"
+          + "import java.util.Map;\n"
+          + "global "
+          + Actions.class.getName()
+          + " actions;\n";
   static final int HEADER_LINES = 4;
 
   /** The DRL language level used to parse, check and build. */
@@ -50,38 +55,49 @@ public final class RuleCompiler {
   private final DrlGuard guard = new DrlGuard(LANGUAGE_LEVEL);
   private final ClassLoader classLoader = Event.class.getClassLoader();
 
-  /** @param eventExpiry how long after its time an event may be dropped from a session (Drools {@code @expires}) */
+  /**
+   * @param eventExpiry how long after its time an event may be dropped from a session (Drools
+   *     {@code @expires})
+   */
   public RuleCompiler(Duration eventExpiry) {
-    this.footer = "\ndeclare Event\n  @role(event)\n  @timestamp(time)\n  @expires(" + eventExpiry.toMillis()
-        + "ms)\nend\n";
+    this.footer =
+        "\ndeclare Event\n  @role(event)\n  @timestamp(time)\n  @expires("
+            + eventExpiry.toMillis()
+            + "ms)\nend\n";
   }
 
   /**
    * Compiles one rule set.
    *
-   * @throws InvalidInputException with field {@code drl}: one error per construct {@link DrlGuard} refuses, e.g.
-   *                               {@code line 5: 'System.exit(..)': access to the JVM ... is not allowed}, or per
-   *                               Drools message, e.g. {@code line 3: ... mismatched input ...}
+   * @throws InvalidInputException with field {@code drl}: one error per construct {@link DrlGuard}
+   *     refuses, e.g. {@code line 5: 'System.exit(..)': access to the JVM ... is not allowed}, or
+   *     per Drools message, e.g. {@code line 3: ... mismatched input ...}
    */
   public CompiledRule compile(String name, String drl) {
     if (drl == null || drl.isBlank()) {
-      throw new InvalidInputException("drl", "is required: the rules' DRL, e.g. rule \"r\" when Event(type == \"t\") "
-          + "then actions.run(\"log\", Map.of()); end");
+      throw new InvalidInputException(
+          "drl",
+          "is required: the rules' DRL, e.g. rule \"r\" when Event(type == \"t\") "
+              + "then actions.run(\"log\", Map.of()); end");
     }
     guard.checkText(drl);
     LineMap lines = new LineMap(HEADER_LINES, drl);
     PackageDescr pkg = parse(HEADER + drl, lines);
-    boolean declaresEvent = pkg.getTypeDeclarations().stream()
-        .map(TypeDeclarationDescr::getTypeName).anyMatch(t -> t.equals("Event") || t.equals(Event.class.getName()));
+    boolean declaresEvent =
+        pkg.getTypeDeclarations().stream()
+            .map(TypeDeclarationDescr::getTypeName)
+            .anyMatch(t -> t.equals("Event") || t.equals(Event.class.getName()));
     String source = HEADER + drl + (declaresEvent ? "\n" : footer);
     if (!declaresEvent) {
       pkg = parse(source, lines);
     }
-    // The guard checks the parsed rule set, and exactly that rule set is compiled: Drools does not parse
+    // The guard checks the parsed rule set, and exactly that rule set is compiled: Drools does not
+    // parse
     // the text a second time, so what was checked is what runs.
     List<ActionCall> actions = guard.checkParsed(pkg, source, drl, lines);
 
-    KnowledgeBuilderConfiguration conf = KnowledgeBuilderFactory.newKnowledgeBuilderConfiguration(classLoader);
+    KnowledgeBuilderConfiguration conf =
+        KnowledgeBuilderFactory.newKnowledgeBuilderConfiguration(classLoader);
     conf.setOption(LANGUAGE_LEVEL);
     KnowledgeBuilder builder = KnowledgeBuilderFactory.newKnowledgeBuilder(conf);
     ((InternalKnowledgeBuilder) builder).addPackage(pkg);
@@ -90,14 +106,16 @@ public final class RuleCompiler {
       for (KnowledgeBuilderError e : builder.getErrors()) {
         String message = String.valueOf(e.getMessage());
         if (linesOf(e) != e.getLines()) {
-          message = "in the consequence (the line of 'then' is given): "
-              + message.replaceFirst("^Rule Compilation error\\s*", "");
+          message =
+              "in the consequence (the line of 'then' is given): "
+                  + message.replaceFirst("^Rule Compilation error\\s*", "");
         }
         errors.add(new FieldError("drl", lines.describe(linesOf(e), message)));
       }
       throw new InvalidInputException(errors);
     }
-    // Drools 10.1 deprecates this overload but offers no other public way to give the base the rules' class loader.
+    // Drools 10.1 deprecates this overload but offers no other public way to give the base the
+    // rules' class loader.
     @SuppressWarnings("deprecation")
     KieBaseConfiguration kbConf = KieServices.get().newKieBaseConfiguration(null, classLoader);
     kbConf.setOption(EventProcessingOption.STREAM);
@@ -112,7 +130,8 @@ public final class RuleCompiler {
     try {
       pkg = parser.parse(false, source);
     } catch (DroolsParserException e) {
-      throw new InvalidInputException("drl", lines.describe(new int[] {e.getLineNumber()}, e.getMessage()));
+      throw new InvalidInputException(
+          "drl", lines.describe(new int[] {e.getLineNumber()}, e.getMessage()));
     }
     if (parser.hasErrors() || pkg == null) {
       List<FieldError> errors = new ArrayList<>();
@@ -129,7 +148,9 @@ public final class RuleCompiler {
 
   /** Consequence errors point at the {@code then} line (Drools reports the rule's first line). */
   private static int[] linesOf(KnowledgeBuilderError e) {
-    if (e instanceof DescrBuildError d && d.getDescr() instanceof RuleDescr rule && rule.getConsequenceLine() > 0
+    if (e instanceof DescrBuildError d
+        && d.getDescr() instanceof RuleDescr rule
+        && rule.getConsequenceLine() > 0
         && String.valueOf(e.getMessage()).startsWith("Rule Compilation error")) {
       return new int[] {rule.getConsequenceLine()};
     }

@@ -23,22 +23,24 @@ import org.drools.drl.ast.descr.WindowReferenceDescr;
 /**
  * Derives the event types a rule set can match from its parsed DRL ({@link PackageDescr}): every
  * {@code Event} pattern (in rules, queries, {@code not}/{@code exists}/{@code or}, accumulate and
- * collect sources, window declarations) must carry a type constraint — {@code type == "t"},
- * {@code type in ("t1", "t2")}, or {@code type == "t1" || type == "t2"} — or the rule set receives
- * every event. {@code Object} patterns, and rule sets without any {@code Event} pattern, also receive
+ * collect sources, window declarations) must carry a type constraint — {@code type == "t"}, {@code
+ * type in ("t1", "t2")}, or {@code type == "t1" || type == "t2"} — or the rule set receives every
+ * event. {@code Object} patterns, and rule sets without any {@code Event} pattern, also receive
  * every event. Runs at deploy time only.
  */
 public final class TypeExtractor {
 
   private static final String STRING = "(?:\"([^\"\\\\]*)\"|'([^'\\\\]*)')";
   private static final String TYPE = "(?:this\\s*\\.\\s*)?(?:type|getType\\s*\\(\\s*\\))";
-  private static final Pattern EQUALS = Pattern.compile("^\\s*" + TYPE + "\\s*==\\s*" + STRING + "\\s*$");
-  private static final Pattern EQUALS_REVERSED = Pattern.compile("^\\s*" + STRING + "\\s*==\\s*" + TYPE + "\\s*$");
-  private static final Pattern IN = Pattern.compile("^\\s*" + TYPE + "\\s+in\\s*\\((.*)\\)\\s*$", Pattern.DOTALL);
+  private static final Pattern EQUALS =
+      Pattern.compile("^\\s*" + TYPE + "\\s*==\\s*" + STRING + "\\s*$");
+  private static final Pattern EQUALS_REVERSED =
+      Pattern.compile("^\\s*" + STRING + "\\s*==\\s*" + TYPE + "\\s*$");
+  private static final Pattern IN =
+      Pattern.compile("^\\s*" + TYPE + "\\s+in\\s*\\((.*)\\)\\s*$", Pattern.DOTALL);
   private static final Pattern LITERAL = Pattern.compile("^\\s*" + STRING + "\\s*$");
 
-  private TypeExtractor() {
-  }
+  private TypeExtractor() {}
 
   /** The types the rule set can match. */
   public static EventTypes extract(PackageDescr pkg) {
@@ -52,7 +54,10 @@ public final class TypeExtractor {
     return walk.all || walk.eventPatterns == 0 ? EventTypes.ALL : EventTypes.of(walk.types);
   }
 
-  /** The types a single constraint expression restricts {@code type} to, or {@code null} if it does not. */
+  /**
+   * The types a single constraint expression restricts {@code type} to, or {@code null} if it does
+   * not.
+   */
   static Set<String> typesOf(String expression) {
     String e = strip(expression);
     List<String> alternatives = split(e, "||");
@@ -106,22 +111,24 @@ public final class TypeExtractor {
   }
 
   private static boolean balanced(String s) {
-    return DrlScanner.scan(s, new DrlScanner.Listener() { }) == 0;
+    return DrlScanner.scan(s, new DrlScanner.Listener() {}) == 0;
   }
 
   /** Splits on a separator outside quotes, comments and parentheses. */
   private static List<String> split(String s, String separator) {
     List<String> parts = new ArrayList<>();
     int[] from = {0};
-    DrlScanner.scan(s, new DrlScanner.Listener() {
-      @Override
-      public void code(int i, int depth) {
-        if (depth == 0 && i >= from[0] && s.startsWith(separator, i)) {
-          parts.add(s.substring(from[0], i));
-          from[0] = i + separator.length();
-        }
-      }
-    });
+    DrlScanner.scan(
+        s,
+        new DrlScanner.Listener() {
+          @Override
+          public void code(int i, int depth) {
+            if (depth == 0 && i >= from[0] && s.startsWith(separator, i)) {
+              parts.add(s.substring(from[0], i));
+              from[0] = i + separator.length();
+            }
+          }
+        });
     parts.add(s.substring(from[0]));
     return parts;
   }

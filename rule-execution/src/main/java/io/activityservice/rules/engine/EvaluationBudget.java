@@ -11,9 +11,9 @@ import org.kie.api.runtime.rule.Match;
  * than left for the next event. Drools asks the filter before each firing; condition evaluation
  * (joins, accumulates) between two firings cannot be interrupted and is only measured.
  *
- * <p>The first firing of an evaluation always runs: its cost is bounded (the guard allows no loops),
- * and a slow condition or a garbage-collection pause must not lose an event's only action. The time
- * budget stops the firings after it.
+ * <p>The first firing of an evaluation always runs: its cost is bounded (the guard allows no
+ * loops), and a slow condition or a garbage-collection pause must not lose an event's only action.
+ * The time budget stops the firings after it.
  */
 final class EvaluationBudget implements AgendaFilter {
 
@@ -66,7 +66,10 @@ final class EvaluationBudget implements AgendaFilter {
     return true;
   }
 
-  /** After the evaluation: the bound it hit, also when the time was spent outside firings; null if none. */
+  /**
+   * After the evaluation: the bound it hit, also when the time was spent outside firings; null if
+   * none.
+   */
   Bound finish(long nanoTime) {
     if (exceeded == null && nanoTime - started > budgetNanos) {
       exceeded = Bound.TIME;

@@ -1,8 +1,8 @@
 package io.activityservice.rules.engine;
 
 import io.activityservice.channel.support.DaemonThreads;
-import io.activityservice.events.routing.EventRouter;
 import io.activityservice.events.model.RoutableEvent;
+import io.activityservice.events.routing.EventRouter;
 import io.activityservice.rules.Event;
 import io.activityservice.rules.EventAccess;
 import io.activityservice.rules.RuleSettings;
@@ -46,13 +46,16 @@ public final class RuleEngine implements EventRouter.Tap, AutoCloseable {
     this.dispatcher = dispatcher;
     this.meters = meters;
     this.settings = settings;
-    this.engine = Executors.newFixedThreadPool(settings.engineThreads(), DaemonThreads.factory("rule-engine"));
+    this.engine =
+        Executors.newFixedThreadPool(
+            settings.engineThreads(), DaemonThreads.factory("rule-engine"));
   }
 
   /** Deploys a compiled rule set, replacing (and disposing) the previous session of that name. */
   public synchronized void deploy(CompiledRule rule) {
-    RuleState state = states.computeIfAbsent(rule.name(),
-        name -> new RuleState(name, settings.executionHistorySize(), meters));
+    RuleState state =
+        states.computeIfAbsent(
+            rule.name(), name -> new RuleState(name, settings.executionHistorySize(), meters));
     RuleSession previous = state.session;
     state.session = new RuleSession(rule, state, engine, dispatcher, settings);
     reindex();
@@ -78,7 +81,9 @@ public final class RuleEngine implements EventRouter.Tap, AutoCloseable {
   /** The deployed rule set of that name. */
   public Optional<CompiledRule> deployed(String name) {
     RuleState state = states.get(name);
-    return state == null || state.session == null ? Optional.empty() : Optional.of(state.session.rule());
+    return state == null || state.session == null
+        ? Optional.empty()
+        : Optional.of(state.session.rule());
   }
 
   /** Recent executions of a rule set, newest first (empty if it is not deployed). */
@@ -93,8 +98,8 @@ public final class RuleEngine implements EventRouter.Tap, AutoCloseable {
   }
 
   /**
-   * The latest evaluation of a rule set that hit a bound ({@code evaluation-budget} or
-   * {@code max-activations-per-event}), if any since it was first deployed.
+   * The latest evaluation of a rule set that hit a bound ({@code evaluation-budget} or {@code
+   * max-activations-per-event}), if any since it was first deployed.
    */
   public Optional<BudgetBreach> lastBudgetBreach(String name) {
     return Optional.ofNullable(states.get(name)).map(s -> s.lastBreach);
@@ -132,10 +137,11 @@ public final class RuleEngine implements EventRouter.Tap, AutoCloseable {
   }
 
   /**
-   * Offers an event to one rule set only (with several replicas, events reach a rule set through its internal
-   * channel). Never blocks.
+   * Offers an event to one rule set only (with several replicas, events reach a rule set through
+   * its internal channel). Never blocks.
    *
-   * @return false if the rule set is not deployed here or its queue is full (the caller redelivers later)
+   * @return false if the rule set is not deployed here or its queue is full (the caller redelivers
+   *     later)
    */
   public boolean submitTo(String ruleSet, RoutableEvent routable) {
     RuleState state = states.get(ruleSet);

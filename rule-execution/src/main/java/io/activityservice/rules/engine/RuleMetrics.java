@@ -14,12 +14,12 @@ import java.util.function.Supplier;
 
 /**
  * Micrometer meters of one rule set, tagged {@code rule=<name>}: {@code activity.rules.matches}
- * (rule firings), {@code activity.rules.evaluation} (time to insert an event and fire),
- * {@code activity.rules.dropped} (events refused by a full queue), {@code activity.rules.budget.exceeded}
- * (evaluations stopped or slowed past a bound, per {@code bound}: {@code time} or {@code activations}),
- * {@code activity.rules.actions}
- * and {@code activity.rules.action.failures} (per {@code handler}), gauges
- * {@code activity.rules.queue.size} and {@code activity.rules.facts}. Removed when the rule set is deleted.
+ * (rule firings), {@code activity.rules.evaluation} (time to insert an event and fire), {@code
+ * activity.rules.dropped} (events refused by a full queue), {@code activity.rules.budget.exceeded}
+ * (evaluations stopped or slowed past a bound, per {@code bound}: {@code time} or {@code
+ * activations}), {@code activity.rules.actions} and {@code activity.rules.action.failures} (per
+ * {@code handler}), gauges {@code activity.rules.queue.size} and {@code activity.rules.facts}.
+ * Removed when the rule set is deleted.
  */
 public final class RuleMetrics {
 
@@ -33,19 +33,38 @@ public final class RuleMetrics {
   private final Counter dropped;
   private final Timer evaluation;
 
-  RuleMetrics(MeterRegistry registry, String rule, Supplier<Number> queueSize, Supplier<Number> facts) {
+  RuleMetrics(
+      MeterRegistry registry, String rule, Supplier<Number> queueSize, Supplier<Number> facts) {
     this.registry = registry;
     this.rule = rule;
-    this.matches = keep(Counter.builder("activity.rules.matches").description("Rule firings")
-        .tag("rule", rule).register(registry));
-    this.dropped = keep(Counter.builder("activity.rules.dropped")
-        .description("Events dropped because the rule set's queue was full").tag("rule", rule).register(registry));
-    this.evaluation = keep(Timer.builder("activity.rules.evaluation")
-        .description("Time to insert one event and fire the rules").tag("rule", rule).register(registry));
-    keep(Gauge.builder("activity.rules.queue.size", queueSize).description("Events waiting for the rule set")
-        .tag("rule", rule).register(registry));
-    keep(Gauge.builder("activity.rules.facts", facts).description("Facts held by the rule set's session")
-        .tag("rule", rule).register(registry));
+    this.matches =
+        keep(
+            Counter.builder("activity.rules.matches")
+                .description("Rule firings")
+                .tag("rule", rule)
+                .register(registry));
+    this.dropped =
+        keep(
+            Counter.builder("activity.rules.dropped")
+                .description("Events dropped because the rule set's queue was full")
+                .tag("rule", rule)
+                .register(registry));
+    this.evaluation =
+        keep(
+            Timer.builder("activity.rules.evaluation")
+                .description("Time to insert one event and fire the rules")
+                .tag("rule", rule)
+                .register(registry));
+    keep(
+        Gauge.builder("activity.rules.queue.size", queueSize)
+            .description("Events waiting for the rule set")
+            .tag("rule", rule)
+            .register(registry));
+    keep(
+        Gauge.builder("activity.rules.facts", facts)
+            .description("Facts held by the rule set's session")
+            .tag("rule", rule)
+            .register(registry));
   }
 
   void matched() {
@@ -57,9 +76,18 @@ public final class RuleMetrics {
   }
 
   void budgetExceeded(String bound) {
-    budget.computeIfAbsent(bound, b -> keep(Counter.builder("activity.rules.budget.exceeded")
-        .description("Evaluations of one event that hit a bound (evaluation budget or activations per event)")
-        .tag("rule", rule).tag("bound", b).register(registry))).increment();
+    budget
+        .computeIfAbsent(
+            bound,
+            b ->
+                keep(
+                    Counter.builder("activity.rules.budget.exceeded")
+                        .description(
+                            "Evaluations of one event that hit a bound (evaluation budget or activations per event)")
+                        .tag("rule", rule)
+                        .tag("bound", b)
+                        .register(registry)))
+        .increment();
   }
 
   /** Evaluations that hit a bound: {@code time} or {@code activations}. */
@@ -74,11 +102,29 @@ public final class RuleMetrics {
 
   /** Counts one settled action. */
   void executed(ExecutionRecord r) {
-    actions.computeIfAbsent(r.handler(), h -> keep(Counter.builder("activity.rules.actions")
-        .description("Actions run").tag("rule", rule).tag("handler", h).register(registry))).increment();
+    actions
+        .computeIfAbsent(
+            r.handler(),
+            h ->
+                keep(
+                    Counter.builder("activity.rules.actions")
+                        .description("Actions run")
+                        .tag("rule", rule)
+                        .tag("handler", h)
+                        .register(registry)))
+        .increment();
     if (!ExecutionRecord.SUCCEEDED.equals(r.outcome())) {
-      failures.computeIfAbsent(r.handler(), h -> keep(Counter.builder("activity.rules.action.failures")
-          .description("Actions that failed").tag("rule", rule).tag("handler", h).register(registry))).increment();
+      failures
+          .computeIfAbsent(
+              r.handler(),
+              h ->
+                  keep(
+                      Counter.builder("activity.rules.action.failures")
+                          .description("Actions that failed")
+                          .tag("rule", rule)
+                          .tag("handler", h)
+                          .register(registry)))
+          .increment();
     }
   }
 

@@ -1,5 +1,6 @@
 package io.activityservice.rules.engine;
 
+import io.activityservice.events.log.LogSafe;
 import io.activityservice.rules.Actions;
 import io.activityservice.rules.Event;
 import io.activityservice.rules.RuleSettings;
@@ -7,7 +8,6 @@ import io.activityservice.rules.action.ActionContext;
 import io.activityservice.rules.action.ActionDispatcher;
 import io.activityservice.rules.action.ActionRequest;
 import io.activityservice.rules.compile.CompiledRule;
-import io.activityservice.events.log.LogSafe;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -20,6 +20,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.drools.core.common.InternalFactHandle;
+import org.kie.api.KieServices;
 import org.kie.api.event.rule.AfterMatchFiredEvent;
 import org.kie.api.event.rule.BeforeMatchFiredEvent;
 import org.kie.api.event.rule.DefaultAgendaEventListener;
@@ -28,7 +29,6 @@ import org.kie.api.runtime.KieSessionConfiguration;
 import org.kie.api.runtime.conf.ClockTypeOption;
 import org.kie.api.runtime.rule.FactHandle;
 import org.kie.api.time.SessionPseudoClock;
-import org.kie.api.KieServices;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,10 +40,11 @@ import org.slf4j.LoggerFactory;
  * Events leave the session by Drools expiration ({@code @expires}, or longer when a window needs
  * it) and, as a hard bound, by retraction of the oldest beyond {@code maxEvents}.
  *
- * <p>Each event's evaluation is bounded by an {@link EvaluationBudget}: {@code fireAllRules} with an
- * agenda filter that lets at most {@code maxActivationsPerEvent} matches fire and none after
- * {@code evaluationBudget}; the remaining matches of that event are dropped, and the breach is counted
- * and kept as the rule set's {@link BudgetBreach}. The engine thread moves on to the next event.
+ * <p>Each event's evaluation is bounded by an {@link EvaluationBudget}: {@code fireAllRules} with
+ * an agenda filter that lets at most {@code maxActivationsPerEvent} matches fire and none after
+ * {@code evaluationBudget}; the remaining matches of that event are dropped, and the breach is
+ * counted and kept as the rule set's {@link BudgetBreach}. The engine thread moves on to the next
+ * event.
  */
 final class RuleSession {
 
@@ -69,38 +70,47 @@ final class RuleSession {
   private String firedRule;
   private Instant lastBreachLogged;
 
-  RuleSession(CompiledRule rule, RuleState state, Executor engine, ActionDispatcher dispatcher,
-              RuleSettings settings) {
+  RuleSession(
+      CompiledRule rule,
+      RuleState state,
+      Executor engine,
+      ActionDispatcher dispatcher,
+      RuleSettings settings) {
     this.rule = rule;
     this.state = state;
     this.engine = engine;
     this.dispatcher = dispatcher;
     this.maxEvents = settings.maxEventsPerRule();
-    this.budget = new EvaluationBudget(settings.evaluationBudget(), settings.maxActivationsPerEvent());
+    this.budget =
+        new EvaluationBudget(settings.evaluationBudget(), settings.maxActivationsPerEvent());
     this.queue = new ArrayBlockingQueue<>(settings.queueCapacity());
     KieSessionConfiguration conf = KieServices.get().newKieSessionConfiguration();
     conf.setOption(ClockTypeOption.PSEUDO);
     this.session = rule.kieBase().newKieSession(conf, null);
     this.clock = session.getSessionClock();
     session.setGlobal("actions", (Actions) this::runAction);
-    session.addEventListener(new DefaultAgendaEventListener() {
-      @Override
-      public void beforeMatchFired(BeforeMatchFiredEvent event) {
-        firedRule = event.getMatch().getRule().getName();
-      }
+    session.addEventListener(
+        new DefaultAgendaEventListener() {
+          @Override
+          public void beforeMatchFired(BeforeMatchFiredEvent event) {
+            firedRule = event.getMatch().getRule().getName();
+          }
 
-      @Override
-      public void afterMatchFired(AfterMatchFiredEvent event) {
-        state.metrics.matched();
-      }
-    });
+          @Override
+          public void afterMatchFired(AfterMatchFiredEvent event) {
+            state.metrics.matched();
+          }
+        });
   }
 
   CompiledRule rule() {
     return rule;
   }
 
-  /** Hands an event over; never blocks. False if the queue is full (the event is dropped and counted). */
+  /**
+   * Hands an event over; never blocks. False if the queue is full (the event is dropped and
+   * counted).
+   */
   boolean offer(Event event) {
     if (closed) {
       return false;
@@ -121,7 +131,9 @@ final class RuleSession {
     return facts;
   }
 
-  /** Stops taking events; the session is disposed on the engine thread, waiting events are dropped. */
+  /**
+   * Stops taking events; the session is disposed on the engine thread, waiting events are dropped.
+   */
   void close() {
     closed = true;
     schedule();
@@ -183,7 +195,10 @@ final class RuleSession {
       trim();
       session.fireAllRules(budget);
     } catch (RuntimeException e) {
-      log.warn("rule set {} failed on event {}: {}", rule.name(), LogSafe.message(event.getId()),
+      log.warn(
+          "rule set {} failed on event {}: {}",
+          rule.name(),
+          LogSafe.message(event.getId()),
           LogSafe.message(e.toString()));
     } finally {
       current = null;
@@ -200,16 +215,31 @@ final class RuleSession {
 
   private void breach(Event event, EvaluationBudget.Bound bound, long nanos) {
     long count = state.breaches.incrementAndGet();
-    BudgetBreach breach = new BudgetBreach(Instant.now(), event.getId(), bound.tag(), budget.fired(),
-        budget.dropped(), Duration.ofNanos(nanos), count);
+    BudgetBreach breach =
+        new BudgetBreach(
+            Instant.now(),
+            event.getId(),
+            bound.tag(),
+            budget.fired(),
+            budget.dropped(),
+            Duration.ofNanos(nanos),
+            count);
     state.lastBreach = breach;
     state.metrics.budgetExceeded(bound.tag());
-    // One line per minute and session at most: a rule set that breaches on every event must not flood the log.
-    if (lastBreachLogged == null || Duration.between(lastBreachLogged, breach.time()).toMinutes() >= 1) {
+    // One line per minute and session at most: a rule set that breaches on every event must not
+    // flood the log.
+    if (lastBreachLogged == null
+        || Duration.between(lastBreachLogged, breach.time()).toMinutes() >= 1) {
       lastBreachLogged = breach.time();
-      log.warn("rule set {} hit its {} bound on event {}: {} rule firings, {} matches dropped, {} ms "
+      log.warn(
+          "rule set {} hit its {} bound on event {}: {} rule firings, {} matches dropped, {} ms "
               + "({} breaches so far; see activity.rules.evaluation-budget and max-activations-per-event)",
-          rule.name(), bound.tag(), LogSafe.message(event.getId()), breach.fired(), breach.dropped(), nanos / 1_000_000,
+          rule.name(),
+          bound.tag(),
+          LogSafe.message(event.getId()),
+          breach.fired(),
+          breach.dropped(),
+          nanos / 1_000_000,
           count);
     }
   }
@@ -228,10 +258,16 @@ final class RuleSession {
   }
 
   private void runAction(String handler, Map<String, Object> params) {
-    Map<String, Object> copy = params == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(params));
+    Map<String, Object> copy =
+        params == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(params));
     Event trigger = copy.get("event") instanceof Event e ? e : current;
-    dispatcher.submit(new ActionRequest(handler, copy, new ActionContext(rule.name(), firedRule, trigger,
-        rule.authorScope()),
-        Instant.now(), System.nanoTime(), state::record));
+    dispatcher.submit(
+        new ActionRequest(
+            handler,
+            copy,
+            new ActionContext(rule.name(), firedRule, trigger, rule.authorScope()),
+            Instant.now(),
+            System.nanoTime(),
+            state::record));
   }
 }

@@ -21,8 +21,12 @@ final class RuleState {
   RuleState(String name, int historySize, MeterRegistry meters) {
     this.name = name;
     this.history = new ExecutionHistory(historySize);
-    this.metrics = new RuleMetrics(meters, name,
-        () -> session == null ? 0 : session.queued(), () -> session == null ? 0 : session.facts());
+    this.metrics =
+        new RuleMetrics(
+            meters,
+            name,
+            () -> session == null ? 0 : session.queued(),
+            () -> session == null ? 0 : session.facts());
   }
 
   void record(ExecutionRecord r) {

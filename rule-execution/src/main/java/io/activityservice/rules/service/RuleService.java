@@ -27,19 +27,19 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Creates, replaces and deletes rule sets (the module's facade): compiles first (a rule set that the DRL guard
- * refuses or that does not compile is refused, nothing is stored, and the deployed version keeps running), checks it
- * against its author's event-type scope ({@link RuleScopeCheck}), stores it with that scope, then deploys without a
- * restart. {@link #loadAll()} redeploys the stored rule sets at start-up, checked the same way against their stored
- * scope. The lifecycle is the one of every definition ({@link DefinitionLifecycle}).
+ * Creates, replaces and deletes rule sets (the module's facade): compiles first (a rule set that
+ * the DRL guard refuses or that does not compile is refused, nothing is stored, and the deployed
+ * version keeps running), checks it against its author's event-type scope ({@link RuleScopeCheck}),
+ * stores it with that scope, then deploys without a restart. {@link #loadAll()} redeploys the
+ * stored rule sets at start-up, checked the same way against their stored scope. The lifecycle is
+ * the one of every definition ({@link DefinitionLifecycle}).
  */
 public class RuleService {
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,127}");
 
   /** The result of a PUT. */
-  public record Put(RuleInfo rule, boolean created) {
-  }
+  public record Put(RuleInfo rule, boolean created) {}
 
   /** Kind of the rule changes in the configuration log, and of rule sets as processors. */
   public static final String KIND = "rules";
@@ -49,29 +49,48 @@ public class RuleService {
   private final Clock clock;
 
   /** One node, changes not recorded: a single replica (tests, tools). */
-  public RuleService(DefinitionStore<RuleDefinition> store, RuleCompiler compiler, RuleEngine engine, Clock clock) {
+  public RuleService(
+      DefinitionStore<RuleDefinition> store,
+      RuleCompiler compiler,
+      RuleEngine engine,
+      Clock clock) {
     this(store, compiler, engine, clock, ConfigChanges.unrecorded(), Placement.local());
   }
 
   /**
-   * @param store     the rule table
-   * @param changes   records each change so that every replica applies it ({@link #reload})
+   * @param store the rule table
+   * @param changes records each change so that every replica applies it ({@link #reload})
    * @param placement where deployed rule sets get their events from ({@link #placement})
    */
-  public RuleService(DefinitionStore<RuleDefinition> store, RuleCompiler compiler, RuleEngine engine, Clock clock,
-                     ConfigChanges changes, Placement<RuleDefinition, CompiledRule> placement) {
+  public RuleService(
+      DefinitionStore<RuleDefinition> store,
+      RuleCompiler compiler,
+      RuleEngine engine,
+      Clock clock,
+      ConfigChanges changes,
+      Placement<RuleDefinition, CompiledRule> placement) {
     this.engine = engine;
     this.clock = clock;
-    this.lifecycle = new DefinitionLifecycle<>(new DefinitionLifecycle.Kind(KIND, "rule",
-        "use PUT /api/v1/rules/{name} to replace it"), store, new Runtime(compiler, engine), changes, placement);
+    this.lifecycle =
+        new DefinitionLifecycle<>(
+            new DefinitionLifecycle.Kind(
+                KIND, "rule", "use PUT /api/v1/rules/{name} to replace it"),
+            store,
+            new Runtime(compiler, engine),
+            changes,
+            placement);
   }
 
   /**
-   * Where deployed rule sets get their events from: with several replicas ({@code routing} not null), each rule
-   * set's internal channel fed with the events of the types it receives; on one node, the router's tap.
+   * Where deployed rule sets get their events from: with several replicas ({@code routing} not
+   * null), each rule set's internal channel fed with the events of the types it receives; on one
+   * node, the router's tap.
    */
-  public static Placement<RuleDefinition, CompiledRule> placement(ProcessorRouting routing, RuleEngine engine) {
-    return Placement.of(routing, KIND,
+  public static Placement<RuleDefinition, CompiledRule> placement(
+      ProcessorRouting routing, RuleEngine engine) {
+    return Placement.of(
+        routing,
+        KIND,
         (def, compiled) -> compiled.types().all() ? Set.of() : Set.copyOf(compiled.types().types()),
         engine::submitTo);
   }
@@ -82,8 +101,8 @@ public class RuleService {
   }
 
   /**
-   * Applies a change another replica made: deploys the stored version of a rule set if this replica runs another
-   * one (or none), or undeploys a deleted one.
+   * Applies a change another replica made: deploys the stored version of a rule set if this replica
+   * runs another one (or none), or undeploys a deleted one.
    */
   public void reload(String name) {
     lifecycle.reload(name);
@@ -92,8 +111,9 @@ public class RuleService {
   /**
    * Creates a rule set.
    *
-   * @throws InvalidInputException for a bad name or DRL that does not compile (field {@code drl}, with lines)
-   * @throws ConflictException     if the name is taken
+   * @throws InvalidInputException for a bad name or DRL that does not compile (field {@code drl},
+   *     with lines)
+   * @throws ConflictException if the name is taken
    */
   public RuleInfo create(String name, String drl) {
     return create(name, drl, null, TypeScope.ALL);
@@ -103,30 +123,37 @@ public class RuleService {
    * Creates a rule set partitioned by a key (see {@link RuleDefinition#partitionBy()}).
    *
    * @throws InvalidInputException for a bad name, partitionBy, or DRL that does not compile
-   * @throws ConflictException     if the name is taken
+   * @throws ConflictException if the name is taken
    */
   public RuleInfo create(String name, String drl, String partitionBy) {
     return create(name, drl, partitionBy, TypeScope.ALL);
   }
 
   /**
-   * Creates a rule set for an author whose credentials are scoped to {@code authorScope}: it may receive, publish
-   * and send only event types of that scope, checked now and again when its actions emit.
+   * Creates a rule set for an author whose credentials are scoped to {@code authorScope}: it may
+   * receive, publish and send only event types of that scope, checked now and again when its
+   * actions emit.
    *
-   * @param authorScope the author's event types ({@link TypeScope#ALL} for admins and unscoped callers)
+   * @param authorScope the author's event types ({@link TypeScope#ALL} for admins and unscoped
+   *     callers)
    * @throws InvalidInputException for a bad name, partitionBy, or DRL that does not compile
-   * @throws ForbiddenException    on field {@code drl} when the rule set reaches beyond the scope (nothing is stored)
-   * @throws ConflictException     if the name is taken
+   * @throws ForbiddenException on field {@code drl} when the rule set reaches beyond the scope
+   *     (nothing is stored)
+   * @throws ConflictException if the name is taken
    */
   public RuleInfo create(String name, String drl, String partitionBy, TypeScope authorScope) {
     checkName(name);
     PartitionKey.parse(partitionBy);
     OffsetDateTime now = now();
-    return info(lifecycle.create(new RuleDefinition(name, drl, 1, now, now, partitionBy,
-        Definition.storedScope(authorScope))));
+    return info(
+        lifecycle.create(
+            new RuleDefinition(
+                name, drl, 1, now, now, partitionBy, Definition.storedScope(authorScope))));
   }
 
-  /** Replaces a rule set's DRL, or creates it. The previous version runs until the new one compiled. */
+  /**
+   * Replaces a rule set's DRL, or creates it. The previous version runs until the new one compiled.
+   */
   public Put put(String name, String drl) {
     return put(name, drl, null, TypeScope.ALL);
   }
@@ -137,8 +164,9 @@ public class RuleService {
   }
 
   /**
-   * Replaces a rule set's DRL and partition key, or creates it, for an author scoped to {@code authorScope} (see
-   * {@link #create(String, String, String, TypeScope)}); the new version is stored with that scope.
+   * Replaces a rule set's DRL and partition key, or creates it, for an author scoped to {@code
+   * authorScope} (see {@link #create(String, String, String, TypeScope)}); the new version is
+   * stored with that scope.
    */
   public synchronized Put put(String name, String drl, String partitionBy, TypeScope authorScope) {
     checkName(name);
@@ -148,8 +176,15 @@ public class RuleService {
       return new Put(create(name, drl, partitionBy, authorScope), true);
     }
     RuleDefinition old = existing.get();
-    RuleDefinition next = new RuleDefinition(name, drl, old.version() + 1, old.createdAt(), now(), partitionBy,
-        Definition.storedScope(authorScope));
+    RuleDefinition next =
+        new RuleDefinition(
+            name,
+            drl,
+            old.version() + 1,
+            old.createdAt(),
+            now(),
+            partitionBy,
+            Definition.storedScope(authorScope));
     return new Put(info(lifecycle.replace(next, old.version())), false);
   }
 
@@ -162,12 +197,16 @@ public class RuleService {
     return lifecycle.find(name).map(this::info);
   }
 
-  /** @throws NotFoundException if there is no such rule set */
+  /**
+   * @throws NotFoundException if there is no such rule set
+   */
   public RuleInfo get(String name) {
     return info(lifecycle.get(name));
   }
 
-  /** @throws NotFoundException if there is no such rule set */
+  /**
+   * @throws NotFoundException if there is no such rule set
+   */
   public void delete(String name) {
     lifecycle.delete(name);
   }
@@ -189,12 +228,17 @@ public class RuleService {
 
   private static void checkName(String name) {
     if (name == null || !NAME.matcher(name).matches()) {
-      throw new InvalidInputException("name", "must be 1-128 characters of letters, digits, '.', '_' or '-', "
-          + "starting with a letter or digit, e.g. high-readings");
+      throw new InvalidInputException(
+          "name",
+          "must be 1-128 characters of letters, digits, '.', '_' or '-', "
+              + "starting with a letter or digit, e.g. high-readings");
     }
   }
 
-  /** Compiles (the DRL guard first) and checks the author's scope; deploying replaces the running version. */
+  /**
+   * Compiles (the DRL guard first) and checks the author's scope; deploying replaces the running
+   * version.
+   */
   private record Runtime(RuleCompiler compiler, RuleEngine engine)
       implements DefinitionRuntime<RuleDefinition, CompiledRule> {
 

@@ -12,16 +12,17 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * What the guard lets through (and Drools then compiles) and what it refuses beyond the escape corpus:
- * each refusal names the construct and the user's line. Pure logic over real Drools parsing and
- * compilation; no session runs here.
+ * What the guard lets through (and Drools then compiles) and what it refuses beyond the escape
+ * corpus: each refusal names the construct and the user's line. Pure logic over real Drools parsing
+ * and compilation; no session runs here.
  */
 class DrlGuardTest {
 
   final RuleCompiler compiler = new RuleCompiler(Duration.ofMinutes(10));
 
   /** Everything a rule may use, at once: Drools compiles it after the guard accepted it. */
-  static final String ALLOWED = """
+  static final String ALLOWED =
+      """
       import java.util.List;
       declare Alert
         @role(event)
@@ -79,11 +80,16 @@ class DrlGuardTest {
   @Test
   void everythingOnTheAllowListCompiles() {
     CompiledRule rule = compiler.compile("allowed", ALLOWED);
-    assertThat(rule.kieBase().getKiePackage("io.activityservice.rules.deployed").getRules()).hasSize(3);
+    assertThat(rule.kieBase().getKiePackage("io.activityservice.rules.deployed").getRules())
+        .hasSize(3);
   }
 
   @ParameterizedTest(name = "{0}")
-  @CsvSource(delimiter = '|', quoteCharacter = '`', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '`',
+      textBlock =
+          """
       repeating timer      | rule "o" timer (int: 1ms 1ms) when Event( type == "a" ) then end                             | 1 | single literal delay
       cron timer           | rule "o" timer (cron: * * * * * ?) when Event( type == "a" ) then end                       | 1 | single literal delay
       expression timer     | rule "o" timer (expr: $d) when Event( type == "a", $d : text("d") ) then end                | 1 | single literal delay
@@ -121,14 +127,19 @@ class DrlGuardTest {
   void refuses(String what, String drl, int line, String expected) {
     InvalidInputException e = refused(drl);
     assertThat(e.errors()).extracting(FieldError::field).containsOnly("drl");
-    assertThat(e.errors()).extracting(FieldError::reason).as(what)
+    assertThat(e.errors())
+        .extracting(FieldError::reason)
+        .as(what)
         .anySatisfy(r -> assertThat(r).startsWith("line " + line + ": ").contains(expected));
   }
 
   /** The allowed forms of declaration annotations and attributes still compile. */
   @Test
   void declarationsAndAttributesInTheirAllowedFormsCompile() {
-    CompiledRule rule = compiler.compile("declared", """
+    CompiledRule rule =
+        compiler.compile(
+            "declared",
+            """
         declare Event
           @role( Event )
           @timestamp( "time" )
@@ -160,12 +171,15 @@ class DrlGuardTest {
           actions.run("log", Map.of("id", $e.getId()));
         end
         """);
-    assertThat(rule.kieBase().getKiePackage("io.activityservice.rules.deployed").getRules()).hasSize(1);
+    assertThat(rule.kieBase().getKiePackage("io.activityservice.rules.deployed").getRules())
+        .hasSize(1);
   }
 
   @Test
   void refusalsNameTheUsersLinesInsideCode() {
-    InvalidInputException e = refused("""
+    InvalidInputException e =
+        refused(
+            """
         // a comment
         function int twice(int x) {
           int y = x * 2;
@@ -181,20 +195,27 @@ class DrlGuardTest {
           System.exit(1);
         end
         """);
-    assertThat(e.errors()).extracting(FieldError::reason).containsExactly(
-        "line 4: 'getClass(..)': reflection is not allowed",
-        "line 10: 'getClass(..)': reflection is not allowed",
-        "line 13: 'System.exit(..)': access to the JVM and to processes is not allowed");
+    assertThat(e.errors())
+        .extracting(FieldError::reason)
+        .containsExactly(
+            "line 4: 'getClass(..)': reflection is not allowed",
+            "line 10: 'getClass(..)': reflection is not allowed",
+            "line 13: 'System.exit(..)': access to the JVM and to processes is not allowed");
   }
 
   @Test
   void theSecondLineOfDefenceRefusesDeniedNamesWhereNoCodeIsExpected() {
-    // A rule name and a query parameter are names, not calls, so the structural checks let them pass; the
-    // name scan still refuses them, as it would any text a parser might read differently from Drools.
+    // A rule name and a query parameter are names, not calls, so the structural checks let them
+    // pass; the
+    // name scan still refuses them, as it would any text a parser might read differently from
+    // Drools.
     assertThat(refused("rule exit when Event( type == \"a\" ) then end").errors())
-        .extracting(FieldError::reason).containsExactly("line 1: 'exit': access to the JVM and to processes is not allowed");
+        .extracting(FieldError::reason)
+        .containsExactly("line 1: 'exit': access to the JVM and to processes is not allowed");
     assertThat(refused("query \"q\" (String exec)\n  Event( type == exec )\nend").errors())
-        .extracting(FieldError::reason).containsExactly("line 1: 'exec': access to the JVM and to processes is not allowed",
+        .extracting(FieldError::reason)
+        .containsExactly(
+            "line 1: 'exec': access to the JVM and to processes is not allowed",
             "line 2: 'exec': access to the JVM and to processes is not allowed");
   }
 
@@ -202,13 +223,16 @@ class DrlGuardTest {
   void unicodeEscapesAreRefusedEvenInStringsAndCommentsButEscapedBackslashesAreNot() {
     assertThat(SourceCheck.lexical("x = \"\\u0041\"")).hasSize(1);
     assertThat(SourceCheck.lexical("// \\u000a code")).hasSize(1);
-    assertThat(SourceCheck.lexical("x = \"\\\\\\u0041\"")).hasSize(1);   // \\ then \u0041
-    assertThat(SourceCheck.lexical("x = \"C:\\\\users\"")).isEmpty();     // \\ then u: no escape
+    assertThat(SourceCheck.lexical("x = \"\\\\\\u0041\"")).hasSize(1); // \\ then \u0041
+    assertThat(SourceCheck.lexical("x = \"C:\\\\users\"")).isEmpty(); // \\ then u: no escape
   }
 
   @Test
   void namesInStringsAndCommentsAreNotCode() {
-    CompiledRule rule = compiler.compile("words", """
+    CompiledRule rule =
+        compiler.compile(
+            "words",
+            """
         // System overload alert: exec the runbook (comments are not code)
         rule "System.exit is just a rule name"
         when
@@ -221,7 +245,8 @@ class DrlGuardTest {
   }
 
   private InvalidInputException refused(String drl) {
-    InvalidInputException e = catchThrowableOfType(InvalidInputException.class, () -> compiler.compile("bad", drl));
+    InvalidInputException e =
+        catchThrowableOfType(InvalidInputException.class, () -> compiler.compile("bad", drl));
     assertThat(e).as("refused: %s", drl).isNotNull();
     return e;
   }

@@ -13,18 +13,20 @@ import java.util.stream.Stream;
  * One attempt of the escape corpus ({@code src/test/resources/escape/*.drl}): DRL that would reach
  * outside the rule engine if Drools compiled it and an event of type {@value #TRIGGER} arrived. The
  * file starts with four comment lines: {@code description}, {@code effect} (what it would do:
- * {@code canary} file, system {@code property}, {@code thread}, {@code network} connection,
- * {@code exit} of the JVM, endless {@code loop}, {@code memory} exhaustion, an HTTP request to the
- * canary server ({@code fetch}), a change of the routed event that subscribers receive ({@code mutation})),
- * {@code refused} (text the refusal must contain) and {@code line} (the user's line the refusal must
- * name). Placeholders {@code ${CANARY}}, {@code ${PROPERTY}}, {@code ${THREAD}}, {@code ${PORT}} and
- * {@code ${HTTP}} (the canary HTTP server's base URL) are filled in per test.
+ * {@code canary} file, system {@code property}, {@code thread}, {@code network} connection, {@code
+ * exit} of the JVM, endless {@code loop}, {@code memory} exhaustion, an HTTP request to the canary
+ * server ({@code fetch}), a change of the routed event that subscribers receive ({@code
+ * mutation})), {@code refused} (text the refusal must contain) and {@code line} (the user's line
+ * the refusal must name). Placeholders {@code ${CANARY}}, {@code ${PROPERTY}}, {@code ${THREAD}},
+ * {@code ${PORT}} and {@code ${HTTP}} (the canary HTTP server's base URL) are filled in per test.
  */
-record EscapeAttempt(String id, String description, String effect, String refused, int line, String template) {
+record EscapeAttempt(
+    String id, String description, String effect, String refused, int line, String template) {
 
   static final String TRIGGER = "escape.trigger";
-  static final List<String> EFFECTS = List.of("canary", "property", "thread", "network", "exit", "loop", "memory",
-      "fetch", "mutation");
+  static final List<String> EFFECTS =
+      List.of(
+          "canary", "property", "thread", "network", "exit", "loop", "memory", "fetch", "mutation");
 
   /** The DRL with the placeholders filled in (no HTTP canary). */
   String drl(Path canary, String property, String thread, int port) {
@@ -33,8 +35,12 @@ record EscapeAttempt(String id, String description, String effect, String refuse
 
   /** The DRL with the placeholders filled in. */
   String drl(Path canary, String property, String thread, int port, String http) {
-    return template.replace("${CANARY}", canary.toString()).replace("${PROPERTY}", property)
-        .replace("${THREAD}", thread).replace("${PORT}", Integer.toString(port)).replace("${HTTP}", http);
+    return template
+        .replace("${CANARY}", canary.toString())
+        .replace("${PROPERTY}", property)
+        .replace("${THREAD}", thread)
+        .replace("${PORT}", Integer.toString(port))
+        .replace("${HTTP}", http);
   }
 
   @Override
@@ -45,7 +51,11 @@ record EscapeAttempt(String id, String description, String effect, String refuse
   /** Every attempt, sorted by file name. */
   static List<EscapeAttempt> all() {
     try (Stream<Path> files = Files.list(directory())) {
-      return files.filter(p -> p.getFileName().toString().endsWith(".drl")).sorted().map(EscapeAttempt::load).toList();
+      return files
+          .filter(p -> p.getFileName().toString().endsWith(".drl"))
+          .sorted()
+          .map(EscapeAttempt::load)
+          .toList();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -69,8 +79,13 @@ record EscapeAttempt(String id, String description, String effect, String refuse
       String text = Files.readString(file);
       List<String> lines = text.lines().toList();
       String id = file.getFileName().toString().replaceFirst("\\.drl$", "");
-      return new EscapeAttempt(id, meta(lines, 0, "description"), meta(lines, 1, "effect"), meta(lines, 2, "refused"),
-          Integer.parseInt(meta(lines, 3, "line")), text);
+      return new EscapeAttempt(
+          id,
+          meta(lines, 0, "description"),
+          meta(lines, 1, "effect"),
+          meta(lines, 2, "refused"),
+          Integer.parseInt(meta(lines, 3, "line")),
+          text);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -79,7 +94,8 @@ record EscapeAttempt(String id, String description, String effect, String refuse
   private static String meta(List<String> lines, int index, String key) {
     String prefix = "// " + key + ": ";
     if (lines.size() <= index || !lines.get(index).startsWith(prefix)) {
-      throw new IllegalStateException("line " + (index + 1) + " of an escape attempt must start with '" + prefix + "'");
+      throw new IllegalStateException(
+          "line " + (index + 1) + " of an escape attempt must start with '" + prefix + "'");
     }
     return lines.get(index).substring(prefix.length()).trim();
   }

@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 
 class RuleCompilerTest {
 
-  static final String VERBATIM = """
+  static final String VERBATIM =
+      """
       rule "high reading"
       when
         $e : Event( type == "com.example.meter.reading", number("value") > 90 )
@@ -27,19 +28,23 @@ class RuleCompilerTest {
     CompiledRule r = compiler.compile("high", VERBATIM);
     assertThat(r.types()).isEqualTo(EventTypes.of(Set.of("com.example.meter.reading")));
     assertThat(r.kieBase().getKiePackage("io.activityservice.rules.deployed").getRules())
-        .extracting(org.kie.api.definition.rule.Rule::getName).containsExactly("high reading");
+        .extracting(org.kie.api.definition.rule.Rule::getName)
+        .containsExactly("high reading");
   }
 
   @Test
   void theExamplesCompile() {
-    for (String file : new String[] {"smart-grid-overload.drl", "inventory-reorder.drl", "failed-logins.drl"}) {
+    for (String file :
+        new String[] {"smart-grid-overload.drl", "inventory-reorder.drl", "failed-logins.drl"}) {
       assertThat(compiler.compile(file, TestEvents.example(file)).types().all()).as(file).isFalse();
     }
   }
 
   @Test
   void syntaxErrorNamesTheUsersLine() {
-    InvalidInputException e = refused("""
+    InvalidInputException e =
+        refused(
+            """
         rule "r"
         when
           $e : Event( type == "a"
@@ -47,12 +52,17 @@ class RuleCompilerTest {
         end
         """);
     assertThat(e.errors().get(0).field()).isEqualTo("drl");
-    assertThat(e.errors().get(0).reason()).startsWith("line 4: ").contains("Line 4:0").contains("'then'");
+    assertThat(e.errors().get(0).reason())
+        .startsWith("line 4: ")
+        .contains("Line 4:0")
+        .contains("'then'");
   }
 
   @Test
   void unknownPropertyNamesTheUsersLine() {
-    InvalidInputException e = refused("""
+    InvalidInputException e =
+        refused(
+            """
         rule "r"
         when
           $e : Event( type == "a", nosuch > 3 )
@@ -60,13 +70,19 @@ class RuleCompilerTest {
           actions.run("log", Map.of());
         end
         """);
-    assertThat(e.errors().get(0).reason()).startsWith("line 3: ").contains("nosuch").doesNotContain("[Line:");
+    assertThat(e.errors().get(0).reason())
+        .startsWith("line 3: ")
+        .contains("nosuch")
+        .doesNotContain("[Line:");
   }
 
   @Test
   void consequenceErrorNamesTheConsequencesLine() {
-    // Passes the guard (allowed calls only) but not the Java compiler: Drools reports the line of 'then'.
-    InvalidInputException e = refused("""
+    // Passes the guard (allowed calls only) but not the Java compiler: Drools reports the line of
+    // 'then'.
+    InvalidInputException e =
+        refused(
+            """
         // a comment
 
         rule "r"
@@ -76,7 +92,9 @@ class RuleCompilerTest {
           int n = $e.getType();
         end
         """);
-    assertThat(e.errors().get(0).reason()).startsWith("line 6: in the consequence").contains("String");
+    assertThat(e.errors().get(0).reason())
+        .startsWith("line 6: in the consequence")
+        .contains("String");
   }
 
   @Test
@@ -86,7 +104,10 @@ class RuleCompilerTest {
 
   @Test
   void aUserDeclarationOfEventReplacesTheDefault() {
-    CompiledRule r = compiler.compile("own", """
+    CompiledRule r =
+        compiler.compile(
+            "own",
+            """
         declare Event @role(event) @timestamp(time) @expires(1m) end
         rule "r" when Event(type == "a") then end
         """);

@@ -14,9 +14,12 @@ class TypeExtractorTest {
     assertThat(TypeExtractor.typesOf("type == \"a\"")).containsExactly("a");
     assertThat(TypeExtractor.typesOf("\"a\" == type")).containsExactly("a");
     assertThat(TypeExtractor.typesOf("getType() == 'a'")).containsExactly("a");
-    assertThat(TypeExtractor.typesOf("type == \"a\" || type == \"b\"")).containsExactlyInAnyOrder("a", "b");
-    assertThat(TypeExtractor.typesOf("(type == \"a\" || this.type == \"b\")")).containsExactlyInAnyOrder("a", "b");
-    assertThat(TypeExtractor.typesOf("type in (\"a\", \"b, c\")")).containsExactlyInAnyOrder("a", "b, c");
+    assertThat(TypeExtractor.typesOf("type == \"a\" || type == \"b\""))
+        .containsExactlyInAnyOrder("a", "b");
+    assertThat(TypeExtractor.typesOf("(type == \"a\" || this.type == \"b\")"))
+        .containsExactlyInAnyOrder("a", "b");
+    assertThat(TypeExtractor.typesOf("type in (\"a\", \"b, c\")"))
+        .containsExactlyInAnyOrder("a", "b, c");
     assertThat(TypeExtractor.typesOf("type == \"a\" && number(\"v\") > 3")).containsExactly("a");
     assertThat(TypeExtractor.typesOf("type == \"a\" || number(\"v\") > 3")).isNull();
     assertThat(TypeExtractor.typesOf("type != \"a\"")).isNull();
@@ -25,7 +28,9 @@ class TypeExtractorTest {
 
   @Test
   void unionOverRulesAndNestedPatterns() throws Exception {
-    EventTypes t = extract("""
+    EventTypes t =
+        extract(
+            """
         rule a when Event(type == "x") then end
         rule b when
           $e : Event(type == "y")
@@ -38,7 +43,9 @@ class TypeExtractorTest {
 
   @Test
   void anUntypedEventPatternMeansEveryType() throws Exception {
-    assertThat(extract("rule a when Event(type == \"x\") then end rule b when Event(number(\"v\") > 1) then end"))
+    assertThat(
+            extract(
+                "rule a when Event(type == \"x\") then end rule b when Event(number(\"v\") > 1) then end"))
         .isEqualTo(EventTypes.ALL);
     assertThat(extract("rule a when Object() then end")).isEqualTo(EventTypes.ALL);
     assertThat(extract("declare Foo end rule a when Foo() then end")).isEqualTo(EventTypes.ALL);

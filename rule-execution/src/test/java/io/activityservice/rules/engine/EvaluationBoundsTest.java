@@ -15,16 +15,18 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The per-event bounds of a rule set's evaluation ({@code max-activations-per-event},
- * {@code evaluation-budget}) on real Drools sessions: a rule set past a bound has the rest of that
- * event's matches dropped (not left for the next event), the breach is counted and kept, and the
- * engine goes on with the next event and with other rule sets.
+ * The per-event bounds of a rule set's evaluation ({@code max-activations-per-event}, {@code
+ * evaluation-budget}) on real Drools sessions: a rule set past a bound has the rest of that event's
+ * matches dropped (not left for the next event), the breach is counted and kept, and the engine
+ * goes on with the next event and with other rule sets.
  */
 class EvaluationBoundsTest {
 
   static final long T0 = 1_700_000_000_000L;
+
   /** Every pair of "p" events matches: the n-th event adds 2n-1 matches. */
-  static final String PAIRS = """
+  static final String PAIRS =
+      """
       rule "pairs"
       when
         $a : Event( type == "p" )
@@ -33,7 +35,9 @@ class EvaluationBoundsTest {
         actions.run("webhook", Map.of("a", $a.getId(), "b", $b.getId()));
       end
       """;
-  static final String SINGLE = """
+
+  static final String SINGLE =
+      """
       rule "single"
       when
         $e : Event( type == "s" )
@@ -49,7 +53,8 @@ class EvaluationBoundsTest {
   ActionDispatcher dispatcher;
 
   RuleEngine engine(RuleSettings s) {
-    dispatcher = new ActionDispatcher(List.of(webhook), s.actionConcurrency(), s.actionQueueCapacity());
+    dispatcher =
+        new ActionDispatcher(List.of(webhook), s.actionConcurrency(), s.actionQueueCapacity());
     engine = new RuleEngine(dispatcher, meters, s);
     return engine;
   }
@@ -70,10 +75,16 @@ class EvaluationBoundsTest {
     }
     engine.accept(event("s1", "s", T0 + 8, "{}"));
 
-    // Events 1-5 add 1+3+5+7+9 matches, all within 10; events 6 and 7 add 11 and 13, of which 10 fire each.
-    await().atMost(Duration.ofSeconds(20)).until(() -> engine.executions("pairs").size() == 45
-        && engine.executions("single").size() == 1);
-    await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
+    // Events 1-5 add 1+3+5+7+9 matches, all within 10; events 6 and 7 add 11 and 13, of which 10
+    // fire each.
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                engine.executions("pairs").size() == 45 && engine.executions("single").size() == 1);
+    await()
+        .during(Duration.ofMillis(300))
+        .atMost(Duration.ofSeconds(2))
         .until(() -> webhook.calls.size() == 46);
     BudgetBreach breach = engine.lastBudgetBreach("pairs").orElseThrow();
     assertThat(breach.eventId()).isEqualTo("p7");
@@ -81,27 +92,42 @@ class EvaluationBoundsTest {
     assertThat(breach.fired()).isEqualTo(10);
     assertThat(breach.dropped()).isEqualTo(3);
     assertThat(breach.count()).isEqualTo(2);
-    assertThat(engine.metrics("pairs").orElseThrow().budgetExceededCount("activations")).isEqualTo(2.0);
-    assertThat(meters.get("activity.rules.budget.exceeded").tag("rule", "pairs").tag("bound", "activations")
-        .counter().count()).isEqualTo(2.0);
+    assertThat(engine.metrics("pairs").orElseThrow().budgetExceededCount("activations"))
+        .isEqualTo(2.0);
+    assertThat(
+            meters
+                .get("activity.rules.budget.exceeded")
+                .tag("rule", "pairs")
+                .tag("bound", "activations")
+                .counter()
+                .count())
+        .isEqualTo(2.0);
     assertThat(engine.lastBudgetBreach("single")).isEmpty();
   }
 
   @Test
   void onlyTheFirstFiringRunsOnceTheTimeBudgetIsSpent() {
-    // A budget of 1 ns is spent before any match is asked about: the deterministic way to hit it. The
-    // first firing still runs (an event's only action is never lost to a slow condition); the second not.
+    // A budget of 1 ns is spent before any match is asked about: the deterministic way to hit it.
+    // The
+    // first firing still runs (an event's only action is never lost to a slow condition); the
+    // second not.
     engine(RuleSettings.defaults().withEvaluationBounds(Duration.ofNanos(1), 1_000));
-    engine.deploy(compiler.compile("twice", SINGLE + SINGLE.replace("rule \"single\"", "rule \"again\"")));
+    engine.deploy(
+        compiler.compile("twice", SINGLE + SINGLE.replace("rule \"single\"", "rule \"again\"")));
     engine.accept(event("s1", "s", T0, "{}"));
 
-    await().atMost(Duration.ofSeconds(10)).until(() -> engine.lastBudgetBreach("twice").isPresent());
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> engine.lastBudgetBreach("twice").isPresent());
     BudgetBreach breach = engine.lastBudgetBreach("twice").orElseThrow();
     assertThat(breach.bound()).isEqualTo("time");
     assertThat(breach.fired()).isEqualTo(1);
     assertThat(breach.dropped()).isEqualTo(1);
     assertThat(engine.metrics("twice").orElseThrow().budgetExceededCount("time")).isEqualTo(1.0);
-    await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> webhook.calls.size() == 1);
+    await()
+        .during(Duration.ofMillis(300))
+        .atMost(Duration.ofSeconds(2))
+        .until(() -> webhook.calls.size() == 1);
   }
 
   @Test

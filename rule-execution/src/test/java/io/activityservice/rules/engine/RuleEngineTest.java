@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
 /** Real Drools sessions behind the engine; actions go to recording handlers. */
 class RuleEngineTest {
 
-  static final String VERBATIM = """
+  static final String VERBATIM =
+      """
       rule "high reading"
       when
         $e : Event( type == "com.example.meter.reading", number("value") > 90 )
@@ -37,7 +38,8 @@ class RuleEngineTest {
   ActionDispatcher dispatcher;
 
   RuleEngine engine(RuleSettings s) {
-    dispatcher = new ActionDispatcher(List.of(webhook), s.actionConcurrency(), s.actionQueueCapacity());
+    dispatcher =
+        new ActionDispatcher(List.of(webhook), s.actionConcurrency(), s.actionQueueCapacity());
     engine = new RuleEngine(dispatcher, meters, s);
     return engine;
   }
@@ -50,16 +52,20 @@ class RuleEngineTest {
 
   @Test
   void theVerbatimRuleFiresOnceForTheHighReading() {
-    engine(RuleSettings.defaults()).deploy(new RuleCompiler(Duration.ofMinutes(10)).compile("high", VERBATIM));
-    Event high = event("r-95", "com.example.meter.reading", T0, "{\"meter\": \"m1\", \"value\": 95}");
+    engine(RuleSettings.defaults())
+        .deploy(new RuleCompiler(Duration.ofMinutes(10)).compile("high", VERBATIM));
+    Event high =
+        event("r-95", "com.example.meter.reading", T0, "{\"meter\": \"m1\", \"value\": 95}");
     engine.accept(high);
-    engine.accept(event("r-50", "com.example.meter.reading", T0 + 1, "{\"meter\": \"m1\", \"value\": 50}"));
+    engine.accept(
+        event("r-50", "com.example.meter.reading", T0 + 1, "{\"meter\": \"m1\", \"value\": 50}"));
     engine.accept(event("o-99", "com.example.other", T0 + 2, "{\"value\": 99}"));
 
     await().atMost(Duration.ofSeconds(10)).until(() -> engine.executions("high").size() == 1);
     assertThat(webhook.calls).hasSize(1);
     assertThat(webhook.calls.get(0).params()).containsEntry("url", "http://127.0.0.1:9999/hook");
-    assertThat(((Event) webhook.calls.get(0).params().get("event")).getId()).isEqualTo(high.getId());
+    assertThat(((Event) webhook.calls.get(0).params().get("event")).getId())
+        .isEqualTo(high.getId());
     assertThat(webhook.calls.get(0).context().firedRule()).isEqualTo("high reading");
     ExecutionRecord r = engine.executions("high").get(0);
     assertThat(r.eventId()).isEqualTo("r-95");
@@ -73,39 +79,54 @@ class RuleEngineTest {
   @Test
   void aFailingActionIsRecordedWithItsError() {
     webhook.failWith = "HTTP 503 from http://127.0.0.1:9999/hook";
-    engine(RuleSettings.defaults()).deploy(new RuleCompiler(Duration.ofMinutes(10)).compile("high", VERBATIM));
+    engine(RuleSettings.defaults())
+        .deploy(new RuleCompiler(Duration.ofMinutes(10)).compile("high", VERBATIM));
     engine.accept(event("r-99", "com.example.meter.reading", T0, "{\"value\": 99}"));
     await().atMost(Duration.ofSeconds(10)).until(() -> engine.executions("high").size() == 1);
     ExecutionRecord r = engine.executions("high").get(0);
     assertThat(r.outcome()).isEqualTo("failed");
     assertThat(r.error()).contains("503");
-    assertThat(meters.get("activity.rules.action.failures").tag("rule", "high").counter().count()).isEqualTo(1.0);
+    assertThat(meters.get("activity.rules.action.failures").tag("rule", "high").counter().count())
+        .isEqualTo(1.0);
   }
 
   @Test
   void anUnknownHandlerIsAFailedExecution() {
-    engine(RuleSettings.defaults()).deploy(new RuleCompiler(Duration.ofMinutes(10)).compile("u", """
+    engine(RuleSettings.defaults())
+        .deploy(
+            new RuleCompiler(Duration.ofMinutes(10))
+                .compile(
+                    "u",
+                    """
         rule "u" when Event(type == "t") then actions.run("nosuch", Map.of()); end"""));
     engine.accept(event("e1", "t", T0, "{}"));
     await().atMost(Duration.ofSeconds(10)).until(() -> engine.executions("u").size() == 1);
-    assertThat(engine.executions("u").get(0).error()).contains("no action handler named 'nosuch'")
+    assertThat(engine.executions("u").get(0).error())
+        .contains("no action handler named 'nosuch'")
         .contains("webhook");
   }
 
   @Test
   void moreThanThreeFailedLoginsWithinTenSecondsAlertOnce() {
-    engine(RuleSettings.defaults()).deploy(new RuleCompiler(Duration.ofMinutes(10))
-        .compile("logins", TestEvents.example("failed-logins.drl")));
+    engine(RuleSettings.defaults())
+        .deploy(
+            new RuleCompiler(Duration.ofMinutes(10))
+                .compile("logins", TestEvents.example("failed-logins.drl")));
     String type = "com.example.auth.login.failed";
-    for (int i = 0; i < 4; i++) {          // alice: 4 failures in 3 s -> alert
+    for (int i = 0; i < 4; i++) { // alice: 4 failures in 3 s -> alert
       engine.accept(event("a" + i, type, T0 + i * 1000L, "{\"user\": \"alice\"}"));
     }
-    for (int i = 0; i < 4; i++) {          // bob: 4 failures 11 s apart -> nothing
+    for (int i = 0; i < 4; i++) { // bob: 4 failures 11 s apart -> nothing
       engine.accept(event("b" + i, type, T0 + 4000 + i * 11_000L, "{\"user\": \"bob\"}"));
     }
-    engine.accept(event("a4", type, T0 + 60_000, "{\"user\": \"alice\"}")); // alice again, window long gone
-    await().atMost(Duration.ofSeconds(10)).until(() -> engine.queued("logins") == 0 && engine.facts("logins") >= 0);
-    await().pollDelay(Duration.ofMillis(300)).atMost(Duration.ofSeconds(10))
+    engine.accept(
+        event("a4", type, T0 + 60_000, "{\"user\": \"alice\"}")); // alice again, window long gone
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> engine.queued("logins") == 0 && engine.facts("logins") >= 0);
+    await()
+        .pollDelay(Duration.ofMillis(300))
+        .atMost(Duration.ofSeconds(10))
         .until(() -> engine.executions("logins").size() >= 1);
     assertThat(webhook.calls).hasSize(1);
     @SuppressWarnings("unchecked")
@@ -116,14 +137,19 @@ class RuleEngineTest {
 
   @Test
   void expiryKeepsTheSessionBoundedOver200kEvents() {
-    RuleSettings s = RuleSettings.builder().engineThreads(1).eventExpiry(Duration.ofSeconds(2)).maxEventsPerRule(20_000)
-        .build();
+    RuleSettings s =
+        RuleSettings.builder()
+            .engineThreads(1)
+            .eventExpiry(Duration.ofSeconds(2))
+            .maxEventsPerRule(20_000)
+            .build();
     engine(s);
     String drl = "rule \"t\" when Event(type == \"m\", number(\"v\") > 1e9) then end";
     // By time: @expires(2s) of event time at 1 event/ms keeps about 2,000 events.
     engine.deploy(new RuleCompiler(s.eventExpiry()).compile("bounded", drl));
     assertThat(feed("bounded", 200_000)).isLessThan(2_600);
-    // By count: with @expires(1h) everything would stay; the hard bound (max-events-per-rule) retracts the oldest.
+    // By count: with @expires(1h) everything would stay; the hard bound (max-events-per-rule)
+    // retracts the oldest.
     engine.deploy(new RuleCompiler(Duration.ofHours(1)).compile("bounded", drl));
     assertThat(feed("bounded", 200_000)).isLessThanOrEqualTo(20_001);
   }
@@ -141,8 +167,9 @@ class RuleEngineTest {
       }
     }
     await().atMost(Duration.ofSeconds(60)).until(() -> engine.queued(rule) == 0);
-    System.out.printf("%d events in %d ms, max facts %d%n", events, (System.nanoTime() - start) / 1_000_000,
-        Math.max(maxFacts, engine.facts(rule)));
+    System.out.printf(
+        "%d events in %d ms, max facts %d%n",
+        events, (System.nanoTime() - start) / 1_000_000, Math.max(maxFacts, engine.facts(rule)));
     return Math.max(maxFacts, engine.facts(rule));
   }
 }

@@ -14,17 +14,18 @@ import java.util.Set;
 /** Writes a generated admin key to a file only its owner may read or write (mode 600). */
 public final class AdminKeyFile {
 
-  private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
+  private static final Set<PosixFilePermission> OWNER_ONLY =
+      PosixFilePermissions.fromString("rw-------");
 
-  private AdminKeyFile() {
-  }
+  private AdminKeyFile() {}
 
   /**
-   * Writes {@code key} (and a newline) to {@code file}, replacing it. The content goes to a temporary file created
-   * with owner-only permissions (so it is never readable by others, not even for a moment) and is then moved into
-   * place.
+   * Writes {@code key} (and a newline) to {@code file}, replacing it. The content goes to a
+   * temporary file created with owner-only permissions (so it is never readable by others, not even
+   * for a moment) and is then moved into place.
    *
-   * @return whether the file system enforces owner-only permissions (false on non-POSIX file systems)
+   * @return whether the file system enforces owner-only permissions (false on non-POSIX file
+   *     systems)
    */
   public static boolean write(Path file, String key) throws IOException {
     Path dir = file.toAbsolutePath().getParent();
@@ -41,7 +42,8 @@ public final class AdminKeyFile {
     } catch (FileAlreadyExistsException e) {
       throw new IOException("could not create " + tmp + " (created concurrently?)", e);
     }
-    Files.writeString(tmp, key + "\n", StandardCharsets.US_ASCII, StandardOpenOption.TRUNCATE_EXISTING);
+    Files.writeString(
+        tmp, key + "\n", StandardCharsets.US_ASCII, StandardOpenOption.TRUNCATE_EXISTING);
     if (posix) {
       // The umask may have taken bits away but never adds any; set them explicitly anyway.
       Files.setPosixFilePermissions(tmp, OWNER_ONLY);

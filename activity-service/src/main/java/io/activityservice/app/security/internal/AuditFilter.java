@@ -1,10 +1,10 @@
 package io.activityservice.app.security.internal;
 
-import io.activityservice.events.log.LogSafe;
 import io.activityservice.app.security.AuditLog;
 import io.activityservice.app.security.Caller;
 import io.activityservice.app.security.Callers;
 import io.activityservice.channel.Redaction;
+import io.activityservice.events.log.LogSafe;
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -18,20 +18,37 @@ import org.slf4j.LoggerFactory;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Records every create, update, delete and redrive of the management API in the {@link AuditLog} once the answer
- * is known, whether it succeeded, failed or was denied. Runs inside the security filter chain after
- * authentication, so the actor is known; requests without valid credentials (401) are not recorded (they have no
- * actor, and recording them would let anyone fill the table).
+ * Records every create, update, delete and redrive of the management API in the {@link AuditLog}
+ * once the answer is known, whether it succeeded, failed or was denied. Runs inside the security
+ * filter chain after authentication, so the actor is known; requests without valid credentials
+ * (401) are not recorded (they have no actor, and recording them would let anyone fill the table).
  */
 public class AuditFilter extends OncePerRequestFilter {
 
   private static final Logger log = LoggerFactory.getLogger(AuditFilter.class);
   private static final String API = "/api/v1/";
+
   /** Collections of the API whose changes are audited, and the resource kind each holds. */
-  private static final Map<String, String> KINDS = Map.of(
-      "event-types", "event-type", "subscriptions", "subscription", "channels", "channel", "detectors", "detector",
-      "rules", "rule", "api-keys", "api-key", "dead-letters", "dead-letter",
-      "archives", "archive", "replays", "replay");
+  private static final Map<String, String> KINDS =
+      Map.of(
+          "event-types",
+          "event-type",
+          "subscriptions",
+          "subscription",
+          "channels",
+          "channel",
+          "detectors",
+          "detector",
+          "rules",
+          "rule",
+          "api-keys",
+          "api-key",
+          "dead-letters",
+          "dead-letter",
+          "archives",
+          "archive",
+          "replays",
+          "replay");
 
   private final AuditLog audit;
 
@@ -42,12 +59,16 @@ public class AuditFilter extends OncePerRequestFilter {
   @Override
   protected boolean shouldNotFilter(HttpServletRequest request) {
     String method = request.getMethod();
-    return !(method.equals("POST") || method.equals("PUT") || method.equals("PATCH") || method.equals("DELETE"))
+    return !(method.equals("POST")
+            || method.equals("PUT")
+            || method.equals("PATCH")
+            || method.equals("DELETE"))
         || collection(request) == null;
   }
 
   @Override
-  protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+  protected void doFilterInternal(
+      HttpServletRequest request, HttpServletResponse response, FilterChain chain)
       throws ServletException, IOException {
     int status = 500;
     try {
@@ -65,26 +86,38 @@ public class AuditFilter extends OncePerRequestFilter {
       String[] segments = segments(request);
       String collection = segments[0];
       String actor = Callers.find().map(Caller::id).orElse("unknown");
-      audit.record(actor, action(request.getMethod(), segments, status), KINDS.get(collection),
-          resourceId(request, response, segments), status);
+      audit.record(
+          actor,
+          action(request.getMethod(), segments, status),
+          KINDS.get(collection),
+          resourceId(request, response, segments),
+          status);
     } catch (RuntimeException e) {
-      // The change itself is done (or refused); a failed audit write must not turn the answer into an error.
-      log.error("could not write the audit entry for {} {} (status {}): {}", LogSafe.text(request.getMethod()),
-          LogSafe.text(request.getRequestURI()), status, LogSafe.text(e.toString(), 1024));
+      // The change itself is done (or refused); a failed audit write must not turn the answer into
+      // an error.
+      log.error(
+          "could not write the audit entry for {} {} (status {}): {}",
+          LogSafe.text(request.getMethod()),
+          LogSafe.text(request.getRequestURI()),
+          status,
+          LogSafe.text(e.toString(), 1024));
     }
   }
 
   private static String action(String method, String[] segments, int status) {
     return switch (method) {
-      case "POST" -> segments[0].equals("dead-letters") && segments.length > 1 && segments[1].equals("redrive")
-          ? "redrive" : segments.length == 1 ? "create" : "post";
+      case "POST" ->
+          segments[0].equals("dead-letters") && segments.length > 1 && segments[1].equals("redrive")
+              ? "redrive"
+              : segments.length == 1 ? "create" : "post";
       case "PUT" -> status == 201 ? "create" : "update";
       case "DELETE" -> segments[0].equals("api-keys") ? "revoke" : "delete";
       default -> method.toLowerCase(java.util.Locale.ROOT);
     };
   }
 
-  private static String resourceId(HttpServletRequest request, HttpServletResponse response, String[] segments) {
+  private static String resourceId(
+      HttpServletRequest request, HttpServletResponse response, String[] segments) {
     String id = null;
     if (request.getAttribute(AuditLog.RESOURCE_ID_ATTRIBUTE) instanceof String given) {
       id = given;

@@ -27,14 +27,13 @@ import org.springframework.security.oauth2.server.resource.authentication.JwtAut
 import org.springframework.security.oauth2.server.resource.authentication.JwtIssuerAuthenticationManagerResolver;
 
 /**
- * JWT bearer tokens (Spring Security resource server): verification against the configured issuer(s) or JWK
- * set, and the {@link Caller} a token stands for: {@code jwt:<sub>}, roles and event types from the configured
- * claims.
+ * JWT bearer tokens (Spring Security resource server): verification against the configured
+ * issuer(s) or JWK set, and the {@link Caller} a token stands for: {@code jwt:<sub>}, roles and
+ * event types from the configured claims.
  */
 public final class JwtCallers {
 
-  private JwtCallers() {
-  }
+  private JwtCallers() {}
 
   /** The authentication manager for JWTs per {@code settings}, or null when JWTs are off. */
   public static AuthenticationManager manager(SecurityProperties.Jwt settings) {
@@ -47,18 +46,22 @@ public final class JwtCallers {
       decoder.setJwtValidator(validator(settings, issuer));
       return provider(decoder, settings);
     }
-    // Several issuers (or one): the token's iss picks the issuer; each issuer's keys come from its discovery
+    // Several issuers (or one): the token's iss picks the issuer; each issuer's keys come from its
+    // discovery
     // document, fetched on its first token (the service starts even when an issuer is down).
     Map<String, AuthenticationManager> byIssuer = new ConcurrentHashMap<>();
     for (String issuer : settings.issuerUri()) {
-      JwtDecoder decoder = new SupplierJwtDecoder(() -> {
-        NimbusJwtDecoder d = (NimbusJwtDecoder) JwtDecoders.fromIssuerLocation(issuer);
-        d.setJwtValidator(validator(settings, issuer));
-        return d;
-      });
+      JwtDecoder decoder =
+          new SupplierJwtDecoder(
+              () -> {
+                NimbusJwtDecoder d = (NimbusJwtDecoder) JwtDecoders.fromIssuerLocation(issuer);
+                d.setJwtValidator(validator(settings, issuer));
+                return d;
+              });
       byIssuer.put(issuer, provider(decoder, settings));
     }
-    JwtIssuerAuthenticationManagerResolver resolver = new JwtIssuerAuthenticationManagerResolver(byIssuer::get);
+    JwtIssuerAuthenticationManagerResolver resolver =
+        new JwtIssuerAuthenticationManagerResolver(byIssuer::get);
     // The resolver's manager reads the issuer from the token itself; it does not use the request.
     return resolver.resolve((jakarta.servlet.http.HttpServletRequest) null);
   }
@@ -69,23 +72,31 @@ public final class JwtCallers {
     for (String r : strings(claim(jwt.getClaims(), settings.rolesClaim()))) {
       Role.find(r).ifPresent(roles::add);
     }
-    TypeScope types = TypeScope.lenient(strings(claim(jwt.getClaims(), settings.eventTypesClaim())));
+    TypeScope types =
+        TypeScope.lenient(strings(claim(jwt.getClaims(), settings.eventTypesClaim())));
     return new Caller("jwt:" + jwt.getSubject(), Caller.Kind.JWT, roles, types);
   }
 
-  private static AuthenticationManager provider(JwtDecoder decoder, SecurityProperties.Jwt settings) {
+  private static AuthenticationManager provider(
+      JwtDecoder decoder, SecurityProperties.Jwt settings) {
     JwtAuthenticationProvider provider = new JwtAuthenticationProvider(decoder);
     provider.setJwtAuthenticationConverter(jwt -> new CallerAuthentication(caller(jwt, settings)));
     return new ProviderManager(provider);
   }
 
-  private static OAuth2TokenValidator<Jwt> validator(SecurityProperties.Jwt settings, String issuer) {
+  private static OAuth2TokenValidator<Jwt> validator(
+      SecurityProperties.Jwt settings, String issuer) {
     List<OAuth2TokenValidator<Jwt>> validators = new ArrayList<>();
-    validators.add(issuer == null ? JwtValidators.createDefault() : JwtValidators.createDefaultWithIssuer(issuer));
-    validators.add(new JwtClaimValidator<Object>("sub", sub -> sub instanceof String s && !s.isBlank()));
+    validators.add(
+        issuer == null
+            ? JwtValidators.createDefault()
+            : JwtValidators.createDefaultWithIssuer(issuer));
+    validators.add(
+        new JwtClaimValidator<Object>("sub", sub -> sub instanceof String s && !s.isBlank()));
     if (!settings.audiences().isEmpty()) {
-      validators.add(new JwtClaimValidator<Collection<String>>("aud",
-          aud -> aud != null && aud.stream().anyMatch(settings.audiences()::contains)));
+      validators.add(
+          new JwtClaimValidator<Collection<String>>(
+              "aud", aud -> aud != null && aud.stream().anyMatch(settings.audiences()::contains)));
     }
     return new DelegatingOAuth2TokenValidator<>(validators);
   }

@@ -14,24 +14,24 @@ import org.springframework.security.core.Authentication;
 import org.springframework.security.oauth2.server.resource.authentication.BearerTokenAuthenticationToken;
 
 /**
- * Authenticates a bearer token: the bootstrap admin key, an API key ({@code ask_…}), or a JWT (when configured).
- * Plugged into Spring Security's resource server, which reads {@code Authorization: Bearer} and answers 401
- * (through {@link ProblemResponses}) when this throws.
+ * Authenticates a bearer token: the bootstrap admin key, an API key ({@code ask_…}), or a JWT (when
+ * configured). Plugged into Spring Security's resource server, which reads {@code Authorization:
+ * Bearer} and answers 401 (through {@link ProblemResponses}) when this throws.
  */
 public class TokenAuthenticator implements AuthenticationManager {
 
   /** The caller of the bootstrap admin key. */
-  public static final Caller BOOTSTRAP = new Caller("key:bootstrap", Caller.Kind.KEY, EnumSet.of(Role.ADMIN),
-      TypeScope.ALL);
+  public static final Caller BOOTSTRAP =
+      new Caller("key:bootstrap", Caller.Kind.KEY, EnumSet.of(Role.ADMIN), TypeScope.ALL);
 
   private final ApiKeyService keys;
   private final byte[] bootstrapHash;
   private final AuthenticationManager jwt;
 
   /**
-   * @param keys         stored API keys
+   * @param keys stored API keys
    * @param bootstrapKey the bootstrap admin key, or null
-   * @param jwt          authenticates JWTs into a {@link CallerAuthentication}, or null when JWTs are off
+   * @param jwt authenticates JWTs into a {@link CallerAuthentication}, or null when JWTs are off
    */
   public TokenAuthenticator(ApiKeyService keys, String bootstrapKey, AuthenticationManager jwt) {
     this.keys = keys;
@@ -45,7 +45,8 @@ public class TokenAuthenticator implements AuthenticationManager {
       throw new BadCredentialsException("only bearer tokens are accepted");
     }
     String token = bearer.getToken();
-    // Hashes compared in constant time: the bootstrap key may be any string, so it is checked before the others.
+    // Hashes compared in constant time: the bootstrap key may be any string, so it is checked
+    // before the others.
     if (bootstrapHash != null && MessageDigest.isEqual(bootstrapHash, ApiKeyToken.sha256(token))) {
       return new CallerAuthentication(BOOTSTRAP);
     }
@@ -53,8 +54,9 @@ public class TokenAuthenticator implements AuthenticationManager {
       return new CallerAuthentication(keys.authenticate(token));
     }
     if (jwt == null) {
-      throw new BadCredentialsException("not an API key (ask_…), and JWT bearer tokens are not configured"
-          + " (activity.security.jwt.issuer-uri or jwk-set-uri)");
+      throw new BadCredentialsException(
+          "not an API key (ask_…), and JWT bearer tokens are not configured"
+              + " (activity.security.jwt.issuer-uri or jwk-set-uri)");
     }
     return jwt.authenticate(bearer);
   }

@@ -7,7 +7,7 @@ import java.time.Duration;
  * the oldest has waited {@code linger}, whichever comes first. Size 1 (or linger 0) sends every
  * entry at once. Ignores what it observes.
  *
- * @param size   entries per request, {@code >= 1}
+ * @param size entries per request, {@code >= 1}
  * @param linger longest wait of an entry for its batch to fill
  */
 public record FixedBatchPolicy(int size, Duration linger) implements BatchPolicy {
@@ -27,12 +27,10 @@ public record FixedBatchPolicy(int size, Duration linger) implements BatchPolicy
   }
 
   @Override
-  public void arrived(long nowNanos) {
-  }
+  public void arrived(long nowNanos) {}
 
   @Override
-  public void completed(int size, long latencyNanos) {
-  }
+  public void completed(int size, long latencyNanos) {}
 
   @Override
   public Decision decide(long nowNanos, int queued, long oldestWaitNanos, int requestsInFlight) {

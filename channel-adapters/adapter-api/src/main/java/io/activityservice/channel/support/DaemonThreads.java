@@ -11,8 +11,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class DaemonThreads {
 
-  private DaemonThreads() {
-  }
+  private DaemonThreads() {}
 
   /**
    * A factory of daemon threads named {@code prefix-1}, {@code prefix-2}, … (for pools).
@@ -26,8 +25,8 @@ public final class DaemonThreads {
   }
 
   /**
-   * A factory of daemon threads that all carry the same name (for single-thread executors, whose one
-   * thread is named after its job, e.g. {@code "delivery-timer"}).
+   * A factory of daemon threads that all carry the same name (for single-thread executors, whose
+   * one thread is named after its job, e.g. {@code "delivery-timer"}).
    *
    * @param name every thread's name
    */
@@ -43,7 +42,8 @@ public final class DaemonThreads {
    * @param task what the thread runs
    */
   public static Thread thread(String name, Runnable task) {
-    Thread t = new Thread(Objects.requireNonNull(task, "task"), Objects.requireNonNull(name, "name"));
+    Thread t =
+        new Thread(Objects.requireNonNull(task, "task"), Objects.requireNonNull(name, "name"));
     t.setDaemon(true);
     return t;
   }

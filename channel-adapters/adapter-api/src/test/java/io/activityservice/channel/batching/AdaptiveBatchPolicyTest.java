@@ -12,7 +12,10 @@ class AdaptiveBatchPolicyTest {
 
   private static final long MS = 1_000_000L;
 
-  /** A policy that has seen arrivals every {@code gapNanos} for a while and requests of {@code latencyMs}. */
+  /**
+   * A policy that has seen arrivals every {@code gapNanos} for a while and requests of {@code
+   * latencyMs}.
+   */
   private static AdaptiveBatchPolicy observed(long gapNanos, double latencyMs, long[] now) {
     AdaptiveBatchPolicy p = new AdaptiveBatchPolicy(10, Duration.ofMillis(5), 8);
     long t = 0;
@@ -52,9 +55,15 @@ class AdaptiveBatchPolicyTest {
     Decision wait = p.decide(now[0], 3, MS, 1);
     assertThat(wait.send()).as("one request in flight: the clump waits for it").isZero();
     assertThat(wait.waitNanos()).isEqualTo(4 * MS);
-    assertThat(p.decide(now[0], 3, MS, 0)).as("it completed: all go together").isEqualTo(Decision.send(3));
-    assertThat(p.decide(now[0], 3, 5 * MS, 1)).as("never longer than the linger").isEqualTo(Decision.send(3));
-    assertThat(p.decide(now[0], 12, 0, 3)).as("a full batch never waits").isEqualTo(Decision.send(10));
+    assertThat(p.decide(now[0], 3, MS, 0))
+        .as("it completed: all go together")
+        .isEqualTo(Decision.send(3));
+    assertThat(p.decide(now[0], 3, 5 * MS, 1))
+        .as("never longer than the linger")
+        .isEqualTo(Decision.send(3));
+    assertThat(p.decide(now[0], 12, 0, 3))
+        .as("a full batch never waits")
+        .isEqualTo(Decision.send(10));
   }
 
   @Test
@@ -76,8 +85,12 @@ class AdaptiveBatchPolicyTest {
     assertThat(wait.send()).isZero();
     assertThat(wait.waitNanos()).isLessThanOrEqualTo(5 * MS);
     assertThat(p.decide(now[0], 10, 0, 0)).isEqualTo(Decision.send(10));
-    assertThat(p.decide(now[0], 37, 0, 0)).as("a backlog leaves in full batches").isEqualTo(Decision.send(10));
-    assertThat(p.decide(now[0], 3, p.lingerNanos(now[0]), 0)).as("linger over").isEqualTo(Decision.send(3));
+    assertThat(p.decide(now[0], 37, 0, 0))
+        .as("a backlog leaves in full batches")
+        .isEqualTo(Decision.send(10));
+    assertThat(p.decide(now[0], 3, p.lingerNanos(now[0]), 0))
+        .as("linger over")
+        .isEqualTo(Decision.send(3));
   }
 
   @Test
@@ -113,10 +126,12 @@ class AdaptiveBatchPolicyTest {
 
   @Test
   void invalidSettingsAreRefused() {
-    assertThatThrownBy(() -> new AdaptiveBatchPolicy(0, Duration.ZERO, 1)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new AdaptiveBatchPolicy(0, Duration.ZERO, 1))
+        .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> new AdaptiveBatchPolicy(10, Duration.ofMillis(-1), 1))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new AdaptiveBatchPolicy(10, Duration.ZERO, 8, 0, Duration.ofMillis(100)))
+    assertThatThrownBy(
+            () -> new AdaptiveBatchPolicy(10, Duration.ZERO, 8, 0, Duration.ofMillis(100)))
         .isInstanceOf(IllegalArgumentException.class);
   }
 
@@ -127,6 +142,7 @@ class AdaptiveBatchPolicyTest {
     assertThat(p.decide(0, 5, 0, 0)).isEqualTo(Decision.send(5));
     assertThat(p.decide(0, 12, 0, 0)).isEqualTo(Decision.send(5));
     assertThat(p.decide(0, 2, 5 * MS, 0)).isEqualTo(Decision.send(2));
-    assertThat(new FixedBatchPolicy(1, Duration.ofMillis(5)).decide(0, 1, 0, 0)).isEqualTo(Decision.send(1));
+    assertThat(new FixedBatchPolicy(1, Duration.ofMillis(5)).decide(0, 1, 0, 0))
+        .isEqualTo(Decision.send(1));
   }
 }

@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The policies in a simulated sender (simulated time, no threads): {@code slots} concurrent batch
  * requests, each taking {@code base + perEntry × size}, evenly spaced arrivals, a bounded queue. It
- * checks the two promises of the adaptive policy against fixed sizes 1, 2, 5 and 10 with a 5 ms linger:
- * at low load its median latency is that of size 1; under overload its throughput is that of the best
- * fixed size.
+ * checks the two promises of the adaptive policy against fixed sizes 1, 2, 5 and 10 with a 5 ms
+ * linger: at low load its median latency is that of size 1; under overload its throughput is that
+ * of the best fixed size.
  */
 class BatchingSimulationTest {
 
@@ -25,8 +25,7 @@ class BatchingSimulationTest {
   private static final Duration LINGER = Duration.ofMillis(5);
 
   /** What a simulated run measured. */
-  record Result(double throughput, double p50Millis, long sent, long requests) {
-  }
+  record Result(double throughput, double p50Millis, long sent, long requests) {}
 
   /** Runs {@code seconds} of arrivals every {@code gapNanos} through a sender with the policy. */
   static Result simulate(BatchPolicy policy, long gapNanos, double seconds) {
@@ -34,15 +33,16 @@ class BatchingSimulationTest {
   }
 
   /**
-   * Runs {@code seconds} of arrivals, {@code clump} at once every {@code gapNanos} (as the events of one
-   * SQS receive reach the outbound sender), through a sender with the policy.
+   * Runs {@code seconds} of arrivals, {@code clump} at once every {@code gapNanos} (as the events
+   * of one SQS receive reach the outbound sender), through a sender with the policy.
    */
   static Result simulate(BatchPolicy policy, long gapNanos, int clump, double seconds) {
     long end = (long) (seconds * 1e9);
     Sender sender = new Sender(policy, ((int) (end / gapNanos) + 1) * clump);
     long nextArrival = 0;
     while (true) {
-      long nextCompletion = sender.completions.isEmpty() ? Long.MAX_VALUE : sender.completions.peek()[0];
+      long nextCompletion =
+          sender.completions.isEmpty() ? Long.MAX_VALUE : sender.completions.peek()[0];
       long arrival = nextArrival < end ? nextArrival : Long.MAX_VALUE;
       long now = Math.min(arrival, Math.min(nextCompletion, sender.timer));
       if (now == Long.MAX_VALUE) {
@@ -51,7 +51,8 @@ class BatchingSimulationTest {
       if (now == nextCompletion) {
         sender.complete(now);
       } else if (now == arrival) {
-        // Each entry of a clump arrives on its own and the sender decides after each, as Batcher.submit does.
+        // Each entry of a clump arrives on its own and the sender decides after each, as
+        // Batcher.submit does.
         for (int k = 0; k < clump; k++) {
           sender.arrive(now);
           if (k < clump - 1) {
@@ -67,14 +68,19 @@ class BatchingSimulationTest {
     long[] sorted = Arrays.copyOf(sender.latencies, sender.done);
     Arrays.sort(sorted);
     double p50 = sorted.length == 0 ? Double.NaN : sorted[sorted.length / 2] / 1e6;
-    return new Result(sender.done / (sender.lastCompletion / 1e9), p50, sender.done, sender.requests);
+    return new Result(
+        sender.done / (sender.lastCompletion / 1e9), p50, sender.done, sender.requests);
   }
 
-  /** The simulated sender: a bounded queue, {@code SLOTS} request slots, requests of {@code BASE + PER_ENTRY × n}. */
+  /**
+   * The simulated sender: a bounded queue, {@code SLOTS} request slots, requests of {@code BASE +
+   * PER_ENTRY × n}.
+   */
   private static final class Sender {
     final BatchPolicy policy;
     final ArrayDeque<Long> queue = new ArrayDeque<>();
-    final PriorityQueue<long[]> completions = new PriorityQueue<>((a, b) -> Long.compare(a[0], b[0]));
+    final PriorityQueue<long[]> completions =
+        new PriorityQueue<>((a, b) -> Long.compare(a[0], b[0]));
     final long[] latencies;
     int done;
     long requests;
@@ -104,7 +110,8 @@ class BatchingSimulationTest {
 
     void decide(long now) {
       while (completions.size() < SLOTS && !queue.isEmpty()) {
-        BatchPolicy.Decision d = policy.decide(now, queue.size(), now - queue.peekFirst(), completions.size());
+        BatchPolicy.Decision d =
+            policy.decide(now, queue.size(), now - queue.peekFirst(), completions.size());
         if (d.send() == 0) {
           timer = Math.min(timer, now + d.waitNanos());
           return;
@@ -139,7 +146,9 @@ class BatchingSimulationTest {
     Result ten = fixed(10, gap);
     Result adaptive = adaptive(gap);
     assertThat(adaptive.p50Millis()).isLessThanOrEqualTo(one.p50Millis() * 1.1);
-    assertThat(ten.p50Millis()).as("a fixed batch waits for its linger").isGreaterThan(one.p50Millis() + 4);
+    assertThat(ten.p50Millis())
+        .as("a fixed batch waits for its linger")
+        .isGreaterThan(one.p50Millis() + 4);
   }
 
   @Test
@@ -171,9 +180,11 @@ class BatchingSimulationTest {
     Result one = simulate(new FixedBatchPolicy(1, LINGER), gap, 10, 5);
     Result ten = simulate(new FixedBatchPolicy(10, LINGER), gap, 10, 5);
     assertThat(one.requests()).as("size 1: a request per event").isEqualTo(one.sent());
-    assertThat(adaptive.requests()).as("the first of a clump goes alone, the rest behind it")
+    assertThat(adaptive.requests())
+        .as("the first of a clump goes alone, the rest behind it")
         .isLessThanOrEqualTo(2 * adaptive.sent() / 10);
-    assertThat(adaptive.p50Millis()).as("no slower than waiting for a full batch")
+    assertThat(adaptive.p50Millis())
+        .as("no slower than waiting for a full batch")
         .isLessThanOrEqualTo(ten.p50Millis() + BASE / 1e6);
   }
 

@@ -10,8 +10,8 @@ class DaemonThreadsTest {
   @Test
   void factoryNumbersItsDaemonThreads() {
     ThreadFactory f = DaemonThreads.factory("rule-action");
-    Thread a = f.newThread(() -> { });
-    Thread b = f.newThread(() -> { });
+    Thread a = f.newThread(() -> {});
+    Thread b = f.newThread(() -> {});
     assertThat(a.getName()).isEqualTo("rule-action-1");
     assertThat(b.getName()).isEqualTo("rule-action-2");
     assertThat(a.isDaemon()).isTrue();
@@ -21,9 +21,9 @@ class DaemonThreadsTest {
   @Test
   void namedFactoryGivesEveryThreadTheSameName() {
     ThreadFactory f = DaemonThreads.named("delivery-timer");
-    assertThat(f.newThread(() -> { }).getName()).isEqualTo("delivery-timer");
-    assertThat(f.newThread(() -> { }).getName()).isEqualTo("delivery-timer");
-    assertThat(f.newThread(() -> { }).isDaemon()).isTrue();
+    assertThat(f.newThread(() -> {}).getName()).isEqualTo("delivery-timer");
+    assertThat(f.newThread(() -> {}).getName()).isEqualTo("delivery-timer");
+    assertThat(f.newThread(() -> {}).isDaemon()).isTrue();
   }
 
   @Test

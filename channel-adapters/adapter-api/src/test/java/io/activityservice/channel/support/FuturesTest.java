@@ -13,7 +13,9 @@ class FuturesTest {
   @Test
   void unwrapsNestedCompletionAndExecutionExceptions() {
     IOException cause = new IOException("refused");
-    assertThat(Futures.unwrap(new CompletionException(new ExecutionException(new CompletionException(cause)))))
+    assertThat(
+            Futures.unwrap(
+                new CompletionException(new ExecutionException(new CompletionException(cause)))))
         .isSameAs(cause);
   }
 
@@ -21,7 +23,9 @@ class FuturesTest {
   void unwrapsWhatAFailedStageCompletesWith() {
     IOException cause = new IOException("refused");
     Throwable[] seen = new Throwable[1];
-    CompletableFuture.<Void>failedFuture(cause).thenApply(v -> v).whenComplete((v, e) -> seen[0] = e);
+    CompletableFuture.<Void>failedFuture(cause)
+        .thenApply(v -> v)
+        .whenComplete((v, e) -> seen[0] = e);
     assertThat(seen[0]).isInstanceOf(CompletionException.class);
     assertThat(Futures.unwrap(seen[0])).isSameAs(cause);
   }

@@ -7,75 +7,82 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * Which addresses are not on the public internet, and the strict parsing of address literals. Deny by
- * default where it matters: an IPv6 address is public only inside {@code 2000::/3} (global unicast) and
- * outside the special ranges there; IPv4 is public outside the IANA special-purpose ranges below. IPv6 forms
- * that carry an IPv4 address (IPv4-mapped {@code ::ffff:a.b.c.d}, NAT64 {@code 64:ff9b::/96}, 6to4
- * {@code 2002::/16}) are judged by that IPv4 address as well. Stateless.
+ * Which addresses are not on the public internet, and the strict parsing of address literals. Deny
+ * by default where it matters: an IPv6 address is public only inside {@code 2000::/3} (global
+ * unicast) and outside the special ranges there; IPv4 is public outside the IANA special-purpose
+ * ranges below. IPv6 forms that carry an IPv4 address (IPv4-mapped {@code ::ffff:a.b.c.d}, NAT64
+ * {@code 64:ff9b::/96}, 6to4 {@code 2002::/16}) are judged by that IPv4 address as well. Stateless.
  */
 final class AddressClassifier {
 
-  private record Range(Cidr cidr, String label) {
-  }
+  private record Range(Cidr cidr, String label) {}
 
   // Patterns first: the range tables below are parsed with them.
   /** Dotted decimal, no leading zeros: the one IPv4 notation every parser reads the same way. */
   private static final Pattern DOTTED_QUAD =
-      Pattern.compile("(0|[1-9][0-9]{0,2})\\.(0|[1-9][0-9]{0,2})\\.(0|[1-9][0-9]{0,2})\\.(0|[1-9][0-9]{0,2})");
-  /** What inet_aton() would take for a number: 1 to 4 parts of decimal, octal (leading 0) or hex (0x). */
-  private static final Pattern LOOSE_NUMERIC = Pattern.compile("((0[xX][0-9a-fA-F]*|[0-9]+)\\.){0,3}(0[xX][0-9a-fA-F]*|[0-9]+)");
+      Pattern.compile(
+          "(0|[1-9][0-9]{0,2})\\.(0|[1-9][0-9]{0,2})\\.(0|[1-9][0-9]{0,2})\\.(0|[1-9][0-9]{0,2})");
 
-  private static final String LINK_LOCAL = "a link-local address (cloud metadata endpoints such as 169.254.169.254"
-      + " and 169.254.170.2 live there)";
+  /**
+   * What inet_aton() would take for a number: 1 to 4 parts of decimal, octal (leading 0) or hex
+   * (0x).
+   */
+  private static final Pattern LOOSE_NUMERIC =
+      Pattern.compile("((0[xX][0-9a-fA-F]*|[0-9]+)\\.){0,3}(0[xX][0-9a-fA-F]*|[0-9]+)");
 
-  private static final List<Range> IPV4 = List.of(
-      range("0.0.0.0/32", "the unspecified address"),
-      range("0.0.0.0/8", "a 'this network' address"),
-      range("127.0.0.0/8", "a loopback address"),
-      range("10.0.0.0/8", "a private address"),
-      range("172.16.0.0/12", "a private address"),
-      range("192.168.0.0/16", "a private address"),
-      range("100.64.0.0/10", "a shared (carrier-grade NAT) address"),
-      range("169.254.0.0/16", LINK_LOCAL),
-      range("192.0.0.0/24", "an IETF protocol assignment address"),
-      range("192.0.2.0/24", "a documentation address"),
-      range("198.51.100.0/24", "a documentation address"),
-      range("203.0.113.0/24", "a documentation address"),
-      range("192.88.99.0/24", "a 6to4 relay address"),
-      range("198.18.0.0/15", "a benchmarking address"),
-      range("224.0.0.0/4", "a multicast address"),
-      range("255.255.255.255/32", "the broadcast address"),
-      range("240.0.0.0/4", "a reserved address"));
+  private static final String LINK_LOCAL =
+      "a link-local address (cloud metadata endpoints such as 169.254.169.254"
+          + " and 169.254.170.2 live there)";
 
-  private static final List<Range> IPV6 = List.of(
-      range("::/128", "the unspecified address"),
-      range("::1/128", "a loopback address"),
-      range("::/96", "an IPv4-compatible address (deprecated)"),
-      range("64:ff9b:1::/48", "a local-use NAT64 address"),
-      range("100::/64", "a discard-only address"),
-      range("2001::/32", "a Teredo tunnel address"),
-      range("2001:db8::/32", "a documentation address"),
-      range("2001::/23", "an IETF protocol assignment address"),
-      range("3fff::/20", "a documentation address"),
-      range("fc00::/7", "a unique local (private) address"),
-      range("fe80::/10", "a link-local address"),
-      range("fec0::/10", "a site-local address (deprecated)"),
-      range("ff00::/8", "a multicast address"));
+  private static final List<Range> IPV4 =
+      List.of(
+          range("0.0.0.0/32", "the unspecified address"),
+          range("0.0.0.0/8", "a 'this network' address"),
+          range("127.0.0.0/8", "a loopback address"),
+          range("10.0.0.0/8", "a private address"),
+          range("172.16.0.0/12", "a private address"),
+          range("192.168.0.0/16", "a private address"),
+          range("100.64.0.0/10", "a shared (carrier-grade NAT) address"),
+          range("169.254.0.0/16", LINK_LOCAL),
+          range("192.0.0.0/24", "an IETF protocol assignment address"),
+          range("192.0.2.0/24", "a documentation address"),
+          range("198.51.100.0/24", "a documentation address"),
+          range("203.0.113.0/24", "a documentation address"),
+          range("192.88.99.0/24", "a 6to4 relay address"),
+          range("198.18.0.0/15", "a benchmarking address"),
+          range("224.0.0.0/4", "a multicast address"),
+          range("255.255.255.255/32", "the broadcast address"),
+          range("240.0.0.0/4", "a reserved address"));
+
+  private static final List<Range> IPV6 =
+      List.of(
+          range("::/128", "the unspecified address"),
+          range("::1/128", "a loopback address"),
+          range("::/96", "an IPv4-compatible address (deprecated)"),
+          range("64:ff9b:1::/48", "a local-use NAT64 address"),
+          range("100::/64", "a discard-only address"),
+          range("2001::/32", "a Teredo tunnel address"),
+          range("2001:db8::/32", "a documentation address"),
+          range("2001::/23", "an IETF protocol assignment address"),
+          range("3fff::/20", "a documentation address"),
+          range("fc00::/7", "a unique local (private) address"),
+          range("fe80::/10", "a link-local address"),
+          range("fec0::/10", "a site-local address (deprecated)"),
+          range("ff00::/8", "a multicast address"));
 
   private static final Cidr GLOBAL_UNICAST = Cidr.of("2000::/3");
   private static final Cidr NAT64 = Cidr.of("64:ff9b::/96");
   private static final Cidr SIX_TO_FOUR = Cidr.of("2002::/16");
 
-  private AddressClassifier() {
-  }
+  private AddressClassifier() {}
 
   private static Range range(String cidr, String label) {
     return new Range(Cidr.of(cidr), label);
   }
 
   /**
-   * Why an address is not public, e.g. {@code "a private address"}; {@code null} if it is a public unicast
-   * address.
+   * Why an address is not public, e.g. {@code "a private address"}; {@code null} if it is a public
+   * unicast address.
    */
   static String internal(InetAddress address) {
     byte[] b = canonical(address).getAddress();
@@ -95,15 +102,24 @@ final class AddressClassifier {
     byte[] embedded = embeddedIpv4(b);
     if (embedded != null) { // reaches the IPv4 address it carries: judged by that one
       String inner = internal(ipv4(embedded));
-      return inner == null ? null : inner + " (" + format(ipv4(embedded)) + ", reached through "
-          + (NAT64.contains(b) ? "NAT64" : "6to4") + ")";
+      return inner == null
+          ? null
+          : inner
+              + " ("
+              + format(ipv4(embedded))
+              + ", reached through "
+              + (NAT64.contains(b) ? "NAT64" : "6to4")
+              + ")";
     }
     if (!GLOBAL_UNICAST.contains(b)) {
       return "not a global unicast address";
     }
     // Belt and braces: the JDK's own idea of special addresses.
-    if (address.isAnyLocalAddress() || address.isLoopbackAddress() || address.isLinkLocalAddress()
-        || address.isSiteLocalAddress() || address.isMulticastAddress()) {
+    if (address.isAnyLocalAddress()
+        || address.isLoopbackAddress()
+        || address.isLinkLocalAddress()
+        || address.isSiteLocalAddress()
+        || address.isMulticastAddress()) {
       return "a special-purpose address";
     }
     return null;
@@ -147,9 +163,9 @@ final class AddressClassifier {
   }
 
   /**
-   * The bytes of an address literal in strict notation: IPv4 as dotted decimal without leading zeros, IPv6
-   * (with or without brackets) without zone; {@code null} if the text is no such literal. Never looks
-   * anything up.
+   * The bytes of an address literal in strict notation: IPv4 as dotted decimal without leading
+   * zeros, IPv6 (with or without brackets) without zone; {@code null} if the text is no such
+   * literal. Never looks anything up.
    */
   static byte[] literal(String text) {
     if (text == null || text.isEmpty()) {
@@ -167,7 +183,8 @@ final class AddressClassifier {
       }
       return b;
     }
-    String v6 = text.startsWith("[") && text.endsWith("]") ? text.substring(1, text.length() - 1) : text;
+    String v6 =
+        text.startsWith("[") && text.endsWith("]") ? text.substring(1, text.length() - 1) : text;
     if (v6.indexOf(':') < 0 || v6.indexOf('%') >= 0 || !v6.matches("[0-9A-Fa-f:.]+")) {
       return null;
     }
@@ -188,16 +205,18 @@ final class AddressClassifier {
   }
 
   /**
-   * Whether a host looks like a number that some resolver would read as an IPv4 address ({@code 2130706433},
-   * {@code 0x7f.1}, {@code 017700000001}, {@code 127.1}, {@code 0177.0.0.1}) but is not in strict dotted
-   * decimal: resolvers disagree about such hosts (decimal, octal, hex), so they are refused.
+   * Whether a host looks like a number that some resolver would read as an IPv4 address ({@code
+   * 2130706433}, {@code 0x7f.1}, {@code 017700000001}, {@code 127.1}, {@code 0177.0.0.1}) but is
+   * not in strict dotted decimal: resolvers disagree about such hosts (decimal, octal, hex), so
+   * they are refused.
    */
   static boolean isLooseNumeric(String host) {
     return LOOSE_NUMERIC.matcher(host).matches() && !DOTTED_QUAD.matcher(host).matches();
   }
 
   /**
-   * The IPv4 address inet_aton() reads from a loose numeric host, for messages; {@code null} if it reads none.
+   * The IPv4 address inet_aton() reads from a loose numeric host, for messages; {@code null} if it
+   * reads none.
    */
   static String looseValue(String host) {
     String[] parts = host.split("\\.");
@@ -205,8 +224,12 @@ final class AddressClassifier {
     for (int i = 0; i < parts.length; i++) {
       String p = parts[i].toLowerCase(Locale.ROOT);
       try {
-        values[i] = p.startsWith("0x") ? (p.length() == 2 ? 0 : Long.parseLong(p.substring(2), 16))
-            : p.length() > 1 && p.startsWith("0") ? Long.parseLong(p.substring(1), 8) : Long.parseLong(p);
+        values[i] =
+            p.startsWith("0x")
+                ? (p.length() == 2 ? 0 : Long.parseLong(p.substring(2), 16))
+                : p.length() > 1 && p.startsWith("0")
+                    ? Long.parseLong(p.substring(1), 8)
+                    : Long.parseLong(p);
       } catch (NumberFormatException e) {
         return null;
       }
@@ -223,7 +246,13 @@ final class AddressClassifier {
       return null;
     }
     value |= last;
-    return ((value >> 24) & 0xFF) + "." + ((value >> 16) & 0xFF) + "." + ((value >> 8) & 0xFF) + "." + (value & 0xFF);
+    return ((value >> 24) & 0xFF)
+        + "."
+        + ((value >> 16) & 0xFF)
+        + "."
+        + ((value >> 8) & 0xFF)
+        + "."
+        + (value & 0xFF);
   }
 
   /** An address as text: IPv4 dotted, IPv6 compressed (RFC 5952), IPv4-mapped as IPv4. */

@@ -4,9 +4,9 @@ import java.net.InetAddress;
 import java.util.Arrays;
 
 /**
- * An address range such as {@code 10.0.0.0/8} or {@code fd00::/8}. IPv4 ranges match IPv4 addresses only
- * and IPv6 ranges IPv6 addresses only (IPv4-mapped IPv6 addresses arrive here already as IPv4, see
- * {@link AddressClassifier#canonical(InetAddress)}). Immutable.
+ * An address range such as {@code 10.0.0.0/8} or {@code fd00::/8}. IPv4 ranges match IPv4 addresses
+ * only and IPv6 ranges IPv6 addresses only (IPv4-mapped IPv6 addresses arrive here already as IPv4,
+ * see {@link AddressClassifier#canonical(InetAddress)}). Immutable.
  */
 final class Cidr {
 
@@ -21,8 +21,8 @@ final class Cidr {
   }
 
   /**
-   * Parses {@code address/prefix}, or a bare address (a single host). IPv4 must be written as four decimal
-   * numbers; IPv6 in any standard notation, without zone.
+   * Parses {@code address/prefix}, or a bare address (a single host). IPv4 must be written as four
+   * decimal numbers; IPv6 in any standard notation, without zone.
    *
    * @throws IllegalArgumentException saying what is wrong
    */
@@ -32,8 +32,11 @@ final class Cidr {
     String address = slash < 0 ? t : t.substring(0, slash);
     byte[] bytes = AddressClassifier.literal(address);
     if (bytes == null) {
-      throw new IllegalArgumentException("'" + text + "' is not a network; write e.g. 10.0.0.0/8, 192.168.1.5 or fd00::/8"
-          + " (IPv4 as four decimal numbers)");
+      throw new IllegalArgumentException(
+          "'"
+              + text
+              + "' is not a network; write e.g. 10.0.0.0/8, 192.168.1.5 or fd00::/8"
+              + " (IPv4 as four decimal numbers)");
     }
     int max = bytes.length * 8;
     int prefix = max;
@@ -44,10 +47,13 @@ final class Cidr {
         prefix = -1;
       }
       if (prefix < 0 || prefix > max) {
-        throw new IllegalArgumentException("'" + text + "' has an invalid prefix length; use 0 to " + max);
+        throw new IllegalArgumentException(
+            "'" + text + "' has an invalid prefix length; use 0 to " + max);
       }
     }
-    if (bytes.length == 16 && prefix >= 96 && isMapped(bytes)) { // ::ffff:10.0.0.0/104 is 10.0.0.0/8
+    if (bytes.length == 16
+        && prefix >= 96
+        && isMapped(bytes)) { // ::ffff:10.0.0.0/104 is 10.0.0.0/8
       bytes = new byte[] {bytes[12], bytes[13], bytes[14], bytes[15]};
       prefix -= 96;
     }

@@ -26,7 +26,6 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.hc.client5.http.DnsResolver;
 import org.apache.hc.client5.http.config.ConnectionConfig;
@@ -59,23 +58,28 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The one guarded way out for webhooks (Apache HttpClient 5, asynchronous). Each request:
+ *
  * <ol>
- *   <li>waits for a slot of its host ({@link PerHostLimiter});</li>
+ *   <li>waits for a slot of its host ({@link PerHostLimiter});
  *   <li>resolves the host on the resolver threads (never on the caller's thread) and lets the
- *       {@link OutboundPolicy} pick the addresses that may be used;</li>
- *   <li>connects to exactly such an address: the target {@link HttpHost} carries it, so the client does no
- *       lookup of its own, the TLS name and {@code Host} header stay the host name, and pooled connections
- *       are keyed by that address (a connection to an address checked earlier is never reused for a name that
- *       now resolves elsewhere);</li>
- *   <li>follows no redirect, reads no response body, and reports only the status.</li>
+ *       {@link OutboundPolicy} pick the addresses that may be used;
+ *   <li>connects to exactly such an address: the target {@link HttpHost} carries it, so the client
+ *       does no lookup of its own, the TLS name and {@code Host} header stay the host name, and
+ *       pooled connections are keyed by that address (a connection to an address checked earlier is
+ *       never reused for a name that now resolves elsewhere);
+ *   <li>follows no redirect, reads no response body, and reports only the status.
  * </ol>
- * The client's own DNS hook goes through the policy as well, should any path ever reach it unpinned.
+ *
+ * The client's own DNS hook goes through the policy as well, should any path ever reach it
+ * unpinned.
  */
 final class GuardedHttpClient implements WebhookClient, AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(GuardedHttpClient.class);
+
   /** How often one host's refusals are logged at most. */
   private static final long REFUSAL_LOG_INTERVAL_NANOS = TimeUnit.MINUTES.toNanos(5);
+
   private static final int RESOLVER_THREADS = 4;
   private static final int RESOLVER_QUEUE = 10_000;
 
@@ -93,38 +97,53 @@ final class GuardedHttpClient implements WebhookClient, AutoCloseable {
     this.policy = policy;
     this.connectTimeout = properties.connectTimeout();
     this.requestTimeout = properties.requestTimeout();
-    // Futures complete here, not on the client's I/O threads, whatever their callers chain onto them.
+    // Futures complete here, not on the client's I/O threads, whatever their callers chain onto
+    // them.
     this.callbacks = Executors.newFixedThreadPool(2, DaemonThreads.factory("http-channel"));
-    this.resolvers = new ThreadPoolExecutor(RESOLVER_THREADS, RESOLVER_THREADS, 30, TimeUnit.SECONDS,
-        new LinkedBlockingQueue<>(RESOLVER_QUEUE), DaemonThreads.factory("http-resolver"));
+    this.resolvers =
+        new ThreadPoolExecutor(
+            RESOLVER_THREADS,
+            RESOLVER_THREADS,
+            30,
+            TimeUnit.SECONDS,
+            new LinkedBlockingQueue<>(RESOLVER_QUEUE),
+            DaemonThreads.factory("http-resolver"));
     this.resolvers.allowCoreThreadTimeOut(true);
-    ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, DaemonThreads.factory("http-timeout"));
+    ScheduledThreadPoolExecutor t =
+        new ScheduledThreadPoolExecutor(1, DaemonThreads.factory("http-timeout"));
     t.setRemoveOnCancelPolicy(true);
     this.timer = t;
-    this.limiter = new PerHostLimiter(properties.maxConcurrencyPerHost(), properties.maxQueuedPerHost(), callbacks);
-    PoolingAsyncClientConnectionManager connections = PoolingAsyncClientConnectionManagerBuilder.create()
-        // Per-route bound only (a route is host + address); the limiter bounds requests per host.
-        .setPoolConcurrencyPolicy(PoolConcurrencyPolicy.LAX)
-        .setMaxConnPerRoute(properties.maxConcurrencyPerHost() * 2)
-        .setDefaultConnectionConfig(ConnectionConfig.custom()
-            .setConnectTimeout(Timeout.of(connectTimeout))
-            .setTimeToLive(TimeValue.ofMinutes(5))
-            .build())
-        .setDefaultTlsConfig(TlsConfig.custom().setVersionPolicy(HttpVersionPolicy.FORCE_HTTP_1).build())
-        .setDnsResolver(new PolicyDnsResolver(policy))
-        .build();
-    this.http = HttpAsyncClients.custom()
-        .setConnectionManager(connections)
-        .setIOReactorConfig(IOReactorConfig.custom().setIoThreadCount(2).build())
-        .disableRedirectHandling()
-        .disableAutomaticRetries() // the subscription's retry policy decides
-        .disableCookieManagement()
-        .disableAuthCaching()
-        .disableConnectionState()
-        .evictIdleConnections(TimeValue.ofSeconds(30))
-        .evictExpiredConnections()
-        .setUserAgent("activity-service")
-        .build();
+    this.limiter =
+        new PerHostLimiter(
+            properties.maxConcurrencyPerHost(), properties.maxQueuedPerHost(), callbacks);
+    PoolingAsyncClientConnectionManager connections =
+        PoolingAsyncClientConnectionManagerBuilder.create()
+            // Per-route bound only (a route is host + address); the limiter bounds requests per
+            // host.
+            .setPoolConcurrencyPolicy(PoolConcurrencyPolicy.LAX)
+            .setMaxConnPerRoute(properties.maxConcurrencyPerHost() * 2)
+            .setDefaultConnectionConfig(
+                ConnectionConfig.custom()
+                    .setConnectTimeout(Timeout.of(connectTimeout))
+                    .setTimeToLive(TimeValue.ofMinutes(5))
+                    .build())
+            .setDefaultTlsConfig(
+                TlsConfig.custom().setVersionPolicy(HttpVersionPolicy.FORCE_HTTP_1).build())
+            .setDnsResolver(new PolicyDnsResolver(policy))
+            .build();
+    this.http =
+        HttpAsyncClients.custom()
+            .setConnectionManager(connections)
+            .setIOReactorConfig(IOReactorConfig.custom().setIoThreadCount(2).build())
+            .disableRedirectHandling()
+            .disableAutomaticRetries() // the subscription's retry policy decides
+            .disableCookieManagement()
+            .disableAuthCaching()
+            .disableConnectionState()
+            .evictIdleConnections(TimeValue.ofSeconds(30))
+            .evictExpiredConnections()
+            .setUserAgent("activity-service")
+            .build();
     this.http.start();
   }
 
@@ -151,10 +170,11 @@ final class GuardedHttpClient implements WebhookClient, AutoCloseable {
   }
 
   /**
-   * Checks a host as at connect time, waiting at most the connect timeout for DNS; for {@code validate}.
+   * Checks a host as at connect time, waiting at most the connect timeout for DNS; for {@code
+   * validate}.
    *
-   * @return normally if the host may be reached, or if it does not resolve (yet) or not in time: it is
-   *         checked again before every connection
+   * @return normally if the host may be reached, or if it does not resolve (yet) or not in time: it
+   *     is checked again before every connection
    * @throws OutboundRefusedException if it is refused
    */
   void check(String host) {
@@ -178,60 +198,82 @@ final class GuardedHttpClient implements WebhookClient, AutoCloseable {
     AtomicReference<Future<?>> call = new AtomicReference<>();
     ScheduledFuture<?> deadline;
     try {
-      deadline = timer.schedule(() -> result.completeExceptionally(
-          new HttpTimeoutException("webhook did not answer within " + timeout)), timeout.toNanos(), TimeUnit.NANOSECONDS);
+      deadline =
+          timer.schedule(
+              () ->
+                  result.completeExceptionally(
+                      new HttpTimeoutException("webhook did not answer within " + timeout)),
+              timeout.toNanos(),
+              TimeUnit.NANOSECONDS);
     } catch (RejectedExecutionException e) {
       return CompletableFuture.failedFuture(closed(e));
     }
-    result.whenComplete((status, error) -> {
-      deadline.cancel(false);
-      Future<?> running = call.get();
-      if (error != null && running != null) {
-        running.cancel(true); // timed out or cancelled: abort the request
-      }
-    });
-    resolve(host).whenComplete((addresses, error) -> {
-      if (error != null) {
-        Throwable cause = Futures.unwrap(error);
-        if (cause instanceof OutboundRefusedException refused) {
-          logRefusal(request.target(), refused);
-        }
-        result.completeExceptionally(cause);
-        return;
-      }
-      if (result.isDone()) {
-        return;
-      }
-      try {
-        call.set(send(request, host, addresses.get(0), timeout, result));
-      } catch (RuntimeException e) {
-        result.completeExceptionally(e);
-      }
-      Future<?> running = call.get();
-      if (result.isDone() && running != null) {
-        running.cancel(true);
-      }
-    });
+    result.whenComplete(
+        (status, error) -> {
+          deadline.cancel(false);
+          Future<?> running = call.get();
+          if (error != null && running != null) {
+            running.cancel(true); // timed out or cancelled: abort the request
+          }
+        });
+    resolve(host)
+        .whenComplete(
+            (addresses, error) -> {
+              if (error != null) {
+                Throwable cause = Futures.unwrap(error);
+                if (cause instanceof OutboundRefusedException refused) {
+                  logRefusal(request.target(), refused);
+                }
+                result.completeExceptionally(cause);
+                return;
+              }
+              if (result.isDone()) {
+                return;
+              }
+              try {
+                call.set(send(request, host, addresses.get(0), timeout, result));
+              } catch (RuntimeException e) {
+                result.completeExceptionally(e);
+              }
+              Future<?> running = call.get();
+              if (result.isDone() && running != null) {
+                running.cancel(true);
+              }
+            });
     return result;
   }
 
-  private Future<?> send(WebhookRequest request, String host, InetAddress address, Duration timeout,
-                         CompletableFuture<Integer> result) {
+  private Future<?> send(
+      WebhookRequest request,
+      String host,
+      InetAddress address,
+      Duration timeout,
+      CompletableFuture<Integer> result) {
     URI target = request.target();
     String scheme = target.getScheme().toLowerCase(Locale.ROOT);
     HttpHost pinned = new HttpHost(scheme, address, host, port(target));
-    String path = target.getRawPath() == null || target.getRawPath().isEmpty() ? "/" : target.getRawPath();
-    BasicHttpRequest post = new BasicHttpRequest(Method.POST, pinned,
-        target.getRawQuery() == null ? path : path + "?" + target.getRawQuery());
+    String path =
+        target.getRawPath() == null || target.getRawPath().isEmpty() ? "/" : target.getRawPath();
+    BasicHttpRequest post =
+        new BasicHttpRequest(
+            Method.POST,
+            pinned,
+            target.getRawQuery() == null ? path : path + "?" + target.getRawQuery());
     request.headers().forEach(post::addHeader);
     HttpClientContext context = HttpClientContext.create();
-    context.setRequestConfig(RequestConfig.custom()
-        .setRedirectsEnabled(false)
-        .setResponseTimeout(Timeout.of(timeout))
-        .build());
-    return http.execute(pinned,
-        new BasicRequestProducer(post, new BasicAsyncEntityProducer(request.body(), ContentType.parse(request.contentType()))),
-        new BasicResponseConsumer<>(new DiscardingEntityConsumer<Void>()), null, context,
+    context.setRequestConfig(
+        RequestConfig.custom()
+            .setRedirectsEnabled(false)
+            .setResponseTimeout(Timeout.of(timeout))
+            .build());
+    return http.execute(
+        pinned,
+        new BasicRequestProducer(
+            post,
+            new BasicAsyncEntityProducer(request.body(), ContentType.parse(request.contentType()))),
+        new BasicResponseConsumer<>(new DiscardingEntityConsumer<Void>()),
+        null,
+        context,
         new FutureCallback<Message<HttpResponse, Void>>() {
           @Override
           public void completed(Message<HttpResponse, Void> response) {
@@ -252,13 +294,14 @@ final class GuardedHttpClient implements WebhookClient, AutoCloseable {
 
   /** Completes a request's future off the client's I/O threads. */
   private void settle(CompletableFuture<Integer> result, Integer status, Throwable error) {
-    Runnable complete = () -> {
-      if (error == null) {
-        result.complete(status);
-      } else {
-        result.completeExceptionally(error);
-      }
-    };
+    Runnable complete =
+        () -> {
+          if (error == null) {
+            result.complete(status);
+          } else {
+            result.completeExceptionally(error);
+          }
+        };
     try {
       callbacks.execute(complete);
     } catch (RejectedExecutionException e) {
@@ -266,7 +309,10 @@ final class GuardedHttpClient implements WebhookClient, AutoCloseable {
     }
   }
 
-  /** The usable addresses of a host: at once for literals and localhost, else on the resolver threads. */
+  /**
+   * The usable addresses of a host: at once for literals and localhost, else on the resolver
+   * threads.
+   */
   private CompletableFuture<List<InetAddress>> resolve(String host) {
     if (!policy.needsLookup(host)) {
       try {
@@ -276,17 +322,24 @@ final class GuardedHttpClient implements WebhookClient, AutoCloseable {
       }
     }
     try {
-      return CompletableFuture.supplyAsync(() -> {
-        try {
-          return policy.addresses(host);
-        } catch (UnknownHostException e) {
-          throw new CompletionException(unknown(host, e));
-        }
-      }, resolvers);
+      return CompletableFuture.supplyAsync(
+          () -> {
+            try {
+              return policy.addresses(host);
+            } catch (UnknownHostException e) {
+              throw new CompletionException(unknown(host, e));
+            }
+          },
+          resolvers);
     } catch (RejectedExecutionException e) {
-      return CompletableFuture.failedFuture(resolvers.isShutdown() ? closed(e)
-          : new RejectedExecutionException("too many webhook host names waiting to be resolved (" + RESOLVER_QUEUE
-              + "); send refused", e));
+      return CompletableFuture.failedFuture(
+          resolvers.isShutdown()
+              ? closed(e)
+              : new RejectedExecutionException(
+                  "too many webhook host names waiting to be resolved ("
+                      + RESOLVER_QUEUE
+                      + "); send refused",
+                  e));
     }
   }
 
@@ -297,12 +350,17 @@ final class GuardedHttpClient implements WebhookClient, AutoCloseable {
   }
 
   private static IllegalStateException closed(Exception cause) {
-    return new IllegalStateException("the http channel adapter was closed before the event was sent", cause);
+    return new IllegalStateException(
+        "the http channel adapter was closed before the event was sent", cause);
   }
 
-  /** Logs why a target was refused, at most once per host every few minutes (each retry is refused again). */
+  /**
+   * Logs why a target was refused, at most once per host every few minutes (each retry is refused
+   * again).
+   */
   private void logRefusal(URI target, OutboundRefusedException e) {
-    String key = target.getRawAuthority() == null ? "" : target.getHost() == null ? "?" : target.getHost();
+    String key =
+        target.getRawAuthority() == null ? "" : target.getHost() == null ? "?" : target.getHost();
     long now = System.nanoTime();
     Long last = refusalsLogged.get(key);
     if (last != null && now - last < REFUSAL_LOG_INTERVAL_NANOS) {
@@ -312,22 +370,29 @@ final class GuardedHttpClient implements WebhookClient, AutoCloseable {
       refusalsLogged.clear();
     }
     refusalsLogged.put(key, now);
-    log.warn("webhook {} refused by the outbound policy: {}", Redaction.uri(target.toString()), e.reason());
+    log.warn(
+        "webhook {} refused by the outbound policy: {}",
+        Redaction.uri(target.toString()),
+        e.reason());
   }
 
   private static int port(URI target) {
-    return target.getPort() >= 0 ? target.getPort() : "https".equalsIgnoreCase(target.getScheme()) ? 443 : 80;
+    return target.getPort() >= 0
+        ? target.getPort()
+        : "https".equalsIgnoreCase(target.getScheme()) ? 443 : 80;
   }
 
   /** The limiter's key: host and port, without user info, path or query (they may hold secrets). */
   static String hostAndPort(URI target) {
-    String host = target.getHost() == null ? String.valueOf(target.getRawAuthority()) : target.getHost();
+    String host =
+        target.getHost() == null ? String.valueOf(target.getRawAuthority()) : target.getHost();
     return host.toLowerCase(Locale.ROOT) + ":" + port(target);
   }
 
   @Override
   public void close() {
-    // Let the I/O threads wind their sessions down themselves first (closing under them races their loops).
+    // Let the I/O threads wind their sessions down themselves first (closing under them races their
+    // loops).
     http.initiateShutdown();
     try {
       http.awaitShutdown(TimeValue.ofSeconds(1));
@@ -340,7 +405,10 @@ final class GuardedHttpClient implements WebhookClient, AutoCloseable {
     callbacks.shutdown();
   }
 
-  /** The client's own DNS hook: the policy's answer, should a request ever reach it without a pinned address. */
+  /**
+   * The client's own DNS hook: the policy's answer, should a request ever reach it without a pinned
+   * address.
+   */
   private record PolicyDnsResolver(OutboundPolicy policy) implements DnsResolver {
     @Override
     public InetAddress[] resolve(String host) throws UnknownHostException {

@@ -4,9 +4,10 @@ import java.net.InetAddress;
 import java.net.UnknownHostException;
 
 /**
- * Resolves a host name to its addresses, as the outbound policy does when a webhook is checked and before
- * every connection. The default is the system resolver; tests inject their own to simulate DNS answers that
- * change (DNS rebinding). May block; the webhook client calls it on its own resolver threads.
+ * Resolves a host name to its addresses, as the outbound policy does when a webhook is checked and
+ * before every connection. The default is the system resolver; tests inject their own to simulate
+ * DNS answers that change (DNS rebinding). May block; the webhook client calls it on its own
+ * resolver threads.
  */
 @FunctionalInterface
 public interface HostResolver {

@@ -14,11 +14,11 @@ import java.util.Set;
 
 /**
  * Webhook channels: {@code http://…} and {@code https://…}. Outbound only; the service's own REST
- * API is the HTTP inbound side. One shared client ({@link WebhookClient}, HTTP/1.1 keep-alive pool) with at
- * most {@link HttpChannelProperties#maxConcurrencyPerHost()} requests in flight per webhook host (host and
- * port) and a bounded queue per host behind it, so that a slow host delays only its own deliveries. Every
- * target passes the {@link OutboundPolicy}: when it is configured ({@link #validate}) and on the addresses
- * of every connection.
+ * API is the HTTP inbound side. One shared client ({@link WebhookClient}, HTTP/1.1 keep-alive pool)
+ * with at most {@link HttpChannelProperties#maxConcurrencyPerHost()} requests in flight per webhook
+ * host (host and port) and a bounded queue per host behind it, so that a slow host delays only its
+ * own deliveries. Every target passes the {@link OutboundPolicy}: when it is configured ({@link
+ * #validate}) and on the addresses of every connection.
  */
 public final class HttpChannelAdapter extends AbstractChannelAdapter {
 
@@ -51,9 +51,9 @@ public final class HttpChannelAdapter extends AbstractChannelAdapter {
   }
 
   /**
-   * Checks the URL and its host: a host that is, or now resolves to, an internal address is refused, naming
-   * the address and the setting that would allow it. A name that does not resolve (yet), or not within the
-   * connect timeout, passes: it is checked again before every connection.
+   * Checks the URL and its host: a host that is, or now resolves to, an internal address is
+   * refused, naming the address and the setting that would allow it. A name that does not resolve
+   * (yet), or not within the connect timeout, passes: it is checked again before every connection.
    */
   @Override
   public void validate(ChannelUri uri) {
@@ -72,26 +72,38 @@ public final class HttpChannelAdapter extends AbstractChannelAdapter {
     try {
       target = new URI(uri.address());
     } catch (URISyntaxException e) {
-      throw new IllegalArgumentException(uri.scheme() + " channel '" + shown + "' is not a valid URL: "
-          + e.getReason() + " at index " + e.getIndex());
+      throw new IllegalArgumentException(
+          uri.scheme()
+              + " channel '"
+              + shown
+              + "' is not a valid URL: "
+              + e.getReason()
+              + " at index "
+              + e.getIndex());
     }
     if (target.getPort() == 0 || target.getPort() > 65535) {
-      throw new IllegalArgumentException(uri.scheme() + " channel '" + shown + "' has an invalid port; use 1 to 65535");
+      throw new IllegalArgumentException(
+          uri.scheme() + " channel '" + shown + "' has an invalid port; use 1 to 65535");
     }
     try {
       OutboundPolicy.host(target);
     } catch (OutboundRefusedException e) {
       throw new IllegalArgumentException(e.reason());
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException(uri.scheme() + " channel '" + shown + "' " + e.getMessage()
-          + "; expected e.g. https://hooks.example.com/events");
+      throw new IllegalArgumentException(
+          uri.scheme()
+              + " channel '"
+              + shown
+              + "' "
+              + e.getMessage()
+              + "; expected e.g. https://hooks.example.com/events");
     }
     return target;
   }
 
   /**
-   * Opens a channel after checking the URL's form only: the policy is applied to every send (and was applied
-   * when the target was configured), so opening never waits for DNS.
+   * Opens a channel after checking the URL's form only: the policy is applied to every send (and
+   * was applied when the target was configured), so opening never waits for DNS.
    */
   @Override
   public OutboundChannel openOutbound(ChannelUri uri) {
@@ -100,12 +112,16 @@ public final class HttpChannelAdapter extends AbstractChannelAdapter {
   }
 
   @Override
-  public InboundChannel openInbound(ChannelUri uri, InboundSettings settings, InboundHandler handler) {
+  public InboundChannel openInbound(
+      ChannelUri uri, InboundSettings settings, InboundHandler handler) {
     throw new UnsupportedOperationException(
         "http channels are outbound only; producers POST to /api/v1/events instead");
   }
 
-  /** The client webhook channels post through: for other senders of webhooks, such as the rules' action. */
+  /**
+   * The client webhook channels post through: for other senders of webhooks, such as the rules'
+   * action.
+   */
   public WebhookClient webhookClient() {
     return client;
   }

@@ -8,9 +8,10 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 
 /**
- * Registers the webhook adapter and the outbound policy its targets pass ({@code activity.outbound.*}).
- * Disable with {@code activity.channels.http.enabled=false}. A {@link HostResolver} bean, if there is one,
- * replaces the system resolver (tests use it to simulate DNS answers).
+ * Registers the webhook adapter and the outbound policy its targets pass ({@code
+ * activity.outbound.*}). Disable with {@code activity.channels.http.enabled=false}. A {@link
+ * HostResolver} bean, if there is one, replaces the system resolver (tests use it to simulate DNS
+ * answers).
  */
 @AutoConfiguration
 @EnableConfigurationProperties({HttpChannelProperties.class, OutboundProperties.class})
@@ -19,7 +20,8 @@ public class HttpChannelAutoConfiguration {
 
   @Bean
   @ConditionalOnMissingBean
-  OutboundPolicy outboundPolicy(OutboundProperties properties, ObjectProvider<HostResolver> resolver) {
+  OutboundPolicy outboundPolicy(
+      OutboundProperties properties, ObjectProvider<HostResolver> resolver) {
     return properties.toPolicy(resolver.getIfAvailable(() -> HostResolver.SYSTEM));
   }
 

@@ -15,8 +15,8 @@ import java.util.function.Supplier;
  * that host's FIFO queue of at most {@code maxQueued} entries and are refused at once beyond it.
  * When a request finishes, the host's next waiting one starts (on the executor, never on the
  * finishing thread, so a long queue cannot nest calls). A waiting send whose future completes
- * meanwhile (the caller cancelled it, or timed it out) leaves the queue and is never sent; cancelling
- * a running send cancels its request. Hosts without requests are forgotten. Thread-safe.
+ * meanwhile (the caller cancelled it, or timed it out) leaves the queue and is never sent;
+ * cancelling a running send cancels its request. Hosts without requests are forgotten. Thread-safe.
  */
 final class PerHostLimiter {
 
@@ -37,7 +37,10 @@ final class PerHostLimiter {
     }
   }
 
-  /** A send and the future its caller holds. Identity semantics: two sends are never "equal" in the queue. */
+  /**
+   * A send and the future its caller holds. Identity semantics: two sends are never "equal" in the
+   * queue.
+   */
   private static final class Pending<T> {
     final Supplier<CompletableFuture<T>> send;
     final CompletableFuture<T> result = new CompletableFuture<>();
@@ -64,9 +67,10 @@ final class PerHostLimiter {
   /**
    * Runs {@code send} for {@code host} now or once a slot is free.
    *
-   * @param host the host and port requests go to, e.g. {@code hooks.example.com:443}; used in messages
-   * @return completes with the send's outcome; fails at once with a
-   *         {@link RejectedExecutionException} if the host's queue is full
+   * @param host the host and port requests go to, e.g. {@code hooks.example.com:443}; used in
+   *     messages
+   * @return completes with the send's outcome; fails at once with a {@link
+   *     RejectedExecutionException} if the host's queue is full
    */
   <T> CompletableFuture<T> submit(String host, Supplier<CompletableFuture<T>> send) {
     Pending<T> pending = new Pending<>(send);
@@ -84,19 +88,29 @@ final class PerHostLimiter {
           h.queue.add(pending);
           start = false;
         } else {
-          return CompletableFuture.failedFuture(new RejectedExecutionException("webhook host " + host + " has "
-              + maxInFlight + " requests in flight and " + maxQueued + " waiting"
-              + " (activity.channels.http.max-concurrency-per-host / max-queued-per-host); send refused"));
+          return CompletableFuture.failedFuture(
+              new RejectedExecutionException(
+                  "webhook host "
+                      + host
+                      + " has "
+                      + maxInFlight
+                      + " requests in flight and "
+                      + maxQueued
+                      + " waiting"
+                      + " (activity.channels.http.max-concurrency-per-host / max-queued-per-host); send refused"));
         }
       }
       if (start) {
         run(h, pending);
       } else {
-        pending.result().whenComplete((ok, error) -> {
-          synchronized (h) {
-            h.queue.remove(pending); // cancelled or timed out while waiting: never sent
-          }
-        });
+        pending
+            .result()
+            .whenComplete(
+                (ok, error) -> {
+                  synchronized (h) {
+                    h.queue.remove(pending); // cancelled or timed out while waiting: never sent
+                  }
+                });
       }
       return pending.result();
     }
@@ -125,19 +139,23 @@ final class PerHostLimiter {
       request = CompletableFuture.failedFuture(e);
     }
     CompletableFuture<T> running = request;
-    pending.result().whenComplete((ok, error) -> {
-      if (pending.result().isCancelled()) {
-        running.cancel(true);
-      }
-    });
-    running.whenComplete((ok, error) -> {
-      if (error == null) {
-        pending.result().complete(ok);
-      } else {
-        pending.result().completeExceptionally(Futures.unwrap(error));
-      }
-      release(host);
-    });
+    pending
+        .result()
+        .whenComplete(
+            (ok, error) -> {
+              if (pending.result().isCancelled()) {
+                running.cancel(true);
+              }
+            });
+    running.whenComplete(
+        (ok, error) -> {
+          if (error == null) {
+            pending.result().complete(ok);
+          } else {
+            pending.result().completeExceptionally(Futures.unwrap(error));
+          }
+          release(host);
+        });
   }
 
   /** Frees a slot: hands it to the host's next waiting send, or forgets an idle host. */
@@ -161,9 +179,13 @@ final class PerHostLimiter {
       try {
         executor.execute(() -> run(host, start));
         return;
-      } catch (RejectedExecutionException e) { // the adapter is closed: fail it, free the slot again
-        start.result().completeExceptionally(
-            new IllegalStateException("the http channel adapter was closed before the event was sent", e));
+      } catch (
+          RejectedExecutionException e) { // the adapter is closed: fail it, free the slot again
+        start
+            .result()
+            .completeExceptionally(
+                new IllegalStateException(
+                    "the http channel adapter was closed before the event was sent", e));
       }
     }
   }

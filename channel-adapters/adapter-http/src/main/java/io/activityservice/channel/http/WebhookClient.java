@@ -4,20 +4,22 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Posts to webhooks the way webhook channels do: through the {@link OutboundPolicy} (checked on the
- * addresses each connection uses), within the per-host limits, with redirects not followed and response
- * bodies never read. Other senders of HTTP requests — the rules' {@code webhook} action — use it so that
- * there is one guarded path out. Obtain it from {@link HttpChannelAdapter#webhookClient()}.
+ * addresses each connection uses), within the per-host limits, with redirects not followed and
+ * response bodies never read. Other senders of HTTP requests — the rules' {@code webhook} action —
+ * use it so that there is one guarded path out. Obtain it from {@link
+ * HttpChannelAdapter#webhookClient()}.
  */
 public interface WebhookClient {
 
   /**
-   * Sends one POST. Never blocks and never throws: the future fails with an
-   * {@link OutboundRefusedException} (the target is internal), a {@link java.net.UnknownHostException}, a
-   * {@link java.net.http.HttpTimeoutException} (no answer within the request's timeout), a
-   * {@link java.util.concurrent.RejectedExecutionException} (the host's queue is full) or another I/O error.
-   * Cancelling the future cancels the request, or removes it from the host's queue.
+   * Sends one POST. Never blocks and never throws: the future fails with an {@link
+   * OutboundRefusedException} (the target is internal), a {@link java.net.UnknownHostException}, a
+   * {@link java.net.http.HttpTimeoutException} (no answer within the request's timeout), a {@link
+   * java.util.concurrent.RejectedExecutionException} (the host's queue is full) or another I/O
+   * error. Cancelling the future cancels the request, or removes it from the host's queue.
    *
-   * @return completes with the HTTP status the target answered, whatever it is (the body is discarded)
+   * @return completes with the HTTP status the target answered, whatever it is (the body is
+   *     discarded)
    */
   CompletableFuture<Integer> post(WebhookRequest request);
 }

@@ -10,8 +10,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * POSTs each event as a structured-mode CloudEvent (the shared {@link CloudEventJson#STRUCTURED}
- * encoding) through the adapter's {@link WebhookClient}; any 2xx answer means delivered. Partition keys
- * are ignored: a webhook has no competing consumers.
+ * encoding) through the adapter's {@link WebhookClient}; any 2xx answer means delivered. Partition
+ * keys are ignored: a webhook has no competing consumers.
  */
 final class WebhookOutboundChannel implements OutboundChannel {
 
@@ -34,8 +34,8 @@ final class WebhookOutboundChannel implements OutboundChannel {
   }
 
   /**
-   * Posts the event once the host has a free slot. Cancelling the future of a send that still waits for a
-   * slot means it is never sent; cancelling a running one aborts its request.
+   * Posts the event once the host has a free slot. Cancelling the future of a send that still waits
+   * for a slot means it is never sent; cancelling a running one aborts its request.
    */
   @Override
   public CompletableFuture<Void> send(OutboundEvent event) {
@@ -45,21 +45,27 @@ final class WebhookOutboundChannel implements OutboundChannel {
     }
     CompletableFuture<Integer> post;
     try {
-      post = client.post(new WebhookRequest(target, CloudEventJson.CONTENT_TYPE, event.encoded(CloudEventJson.STRUCTURED)));
+      post =
+          client.post(
+              new WebhookRequest(
+                  target, CloudEventJson.CONTENT_TYPE, event.encoded(CloudEventJson.STRUCTURED)));
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
-    CompletableFuture<Void> delivered = post.thenApply(status -> {
-      if (status / 100 != 2) {
-        throw new WebhookRejectedException(target, status);
-      }
-      return null;
-    });
-    delivered.whenComplete((ok, error) -> {
-      if (delivered.isCancelled()) {
-        post.cancel(true); // leaves the host's queue, or aborts the request
-      }
-    });
+    CompletableFuture<Void> delivered =
+        post.thenApply(
+            status -> {
+              if (status / 100 != 2) {
+                throw new WebhookRejectedException(target, status);
+              }
+              return null;
+            });
+    delivered.whenComplete(
+        (ok, error) -> {
+          if (delivered.isCancelled()) {
+            post.cancel(true); // leaves the host's queue, or aborts the request
+          }
+        });
     return delivered;
   }
 

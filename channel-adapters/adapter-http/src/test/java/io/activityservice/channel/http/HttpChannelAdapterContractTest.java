@@ -31,8 +31,10 @@ class HttpChannelAdapterContractTest extends ChannelAdapterContract {
   @BeforeAll
   static void start() {
     // The receivers run on loopback, which the default policy refuses.
-    adapter = new HttpChannelAdapter(new HttpChannelProperties(Duration.ofSeconds(2), Duration.ofSeconds(5)),
-        OutboundPolicy.allowing("127.0.0.0/8"));
+    adapter =
+        new HttpChannelAdapter(
+            new HttpChannelProperties(Duration.ofSeconds(2), Duration.ofSeconds(5)),
+            OutboundPolicy.allowing("127.0.0.0/8"));
   }
 
   @AfterAll
@@ -84,25 +86,30 @@ class HttpChannelAdapterContractTest extends ChannelAdapterContract {
 
   /** A webhook receiver: 204 on ack, 503 on nack. Stops answering (404) when closed. */
   @Override
-  protected AutoCloseable openReceiver(ChannelUri uri, InboundSettings settings, InboundHandler handler) {
+  protected AutoCloseable openReceiver(
+      ChannelUri uri, InboundSettings settings, InboundHandler handler) {
     String path = java.net.URI.create(uri.address()).getPath();
-    server.createContext(path, exchange -> {
-      byte[] body = exchange.getRequestBody().readAllBytes();
-      CompletableFuture<Integer> status = new CompletableFuture<>();
-      handler.onEvent(CloudEventJson.decode(body), new Acknowledgement() {
-        @Override
-        public void ack() {
-          status.complete(204);
-        }
+    server.createContext(
+        path,
+        exchange -> {
+          byte[] body = exchange.getRequestBody().readAllBytes();
+          CompletableFuture<Integer> status = new CompletableFuture<>();
+          handler.onEvent(
+              CloudEventJson.decode(body),
+              new Acknowledgement() {
+                @Override
+                public void ack() {
+                  status.complete(204);
+                }
 
-        @Override
-        public void nack(Throwable cause) {
-          status.complete(503);
-        }
-      });
-      exchange.sendResponseHeaders(status.join(), -1);
-      exchange.close();
-    });
+                @Override
+                public void nack(Throwable cause) {
+                  status.complete(503);
+                }
+              });
+          exchange.sendResponseHeaders(status.join(), -1);
+          exchange.close();
+        });
     return () -> server.removeContext(path);
   }
 
@@ -115,7 +122,8 @@ class HttpChannelAdapterContractTest extends ChannelAdapterContract {
       send.get(10, TimeUnit.SECONDS);
       org.junit.jupiter.api.Assertions.fail("a 503 must fail the send");
     } catch (ExecutionException e) {
-      assertThat(e.getCause()).isInstanceOf(WebhookRejectedException.class)
+      assertThat(e.getCause())
+          .isInstanceOf(WebhookRejectedException.class)
           .hasMessageContaining("503");
     } catch (Exception e) {
       throw new AssertionError(e);
@@ -130,6 +138,7 @@ class HttpChannelAdapterContractTest extends ChannelAdapterContract {
   }
 
   private void openReceiverForTest(ChannelUri uri) {
-    openReceiver(uri, (CloudEvent e, Acknowledgement ack) -> ack.nack(new IllegalStateException("no")));
+    openReceiver(
+        uri, (CloudEvent e, Acknowledgement ack) -> ack.nack(new IllegalStateException("no")));
   }
 }

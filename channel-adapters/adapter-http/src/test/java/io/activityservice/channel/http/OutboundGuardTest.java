@@ -24,12 +24,12 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The outbound guard on real HTTP servers. Every address in play is on loopback: "internal" here means a
- * loopback address the policy does not allow (127.0.0.2), so even a broken guard would send nothing off this
- * machine. Shows: a name that passed the check but resolves to a refused address at connect time (DNS
- * rebinding) is refused before any connection; the connection goes to the checked address with the name in
- * the Host header; redirects are not followed; error bodies never reach the failure; refused targets are
- * refused at configuration with the reason.
+ * The outbound guard on real HTTP servers. Every address in play is on loopback: "internal" here
+ * means a loopback address the policy does not allow (127.0.0.2), so even a broken guard would send
+ * nothing off this machine. Shows: a name that passed the check but resolves to a refused address
+ * at connect time (DNS rebinding) is refused before any connection; the connection goes to the
+ * checked address with the name in the Host header; redirects are not followed; error bodies never
+ * reach the failure; refused targets are refused at configuration with the reason.
  */
 class OutboundGuardTest {
 
@@ -40,22 +40,24 @@ class OutboundGuardTest {
 
     Server(String address, int port) throws Exception {
       http = HttpServer.create(new InetSocketAddress(address, port), 0);
-      http.createContext("/", x -> {
-        x.getRequestBody().readAllBytes();
-        requests.add(x.getRequestURI() + " host=" + x.getRequestHeaders().getFirst("Host"));
-        String path = x.getRequestURI().getPath();
-        if (path.startsWith("/redirect")) {
-          x.getResponseHeaders().add("Location", x.getRequestURI().getQuery());
-          x.sendResponseHeaders(302, -1);
-        } else if (path.startsWith("/error")) {
-          byte[] body = "internal detail: db password hunter2".getBytes(StandardCharsets.UTF_8);
-          x.sendResponseHeaders(500, body.length);
-          x.getResponseBody().write(body);
-        } else {
-          x.sendResponseHeaders(204, -1);
-        }
-        x.close();
-      });
+      http.createContext(
+          "/",
+          x -> {
+            x.getRequestBody().readAllBytes();
+            requests.add(x.getRequestURI() + " host=" + x.getRequestHeaders().getFirst("Host"));
+            String path = x.getRequestURI().getPath();
+            if (path.startsWith("/redirect")) {
+              x.getResponseHeaders().add("Location", x.getRequestURI().getQuery());
+              x.sendResponseHeaders(302, -1);
+            } else if (path.startsWith("/error")) {
+              byte[] body = "internal detail: db password hunter2".getBytes(StandardCharsets.UTF_8);
+              x.sendResponseHeaders(500, body.length);
+              x.getResponseBody().write(body);
+            } else {
+              x.sendResponseHeaders(204, -1);
+            }
+            x.close();
+          });
       http.start();
     }
 
@@ -64,9 +66,9 @@ class OutboundGuardTest {
     }
   }
 
-  private Server allowed;   // 127.0.0.1: inside the allowed network
-  private Server internal;  // 127.0.0.2, same port: outside it
-  private Server other;     // 127.0.0.1, another port: a redirect's target
+  private Server allowed; // 127.0.0.1: inside the allowed network
+  private Server internal; // 127.0.0.2, same port: outside it
+  private Server other; // 127.0.0.1, another port: a redirect's target
   private final AtomicReference<String> rebindTo = new AtomicReference<>("127.0.0.1");
   private HttpChannelAdapter adapter;
 
@@ -75,13 +77,17 @@ class OutboundGuardTest {
     allowed = new Server("127.0.0.1", 0);
     internal = new Server("127.0.0.2", allowed.port());
     other = new Server("127.0.0.1", 0);
-    HostResolver resolver = host -> switch (host) {
-      case "rebind.test" -> new InetAddress[] {InetAddress.getByName(rebindTo.get())};
-      case "hooks.corp.test" -> new InetAddress[] {InetAddress.getByName("127.0.0.2")};
-      default -> throw new java.net.UnknownHostException(host);
-    };
-    adapter = new HttpChannelAdapter(new HttpChannelProperties(Duration.ofSeconds(2), Duration.ofSeconds(10)),
-        new OutboundPolicy(List.of("127.0.0.1/32"), List.of("*.corp.test"), resolver));
+    HostResolver resolver =
+        host ->
+            switch (host) {
+              case "rebind.test" -> new InetAddress[] {InetAddress.getByName(rebindTo.get())};
+              case "hooks.corp.test" -> new InetAddress[] {InetAddress.getByName("127.0.0.2")};
+              default -> throw new java.net.UnknownHostException(host);
+            };
+    adapter =
+        new HttpChannelAdapter(
+            new HttpChannelProperties(Duration.ofSeconds(2), Duration.ofSeconds(10)),
+            new OutboundPolicy(List.of("127.0.0.1/32"), List.of("*.corp.test"), resolver));
   }
 
   @AfterEach
@@ -115,32 +121,45 @@ class OutboundGuardTest {
   @Test
   void aNameThatRebindsToARefusedAddressIsRefusedBeforeConnecting() throws Exception {
     String url = "http://rebind.test:" + allowed.port() + "/hook?token=s3cret";
-    adapter.validate(ChannelUri.parse(url)); // passes: the name resolves to the allowed 127.0.0.1 now
+    adapter.validate(
+        ChannelUri.parse(url)); // passes: the name resolves to the allowed 127.0.0.1 now
 
     send(url).get(15, TimeUnit.SECONDS); // connects to the checked address, with the name as Host
-    assertThat(allowed.requests).containsExactly("/hook?token=s3cret host=rebind.test:" + allowed.port());
+    assertThat(allowed.requests)
+        .containsExactly("/hook?token=s3cret host=rebind.test:" + allowed.port());
 
     rebindTo.set("127.0.0.2"); // the DNS answer changes after the check
     Throwable refused = failure(send(url));
-    assertThat(refused).isInstanceOf(OutboundRefusedException.class)
-        .hasMessage("target refused by the outbound policy"); // generic: no resolved address in the failure
+    assertThat(refused)
+        .isInstanceOf(OutboundRefusedException.class)
+        .hasMessage(
+            "target refused by the outbound policy"); // generic: no resolved address in the failure
     assertThat(refused.getMessage()).doesNotContain("127.0.0.2");
     assertThat(((OutboundRefusedException) refused).reason())
-        .isEqualTo("rebind.test resolves to 127.0.0.2, a loopback address; allow it with"
-            + " activity.outbound.allowed-networks (or the host with activity.outbound.allowed-hosts)");
+        .isEqualTo(
+            "rebind.test resolves to 127.0.0.2, a loopback address; allow it with"
+                + " activity.outbound.allowed-networks (or the host with activity.outbound.allowed-hosts)");
     assertThat(internal.requests).as("nothing reached the refused address").isEmpty();
     assertThat(allowed.requests).hasSize(1);
     assertThatThrownBy(() -> adapter.validate(ChannelUri.parse(url)))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("resolves to 127.0.0.2");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("resolves to 127.0.0.2");
   }
 
   @Test
   void refusedAddressesAreNeverContacted() throws Exception {
-    for (String url : List.of("http://127.0.0.2:" + internal.port() + "/x", "http://[::1]:" + internal.port() + "/x",
-        "http://[::ffff:127.0.0.2]:" + internal.port() + "/x", "http://2130706434:" + internal.port() + "/x",
-        "http://0x7f.2:" + internal.port() + "/x")) {
-      Throwable refused = failure(adapter.webhookClient().post(new WebhookRequest(URI.create(url), "text/plain",
-          new byte[0])));
+    for (String url :
+        List.of(
+            "http://127.0.0.2:" + internal.port() + "/x",
+            "http://[::1]:" + internal.port() + "/x",
+            "http://[::ffff:127.0.0.2]:" + internal.port() + "/x",
+            "http://2130706434:" + internal.port() + "/x",
+            "http://0x7f.2:" + internal.port() + "/x")) {
+      Throwable refused =
+          failure(
+              adapter
+                  .webhookClient()
+                  .post(new WebhookRequest(URI.create(url), "text/plain", new byte[0])));
       assertThat(refused).as(url).isInstanceOf(OutboundRefusedException.class);
     }
     assertThat(internal.requests).isEmpty();
@@ -149,16 +168,21 @@ class OutboundGuardTest {
   @Test
   void redirectsAreNotFollowed() throws Exception {
     String internalTarget = "http://127.0.0.1:" + other.port() + "/latest/meta-data/";
-    Throwable rejected = failure(send("http://127.0.0.1:" + allowed.port() + "/redirect?" + internalTarget));
-    assertThat(rejected).isInstanceOf(WebhookRejectedException.class).hasMessageStartingWith("HTTP 302 from webhook");
+    Throwable rejected =
+        failure(send("http://127.0.0.1:" + allowed.port() + "/redirect?" + internalTarget));
+    assertThat(rejected)
+        .isInstanceOf(WebhookRejectedException.class)
+        .hasMessageStartingWith("HTTP 302 from webhook");
     assertThat(allowed.requests).hasSize(1);
     assertThat(other.requests).as("the redirect's target was never requested").isEmpty();
   }
 
   @Test
   void errorAnswersNameTheStatusButNeverTheBodyOrTheSecrets() throws Exception {
-    Throwable rejected = failure(send("http://user:pw@127.0.0.1:" + allowed.port() + "/error/Tk9aQ2x7Lm3?key=abc"));
-    assertThat(rejected).isInstanceOf(WebhookRejectedException.class)
+    Throwable rejected =
+        failure(send("http://user:pw@127.0.0.1:" + allowed.port() + "/error/Tk9aQ2x7Lm3?key=abc"));
+    assertThat(rejected)
+        .isInstanceOf(WebhookRejectedException.class)
         .hasMessage("HTTP 500 from webhook http://127.0.0.1:" + allowed.port() + "/error/*");
     assertThat(((WebhookRejectedException) rejected).status()).isEqualTo(500);
   }
@@ -171,7 +195,8 @@ class OutboundGuardTest {
 
   @Test
   void configuringAnInternalTargetIsRefusedWithTheReason() {
-    assertThatThrownBy(() -> adapter.validate(ChannelUri.parse("http://169.254.169.254/latest/meta-data/")))
+    assertThatThrownBy(
+            () -> adapter.validate(ChannelUri.parse("http://169.254.169.254/latest/meta-data/")))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("169.254.169.254 is a link-local address")
         .hasMessageEndingWith("allow it with activity.outbound.allowed-networks");
@@ -183,18 +208,36 @@ class OutboundGuardTest {
         .hasMessageContaining("not a standard IPv4 address");
     assertThatThrownBy(() -> adapter.validate(ChannelUri.parse("http://h.example:0/")))
         .hasMessageContaining("invalid port");
-    assertThatThrownBy(() -> adapter.validate(ChannelUri.parse("http://h.example/a b?token=s3cret")))
-        .hasMessageContaining("not a valid URL").hasMessageNotContaining("s3cret");
-    adapter.validate(ChannelUri.parse("https://not-yet-in-dns.test/hook")); // checked again on every connection
+    assertThatThrownBy(
+            () -> adapter.validate(ChannelUri.parse("http://h.example/a b?token=s3cret")))
+        .hasMessageContaining("not a valid URL")
+        .hasMessageNotContaining("s3cret");
+    adapter.validate(
+        ChannelUri.parse("https://not-yet-in-dns.test/hook")); // checked again on every connection
   }
 
   @Test
   void requestsCarryTheirHeadersAndRefuseConnectionLevelOnes() throws Exception {
-    int status = adapter.webhookClient().post(new WebhookRequest(
-        URI.create("http://127.0.0.1:" + allowed.port() + "/h"), "application/json", "{}".getBytes(),
-        Map.of("X-Signature", "abc"), Duration.ofSeconds(5))).get(15, TimeUnit.SECONDS);
+    int status =
+        adapter
+            .webhookClient()
+            .post(
+                new WebhookRequest(
+                    URI.create("http://127.0.0.1:" + allowed.port() + "/h"),
+                    "application/json",
+                    "{}".getBytes(),
+                    Map.of("X-Signature", "abc"),
+                    Duration.ofSeconds(5)))
+            .get(15, TimeUnit.SECONDS);
     assertThat(status).isEqualTo(204);
-    assertThatThrownBy(() -> new WebhookRequest(URI.create("http://127.0.0.1/h"), "text/plain", new byte[0],
-        Map.of("Host", "metadata.internal"), null)).hasMessageContaining("'Host' may not be set");
+    assertThatThrownBy(
+            () ->
+                new WebhookRequest(
+                    URI.create("http://127.0.0.1/h"),
+                    "text/plain",
+                    new byte[0],
+                    Map.of("Host", "metadata.internal"),
+                    null))
+        .hasMessageContaining("'Host' may not be set");
   }
 }

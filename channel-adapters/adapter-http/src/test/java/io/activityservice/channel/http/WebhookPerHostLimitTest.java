@@ -50,23 +50,26 @@ class WebhookPerHostLimitTest {
     Receiver(CountDownLatch hold) throws Exception {
       server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
       server.setExecutor(threads);
-      server.createContext("/hook", exchange -> {
-        int now = inFlight.incrementAndGet();
-        maxInFlight.accumulateAndGet(now, Math::max);
-        try {
-          ids.add(CloudEventJson.decode(exchange.getRequestBody().readAllBytes()).getId());
-          hold.await(5, TimeUnit.SECONDS); // the slow host answers after 5 s, or when released
-          // Counted before the answer leaves: the client may see it complete before this thread runs on.
-          answered.incrementAndGet();
-          inFlight.decrementAndGet();
-          exchange.sendResponseHeaders(204, -1);
-        } catch (InterruptedException e) {
-          inFlight.decrementAndGet();
-          Thread.currentThread().interrupt();
-        } finally {
-          exchange.close();
-        }
-      });
+      server.createContext(
+          "/hook",
+          exchange -> {
+            int now = inFlight.incrementAndGet();
+            maxInFlight.accumulateAndGet(now, Math::max);
+            try {
+              ids.add(CloudEventJson.decode(exchange.getRequestBody().readAllBytes()).getId());
+              hold.await(5, TimeUnit.SECONDS); // the slow host answers after 5 s, or when released
+              // Counted before the answer leaves: the client may see it complete before this thread
+              // runs on.
+              answered.incrementAndGet();
+              inFlight.decrementAndGet();
+              exchange.sendResponseHeaders(204, -1);
+            } catch (InterruptedException e) {
+              inFlight.decrementAndGet();
+              Thread.currentThread().interrupt();
+            } finally {
+              exchange.close();
+            }
+          });
       server.start();
     }
 
@@ -93,8 +96,10 @@ class WebhookPerHostLimitTest {
   void start() throws Exception {
     slow = new Receiver(releaseSlow);
     fast = new Receiver(new CountDownLatch(0));
-    adapter = new HttpChannelAdapter(new HttpChannelProperties(Duration.ofSeconds(2), Duration.ofSeconds(30),
-        SLOTS, QUEUE), OutboundPolicy.allowing("127.0.0.0/8"));
+    adapter =
+        new HttpChannelAdapter(
+            new HttpChannelProperties(Duration.ofSeconds(2), Duration.ofSeconds(30), SLOTS, QUEUE),
+            OutboundPolicy.allowing("127.0.0.0/8"));
   }
 
   @AfterEach
@@ -120,7 +125,8 @@ class WebhookPerHostLimitTest {
 
     // The queue is full: one more send for that host fails at once, naming the settings.
     CompletableFuture<Void> overflow = toSlow.send(ChannelAdapterContract.sampleEvent(99));
-    assertThatThrownBy(() -> overflow.get(1, TimeUnit.SECONDS)).hasCauseInstanceOf(RejectedExecutionException.class)
+    assertThatThrownBy(() -> overflow.get(1, TimeUnit.SECONDS))
+        .hasCauseInstanceOf(RejectedExecutionException.class)
         .hasMessageContaining("127.0.0.1:" + slow.server.getAddress().getPort())
         .hasMessageContaining("max-queued-per-host");
     // A waiting send the router gives up on is never sent.
@@ -136,7 +142,9 @@ class WebhookPerHostLimitTest {
     CompletableFuture.allOf(fastSends.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
     assertThat(fast.answered.get()).isEqualTo(SLOTS + QUEUE);
     assertThat(slow.answered.get()).as("the slow host has answered nothing yet").isZero();
-    assertThat(slowSends).filteredOn(CompletableFuture::isDone).singleElement()
+    assertThat(slowSends)
+        .filteredOn(CompletableFuture::isDone)
+        .singleElement()
         .satisfies(done -> assertThat(done).isCancelled()); // only the cancelled one is done
     assertThat(slow.ids).hasSize(SLOTS);
 
@@ -149,7 +157,9 @@ class WebhookPerHostLimitTest {
       }
     }
     assertThat(slow.ids).hasSize(SLOTS + QUEUE - 1).doesNotContain(cancelled.getId());
-    assertThat(slow.maxInFlight.get()).as("requests in flight to the slow host, at most").isEqualTo(SLOTS);
+    assertThat(slow.maxInFlight.get())
+        .as("requests in flight to the slow host, at most")
+        .isEqualTo(SLOTS);
     await().atMost(Duration.ofSeconds(5)).until(() -> adapter.inFlight(slow.hostAndPort()) == 0);
   }
 
@@ -171,7 +181,8 @@ class WebhookPerHostLimitTest {
   @Test
   void propertiesRejectNonsense() {
     assertThatThrownBy(() -> new HttpChannelProperties(null, null, 0, null))
-        .hasMessageContaining("activity.channels.http.max-concurrency-per-host").hasMessageContaining("e.g. 64");
+        .hasMessageContaining("activity.channels.http.max-concurrency-per-host")
+        .hasMessageContaining("e.g. 64");
     assertThatThrownBy(() -> new HttpChannelProperties(null, null, null, -1))
         .hasMessageContaining("max-queued-per-host");
     assertThat(HttpChannelProperties.defaults().maxConcurrencyPerHost()).isEqualTo(64);

@@ -11,14 +11,15 @@ import org.apache.activemq.command.ActiveMQTopic;
  * A parsed {@code jms:} channel address: {@code topic:<name>} or {@code queue:<name>}, optionally
  * followed by {@code ?persistent=true|false} to override the adapter-wide delivery mode.
  *
- * @param topic      whether the destination is a topic (else a queue)
- * @param name       the physical destination name, e.g. {@code activity.events.in}
+ * @param topic whether the destination is a topic (else a queue)
+ * @param name the physical destination name, e.g. {@code activity.events.in}
  * @param persistent the per-channel delivery mode, or {@code null} for the adapter default
  */
 record JmsAddress(boolean topic, String name, Boolean persistent) {
 
   /** Letters, digits and {@code . _ - $ /}: no ActiveMQ wildcards ({@code * >}) or composites. */
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9._$/-]+");
+
   static final String VALID_FORMS =
       "valid forms are jms:topic:<name> and jms:queue:<name>, optionally with ?persistent=false,"
           + " e.g. jms:topic:activity.events.in";
@@ -49,14 +50,16 @@ record JmsAddress(boolean topic, String name, Boolean persistent) {
       throw invalid(uri, "'" + kind + "' is neither topic nor queue");
     }
     if (!NAME.matcher(name).matches()) {
-      throw invalid(uri, "the destination name must be non-empty and use only letters, digits and . _ - $ /");
+      throw invalid(
+          uri, "the destination name must be non-empty and use only letters, digits and . _ - $ /");
     }
     return new JmsAddress(kind.equals("topic"), name, persistent);
   }
 
   private static Boolean parseQuery(ChannelUri uri, String query) {
     String[] pair = query.split("=", 2);
-    if (pair.length != 2 || !pair[0].equals("persistent")
+    if (pair.length != 2
+        || !pair[0].equals("persistent")
         || !(pair[1].equals("true") || pair[1].equals("false"))) {
       throw invalid(uri, "the only option is ?persistent=true or ?persistent=false");
     }
@@ -64,7 +67,8 @@ record JmsAddress(boolean topic, String name, Boolean persistent) {
   }
 
   private static IllegalArgumentException invalid(ChannelUri uri, String why) {
-    return new IllegalArgumentException("jms channel '" + uri + "' is invalid: " + why + "; " + VALID_FORMS);
+    return new IllegalArgumentException(
+        "jms channel '" + uri + "' is invalid: " + why + "; " + VALID_FORMS);
   }
 
   /** The delivery mode of this channel given the adapter default. */
@@ -83,7 +87,7 @@ record JmsAddress(boolean topic, String name, Boolean persistent) {
    * with a copy of every message published to the topic (a shared durable subscription).
    *
    * @param exclusive open it as an ActiveMQ exclusive consumer: of all consumers of the queue, one
-   *                  receives everything and another takes over when it closes
+   *     receives everything and another takes over when it closes
    */
   ActiveMQQueue consumerQueue(String subscriptionName, boolean exclusive) {
     String queue = topic ? VirtualTopics.consumerQueue(subscriptionName, name) : name;

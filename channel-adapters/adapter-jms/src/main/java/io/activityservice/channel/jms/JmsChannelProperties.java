@@ -11,39 +11,36 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * JMS channel settings ({@code activity.channels.jms.*}). Every field is optional.
  *
- * @param enabled           whether the jms adapter is registered at all
- * @param brokerUrl         ActiveMQ broker URL, e.g. {@code tcp://mq:61616} or
- *                          {@code failover:(tcp://a:61616,tcp://b:61616)}; a URL that does not start
- *                          with {@code failover:} is wrapped in one so that channels survive broker
- *                          restarts. Empty (default) starts the embedded broker and connects to it
- * @param user              broker user name; empty for none
- * @param password          broker password; empty for none
- * @param subscriptionName  default name of the shared durable subscription that inbound topic
- *                          channels join: replicas with the same name compete for the messages;
- *                          letters, digits, {@code _} and {@code -} (per channel: inbound property
- *                          {@code subscriptionName})
- * @param persistent        default delivery mode of outbound channels: persistent sends wait until
- *                          the broker stored the message (per channel:
- *                          {@code jms:queue:x?persistent=false})
- * @param maxInFlight       maximum number of received but not yet committed messages per inbound
- *                          channel, shared by its sessions; also their prefetch together (per
- *                          channel: inbound property {@code maxInFlight})
- * @param sendConcurrency   number of sender sessions (each with its own connection and thread)
- *                          shared by all outbound channels
+ * @param enabled whether the jms adapter is registered at all
+ * @param brokerUrl ActiveMQ broker URL, e.g. {@code tcp://mq:61616} or {@code
+ *     failover:(tcp://a:61616,tcp://b:61616)}; a URL that does not start with {@code failover:} is
+ *     wrapped in one so that channels survive broker restarts. Empty (default) starts the embedded
+ *     broker and connects to it
+ * @param user broker user name; empty for none
+ * @param password broker password; empty for none
+ * @param subscriptionName default name of the shared durable subscription that inbound topic
+ *     channels join: replicas with the same name compete for the messages; letters, digits, {@code
+ *     _} and {@code -} (per channel: inbound property {@code subscriptionName})
+ * @param persistent default delivery mode of outbound channels: persistent sends wait until the
+ *     broker stored the message (per channel: {@code jms:queue:x?persistent=false})
+ * @param maxInFlight maximum number of received but not yet committed messages per inbound channel,
+ *     shared by its sessions; also their prefetch together (per channel: inbound property {@code
+ *     maxInFlight})
+ * @param sendConcurrency number of sender sessions (each with its own connection and thread) shared
+ *     by all outbound channels
  * @param sendQueueCapacity events that may wait for a sender session before {@code send} fails fast
- *                          with a {@code RejectedExecutionException}
- * @param sendTimeout       time a send may take, from the call to the broker's acknowledgement,
- *                          including while the broker is unreachable, before its future fails
- * @param redeliveryDelay   deprecated old name of {@code redelivery.initial}; used only when that
- *                          is not set
- * @param reconnectDelay    longest wait between reconnection attempts to the broker
- * @param embeddedBroker    the broker started when {@code brokerUrl} is empty
- * @param redelivery        backoff of a nacked message before the channel hands it to the handler
- *                          again (default 1s doubling up to 60s, full jitter; see
- *                          {@link RedeliverySettings})
- * @param batch             transactions: how many messages an inbound transaction takes and for how
- *                          long, how many transacted sessions an inbound channel has, how many sends
- *                          an outbound transaction carries (see {@link Batch})
+ *     with a {@code RejectedExecutionException}
+ * @param sendTimeout time a send may take, from the call to the broker's acknowledgement, including
+ *     while the broker is unreachable, before its future fails
+ * @param redeliveryDelay deprecated old name of {@code redelivery.initial}; used only when that is
+ *     not set
+ * @param reconnectDelay longest wait between reconnection attempts to the broker
+ * @param embeddedBroker the broker started when {@code brokerUrl} is empty
+ * @param redelivery backoff of a nacked message before the channel hands it to the handler again
+ *     (default 1s doubling up to 60s, full jitter; see {@link RedeliverySettings})
+ * @param batch transactions: how many messages an inbound transaction takes and for how long, how
+ *     many transacted sessions an inbound channel has, how many sends an outbound transaction
+ *     carries (see {@link Batch})
  */
 @ConfigurationProperties("activity.channels.jms")
 public record JmsChannelProperties(
@@ -78,12 +75,16 @@ public record JmsChannelProperties(
     sendQueueCapacity = sendQueueCapacity == null ? 10_000 : sendQueueCapacity;
     sendTimeout = sendTimeout == null ? Duration.ofSeconds(10) : sendTimeout;
     reconnectDelay = reconnectDelay == null ? Duration.ofSeconds(5) : reconnectDelay;
-    embeddedBroker = embeddedBroker == null ? new EmbeddedBroker(null, null, null, null) : embeddedBroker;
+    embeddedBroker =
+        embeddedBroker == null ? new EmbeddedBroker(null, null, null, null) : embeddedBroker;
     if (redeliveryDelay != null && (redeliveryDelay.isNegative() || redeliveryDelay.isZero())) {
-      throw new IllegalArgumentException(P + "redelivery-delay (deprecated: use redelivery.initial) must be"
-          + " positive, e.g. 1s");
+      throw new IllegalArgumentException(
+          P
+              + "redelivery-delay (deprecated: use redelivery.initial) must be"
+              + " positive, e.g. 1s");
     }
-    redelivery = redelivery != null ? redelivery : new RedeliverySettings(redeliveryDelay, null, null);
+    redelivery =
+        redelivery != null ? redelivery : new RedeliverySettings(redeliveryDelay, null, null);
     batch = batch == null ? Batch.defaults() : batch;
 
     VirtualTopics.checkSubscriptionName(subscriptionName, P + "subscription-name");
@@ -98,70 +99,200 @@ public record JmsChannelProperties(
    * The constructor of the earlier version (without {@code redelivery} and {@code batch}), kept for
    * callers outside this module; {@code redeliveryDelay} becomes {@code redelivery.initial}.
    */
-  public JmsChannelProperties(Boolean enabled, String brokerUrl, String user, String password,
-      String subscriptionName, Boolean persistent, Integer maxInFlight, Integer sendConcurrency,
-      Integer sendQueueCapacity, Duration sendTimeout, Duration redeliveryDelay, Duration reconnectDelay,
+  public JmsChannelProperties(
+      Boolean enabled,
+      String brokerUrl,
+      String user,
+      String password,
+      String subscriptionName,
+      Boolean persistent,
+      Integer maxInFlight,
+      Integer sendConcurrency,
+      Integer sendQueueCapacity,
+      Duration sendTimeout,
+      Duration redeliveryDelay,
+      Duration reconnectDelay,
       EmbeddedBroker embeddedBroker) {
-    this(enabled, brokerUrl, user, password, subscriptionName, persistent, maxInFlight, sendConcurrency,
-        sendQueueCapacity, sendTimeout, redeliveryDelay, reconnectDelay, embeddedBroker, null, null);
+    this(
+        enabled,
+        brokerUrl,
+        user,
+        password,
+        subscriptionName,
+        persistent,
+        maxInFlight,
+        sendConcurrency,
+        sendQueueCapacity,
+        sendTimeout,
+        redeliveryDelay,
+        reconnectDelay,
+        embeddedBroker,
+        null,
+        null);
   }
 
   /**
    * The constructor of the earlier version (without {@code batch}), kept for callers outside this
    * module: default batching.
    */
-  public JmsChannelProperties(Boolean enabled, String brokerUrl, String user, String password,
-      String subscriptionName, Boolean persistent, Integer maxInFlight, Integer sendConcurrency,
-      Integer sendQueueCapacity, Duration sendTimeout, Duration redeliveryDelay, Duration reconnectDelay,
-      EmbeddedBroker embeddedBroker, RedeliverySettings redelivery) {
-    this(enabled, brokerUrl, user, password, subscriptionName, persistent, maxInFlight, sendConcurrency,
-        sendQueueCapacity, sendTimeout, redeliveryDelay, reconnectDelay, embeddedBroker, redelivery, null);
+  public JmsChannelProperties(
+      Boolean enabled,
+      String brokerUrl,
+      String user,
+      String password,
+      String subscriptionName,
+      Boolean persistent,
+      Integer maxInFlight,
+      Integer sendConcurrency,
+      Integer sendQueueCapacity,
+      Duration sendTimeout,
+      Duration redeliveryDelay,
+      Duration reconnectDelay,
+      EmbeddedBroker embeddedBroker,
+      RedeliverySettings redelivery) {
+    this(
+        enabled,
+        brokerUrl,
+        user,
+        password,
+        subscriptionName,
+        persistent,
+        maxInFlight,
+        sendConcurrency,
+        sendQueueCapacity,
+        sendTimeout,
+        redeliveryDelay,
+        reconnectDelay,
+        embeddedBroker,
+        redelivery,
+        null);
   }
 
   /** Defaults, connected to {@code brokerUrl}. */
   public static JmsChannelProperties forBroker(String brokerUrl) {
-    return new JmsChannelProperties(null, brokerUrl, null, null, null, null, null, null, null, null, null,
-        null, null, null, null);
+    return new JmsChannelProperties(
+        null, brokerUrl, null, null, null, null, null, null, null, null, null, null, null, null,
+        null);
   }
 
   /** A copy with another broker URL (used to point the adapter at the embedded broker). */
   public JmsChannelProperties withBrokerUrl(String url) {
-    return new JmsChannelProperties(enabled, url, user, password, subscriptionName, persistent, maxInFlight,
-        sendConcurrency, sendQueueCapacity, sendTimeout, redeliveryDelay, reconnectDelay, embeddedBroker, redelivery, batch);
+    return new JmsChannelProperties(
+        enabled,
+        url,
+        user,
+        password,
+        subscriptionName,
+        persistent,
+        maxInFlight,
+        sendConcurrency,
+        sendQueueCapacity,
+        sendTimeout,
+        redeliveryDelay,
+        reconnectDelay,
+        embeddedBroker,
+        redelivery,
+        batch);
   }
 
   /** A copy with another default delivery mode. */
   public JmsChannelProperties withPersistent(boolean value) {
-    return new JmsChannelProperties(enabled, brokerUrl, user, password, subscriptionName, value, maxInFlight,
-        sendConcurrency, sendQueueCapacity, sendTimeout, redeliveryDelay, reconnectDelay, embeddedBroker, redelivery, batch);
+    return new JmsChannelProperties(
+        enabled,
+        brokerUrl,
+        user,
+        password,
+        subscriptionName,
+        value,
+        maxInFlight,
+        sendConcurrency,
+        sendQueueCapacity,
+        sendTimeout,
+        redeliveryDelay,
+        reconnectDelay,
+        embeddedBroker,
+        redelivery,
+        batch);
   }
 
   /** A copy with other send and reconnect timings. */
   public JmsChannelProperties withTimeouts(Duration send, Duration reconnect) {
-    return new JmsChannelProperties(enabled, brokerUrl, user, password, subscriptionName, persistent,
-        maxInFlight, sendConcurrency, sendQueueCapacity, send, redeliveryDelay, reconnect, embeddedBroker, redelivery,
+    return new JmsChannelProperties(
+        enabled,
+        brokerUrl,
+        user,
+        password,
+        subscriptionName,
+        persistent,
+        maxInFlight,
+        sendConcurrency,
+        sendQueueCapacity,
+        send,
+        redeliveryDelay,
+        reconnect,
+        embeddedBroker,
+        redelivery,
         batch);
   }
 
   /** A copy with other redelivery settings (the backoff after a nack). */
   public JmsChannelProperties withRedelivery(RedeliverySettings value) {
-    return new JmsChannelProperties(enabled, brokerUrl, user, password, subscriptionName, persistent,
-        maxInFlight, sendConcurrency, sendQueueCapacity, sendTimeout, redeliveryDelay, reconnectDelay,
-        embeddedBroker, value, batch);
+    return new JmsChannelProperties(
+        enabled,
+        brokerUrl,
+        user,
+        password,
+        subscriptionName,
+        persistent,
+        maxInFlight,
+        sendConcurrency,
+        sendQueueCapacity,
+        sendTimeout,
+        redeliveryDelay,
+        reconnectDelay,
+        embeddedBroker,
+        value,
+        batch);
   }
 
   /** A copy with other transaction batching. */
   public JmsChannelProperties withBatch(Batch value) {
-    return new JmsChannelProperties(enabled, brokerUrl, user, password, subscriptionName, persistent,
-        maxInFlight, sendConcurrency, sendQueueCapacity, sendTimeout, redeliveryDelay, reconnectDelay,
-        embeddedBroker, redelivery, value);
+    return new JmsChannelProperties(
+        enabled,
+        brokerUrl,
+        user,
+        password,
+        subscriptionName,
+        persistent,
+        maxInFlight,
+        sendConcurrency,
+        sendQueueCapacity,
+        sendTimeout,
+        redeliveryDelay,
+        reconnectDelay,
+        embeddedBroker,
+        redelivery,
+        value);
   }
 
   /** A copy with another {@code max-in-flight}. */
   public JmsChannelProperties withMaxInFlight(int value) {
-    return new JmsChannelProperties(enabled, brokerUrl, user, password, subscriptionName, persistent,
-        value, sendConcurrency, sendQueueCapacity, sendTimeout, redeliveryDelay, reconnectDelay,
-        embeddedBroker, redelivery, batch);
+    return new JmsChannelProperties(
+        enabled,
+        brokerUrl,
+        user,
+        password,
+        subscriptionName,
+        persistent,
+        value,
+        sendConcurrency,
+        sendQueueCapacity,
+        sendTimeout,
+        redeliveryDelay,
+        reconnectDelay,
+        embeddedBroker,
+        redelivery,
+        batch);
   }
 
   /** Whether the embedded broker must be started (no broker URL configured). */
@@ -172,7 +303,16 @@ public record JmsChannelProperties(
   private static void requireRange(int value, int min, int max, String name, String example) {
     if (value < min || value > max) {
       throw new IllegalArgumentException(
-          P + name + " is " + value + " but must be between " + min + " and " + max + "; use " + example);
+          P
+              + name
+              + " is "
+              + value
+              + " but must be between "
+              + min
+              + " and "
+              + max
+              + "; use "
+              + example);
     }
   }
 
@@ -182,7 +322,10 @@ public record JmsChannelProperties(
     }
   }
 
-  /** Like the generated one, but the {@code password} prints as {@code ***} (settings end up in logs). */
+  /**
+   * Like the generated one, but the {@code password} prints as {@code ***} (settings end up in
+   * logs).
+   */
   @Override
   public String toString() {
     return Redaction.record(this, java.util.Set.of("password"));
@@ -192,13 +335,16 @@ public record JmsChannelProperties(
    * The embedded ActiveMQ broker ({@code activity.channels.jms.embedded-broker.*}), started only
    * when {@code broker-url} is empty. Other processes can reach it on {@code tcp://host:port}.
    *
-   * @param host       address the TCP connector binds to
-   * @param port       TCP port (0 picks a free port)
-   * @param dataDir    directory of the KahaDB message store
+   * @param host address the TCP connector binds to
+   * @param port TCP port (0 picks a free port)
+   * @param dataDir directory of the KahaDB message store
    * @param persistent whether messages survive a restart (KahaDB store; default true)
    */
-  public record EmbeddedBroker(@DefaultValue("127.0.0.1") String host, @DefaultValue("61616") Integer port,
-      @DefaultValue("./data/activemq") String dataDir, @DefaultValue("true") Boolean persistent) {
+  public record EmbeddedBroker(
+      @DefaultValue("127.0.0.1") String host,
+      @DefaultValue("61616") Integer port,
+      @DefaultValue("./data/activemq") String dataDir,
+      @DefaultValue("true") Boolean persistent) {
 
     public EmbeddedBroker {
       host = host == null || host.isBlank() ? "127.0.0.1" : host.trim();
@@ -207,7 +353,10 @@ public record JmsChannelProperties(
       persistent = persistent == null || persistent;
       if (port < 0 || port > 65535) {
         throw new IllegalArgumentException(
-            P + "embedded-broker.port is " + port + "; use a TCP port 1-65535, or 0 for a free one");
+            P
+                + "embedded-broker.port is "
+                + port
+                + "; use a TCP port 1-65535, or 0 for a free one");
       }
     }
   }
@@ -220,33 +369,38 @@ public record JmsChannelProperties(
    * handler as soon as it arrives, and keeps taking messages into the open transaction. It commits
    * once every message of it is acknowledged and {@code linger} has passed since the first one, or
    * once it is full ({@code size} messages, or the channel's {@code max-in-flight} permits used up)
-   * and all of it is acknowledged. A crash before that commit brings the whole batch back (at-least-
-   * once: at most {@code max-in-flight} messages of a channel are received and not yet committed).
+   * and all of it is acknowledged. A crash before that commit brings the whole batch back
+   * (at-least- once: at most {@code max-in-flight} messages of a channel are received and not yet
+   * committed).
    *
-   * <p>Outbound, each sender drains its queue and sends up to {@code sendSize} events in one producer
-   * transaction without waiting for a receipt per message, then commits once and completes their
-   * futures.
+   * <p>Outbound, each sender drains its queue and sends up to {@code sendSize} events in one
+   * producer transaction without waiting for a receipt per message, then commits once and completes
+   * their futures.
    *
-   * @param size     inbound: most messages per consumer transaction (default: the channel's
-   *                 {@code max-in-flight} divided by {@code sessions}, i.e. 500, so that the sessions
-   *                 together can keep {@code max-in-flight} messages in flight while full batches wait
-   *                 for their slowest event, e.g. one parked after {@code park-after} behind a slow
-   *                 subscriber; at most {@code max-in-flight} are used)
-   * @param linger   inbound: how long a transaction stays open for more messages after its first
-   *                 one once all of it is acknowledged (0: commit as soon as all is
-   *                 acknowledged). It delays the commit, never the hand-out: events are routed at once
-   * @param sessions inbound: transacted sessions per channel, so that one takes messages while another
-   *                 waits for its batch to settle and commits (an {@code exclusive} channel
-   *                 uses 1)
+   * @param size inbound: most messages per consumer transaction (default: the channel's {@code
+   *     max-in-flight} divided by {@code sessions}, i.e. 500, so that the sessions together can
+   *     keep {@code max-in-flight} messages in flight while full batches wait for their slowest
+   *     event, e.g. one parked after {@code park-after} behind a slow subscriber; at most {@code
+   *     max-in-flight} are used)
+   * @param linger inbound: how long a transaction stays open for more messages after its first one
+   *     once all of it is acknowledged (0: commit as soon as all is acknowledged). It delays the
+   *     commit, never the hand-out: events are routed at once
+   * @param sessions inbound: transacted sessions per channel, so that one takes messages while
+   *     another waits for its batch to settle and commits (an {@code exclusive} channel uses 1)
    * @param sendSize outbound: most sends per producer transaction
    */
-  public record Batch(Integer size, @DefaultValue("10ms") Duration linger, @DefaultValue("2") Integer sessions,
+  public record Batch(
+      Integer size,
+      @DefaultValue("10ms") Duration linger,
+      @DefaultValue("2") Integer sessions,
       @DefaultValue("100") Integer sendSize) {
 
     /** Default {@code linger}. */
     public static final Duration DEFAULT_LINGER = Duration.ofMillis(10);
+
     /** Default {@code sessions}. */
     public static final int DEFAULT_SESSIONS = 2;
+
     /** Default {@code sendSize}. */
     public static final int DEFAULT_SEND_SIZE = 100;
 
@@ -255,13 +409,21 @@ public record JmsChannelProperties(
       sessions = sessions == null ? DEFAULT_SESSIONS : sessions;
       sendSize = sendSize == null ? DEFAULT_SEND_SIZE : sendSize;
       if (size != null) {
-        requireRange(size, 1, 100_000, "batch.size", "e.g. 500, or leave it unset for max-in-flight / sessions");
+        requireRange(
+            size,
+            1,
+            100_000,
+            "batch.size",
+            "e.g. 500, or leave it unset for max-in-flight / sessions");
       }
       requireRange(sessions, 1, 16, "batch.sessions", "e.g. 2");
       requireRange(sendSize, 1, 10_000, "batch.send-size", "e.g. 100");
       if (linger.isNegative() || linger.compareTo(Duration.ofSeconds(10)) > 0) {
-        throw new IllegalArgumentException(P + "batch.linger is " + linger
-            + " but must be between 0 and 10s; use e.g. 10ms (0: commit what has arrived without waiting)");
+        throw new IllegalArgumentException(
+            P
+                + "batch.linger is "
+                + linger
+                + " but must be between 0 and 10s; use e.g. 10ms (0: commit what has arrived without waiting)");
       }
     }
 
@@ -271,8 +433,8 @@ public record JmsChannelProperties(
     }
 
     /**
-     * The batch size of an inbound channel: {@code size} if set, else {@code maxInFlight / sessions}
-     * rounded up; never more than {@code maxInFlight}.
+     * The batch size of an inbound channel: {@code size} if set, else {@code maxInFlight /
+     * sessions} rounded up; never more than {@code maxInFlight}.
      */
     public int sizeFor(int maxInFlight, int channelSessions) {
       int derived = size != null ? size : (maxInFlight + channelSessions - 1) / channelSessions;

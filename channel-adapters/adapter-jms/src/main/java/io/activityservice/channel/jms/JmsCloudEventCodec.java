@@ -1,11 +1,11 @@
 package io.activityservice.channel.jms;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.PlainMessages;
 import io.activityservice.channel.WireFormat;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.SpecVersion;
 import io.cloudevents.core.builder.CloudEventBuilder;
@@ -38,10 +38,10 @@ import java.util.Set;
  *
  * <p><b>Binary mode</b> (what the adapter sends): each context attribute {@code a} travels as the
  * string property {@code cloudEvents_a} ({@code cloudEvents_id}, {@code cloudEvents_specversion},
- * {@code cloudEvents_type}, {@code cloudEvents_source}, {@code cloudEvents_subject},
- * {@code cloudEvents_time} as RFC 3339, {@code cloudEvents_dataschema}); extensions likewise, integer and
- * boolean extensions as typed JMS properties. {@code datacontenttype} travels as the
- * {@value #CONTENT_TYPE} property (the name Spring's JMS header mapper uses). The data is the body: a
+ * {@code cloudEvents_type}, {@code cloudEvents_source}, {@code cloudEvents_subject}, {@code
+ * cloudEvents_time} as RFC 3339, {@code cloudEvents_dataschema}); extensions likewise, integer and
+ * boolean extensions as typed JMS properties. {@code datacontenttype} travels as the {@value
+ * #CONTENT_TYPE} property (the name Spring's JMS header mapper uses). The data is the body: a
  * {@link TextMessage} for textual media types (text/*, JSON, XML), else a {@link BytesMessage}; an
  * event without data is a body-less {@link Message}.
  *
@@ -56,25 +56,37 @@ public final class JmsCloudEventCodec {
 
   /** Prefix of the JMS properties that carry CloudEvents attributes. */
   public static final String PREFIX = "cloudEvents_";
+
   /** JMS property carrying {@code datacontenttype}. */
   public static final String CONTENT_TYPE = "contentType";
+
   /** Other content-type property names accepted on decoding, in order of preference. */
   private static final List<String> CONTENT_TYPE_ALIASES =
-      List.of(CONTENT_TYPE, "content_type", "Content-Type", "content-type", PREFIX + "datacontenttype");
+      List.of(
+          CONTENT_TYPE, "content_type", "Content-Type", "content-type", PREFIX + "datacontenttype");
+
   private static final Set<String> ATTRIBUTES =
-      Set.of("specversion", "id", "source", "type", "subject", "time", "dataschema", "datacontenttype");
+      Set.of(
+          "specversion",
+          "id",
+          "source",
+          "type",
+          "subject",
+          "time",
+          "dataschema",
+          "datacontenttype");
 
   /**
    * A binary-mode encoding that belongs to no session: the JMS properties and the body. It is
-   * computed once per event ({@link #BINARY}) and turned into a message of each sender's session
-   * by {@link #toMessage}. Shared by every send of one event: do not modify.
+   * computed once per event ({@link #BINARY}) and turned into a message of each sender's session by
+   * {@link #toMessage}. Shared by every send of one event: do not modify.
    *
-   * @param properties the properties to set ({@code String}, {@code Integer} or {@code Boolean} values)
-   * @param text       the body of a {@link TextMessage}, or {@code null}
-   * @param bytes      the body of a {@link BytesMessage}, or {@code null}; both {@code null}: no body
+   * @param properties the properties to set ({@code String}, {@code Integer} or {@code Boolean}
+   *     values)
+   * @param text the body of a {@link TextMessage}, or {@code null}
+   * @param bytes the body of a {@link BytesMessage}, or {@code null}; both {@code null}: no body
    */
-  public record Encoded(Map<String, Object> properties, String text, byte[] bytes) {
-  }
+  public record Encoded(Map<String, Object> properties, String text, byte[] bytes) {}
 
   /** The binary-mode wire format, for {@link io.activityservice.channel.OutboundEvent#encoded}. */
   public static final WireFormat<Encoded> BINARY = JmsCloudEventCodec::encodeBinary;
@@ -111,8 +123,12 @@ public final class JmsCloudEventCodec {
     properties.put(PREFIX + "source", event.getSource().toString());
     properties.put(PREFIX + "type", event.getType());
     putIfPresent(properties, "subject", event.getSubject());
-    putIfPresent(properties, "time", event.getTime() == null ? null : Time.writeTime(event.getTime()));
-    putIfPresent(properties, "dataschema", event.getDataSchema() == null ? null : event.getDataSchema().toString());
+    putIfPresent(
+        properties, "time", event.getTime() == null ? null : Time.writeTime(event.getTime()));
+    putIfPresent(
+        properties,
+        "dataschema",
+        event.getDataSchema() == null ? null : event.getDataSchema().toString());
     if (contentType != null) {
       properties.put(CONTENT_TYPE, contentType);
     }
@@ -142,36 +158,48 @@ public final class JmsCloudEventCodec {
    * Decodes a received message (binary mode, structured mode, or a plain message wrapped by the
    * {@link PlainMessages} rule with the defaults of {@code settings}).
    *
-   * @param channel  the inbound channel the message came from
+   * @param channel the inbound channel the message came from
    * @throws IllegalArgumentException if the message is not a valid CloudEvent and cannot be wrapped
-   * @throws JMSException             if the message cannot be read
+   * @throws JMSException if the message cannot be read
    */
-  public CloudEvent decode(Message message, ChannelUri channel, InboundSettings settings) throws JMSException {
+  public CloudEvent decode(Message message, ChannelUri channel, InboundSettings settings)
+      throws JMSException {
     if (message.propertyExists(PREFIX + "specversion")) {
       return decodeBinary(message);
     }
     byte[] body = body(message);
     String contentType = contentType(message);
-    // One parse: a body that may be JSON is read into a tree once, which is then either the structured event or
+    // One parse: a body that may be JSON is read into a tree once, which is then either the
+    // structured event or
     // the plain message's JSON data (never parsed again downstream).
     JsonNode tree = body != null && mayBeJson(contentType) ? CloudEventJson.readTree(body) : null;
     if (body != null && isStructured(contentType, tree)) {
       if (tree == null) {
-        throw new IllegalArgumentException("message " + message.getJMSMessageID() + " has content type "
-            + contentType + " but its body is not a JSON CloudEvent");
+        throw new IllegalArgumentException(
+            "message "
+                + message.getJMSMessageID()
+                + " has content type "
+                + contentType
+                + " but its body is not a JSON CloudEvent");
       }
       return CloudEventJson.fromTree(tree);
     }
-    OffsetDateTime time = message.getJMSTimestamp() > 0
-        ? OffsetDateTime.ofInstant(Instant.ofEpochMilli(message.getJMSTimestamp()), ZoneOffset.UTC) : null;
-    return PlainMessages.wrap(channel, settings, message.getJMSMessageID(), body, contentType, time, tree);
+    OffsetDateTime time =
+        message.getJMSTimestamp() > 0
+            ? OffsetDateTime.ofInstant(
+                Instant.ofEpochMilli(message.getJMSTimestamp()), ZoneOffset.UTC)
+            : null;
+    return PlainMessages.wrap(
+        channel, settings, message.getJMSMessageID(), body, contentType, time, tree);
   }
 
   private static CloudEvent decodeBinary(Message message) throws JMSException {
     try {
-      CloudEventBuilder builder = CloudEventBuilder.fromSpecVersion(
-          SpecVersion.parse(message.getStringProperty(PREFIX + "specversion")));
-      builder.withId(required(message, "id"))
+      CloudEventBuilder builder =
+          CloudEventBuilder.fromSpecVersion(
+              SpecVersion.parse(message.getStringProperty(PREFIX + "specversion")));
+      builder
+          .withId(required(message, "id"))
           .withSource(URI.create(required(message, "source")))
           .withType(required(message, "type"));
       String subject = message.getStringProperty(PREFIX + "subject");
@@ -188,8 +216,10 @@ public final class JmsCloudEventCodec {
       }
       for (Enumeration<?> names = message.getPropertyNames(); names.hasMoreElements(); ) {
         String property = (String) names.nextElement();
-        if (property.startsWith(PREFIX) && !ATTRIBUTES.contains(property.substring(PREFIX.length()))) {
-          addExtension(builder, property.substring(PREFIX.length()), message.getObjectProperty(property));
+        if (property.startsWith(PREFIX)
+            && !ATTRIBUTES.contains(property.substring(PREFIX.length()))) {
+          addExtension(
+              builder, property.substring(PREFIX.length()), message.getObjectProperty(property));
         }
       }
       String contentType = contentType(message);
@@ -201,14 +231,21 @@ public final class JmsCloudEventCodec {
       }
       return builder.build();
     } catch (IllegalStateException | java.time.DateTimeException e) {
-      throw new IllegalArgumentException("invalid binary-mode CloudEvent in message "
-          + message.getJMSMessageID() + ": " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "invalid binary-mode CloudEvent in message "
+              + message.getJMSMessageID()
+              + ": "
+              + e.getMessage(),
+          e);
     }
   }
 
   private static void addExtension(CloudEventBuilder builder, String name, Object value) {
-    if (name.isEmpty() || !name.equals(name.toLowerCase(Locale.ROOT)) || !name.chars().allMatch(Character::isLetterOrDigit)) {
-      return; // not a CloudEvents extension name: a foreign property that happens to share the prefix
+    if (name.isEmpty()
+        || !name.equals(name.toLowerCase(Locale.ROOT))
+        || !name.chars().allMatch(Character::isLetterOrDigit)) {
+      return; // not a CloudEvents extension name: a foreign property that happens to share the
+      // prefix
     }
     if (value instanceof Boolean b) {
       builder.withExtension(name, b);
@@ -224,8 +261,12 @@ public final class JmsCloudEventCodec {
   private static String required(Message message, String attribute) throws JMSException {
     String value = message.getStringProperty(PREFIX + attribute);
     if (value == null || value.isEmpty()) {
-      throw new IllegalArgumentException("binary-mode message " + message.getJMSMessageID()
-          + " lacks the required property " + PREFIX + attribute);
+      throw new IllegalArgumentException(
+          "binary-mode message "
+              + message.getJMSMessageID()
+              + " lacks the required property "
+              + PREFIX
+              + attribute);
     }
     return value;
   }
@@ -257,14 +298,23 @@ public final class JmsCloudEventCodec {
       bytes.readBytes(data);
       return data;
     }
-    if (message instanceof MapMessage || message instanceof ObjectMessage || message instanceof StreamMessage) {
-      throw new IllegalArgumentException("message " + message.getJMSMessageID() + " is a "
-          + message.getClass().getSimpleName() + "; only text, bytes and body-less messages are supported");
+    if (message instanceof MapMessage
+        || message instanceof ObjectMessage
+        || message instanceof StreamMessage) {
+      throw new IllegalArgumentException(
+          "message "
+              + message.getJMSMessageID()
+              + " is a "
+              + message.getClass().getSimpleName()
+              + "; only text, bytes and body-less messages are supported");
     }
     return null;
   }
 
-  /** Structured mode: the structured content type, or a JSON object with specversion when the type allows JSON. */
+  /**
+   * Structured mode: the structured content type, or a JSON object with specversion when the type
+   * allows JSON.
+   */
   private static boolean isStructured(String contentType, JsonNode tree) {
     if (contentType != null && mediaType(contentType).equals(CloudEventJson.CONTENT_TYPE)) {
       return true;
@@ -282,12 +332,17 @@ public final class JmsCloudEventCodec {
       return false;
     }
     String media = mediaType(contentType);
-    return media.startsWith("text/") || media.endsWith("/json") || media.endsWith("+json")
-        || media.endsWith("/xml") || media.endsWith("+xml");
+    return media.startsWith("text/")
+        || media.endsWith("/json")
+        || media.endsWith("+json")
+        || media.endsWith("/xml")
+        || media.endsWith("+xml");
   }
 
   private static String mediaType(String contentType) {
     int semicolon = contentType.indexOf(';');
-    return (semicolon < 0 ? contentType : contentType.substring(0, semicolon)).trim().toLowerCase(Locale.ROOT);
+    return (semicolon < 0 ? contentType : contentType.substring(0, semicolon))
+        .trim()
+        .toLowerCase(Locale.ROOT);
   }
 }

@@ -36,25 +36,25 @@ import org.slf4j.LoggerFactory;
  * Listens on one queue (for a topic: the subscription's virtual-topic consumer queue) with a few
  * transacted sessions, each with its own connection and a thread that owns the session.
  *
- * <p><b>Batches.</b> A session's thread parks until a message arrives (ActiveMQ's
- * {@code MessageAvailableListener} wakes it from the transport thread: nothing runs while the
- * queue is idle, no polling). It takes the message and every one that has arrived, each handed to
- * the handler as soon as it is taken, and keeps taking new ones as they arrive while the batch is
- * open. The batch commits once every message of it is {@linkplain Acknowledgement#ack()
- * acknowledged} and the linger time since its first message has passed, or once it is full
- * ({@code batchSize}) or the channel's in-flight permits run out and all of it is acknowledged:
- * one commit (the only synchronous broker round trip) per batch, no acknowledgement per message,
- * no ack thread. The last {@code ack()} wakes the thread. Because a batch keeps taking messages
- * while it waits for slow settlements, an event that settles slowly (e.g. parked after
- * {@code park-after} behind a slow subscriber) does not hold up the hand-out of the next ones,
- * only the commit. While one session waits for a full batch to settle and commits, the channel's
- * other sessions take messages (pipelining).
+ * <p><b>Batches.</b> A session's thread parks until a message arrives (ActiveMQ's {@code
+ * MessageAvailableListener} wakes it from the transport thread: nothing runs while the queue is
+ * idle, no polling). It takes the message and every one that has arrived, each handed to the
+ * handler as soon as it is taken, and keeps taking new ones as they arrive while the batch is open.
+ * The batch commits once every message of it is {@linkplain Acknowledgement#ack() acknowledged} and
+ * the linger time since its first message has passed, or once it is full ({@code batchSize}) or the
+ * channel's in-flight permits run out and all of it is acknowledged: one commit (the only
+ * synchronous broker round trip) per batch, no acknowledgement per message, no ack thread. The last
+ * {@code ack()} wakes the thread. Because a batch keeps taking messages while it waits for slow
+ * settlements, an event that settles slowly (e.g. parked after {@code park-after} behind a slow
+ * subscriber) does not hold up the hand-out of the next ones, only the commit. While one session
+ * waits for a full batch to settle and commits, the channel's other sessions take messages
+ * (pipelining).
  *
- * <p><b>In flight.</b> At most {@code maxInFlight} messages of the channel are received and not
- * yet committed (a semaphore; permits are taken per message and given back per commit). A crash
- * before a commit brings the batch back from the broker, acknowledged or not: at-least-once, at
- * most {@code maxInFlight} duplicates per channel (the core's deduplication window is in memory and does not
- * survive a crash).
+ * <p><b>In flight.</b> At most {@code maxInFlight} messages of the channel are received and not yet
+ * committed (a semaphore; permits are taken per message and given back per commit). A crash before
+ * a commit brings the batch back from the broker, acknowledged or not: at-least-once, at most
+ * {@code maxInFlight} duplicates per channel (the core's deduplication window is in memory and does
+ * not survive a crash).
  *
  * <p><b>Nacks.</b> A {@link Acknowledgement#nack(Throwable) nack} keeps the message in its batch
  * (uncommitted on the broker) and hands the same event to the handler again after the redelivery
@@ -92,16 +92,27 @@ final class JmsInboundChannel implements InboundChannel {
   private final Duration closeWait;
   private final ScheduledExecutorService redeliverer;
   private final Runnable onClose;
+
   /** Messages received and not yet committed, across the channel's sessions. */
   private final Semaphore permits;
+
   private final SettledIds settledIds;
   private final Worker[] workers;
   private final CountDownLatch subscribed;
   private volatile boolean closed;
 
-  JmsInboundChannel(ChannelUri uri, ActiveMQQueue queue, InboundSettings settings, InboundHandler handler,
-      JmsCloudEventCodec codec, ActiveMQConnectionFactory factory, int maxInFlight, int sessions,
-      JmsChannelProperties props, ScheduledExecutorService redeliverer, Runnable onClose) {
+  JmsInboundChannel(
+      ChannelUri uri,
+      ActiveMQQueue queue,
+      InboundSettings settings,
+      InboundHandler handler,
+      JmsCloudEventCodec codec,
+      ActiveMQConnectionFactory factory,
+      int maxInFlight,
+      int sessions,
+      JmsChannelProperties props,
+      ScheduledExecutorService redeliverer,
+      Runnable onClose) {
     this.uri = uri;
     this.queue = queue;
     this.settings = settings;
@@ -127,15 +138,19 @@ final class JmsInboundChannel implements InboundChannel {
     }
   }
 
-  /** Starts the sessions' threads and waits up to {@code wait} for their consumers to be registered. */
+  /**
+   * Starts the sessions' threads and waits up to {@code wait} for their consumers to be registered.
+   */
   void start(Duration wait) {
     for (Worker w : workers) {
       w.thread.start();
     }
     try {
       if (!subscribed.await(wait.toMillis(), TimeUnit.MILLISECONDS)) {
-        LOG.warn("jms inbound channel {} could not subscribe within {}; it keeps trying in the background",
-            uri, wait);
+        LOG.warn(
+            "jms inbound channel {} could not subscribe within {}; it keeps trying in the background",
+            uri,
+            wait);
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -164,7 +179,8 @@ final class JmsInboundChannel implements InboundChannel {
     }
     closed = true;
     onClose.run();
-    permits.release(workers.length); // a session waiting for a permit wakes up and sees the channel closed
+    permits.release(
+        workers.length); // a session waiting for a permit wakes up and sees the channel closed
     for (Worker w : workers) {
       w.stop();
     }
@@ -220,7 +236,11 @@ final class JmsInboundChannel implements InboundChannel {
           if (closed) {
             break;
           }
-          LOG.warn("jms inbound channel {} failed ({}); reconnecting in {}", uri, e.toString(), reconnectDelay);
+          LOG.warn(
+              "jms inbound channel {} failed ({}); reconnecting in {}",
+              uri,
+              e.toString(),
+              reconnectDelay);
           teardown();
           try {
             pause(reconnectDelay);
@@ -241,7 +261,8 @@ final class JmsInboundChannel implements InboundChannel {
         c.start();
         Session s = c.createSession(true, Session.SESSION_TRANSACTED);
         ActiveMQMessageConsumer mc = (ActiveMQMessageConsumer) s.createConsumer(queue);
-        // Called on the transport thread for every message put in the consumer's buffer: wakes this thread, which
+        // Called on the transport thread for every message put in the consumer's buffer: wakes this
+        // thread, which
         // parks instead of blocking in receive() so that a settlement or a close can wake it too.
         mc.setAvailableListener(available -> LockSupport.unpark(thread));
         consumer = mc;
@@ -303,7 +324,8 @@ final class JmsInboundChannel implements InboundChannel {
             batch = new Batch(thread, System.nanoTime() + lingerNanos);
             take(batch, first);
           }
-          // Take what has arrived, each handed out at once, until the batch is full or the permits run out.
+          // Take what has arrived, each handed out at once, until the batch is full or the permits
+          // run out.
           while (!batch.sealed && !closed) {
             if (batch.received >= batchSize || !permits.tryAcquire()) {
               batch.sealed = true;
@@ -332,7 +354,8 @@ final class JmsInboundChannel implements InboundChannel {
               batch = null;
               continue;
             }
-            LockSupport.parkNanos(this, lingerLeft); // settled: more messages may join until the linger ends
+            LockSupport.parkNanos(
+                this, lingerLeft); // settled: more messages may join until the linger ends
           } else if (closed) {
             if (batch.closingDeadline == 0) {
               batch.closingDeadline = System.nanoTime() + closeWait.toNanos();
@@ -368,13 +391,18 @@ final class JmsInboundChannel implements InboundChannel {
       batch.received++;
       String id = message.getJMSMessageID();
       if (message.getJMSRedelivered() && settledIds.remove(id)) {
-        return; // handled before a commit that failed: committed with this batch, not handed out again
+        return; // handled before a commit that failed: committed with this batch, not handed out
+        // again
       }
       CloudEvent event;
       try {
         event = codec.decode(message, uri, settings);
       } catch (IllegalArgumentException e) {
-        LOG.warn("jms inbound channel {}: dropping message {} that is not a CloudEvent: {}", uri, id, e.getMessage());
+        LOG.warn(
+            "jms inbound channel {}: dropping message {} that is not a CloudEvent: {}",
+            uri,
+            id,
+            e.getMessage());
         return; // committed with the batch
       }
       Delivery delivery = new Delivery(batch, id, event);
@@ -386,10 +414,15 @@ final class JmsInboundChannel implements InboundChannel {
       try {
         session.commit();
       } catch (TransactionRolledBackException e) {
-        // The client rolled the batch back itself (a failover while it was open): its messages come again,
-        // those already handled are committed without being handed out again. The session stays usable.
-        LOG.info("jms inbound channel {}: a batch of {} was rolled back ({}); it comes again", uri,
-            batch.received, e.getMessage());
+        // The client rolled the batch back itself (a failover while it was open): its messages come
+        // again,
+        // those already handled are committed without being handed out again. The session stays
+        // usable.
+        LOG.info(
+            "jms inbound channel {}: a batch of {} was rolled back ({}); it comes again",
+            uri,
+            batch.received,
+            e.getMessage());
         abandon(batch);
         return;
       } catch (JMSException | RuntimeException e) {
@@ -415,14 +448,20 @@ final class JmsInboundChannel implements InboundChannel {
     }
   }
 
-  /** Hands an event to the handler with a fresh acknowledgement; a throwing handler counts as a nack. */
+  /**
+   * Hands an event to the handler with a fresh acknowledgement; a throwing handler counts as a
+   * nack.
+   */
   private void handOut(Delivery delivery) {
     Settlement settlement = new Settlement(delivery);
     try {
       handler.onEvent(delivery.event, settlement);
     } catch (RuntimeException e) {
-      LOG.warn("jms inbound channel {}: handler failed on event {}; it will be redelivered", uri,
-          delivery.event.getId(), e);
+      LOG.warn(
+          "jms inbound channel {}: handler failed on event {}; it will be redelivered",
+          uri,
+          delivery.event.getId(),
+          e);
       settlement.nack(e);
     }
   }
@@ -431,19 +470,27 @@ final class JmsInboundChannel implements InboundChannel {
   private void redispatch(Delivery delivery, Throwable cause) {
     int attempt = ++delivery.nacks;
     Duration delay = redelivery.delay(attempt);
-    LOG.debug("jms inbound channel {}: event {} nacked ({} time(s): {}); redelivering in {}", uri,
-        delivery.event.getId(), attempt, cause, delay);
+    LOG.debug(
+        "jms inbound channel {}: event {} nacked ({} time(s): {}); redelivering in {}",
+        uri,
+        delivery.event.getId(),
+        attempt,
+        cause,
+        delay);
     Batch batch = delivery.batch;
     batch.waitingForRedelivery.incrementAndGet();
     try {
-      redeliverer.schedule(() -> {
-        batch.waitingForRedelivery.decrementAndGet();
-        if (closed || batch.abandoned) {
-          batch.giveUp(); // uncommitted: the broker redelivers it
-          return;
-        }
-        handOut(delivery);
-      }, delay.toNanos(), TimeUnit.NANOSECONDS);
+      redeliverer.schedule(
+          () -> {
+            batch.waitingForRedelivery.decrementAndGet();
+            if (closed || batch.abandoned) {
+              batch.giveUp(); // uncommitted: the broker redelivers it
+              return;
+            }
+            handOut(delivery);
+          },
+          delay.toNanos(),
+          TimeUnit.NANOSECONDS);
     } catch (RejectedExecutionException e) {
       batch.giveUp(); // adapter closed: the broker redelivers the message
     }
@@ -460,12 +507,16 @@ final class JmsInboundChannel implements InboundChannel {
     final AtomicInteger unsettled = new AtomicInteger();
     final AtomicInteger waitingForRedelivery = new AtomicInteger();
     final List<Delivery> deliveries = new ArrayList<>();
+
     /** Messages in the transaction (handed out, skipped or dropped). Owner thread only. */
     int received;
+
     /** No more messages join: full, or out of permits. Owner thread only. */
     boolean sealed;
+
     /** When a closing channel stops waiting for the batch. Owner thread only. */
     long closingDeadline;
+
     boolean committed;
     volatile boolean abandoned;
     volatile boolean cannotSettle;
@@ -509,7 +560,9 @@ final class JmsInboundChannel implements InboundChannel {
     }
   }
 
-  /** Settles one hand-out of a message: ack counts it settled in its batch, nack redispatches it. */
+  /**
+   * Settles one hand-out of a message: ack counts it settled in its batch, nack redispatches it.
+   */
   private final class Settlement extends OnceOnlyAcknowledgement {
 
     private final Delivery delivery;
@@ -539,12 +592,13 @@ final class JmsInboundChannel implements InboundChannel {
     private final Map<String, Boolean> ids;
 
     SettledIds(int capacity) {
-      this.ids = new LinkedHashMap<>(64, 0.75f, false) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-          return size() > capacity;
-        }
-      };
+      this.ids =
+          new LinkedHashMap<>(64, 0.75f, false) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+              return size() > capacity;
+            }
+          };
     }
 
     synchronized void add(String id) {

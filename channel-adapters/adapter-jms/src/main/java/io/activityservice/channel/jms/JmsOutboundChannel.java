@@ -19,7 +19,11 @@ final class JmsOutboundChannel implements OutboundChannel {
   private final Runnable onClose;
   private volatile boolean closed;
 
-  JmsOutboundChannel(ChannelUri uri, JmsAddress address, boolean persistent, JmsSenderPool senders,
+  JmsOutboundChannel(
+      ChannelUri uri,
+      JmsAddress address,
+      boolean persistent,
+      JmsSenderPool senders,
       Runnable onClose) {
     this.uri = uri;
     this.onClose = onClose;
@@ -39,7 +43,8 @@ final class JmsOutboundChannel implements OutboundChannel {
       return CompletableFuture.failedFuture(new NullPointerException("event"));
     }
     if (closed) {
-      return CompletableFuture.failedFuture(new IllegalStateException("outbound channel " + uri + " is closed"));
+      return CompletableFuture.failedFuture(
+          new IllegalStateException("outbound channel " + uri + " is closed"));
     }
     return senders.send(destination, persistent, event, uri.toString());
   }

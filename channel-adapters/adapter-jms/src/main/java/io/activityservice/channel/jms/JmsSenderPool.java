@@ -15,8 +15,8 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
@@ -31,8 +31,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The sending side shared by all outbound channels of an adapter: a fixed number of senders, each
- * a thread with a bounded queue that owns one connection, one transacted session and one anonymous
+ * The sending side shared by all outbound channels of an adapter: a fixed number of senders, each a
+ * thread with a bounded queue that owns one connection, one transacted session and one anonymous
  * producer (a producer that sends to any destination, so nothing is cached per channel). Callers
  * only enqueue; the connection is opened lazily on the sender's thread.
  *
@@ -55,9 +55,9 @@ import org.slf4j.LoggerFactory;
  * other sender is woken; if that queue is full the others are tried.
  *
  * <p><b>Send timeout.</b> Every future fails with a {@link TimeoutException} after the send timeout
- * at the latest, also while the broker is unreachable or a commit hangs: one deadline sweep per pool,
- * scheduled only while events are queued or in flight (no timer task per send, nothing while idle).
- * An event whose deadline passed while it was queued is not sent.
+ * at the latest, also while the broker is unreachable or a commit hangs: one deadline sweep per
+ * pool, scheduled only while events are queued or in flight (no timer task per send, nothing while
+ * idle). An event whose deadline passed while it was queued is not sent.
  *
  * <p>The message is built from the event's shared {@link JmsCloudEventCodec#BINARY} encoding (one
  * serialization per event, however many destinations it goes to), a new message object per send
@@ -67,7 +67,11 @@ import org.slf4j.LoggerFactory;
 final class JmsSenderPool implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(JmsSenderPool.class);
-  /** The JMS property of a message group: ActiveMQ delivers a group's messages to one consumer, in order. */
+
+  /**
+   * The JMS property of a message group: ActiveMQ delivers a group's messages to one consumer, in
+   * order.
+   */
   static final String GROUP_ID = "JMSXGroupID";
 
   private final Sender[] senders;
@@ -80,8 +84,13 @@ final class JmsSenderPool implements AutoCloseable {
   private final AtomicBoolean sweeping = new AtomicBoolean();
   private volatile boolean closed;
 
-  JmsSenderPool(ConnectionFactory factory, JmsCloudEventCodec codec, int concurrency, int queueCapacity,
-      int batchSize, Duration sendTimeout) {
+  JmsSenderPool(
+      ConnectionFactory factory,
+      JmsCloudEventCodec codec,
+      int concurrency,
+      int queueCapacity,
+      int batchSize,
+      Duration sendTimeout) {
     this.sendTimeout = sendTimeout;
     this.sendTimeoutNanos = sendTimeout.toNanos();
     this.senders = new Sender[concurrency];
@@ -89,23 +98,34 @@ final class JmsSenderPool implements AutoCloseable {
     for (int i = 0; i < concurrency; i++) {
       senders[i] = new Sender(factory, codec, perSender, batchSize, "jms-sender-" + i);
     }
-    this.affinity = ThreadLocal.withInitial(() -> Math.floorMod(nextAffinity.getAndIncrement(), senders.length));
+    this.affinity =
+        ThreadLocal.withInitial(
+            () -> Math.floorMod(nextAffinity.getAndIncrement(), senders.length));
     this.sweeper = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("jms-send-deadlines"));
     sweeper.setRemoveOnCancelPolicy(true);
     // A deadline fails at most a quarter of the timeout late.
     this.sweepPeriodNanos = Math.max(TimeUnit.MILLISECONDS.toNanos(50), sendTimeoutNanos / 4);
   }
 
-  /** Enqueues a send; the future completes when the broker has committed the message. Never throws. */
-  CompletableFuture<Void> send(Destination destination, boolean persistent, OutboundEvent event, String channel) {
+  /**
+   * Enqueues a send; the future completes when the broker has committed the message. Never throws.
+   */
+  CompletableFuture<Void> send(
+      Destination destination, boolean persistent, OutboundEvent event, String channel) {
     CompletableFuture<Void> future = new CompletableFuture<>();
     if (closed) {
-      future.completeExceptionally(new IllegalStateException("the jms adapter is closed; event "
-          + event.event().getId() + " to " + channel + " was not sent"));
+      future.completeExceptionally(
+          new IllegalStateException(
+              "the jms adapter is closed; event "
+                  + event.event().getId()
+                  + " to "
+                  + channel
+                  + " was not sent"));
       return future;
     }
-    Pending pending = new Pending(destination, persistent, event, future, channel,
-        System.nanoTime() + sendTimeoutNanos);
+    Pending pending =
+        new Pending(
+            destination, persistent, event, future, channel, System.nanoTime() + sendTimeoutNanos);
     String key = event.partitionKey();
     boolean queued;
     if (key != null) {
@@ -118,9 +138,14 @@ final class JmsSenderPool implements AutoCloseable {
       }
     }
     if (!queued) {
-      future.completeExceptionally(new RejectedExecutionException(
-          "jms send queue is full (activity.channels.jms.send-queue-capacity) or the adapter is closed; "
-              + "event " + event.event().getId() + " to " + channel + " was not sent"));
+      future.completeExceptionally(
+          new RejectedExecutionException(
+              "jms send queue is full (activity.channels.jms.send-queue-capacity) or the adapter is closed; "
+                  + "event "
+                  + event.event().getId()
+                  + " to "
+                  + channel
+                  + " was not sent"));
       return future;
     }
     armSweep();
@@ -177,16 +202,25 @@ final class JmsSenderPool implements AutoCloseable {
   }
 
   private TimeoutException timeout(Pending p) {
-    return new TimeoutException("the broker did not accept the event for " + p.channel() + " within " + sendTimeout
-        + " (activity.channels.jms.send-timeout); is it reachable?");
+    return new TimeoutException(
+        "the broker did not accept the event for "
+            + p.channel()
+            + " within "
+            + sendTimeout
+            + " (activity.channels.jms.send-timeout); is it reachable?");
   }
 
-  private record Pending(Destination destination, boolean persistent, OutboundEvent event,
-      CompletableFuture<Void> future, String channel, long deadline) {
-  }
+  private record Pending(
+      Destination destination,
+      boolean persistent,
+      OutboundEvent event,
+      CompletableFuture<Void> future,
+      String channel,
+      long deadline) {}
 
   /** Queued by close() to wake a sender waiting for work; never sent, never expires. */
-  private static final Pending STOP = new Pending(null, false, null, new CompletableFuture<>(), "", Long.MAX_VALUE);
+  private static final Pending STOP =
+      new Pending(null, false, null, new CompletableFuture<>(), "", Long.MAX_VALUE);
 
   /** One thread, one bounded queue, one connection/session/producer, used by that thread only. */
   private final class Sender implements Runnable {
@@ -196,21 +230,31 @@ final class JmsSenderPool implements AutoCloseable {
     private final ArrayBlockingQueue<Pending> queue;
     private final int batchSize;
     private final Thread thread;
+
     /** The batch being sent and committed, for the deadline sweep; null between batches. */
     private volatile List<Pending> inFlight;
+
     private volatile boolean stopping;
     private volatile boolean broken;
     // Used by the sender's thread only.
     private Connection connection;
     private Session session;
     private MessageProducer producer;
+
     /** A non-transacted session of the same connection, for an event that is alone in its batch. */
     private Session plainSession;
+
     private ActiveMQMessageProducer plainProducer;
+
     /** Events sent alone, whose receipt has not come yet (completed on the transport thread). */
     private final Set<Pending> awaitingReceipt = ConcurrentHashMap.newKeySet();
 
-    Sender(ConnectionFactory factory, JmsCloudEventCodec codec, int capacity, int batchSize, String name) {
+    Sender(
+        ConnectionFactory factory,
+        JmsCloudEventCodec codec,
+        int capacity,
+        int batchSize,
+        String name) {
       this.factory = factory;
       this.codec = codec;
       this.queue = new ArrayBlockingQueue<>(capacity);
@@ -227,7 +271,10 @@ final class JmsSenderPool implements AutoCloseable {
       return inFlight != null || !queue.isEmpty() || !awaitingReceipt.isEmpty();
     }
 
-    /** Fails the queued and in-flight events past their deadline; returns whether any event is still pending. */
+    /**
+     * Fails the queued and in-flight events past their deadline; returns whether any event is still
+     * pending.
+     */
     boolean expire(long now) {
       List<Pending> batch = inFlight;
       if (batch != null) {
@@ -316,7 +363,8 @@ final class JmsSenderPool implements AutoCloseable {
         return;
       }
       if (live.size() == 1 && awaitingReceipt.size() < batchSize) {
-        // Bounded: if receipts lag behind (a slow broker), single events go in (synchronous) transactions too.
+        // Bounded: if receipts lag behind (a slow broker), single events go in (synchronous)
+        // transactions too.
         sendAlone(live.get(0));
         return;
       }
@@ -324,8 +372,11 @@ final class JmsSenderPool implements AutoCloseable {
       try {
         JMSException refused = transact(live);
         if (refused != null && refusedByBroker(refused) && destinations(live) > 1) {
-          LOG.debug("a JMS transaction of {} events to several destinations was refused ({}); sending each"
-              + " destination's events on their own", live.size(), refused.toString());
+          LOG.debug(
+              "a JMS transaction of {} events to several destinations was refused ({}); sending each"
+                  + " destination's events on their own",
+              live.size(),
+              refused.toString());
           for (List<Pending> group : byDestination(live).values()) {
             JMSException failed = transact(group);
             if (failed != null) {
@@ -344,7 +395,7 @@ final class JmsSenderPool implements AutoCloseable {
      * Sends the events in one transaction and commits it; completes their futures on success.
      *
      * @return null on success, else the failure (the connection is then closed: the broker rolls
-     *         back what it did not commit, and the next batch reconnects)
+     *     back what it did not commit, and the next batch reconnects)
      */
     private JMSException transact(List<Pending> events) {
       List<Pending> sent = new ArrayList<>(events.size());
@@ -362,8 +413,14 @@ final class JmsSenderPool implements AutoCloseable {
             continue;
           }
           int mode = p.persistent() ? DeliveryMode.PERSISTENT : DeliveryMode.NON_PERSISTENT;
-          // In a transaction, with no send timeout: written to the socket without waiting for a receipt.
-          producer.send(p.destination(), message, mode, Message.DEFAULT_PRIORITY, Message.DEFAULT_TIME_TO_LIVE);
+          // In a transaction, with no send timeout: written to the socket without waiting for a
+          // receipt.
+          producer.send(
+              p.destination(),
+              message,
+              mode,
+              Message.DEFAULT_PRIORITY,
+              Message.DEFAULT_TIME_TO_LIVE);
           sent.add(p);
         }
         if (sent.isEmpty()) {
@@ -409,7 +466,12 @@ final class JmsSenderPool implements AutoCloseable {
       awaitingReceipt.add(p);
       try {
         int mode = p.persistent() ? DeliveryMode.PERSISTENT : DeliveryMode.NON_PERSISTENT;
-        plainProducer.send(p.destination(), message, mode, Message.DEFAULT_PRIORITY, Message.DEFAULT_TIME_TO_LIVE,
+        plainProducer.send(
+            p.destination(),
+            message,
+            mode,
+            Message.DEFAULT_PRIORITY,
+            Message.DEFAULT_TIME_TO_LIVE,
             new AsyncCallback() {
               @Override
               public void onSuccess() {
@@ -472,7 +534,9 @@ final class JmsSenderPool implements AutoCloseable {
       plainSession = null;
       plainProducer = null;
       if (c != null) {
-        closeQuietly(c); // a receipt still awaited fails with the connection: its callback completes the future
+        closeQuietly(
+            c); // a receipt still awaited fails with the connection: its callback completes the
+        // future
       }
     }
 
@@ -483,8 +547,8 @@ final class JmsSenderPool implements AutoCloseable {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
-      IllegalStateException closedError = new IllegalStateException(
-          "the jms adapter was closed before the event was sent");
+      IllegalStateException closedError =
+          new IllegalStateException("the jms adapter was closed before the event was sent");
       Pending p;
       while ((p = queue.poll()) != null) {
         p.future().completeExceptionally(closedError);
@@ -514,7 +578,10 @@ final class JmsSenderPool implements AutoCloseable {
       if (t instanceof java.io.IOException) {
         return false;
       }
-      t = t.getCause() != null ? t.getCause() : t instanceof JMSException j ? j.getLinkedException() : null;
+      t =
+          t.getCause() != null
+              ? t.getCause()
+              : t instanceof JMSException j ? j.getLinkedException() : null;
     }
     return true;
   }

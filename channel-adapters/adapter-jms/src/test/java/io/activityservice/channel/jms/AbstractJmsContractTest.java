@@ -27,8 +27,10 @@ abstract class AbstractJmsContractTest extends ChannelAdapterContract {
   @BeforeAll
   static void start() {
     broker = TestBrokers.inMemory();
-    adapter = new JmsChannelAdapter(JmsChannelProperties.forBroker(TestBrokers.tcpUrl(broker))
-        .withRedelivery(CONTRACT_REDELIVERY));
+    adapter =
+        new JmsChannelAdapter(
+            JmsChannelProperties.forBroker(TestBrokers.tcpUrl(broker))
+                .withRedelivery(CONTRACT_REDELIVERY));
   }
 
   @AfterAll
@@ -44,14 +46,16 @@ abstract class AbstractJmsContractTest extends ChannelAdapterContract {
 
   @Override
   protected ChannelUri freshChannel() {
-    return ChannelUri.parse("jms:" + kind() + ":contract." + kind() + "." + names.incrementAndGet());
+    return ChannelUri.parse(
+        "jms:" + kind() + ":contract." + kind() + "." + names.incrementAndGet());
   }
 
   /** A plain text message from a plain ActiveMQ client, without any CloudEvents property. */
   @Override
   protected String sendPlain(ChannelUri uri, byte[] body) throws Exception {
     JmsAddress address = JmsAddress.parse(uri);
-    try (Connection connection = new ActiveMQConnectionFactory(TestBrokers.tcpUrl(broker)).createConnection();
+    try (Connection connection =
+            new ActiveMQConnectionFactory(TestBrokers.tcpUrl(broker)).createConnection();
         Session session = connection.createSession(false, Session.AUTO_ACKNOWLEDGE);
         MessageProducer producer = session.createProducer(address.destination())) {
       TextMessage message = session.createTextMessage(new String(body, StandardCharsets.UTF_8));

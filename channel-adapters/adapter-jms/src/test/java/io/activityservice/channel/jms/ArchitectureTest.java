@@ -18,6 +18,7 @@ class ArchitectureTest {
 
   @Test
   void springOnlyInAutoConfiguration() {
-    ArchitectureRules.SPRING_ONLY_IN_AUTO_CONFIGURATION.check(ArchitectureRules.productionClasses());
+    ArchitectureRules.SPRING_ONLY_IN_AUTO_CONFIGURATION.check(
+        ArchitectureRules.productionClasses());
   }
 }

@@ -24,9 +24,9 @@ import org.apache.activemq.command.TransactionId;
 /**
  * A real in-memory ActiveMQ broker on a free port whose plugin counts what the clients do: every
  * transaction committed or rolled back with the sends and consumed acknowledgements it carried, and
- * every acknowledgement and send outside a transaction. Tests can make it fail or delay a commit, delay
- * a new connection, and refuse sends to some destinations, the way a broker refuses them (e.g. not
- * authorized).
+ * every acknowledgement and send outside a transaction. Tests can make it fail or delay a commit,
+ * delay a new connection, and refuse sends to some destinations, the way a broker refuses them
+ * (e.g. not authorized).
  */
 final class CountingBroker implements AutoCloseable {
 
@@ -75,7 +75,8 @@ final class CountingBroker implements AutoCloseable {
       broker.setAdvisorySupport(false);
       broker.setUseShutdownHook(false);
       broker.setDataDirectoryFile(TestBrokers.tempDir());
-      broker.setDestinationInterceptors(new DestinationInterceptor[] {EmbeddedActiveMqBroker.virtualTopics()});
+      broker.setDestinationInterceptors(
+          new DestinationInterceptor[] {EmbeddedActiveMqBroker.virtualTopics()});
       broker.setPlugins(new BrokerPlugin[] {this::counting});
       var connector = broker.addConnector("tcp://127.0.0.1:0");
       broker.start();
@@ -116,7 +117,8 @@ final class CountingBroker implements AutoCloseable {
         long delay = nextConnectionDelayMillis;
         if (delay > 0) {
           nextConnectionDelayMillis = 0;
-          Thread.sleep(delay); // the client waits for this answer: whatever it sends meanwhile queues up
+          Thread.sleep(
+              delay); // the client waits for this answer: whatever it sends meanwhile queues up
         }
         super.addConnection(context, info);
       }
@@ -144,7 +146,13 @@ final class CountingBroker implements AutoCloseable {
         int ackCommands = tx == null ? 0 : tx.ackCommands.get();
         Exception failure = commitHook.beforeCommit(sends, acked);
         if (failure != null) {
-          ended.add(new Tx(sends, acked, ackCommands, tx == null ? List.of() : List.copyOf(tx.eventIds), false));
+          ended.add(
+              new Tx(
+                  sends,
+                  acked,
+                  ackCommands,
+                  tx == null ? List.of() : List.copyOf(tx.eventIds),
+                  false));
           throw failure;
         }
         List<String> ids = tx == null ? List.of() : List.copyOf(tx.eventIds);
@@ -158,10 +166,17 @@ final class CountingBroker implements AutoCloseable {
       }
 
       @Override
-      public void rollbackTransaction(ConnectionContext context, TransactionId xid) throws Exception {
+      public void rollbackTransaction(ConnectionContext context, TransactionId xid)
+          throws Exception {
         Open tx = open.remove(xid);
         if (tx != null) {
-          ended.add(new Tx(tx.sends.get(), tx.acked.get(), tx.ackCommands.get(), List.copyOf(tx.eventIds), false));
+          ended.add(
+              new Tx(
+                  tx.sends.get(),
+                  tx.acked.get(),
+                  tx.ackCommands.get(),
+                  List.copyOf(tx.eventIds),
+                  false));
         }
         super.rollbackTransaction(context, xid);
       }
@@ -197,7 +212,10 @@ final class CountingBroker implements AutoCloseable {
     return sendsOutsideTransactions.get();
   }
 
-  /** The next client connection is answered only after {@code delay} (e.g. to let a sender's queue fill up). */
+  /**
+   * The next client connection is answered only after {@code delay} (e.g. to let a sender's queue
+   * fill up).
+   */
   void delayNextConnection(java.time.Duration delay) {
     this.nextConnectionDelayMillis = delay.toMillis();
   }

@@ -16,7 +16,8 @@ class JmsAddressTest {
     assertThat(topic.topic()).isTrue();
     assertThat(topic.name()).isEqualTo("activity.events.in");
     assertThat(topic.persistentOr(true)).isTrue();
-    assertThat(topic.consumerQueue("replicas", false).getPhysicalName()).isEqualTo("Consumer.replicas.activity.events.in");
+    assertThat(topic.consumerQueue("replicas", false).getPhysicalName())
+        .isEqualTo("Consumer.replicas.activity.events.in");
 
     JmsAddress queue = JmsAddress.parse(ChannelUri.parse("jms:queue:orders?persistent=false"));
     assertThat(queue.topic()).isFalse();
@@ -24,12 +25,23 @@ class JmsAddressTest {
     assertThat(queue.persistentOr(true)).isFalse();
     assertThat(queue.consumerQueue("ignored", false).getPhysicalName()).isEqualTo("orders");
     assertThat(queue.consumerQueue("ignored", true).getPhysicalName()).isEqualTo("orders");
-    assertThat(queue.consumerQueue("ignored", true).getOptions()).containsEntry("consumer.exclusive", "true");
+    assertThat(queue.consumerQueue("ignored", true).getOptions())
+        .containsEntry("consumer.exclusive", "true");
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"jms:orders", "jms:mailbox:orders", "jms:topic:", "jms:queue:a*b", "jms:topic:a.>",
-      "jms:queue:a,b", "jms:queue:x?durable=true", "jms:queue:x?persistent=maybe", "jms:queue:with space"})
+  @ValueSource(
+      strings = {
+        "jms:orders",
+        "jms:mailbox:orders",
+        "jms:topic:",
+        "jms:queue:a*b",
+        "jms:topic:a.>",
+        "jms:queue:a,b",
+        "jms:queue:x?durable=true",
+        "jms:queue:x?persistent=maybe",
+        "jms:queue:with space"
+      })
   void rejectsOtherFormsNamingTheValidOnes(String text) {
     assertThatThrownBy(() -> JmsAddress.parse(ChannelUri.parse(text)))
         .isInstanceOf(IllegalArgumentException.class)

@@ -25,8 +25,12 @@ class JmsBrokerOutageTest {
   private static final Duration SEND_TIMEOUT = Duration.ofSeconds(2);
 
   private static CloudEvent event() {
-    return CloudEventBuilder.v1().withId(UUID.randomUUID().toString()).withSource(URI.create("/outage"))
-        .withType("com.example.outage").withData("text/plain", "x".getBytes()).build();
+    return CloudEventBuilder.v1()
+        .withId(UUID.randomUUID().toString())
+        .withSource(URI.create("/outage"))
+        .withType("com.example.outage")
+        .withData("text/plain", "x".getBytes())
+        .build();
   }
 
   private static JmsChannelProperties properties(EmbeddedActiveMqBroker broker) {
@@ -40,7 +44,8 @@ class JmsBrokerOutageTest {
     try (JmsChannelAdapter adapter = new JmsChannelAdapter(properties(broker))) {
       ChannelUri uri = ChannelUri.parse("jms:queue:outage");
       OutboundChannel persistent = adapter.openOutbound(uri);
-      OutboundChannel fast = adapter.openOutbound(ChannelUri.parse("jms:queue:outage?persistent=false"));
+      OutboundChannel fast =
+          adapter.openOutbound(ChannelUri.parse("jms:queue:outage?persistent=false"));
       persistent.send(event()).get(10, TimeUnit.SECONDS);
       fast.send(event()).get(10, TimeUnit.SECONDS);
 
@@ -51,7 +56,8 @@ class JmsBrokerOutageTest {
       CompletableFuture<Void> downFast = fast.send(event());
       assertThat(down).failsWithin(Duration.ofSeconds(10));
       assertThat(downFast).failsWithin(Duration.ofSeconds(10));
-      assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(SEND_TIMEOUT.plusSeconds(3));
+      assertThat(Duration.ofNanos(System.nanoTime() - start))
+          .isLessThan(SEND_TIMEOUT.plusSeconds(3));
     }
   }
 
@@ -63,10 +69,13 @@ class JmsBrokerOutageTest {
     Set<String> received = ConcurrentHashMap.newKeySet();
     try (JmsChannelAdapter adapter = new JmsChannelAdapter(properties(broker))) {
       ChannelUri uri = ChannelUri.parse("jms:topic:restart.events");
-      adapter.openInbound(uri, InboundSettings.strict(), (e, ack) -> {
-        received.add(e.getId());
-        ack.ack();
-      });
+      adapter.openInbound(
+          uri,
+          InboundSettings.strict(),
+          (e, ack) -> {
+            received.add(e.getId());
+            ack.ack();
+          });
       OutboundChannel out = adapter.openOutbound(uri);
       CloudEvent before = event();
       out.send(before).get(10, TimeUnit.SECONDS);
@@ -76,7 +85,9 @@ class JmsBrokerOutageTest {
       broker = EmbeddedActiveMqBroker.start("127.0.0.1", port, dataDir, true);
 
       CloudEvent after = event();
-      await().atMost(Duration.ofSeconds(60)).ignoreExceptions()
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .ignoreExceptions()
           .until(() -> out.send(after).handle((ok, error) -> error == null).get());
       await().atMost(Duration.ofSeconds(60)).until(() -> received.contains(after.getId()));
     } finally {

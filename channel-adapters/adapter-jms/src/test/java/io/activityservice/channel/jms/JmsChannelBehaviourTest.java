@@ -85,19 +85,30 @@ class JmsChannelBehaviourTest {
   }
 
   private static CloudEvent event(int n) {
-    return CloudEventBuilder.v1().withId(UUID.randomUUID().toString()).withSource(URI.create("/test"))
-        .withType("com.example.test").withExtension("sequence", n)
-        .withData("application/json", ("{\"n\":" + n + "}").getBytes(StandardCharsets.UTF_8)).build();
+    return CloudEventBuilder.v1()
+        .withId(UUID.randomUUID().toString())
+        .withSource(URI.create("/test"))
+        .withType("com.example.test")
+        .withExtension("sequence", n)
+        .withData("application/json", ("{\"n\":" + n + "}").getBytes(StandardCharsets.UTF_8))
+        .build();
   }
 
   private static InboundSettings subscription(String name, int maxInFlight) {
-    return new InboundSettings(null, null,
-        Map.of(JmsChannelAdapter.SUBSCRIPTION_NAME, name, JmsChannelAdapter.MAX_IN_FLIGHT, "" + maxInFlight));
+    return new InboundSettings(
+        null,
+        null,
+        Map.of(
+            JmsChannelAdapter.SUBSCRIPTION_NAME,
+            name,
+            JmsChannelAdapter.MAX_IN_FLIGHT,
+            "" + maxInFlight));
   }
 
   private static void sendAll(OutboundChannel out, List<CloudEvent> events) {
     CompletableFuture.allOf(events.stream().map(out::send).toArray(CompletableFuture[]::new))
-        .orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join();
+        .orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS)
+        .join();
   }
 
   private static void sendRaw(String queue, String text, String contentType) throws Exception {
@@ -117,16 +128,24 @@ class JmsChannelBehaviourTest {
     Map<String, AtomicInteger> deliveries = new ConcurrentHashMap<>();
     Set<String> first = ConcurrentHashMap.newKeySet();
     Set<String> second = ConcurrentHashMap.newKeySet();
-    track(adapter.openInbound(topic, subscription("replicas", 10), (e, ack) -> {
-      first.add(e.getId());
-      deliveries.computeIfAbsent(e.getId(), k -> new AtomicInteger()).incrementAndGet();
-      ack.ack();
-    }));
-    track(adapter.openInbound(topic, subscription("replicas", 10), (e, ack) -> {
-      second.add(e.getId());
-      deliveries.computeIfAbsent(e.getId(), k -> new AtomicInteger()).incrementAndGet();
-      ack.ack();
-    }));
+    track(
+        adapter.openInbound(
+            topic,
+            subscription("replicas", 10),
+            (e, ack) -> {
+              first.add(e.getId());
+              deliveries.computeIfAbsent(e.getId(), k -> new AtomicInteger()).incrementAndGet();
+              ack.ack();
+            }));
+    track(
+        adapter.openInbound(
+            topic,
+            subscription("replicas", 10),
+            (e, ack) -> {
+              second.add(e.getId());
+              deliveries.computeIfAbsent(e.getId(), k -> new AtomicInteger()).incrementAndGet();
+              ack.ack();
+            }));
     List<CloudEvent> events = new ArrayList<>();
     for (int i = 0; i < 200; i++) {
       events.add(event(i));
@@ -144,14 +163,22 @@ class JmsChannelBehaviourTest {
     ChannelUri topic = ChannelUri.parse("jms:topic:" + fresh("fanout"));
     Set<String> a = ConcurrentHashMap.newKeySet();
     Set<String> b = ConcurrentHashMap.newKeySet();
-    track(adapter.openInbound(topic, subscription("service-a", 100), (e, ack) -> {
-      a.add(e.getId());
-      ack.ack();
-    }));
-    track(adapter.openInbound(topic, subscription("service-b", 100), (e, ack) -> {
-      b.add(e.getId());
-      ack.ack();
-    }));
+    track(
+        adapter.openInbound(
+            topic,
+            subscription("service-a", 100),
+            (e, ack) -> {
+              a.add(e.getId());
+              ack.ack();
+            }));
+    track(
+        adapter.openInbound(
+            topic,
+            subscription("service-b", 100),
+            (e, ack) -> {
+              b.add(e.getId());
+              ack.ack();
+            }));
     List<CloudEvent> events = List.of(event(1), event(2), event(3));
     sendAll(track(adapter.openOutbound(topic)), events);
 
@@ -162,53 +189,79 @@ class JmsChannelBehaviourTest {
   @Test
   void subscriptionKeepsMessagesWhileNoReplicaListens() throws Exception {
     ChannelUri topic = ChannelUri.parse("jms:topic:" + fresh("durable"));
-    InboundChannel firstRun = adapter.openInbound(topic, subscription("durable-sub", 10), (e, ack) -> ack.ack());
+    InboundChannel firstRun =
+        adapter.openInbound(topic, subscription("durable-sub", 10), (e, ack) -> ack.ack());
     firstRun.close();
     CloudEvent whileAway = event(1);
     track(adapter.openOutbound(topic)).send(whileAway).get(WAIT.toSeconds(), TimeUnit.SECONDS);
 
     CompletableFuture<CloudEvent> received = new CompletableFuture<>();
-    track(adapter.openInbound(topic, subscription("durable-sub", 10), (e, ack) -> {
-      ack.ack();
-      received.complete(e);
-    }));
-    assertThat(received.get(WAIT.toSeconds(), TimeUnit.SECONDS).getId()).isEqualTo(whileAway.getId());
+    track(
+        adapter.openInbound(
+            topic,
+            subscription("durable-sub", 10),
+            (e, ack) -> {
+              ack.ack();
+              received.complete(e);
+            }));
+    assertThat(received.get(WAIT.toSeconds(), TimeUnit.SECONDS).getId())
+        .isEqualTo(whileAway.getId());
   }
 
   @Test
   void plainMessagesAreWrappedWithTheChannelDefaults() throws Exception {
     String queue = fresh("legacy");
     List<CloudEvent> received = new CopyOnWriteArrayList<>();
-    InboundSettings defaults = new InboundSettings("com.example.legacy", URI.create("/legacy"), Map.of());
-    track(adapter.openInbound(ChannelUri.parse("jms:queue:" + queue), defaults, (e, ack) -> {
-      received.add(e);
-      ack.ack();
-    }));
+    InboundSettings defaults =
+        new InboundSettings("com.example.legacy", URI.create("/legacy"), Map.of());
+    track(
+        adapter.openInbound(
+            ChannelUri.parse("jms:queue:" + queue),
+            defaults,
+            (e, ack) -> {
+              received.add(e);
+              ack.ack();
+            }));
     sendRaw(queue, "{\"order\":1}", null);
     sendRaw(queue, "order 2 shipped", null);
 
     await().atMost(WAIT).until(() -> received.size() == 2);
-    CloudEvent json = received.stream().filter(e -> e.getDataContentType().equals("application/json")).findFirst()
-        .orElseThrow();
-    CloudEvent text = received.stream().filter(e -> e.getDataContentType().equals("text/plain")).findFirst()
-        .orElseThrow();
+    CloudEvent json =
+        received.stream()
+            .filter(e -> e.getDataContentType().equals("application/json"))
+            .findFirst()
+            .orElseThrow();
+    CloudEvent text =
+        received.stream()
+            .filter(e -> e.getDataContentType().equals("text/plain"))
+            .findFirst()
+            .orElseThrow();
     assertThat(json.getId()).startsWith("ID:");
     assertThat(json.getType()).isEqualTo("com.example.legacy");
     assertThat(json.getSource()).isEqualTo(URI.create("/legacy"));
-    assertThat(new String(json.getData().toBytes(), StandardCharsets.UTF_8)).isEqualTo("{\"order\":1}");
-    assertThat(new String(text.getData().toBytes(), StandardCharsets.UTF_8)).isEqualTo("order 2 shipped");
+    assertThat(new String(json.getData().toBytes(), StandardCharsets.UTF_8))
+        .isEqualTo("{\"order\":1}");
+    assertThat(new String(text.getData().toBytes(), StandardCharsets.UTF_8))
+        .isEqualTo("order 2 shipped");
   }
 
   @Test
   void structuredJsonBodyIsAccepted() throws Exception {
     String queue = fresh("structured");
     CompletableFuture<CloudEvent> received = new CompletableFuture<>();
-    track(adapter.openInbound(ChannelUri.parse("jms:queue:" + queue), InboundSettings.strict(), (e, ack) -> {
-      ack.ack();
-      received.complete(e);
-    }));
+    track(
+        adapter.openInbound(
+            ChannelUri.parse("jms:queue:" + queue),
+            InboundSettings.strict(),
+            (e, ack) -> {
+              ack.ack();
+              received.complete(e);
+            }));
     CloudEvent sent = event(5);
-    sendRaw(queue, new String(CloudEventJson.encode(sent), StandardCharsets.UTF_8), CloudEventJson.CONTENT_TYPE);
+    sendRaw(
+        queue,
+        new String(CloudEventJson.encode(sent), StandardCharsets.UTF_8),
+        CloudEventJson.CONTENT_TYPE);
 
     CloudEvent got = received.get(WAIT.toSeconds(), TimeUnit.SECONDS);
     assertThat(got.getId()).isEqualTo(sent.getId());
@@ -219,14 +272,19 @@ class JmsChannelBehaviourTest {
   void messageThatIsNotAnEventIsDroppedAndDoesNotBlockTheChannel() throws Exception {
     String queue = fresh("poison");
     List<String> received = new CopyOnWriteArrayList<>();
-    track(adapter.openInbound(ChannelUri.parse("jms:queue:" + queue), InboundSettings.strict(), (e, ack) -> {
-      received.add(e.getId());
-      ack.ack();
-    }));
+    track(
+        adapter.openInbound(
+            ChannelUri.parse("jms:queue:" + queue),
+            InboundSettings.strict(),
+            (e, ack) -> {
+              received.add(e.getId());
+              ack.ack();
+            }));
     sendRaw(queue, "no cloud event here", null);
     CloudEvent next = event(1);
-    track(adapter.openOutbound(ChannelUri.parse("jms:queue:" + queue))).send(next).get(WAIT.toSeconds(),
-        TimeUnit.SECONDS);
+    track(adapter.openOutbound(ChannelUri.parse("jms:queue:" + queue)))
+        .send(next)
+        .get(WAIT.toSeconds(), TimeUnit.SECONDS);
 
     await().atMost(WAIT).until(() -> received.contains(next.getId()));
     // The plain message was acknowledged (dropped with a WARN), not left to be redelivered forever.
@@ -239,10 +297,14 @@ class JmsChannelBehaviourTest {
     ChannelUri uri = ChannelUri.parse("jms:queue:" + fresh("bounded"));
     List<Acknowledgement> pending = Collections.synchronizedList(new ArrayList<>());
     Set<String> seen = ConcurrentHashMap.newKeySet();
-    track(adapter.openInbound(uri, subscription("unused", 5), (e, ack) -> {
-      seen.add(e.getId());
-      pending.add(ack);
-    }));
+    track(
+        adapter.openInbound(
+            uri,
+            subscription("unused", 5),
+            (e, ack) -> {
+              seen.add(e.getId());
+              pending.add(ack);
+            }));
     List<CloudEvent> events = new ArrayList<>();
     for (int i = 0; i < 20; i++) {
       events.add(event(i));
@@ -251,15 +313,19 @@ class JmsChannelBehaviourTest {
 
     await().atMost(WAIT).until(() -> pending.size() == 5);
     await().during(Duration.ofMillis(700)).atMost(WAIT).until(() -> pending.size() == 5);
-    // Acknowledging out of order frees the slots; the rest arrive, still at most 5 unsettled at once.
-    await().atMost(WAIT).until(() -> {
-      synchronized (pending) {
-        for (int i = pending.size() - 1; i >= 0; i--) {
-          pending.remove(i).ack();
-        }
-      }
-      return seen.size() == 20;
-    });
+    // Acknowledging out of order frees the slots; the rest arrive, still at most 5 unsettled at
+    // once.
+    await()
+        .atMost(WAIT)
+        .until(
+            () -> {
+              synchronized (pending) {
+                for (int i = pending.size() - 1; i >= 0; i--) {
+                  pending.remove(i).ack();
+                }
+              }
+              return seen.size() == 20;
+            });
   }
 
   @Test
@@ -267,9 +333,11 @@ class JmsChannelBehaviourTest {
     String queue = fresh("fast");
     CloudEvent sent = event(3);
     track(adapter.openOutbound(ChannelUri.parse("jms:queue:" + queue + "?persistent=false")))
-        .send(sent).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+        .send(sent)
+        .get(WAIT.toSeconds(), TimeUnit.SECONDS);
     CloudEvent persistent = event(4);
-    track(adapter.openOutbound(ChannelUri.parse("jms:queue:" + queue))).send(persistent)
+    track(adapter.openOutbound(ChannelUri.parse("jms:queue:" + queue)))
+        .send(persistent)
         .get(WAIT.toSeconds(), TimeUnit.SECONDS);
 
     try (Session session = raw.createSession(false, Session.AUTO_ACKNOWLEDGE);
@@ -282,7 +350,8 @@ class JmsChannelBehaviourTest {
       // ActiveMQ queues keep persistent and non-persistent messages in separate cursors: no order.
       Message first = byId.get(sent.getId());
       assertThat(first.getJMSDeliveryMode()).isEqualTo(DeliveryMode.NON_PERSISTENT);
-      assertThat(byId.get(persistent.getId()).getJMSDeliveryMode()).isEqualTo(DeliveryMode.PERSISTENT);
+      assertThat(byId.get(persistent.getId()).getJMSDeliveryMode())
+          .isEqualTo(DeliveryMode.PERSISTENT);
       assertThat(((TextMessage) first).getText()).isEqualTo("{\"n\":3}");
     }
   }
@@ -291,10 +360,14 @@ class JmsChannelBehaviourTest {
   void nonPersistentChannelRoundTripsThroughTheAdapter() throws Exception {
     ChannelUri uri = ChannelUri.parse("jms:topic:" + fresh("fast-topic") + "?persistent=false");
     Set<String> got = ConcurrentHashMap.newKeySet();
-    track(adapter.openInbound(uri, InboundSettings.strict(), (e, ack) -> {
-      got.add(e.getId());
-      ack.ack();
-    }));
+    track(
+        adapter.openInbound(
+            uri,
+            InboundSettings.strict(),
+            (e, ack) -> {
+              got.add(e.getId());
+              ack.ack();
+            }));
     List<CloudEvent> events = new ArrayList<>();
     for (int i = 0; i < 100; i++) {
       events.add(event(i));
@@ -309,7 +382,8 @@ class JmsChannelBehaviourTest {
     try (Session session = raw.createSession(false, Session.AUTO_ACKNOWLEDGE);
         MessageConsumer consumer = session.createConsumer(new ActiveMQTopic(topic))) {
       CloudEvent sent = event(9);
-      track(adapter.openOutbound(ChannelUri.parse("jms:topic:" + topic))).send(sent)
+      track(adapter.openOutbound(ChannelUri.parse("jms:topic:" + topic)))
+          .send(sent)
           .get(WAIT.toSeconds(), TimeUnit.SECONDS);
       Message m = consumer.receive(WAIT.toMillis());
       assertThat(m.getStringProperty("cloudEvents_type")).isEqualTo("com.example.test");
@@ -321,14 +395,22 @@ class JmsChannelBehaviourTest {
   @Test
   void exclusiveConsumersLeaveOneReplicaReceivingAndFailOverWhenItCloses() {
     ChannelUri uri = ChannelUri.parse("jms:queue:" + fresh("exclusive"));
-    InboundSettings exclusive = new InboundSettings(null, null, Map.of(JmsChannelAdapter.EXCLUSIVE, "true"));
-    Map<String, Set<String>> byReplica = Map.of("a", ConcurrentHashMap.newKeySet(), "b", ConcurrentHashMap.newKeySet());
+    InboundSettings exclusive =
+        new InboundSettings(null, null, Map.of(JmsChannelAdapter.EXCLUSIVE, "true"));
+    Map<String, Set<String>> byReplica =
+        Map.of("a", ConcurrentHashMap.newKeySet(), "b", ConcurrentHashMap.newKeySet());
     Map<String, InboundChannel> replicas = new ConcurrentHashMap<>();
     for (String name : List.of("a", "b")) {
-      replicas.put(name, track(adapter.openInbound(uri, exclusive, (e, ack) -> {
-        byReplica.get(name).add(e.getId());
-        ack.ack();
-      })));
+      replicas.put(
+          name,
+          track(
+              adapter.openInbound(
+                  uri,
+                  exclusive,
+                  (e, ack) -> {
+                    byReplica.get(name).add(e.getId());
+                    ack.ack();
+                  })));
     }
     OutboundChannel out = track(adapter.openOutbound(uri));
     List<CloudEvent> first = new ArrayList<>();
@@ -354,10 +436,13 @@ class JmsChannelBehaviourTest {
 
   @Test
   void exclusiveMustBeTrueOrFalse() {
-    InboundSettings bad = new InboundSettings(null, null, Map.of(JmsChannelAdapter.EXCLUSIVE, "yes"));
+    InboundSettings bad =
+        new InboundSettings(null, null, Map.of(JmsChannelAdapter.EXCLUSIVE, "yes"));
     org.assertj.core.api.Assertions.assertThatThrownBy(
             () -> adapter.openInbound(ChannelUri.parse("jms:queue:x"), bad, (e, ack) -> ack.ack()))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("exclusive").hasMessageContaining("true");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("exclusive")
+        .hasMessageContaining("true");
   }
 
   private static int queueDepth(String queue) throws Exception {

@@ -10,8 +10,9 @@ class JmsChannelPropertiesTest {
 
   @Test
   void defaultsStartTheEmbeddedBroker() {
-    JmsChannelProperties p = new JmsChannelProperties(null, null, null, null, null, null, null, null, null, null,
-        null, null, null);
+    JmsChannelProperties p =
+        new JmsChannelProperties(
+            null, null, null, null, null, null, null, null, null, null, null, null, null);
     assertThat(p.enabled()).isTrue();
     assertThat(p.useEmbeddedBroker()).isTrue();
     assertThat(p.subscriptionName()).isEqualTo("activity-service");
@@ -24,23 +25,30 @@ class JmsChannelPropertiesTest {
     assertThat(p.embeddedBroker().dataDir()).isEqualTo("./data/activemq");
     assertThat(p.embeddedBroker().persistent()).isTrue();
     assertThat(p.withBrokerUrl("tcp://mq:61616").useEmbeddedBroker()).isFalse();
-    assertThat(p.batch()).isEqualTo(new JmsChannelProperties.Batch(null, Duration.ofMillis(10), 2, 100));
+    assertThat(p.batch())
+        .isEqualTo(new JmsChannelProperties.Batch(null, Duration.ofMillis(10), 2, 100));
     assertThat(p.batch().sizeFor(1000, 2)).as("max-in-flight / sessions").isEqualTo(500);
     assertThat(p.batch().sizeFor(5, 2)).isEqualTo(3);
-    assertThat(new JmsChannelProperties.Batch(100, null, null, null).sizeFor(1000, 2)).isEqualTo(100);
+    assertThat(new JmsChannelProperties.Batch(100, null, null, null).sizeFor(1000, 2))
+        .isEqualTo(100);
     assertThat(new JmsChannelProperties.Batch(100, null, null, null).sizeFor(50, 2)).isEqualTo(50);
   }
 
   @Test
   void rejectsBadBatchSettingsSayingHowToFixThem() {
     assertThatThrownBy(() -> new JmsChannelProperties.Batch(0, null, null, null))
-        .hasMessageContaining("activity.channels.jms.batch.size").hasMessageContaining("e.g. 500");
-    assertThatThrownBy(() -> new JmsChannelProperties.Batch(null, Duration.ofMillis(-1), null, null))
-        .hasMessageContaining("activity.channels.jms.batch.linger").hasMessageContaining("between 0 and 10s");
-    assertThatThrownBy(() -> new JmsChannelProperties.Batch(null, Duration.ofSeconds(11), null, null))
+        .hasMessageContaining("activity.channels.jms.batch.size")
+        .hasMessageContaining("e.g. 500");
+    assertThatThrownBy(
+            () -> new JmsChannelProperties.Batch(null, Duration.ofMillis(-1), null, null))
+        .hasMessageContaining("activity.channels.jms.batch.linger")
+        .hasMessageContaining("between 0 and 10s");
+    assertThatThrownBy(
+            () -> new JmsChannelProperties.Batch(null, Duration.ofSeconds(11), null, null))
         .hasMessageContaining("batch.linger");
     assertThatThrownBy(() -> new JmsChannelProperties.Batch(null, null, 17, null))
-        .hasMessageContaining("activity.channels.jms.batch.sessions").hasMessageContaining("between 1 and 16");
+        .hasMessageContaining("activity.channels.jms.batch.sessions")
+        .hasMessageContaining("between 1 and 16");
     assertThatThrownBy(() -> new JmsChannelProperties.Batch(null, null, null, 0))
         .hasMessageContaining("activity.channels.jms.batch.send-size");
     assertThat(new JmsChannelProperties.Batch(null, Duration.ZERO, null, null).linger()).isZero();
@@ -48,23 +56,60 @@ class JmsChannelPropertiesTest {
 
   @Test
   void rejectsBadValuesSayingHowToFixThem() {
-    assertThatThrownBy(() -> new JmsChannelProperties(null, null, null, null, "a.b", null, null, null, null, null,
-        null, null, null))
-        .hasMessageContaining("activity.channels.jms.subscription-name").hasMessageContaining("letters, digits");
-    assertThatThrownBy(() -> new JmsChannelProperties(null, null, null, null, null, null, 0, null, null, null,
-        null, null, null))
-        .hasMessageContaining("activity.channels.jms.max-in-flight").hasMessageContaining("e.g. 1000");
-    assertThatThrownBy(() -> new JmsChannelProperties(null, null, null, null, null, null, null, 0, null, null,
-        null, null, null))
+    assertThatThrownBy(
+            () ->
+                new JmsChannelProperties(
+                    null, null, null, null, "a.b", null, null, null, null, null, null, null, null))
+        .hasMessageContaining("activity.channels.jms.subscription-name")
+        .hasMessageContaining("letters, digits");
+    assertThatThrownBy(
+            () ->
+                new JmsChannelProperties(
+                    null, null, null, null, null, null, 0, null, null, null, null, null, null))
+        .hasMessageContaining("activity.channels.jms.max-in-flight")
+        .hasMessageContaining("e.g. 1000");
+    assertThatThrownBy(
+            () ->
+                new JmsChannelProperties(
+                    null, null, null, null, null, null, null, 0, null, null, null, null, null))
         .hasMessageContaining("send-concurrency");
-    assertThatThrownBy(() -> new JmsChannelProperties(null, null, null, null, null, null, null, null, null,
-        Duration.ZERO, null, null, null))
+    assertThatThrownBy(
+            () ->
+                new JmsChannelProperties(
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    Duration.ZERO,
+                    null,
+                    null,
+                    null))
         .hasMessageContaining("send-timeout must be positive");
-    assertThatThrownBy(() -> new JmsChannelProperties(null, null, null, null, null, null, null, null, null, null,
-        Duration.ofSeconds(-1), null, null))
+    assertThatThrownBy(
+            () ->
+                new JmsChannelProperties(
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    Duration.ofSeconds(-1),
+                    null,
+                    null))
         .hasMessageContaining("redelivery-delay");
     assertThatThrownBy(() -> new JmsChannelProperties.EmbeddedBroker(null, 70000, null, null))
-        .hasMessageContaining("embedded-broker.port").hasMessageContaining("0 for a free one");
+        .hasMessageContaining("embedded-broker.port")
+        .hasMessageContaining("0 for a free one");
   }
 
   @Test
@@ -76,18 +121,38 @@ class JmsChannelPropertiesTest {
 
   @Test
   void plainUrlsAreWrappedInFailover() {
-    assertThat(JmsConnections.failoverUrl("tcp://mq:61616", Duration.ofSeconds(3), Duration.ofSeconds(5)))
+    assertThat(
+            JmsConnections.failoverUrl(
+                "tcp://mq:61616", Duration.ofSeconds(3), Duration.ofSeconds(5)))
         .startsWith("failover:(tcp://mq:61616)?timeout=3000&")
         .contains("maxReconnectDelay=5000");
-    assertThat(JmsConnections.failoverUrl("failover:(tcp://a:1,tcp://b:1)", Duration.ofSeconds(3),
-        Duration.ofSeconds(5))).isEqualTo("failover:(tcp://a:1,tcp://b:1)");
+    assertThat(
+            JmsConnections.failoverUrl(
+                "failover:(tcp://a:1,tcp://b:1)", Duration.ofSeconds(3), Duration.ofSeconds(5)))
+        .isEqualTo("failover:(tcp://a:1,tcp://b:1)");
   }
 
   @Test
   void toStringHidesThePassword() {
-    JmsChannelProperties p = new JmsChannelProperties(null, "tcp://mq:61616", "app", "hunter2", null, null, null,
-        null, null, null, null, null, null);
-    assertThat(p.toString()).contains("user=app").contains("password=***").contains("brokerUrl=tcp://mq:61616")
+    JmsChannelProperties p =
+        new JmsChannelProperties(
+            null,
+            "tcp://mq:61616",
+            "app",
+            "hunter2",
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null,
+            null);
+    assertThat(p.toString())
+        .contains("user=app")
+        .contains("password=***")
+        .contains("brokerUrl=tcp://mq:61616")
         .doesNotContain("hunter2");
   }
 }

@@ -34,20 +34,24 @@ class JmsCloudEventCodecTest {
   private final JmsCloudEventCodec codec = new JmsCloudEventCodec();
 
   /** A Session that only creates messages, as ActiveMQ's does. */
-  private static final Session SESSION = (Session) Proxy.newProxyInstance(
-      JmsCloudEventCodecTest.class.getClassLoader(), new Class<?>[] {Session.class},
-      (proxy, method, args) -> switch (method.getName()) {
-        case "createMessage" -> new ActiveMQMessage();
-        case "createBytesMessage" -> new ActiveMQBytesMessage();
-        case "createTextMessage" -> {
-          ActiveMQTextMessage m = new ActiveMQTextMessage();
-          if (args != null && args.length == 1) {
-            m.setText((String) args[0]);
-          }
-          yield m;
-        }
-        default -> throw new UnsupportedOperationException(method.getName());
-      });
+  private static final Session SESSION =
+      (Session)
+          Proxy.newProxyInstance(
+              JmsCloudEventCodecTest.class.getClassLoader(),
+              new Class<?>[] {Session.class},
+              (proxy, method, args) ->
+                  switch (method.getName()) {
+                    case "createMessage" -> new ActiveMQMessage();
+                    case "createBytesMessage" -> new ActiveMQBytesMessage();
+                    case "createTextMessage" -> {
+                      ActiveMQTextMessage m = new ActiveMQTextMessage();
+                      if (args != null && args.length == 1) {
+                        m.setText((String) args[0]);
+                      }
+                      yield m;
+                    }
+                    default -> throw new UnsupportedOperationException(method.getName());
+                  });
 
   private static CloudEvent fullEvent(String contentType, byte[] data) {
     return CloudEventBuilder.v1()
@@ -74,15 +78,20 @@ class JmsCloudEventCodecTest {
 
   @Test
   void binaryModeRoundTripKeepsAttributesExtensionsAndData() throws Exception {
-    CloudEvent sent = fullEvent("application/json", "{\"total\":12.5,\"name\":\"héllo\"}".getBytes(StandardCharsets.UTF_8));
+    CloudEvent sent =
+        fullEvent(
+            "application/json",
+            "{\"total\":12.5,\"name\":\"héllo\"}".getBytes(StandardCharsets.UTF_8));
 
     Message message = codec.encode(SESSION, sent);
 
     assertThat(message).isInstanceOf(TextMessage.class);
     assertThat(message.getStringProperty("cloudEvents_id")).isEqualTo("id-1");
     assertThat(message.getStringProperty("cloudEvents_specversion")).isEqualTo("1.0");
-    assertThat(message.getStringProperty("cloudEvents_time")).isEqualTo("2026-03-04T05:06:07.89+02:00");
-    assertThat(message.getStringProperty(JmsCloudEventCodec.CONTENT_TYPE)).isEqualTo("application/json");
+    assertThat(message.getStringProperty("cloudEvents_time"))
+        .isEqualTo("2026-03-04T05:06:07.89+02:00");
+    assertThat(message.getStringProperty(JmsCloudEventCodec.CONTENT_TYPE))
+        .isEqualTo("application/json");
     assertThat(message.getObjectProperty("cloudEvents_sequence")).isEqualTo(42);
     assertThat(message.getObjectProperty("cloudEvents_sampled")).isEqualTo(true);
 
@@ -92,12 +101,17 @@ class JmsCloudEventCodecTest {
 
   @Test
   void uriAndTimeExtensionsTravelAsTheirCanonicalStrings() throws Exception {
-    CloudEvent sent = CloudEventBuilder.v1().withId("x").withSource(URI.create("/s")).withType("t")
-        .withExtension("origin", URI.create("urn:example:origin"))
-        .withExtension("seen", OffsetDateTime.of(2026, 1, 2, 3, 4, 5, 0, ZoneOffset.UTC))
-        .build();
+    CloudEvent sent =
+        CloudEventBuilder.v1()
+            .withId("x")
+            .withSource(URI.create("/s"))
+            .withType("t")
+            .withExtension("origin", URI.create("urn:example:origin"))
+            .withExtension("seen", OffsetDateTime.of(2026, 1, 2, 3, 4, 5, 0, ZoneOffset.UTC))
+            .build();
 
-    CloudEvent got = codec.decode(received(codec.encode(SESSION, sent)), CHANNEL, InboundSettings.strict());
+    CloudEvent got =
+        codec.decode(received(codec.encode(SESSION, sent)), CHANNEL, InboundSettings.strict());
 
     assertThat(got.getExtension("origin")).isEqualTo("urn:example:origin");
     assertThat(got.getExtension("seen")).isEqualTo("2026-01-02T03:04:05Z");
@@ -116,29 +130,42 @@ class JmsCloudEventCodecTest {
 
   @Test
   void timeKeepsItsZeroSecondsAsRfc3339() throws Exception {
-    CloudEvent sent = CloudEventBuilder.v1().withId("x").withSource(URI.create("/s")).withType("t")
-        .withTime(java.time.OffsetDateTime.parse("2026-01-02T03:04:00Z")).build();
+    CloudEvent sent =
+        CloudEventBuilder.v1()
+            .withId("x")
+            .withSource(URI.create("/s"))
+            .withType("t")
+            .withTime(java.time.OffsetDateTime.parse("2026-01-02T03:04:00Z"))
+            .build();
     Message message = codec.encode(SESSION, sent);
     assertThat(message.getStringProperty("cloudEvents_time")).isEqualTo("2026-01-02T03:04:00Z");
     assertThat(codec.decode(received(message), CHANNEL, InboundSettings.strict()).getTime())
         .isEqualTo(sent.getTime());
   }
 
-  /** A plain JSON body is parsed once: its tree travels with the data, and its bytes are relayed unchanged. */
+  /**
+   * A plain JSON body is parsed once: its tree travels with the data, and its bytes are relayed
+   * unchanged.
+   */
   @Test
   void plainJsonBodyIsParsedOnceAndKeptByteForByte() throws Exception {
     ActiveMQTextMessage plain = new ActiveMQTextMessage();
     plain.setText("{ \"order\" : 42 }");
-    CloudEvent e = codec.decode(plain, CHANNEL,
-        new InboundSettings("com.example.order", null, java.util.Map.of()));
+    CloudEvent e =
+        codec.decode(
+            plain, CHANNEL, new InboundSettings("com.example.order", null, java.util.Map.of()));
     assertThat(e.getData()).isInstanceOf(io.activityservice.channel.JsonBytesData.class);
-    assertThat(new String(e.getData().toBytes(), StandardCharsets.UTF_8)).isEqualTo("{ \"order\" : 42 }");
-    assertThat(((io.activityservice.channel.JsonBytesData) e.getData()).getNode().get("order").asInt()).isEqualTo(42);
+    assertThat(new String(e.getData().toBytes(), StandardCharsets.UTF_8))
+        .isEqualTo("{ \"order\" : 42 }");
+    assertThat(
+            ((io.activityservice.channel.JsonBytesData) e.getData()).getNode().get("order").asInt())
+        .isEqualTo(42);
   }
 
   @Test
   void eventWithoutDataIsABodylessMessage() throws Exception {
-    CloudEvent sent = CloudEventBuilder.v1().withId("x").withSource(URI.create("/s")).withType("t").build();
+    CloudEvent sent =
+        CloudEventBuilder.v1().withId("x").withSource(URI.create("/s")).withType("t").build();
 
     Message message = codec.encode(SESSION, sent);
 
@@ -148,7 +175,8 @@ class JmsCloudEventCodecTest {
 
   @Test
   void binaryModeWithoutRequiredAttributeIsRejected() throws Exception {
-    Message message = codec.encode(SESSION, fullEvent("text/plain", "hi".getBytes(StandardCharsets.UTF_8)));
+    Message message =
+        codec.encode(SESSION, fullEvent("text/plain", "hi".getBytes(StandardCharsets.UTF_8)));
     message.clearProperties();
     message.setStringProperty("cloudEvents_specversion", "1.0");
     message.setStringProperty("cloudEvents_id", "1");
@@ -173,7 +201,8 @@ class JmsCloudEventCodecTest {
       CloudEvent got = codec.decode(m, CHANNEL, InboundSettings.strict());
       assertThat(got.getId()).isEqualTo("id-1");
       assertThat(got.getExtension("sequence")).isEqualTo(42);
-      assertThat(new String(got.getData().toBytes(), StandardCharsets.UTF_8)).isEqualToIgnoringWhitespace("{\"a\":1}");
+      assertThat(new String(got.getData().toBytes(), StandardCharsets.UTF_8))
+          .isEqualToIgnoringWhitespace("{\"a\":1}");
     }
   }
 
@@ -195,9 +224,11 @@ class JmsCloudEventCodecTest {
     assertThat(wrappedJson.getSource()).isEqualTo(URI.create("/legacy/app"));
     assertThat(wrappedJson.getDataContentType()).isEqualTo("application/json");
     assertThat(wrappedJson.getTime().toInstant().toEpochMilli()).isEqualTo(1_700_000_000_000L);
-    assertThat(new String(wrappedJson.getData().toBytes(), StandardCharsets.UTF_8)).isEqualTo("{\"order\":42}");
+    assertThat(new String(wrappedJson.getData().toBytes(), StandardCharsets.UTF_8))
+        .isEqualTo("{\"order\":42}");
     assertThat(wrappedText.getDataContentType()).isEqualTo("text/plain");
-    assertThat(new String(wrappedText.getData().toBytes(), StandardCharsets.UTF_8)).isEqualTo("order 42 shipped");
+    assertThat(new String(wrappedText.getData().toBytes(), StandardCharsets.UTF_8))
+        .isEqualTo("order 42 shipped");
   }
 
   @Test

@@ -19,7 +19,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -74,10 +73,15 @@ class JmsTransactionBatchingTest {
     return c;
   }
 
-  private JmsChannelAdapter adapter(String url, JmsChannelProperties.Batch batch, Duration sendTimeout) {
-    return track(new JmsChannelAdapter(JmsChannelProperties.forBroker(url).withBatch(batch)
-        .withRedelivery(new RedeliverySettings(Duration.ofMillis(300), Duration.ofSeconds(2), false))
-        .withTimeouts(sendTimeout, Duration.ofMillis(300))));
+  private JmsChannelAdapter adapter(
+      String url, JmsChannelProperties.Batch batch, Duration sendTimeout) {
+    return track(
+        new JmsChannelAdapter(
+            JmsChannelProperties.forBroker(url)
+                .withBatch(batch)
+                .withRedelivery(
+                    new RedeliverySettings(Duration.ofMillis(300), Duration.ofSeconds(2), false))
+                .withTimeouts(sendTimeout, Duration.ofMillis(300))));
   }
 
   private JmsChannelAdapter adapter(JmsChannelProperties.Batch batch) {
@@ -89,12 +93,19 @@ class JmsTransactionBatchingTest {
   }
 
   private static CloudEvent event(int n) {
-    return CloudEventBuilder.v1().withId(UUID.randomUUID().toString()).withSource(URI.create("/batching"))
-        .withType("com.example.batching").withExtension("sequence", n)
-        .withData("application/json", ("{\"n\":" + n + "}").getBytes(StandardCharsets.UTF_8)).build();
+    return CloudEventBuilder.v1()
+        .withId(UUID.randomUUID().toString())
+        .withSource(URI.create("/batching"))
+        .withType("com.example.batching")
+        .withExtension("sequence", n)
+        .withData("application/json", ("{\"n\":" + n + "}").getBytes(StandardCharsets.UTF_8))
+        .build();
   }
 
-  /** Puts {@code count} events on {@code uri} through a separate adapter and waits for the broker's commit. */
+  /**
+   * Puts {@code count} events on {@code uri} through a separate adapter and waits for the broker's
+   * commit.
+   */
   private List<String> preload(ChannelUri uri, int count) {
     JmsChannelAdapter producer = adapter(JmsChannelProperties.Batch.defaults());
     OutboundChannel out = producer.openOutbound(uri);
@@ -105,7 +116,8 @@ class JmsTransactionBatchingTest {
       ids.add(e.getId());
       sends.add(out.send(e));
     }
-    CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS)
+    CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
+        .orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS)
         .join();
     return ids;
   }
@@ -121,18 +133,26 @@ class JmsTransactionBatchingTest {
     broker.reset();
     JmsChannelAdapter adapter = adapter(inbound(50, Duration.ofSeconds(5), 1));
     Set<String> received = ConcurrentHashMap.newKeySet();
-    track(adapter.openInbound(uri, InboundSettings.strict(), (e, ack) -> {
-      received.add(e.getId());
-      ack.ack();
-    }));
+    track(
+        adapter.openInbound(
+            uri,
+            InboundSettings.strict(),
+            (e, ack) -> {
+              received.add(e.getId());
+              ack.ack();
+            }));
 
     await().atMost(WAIT).until(() -> !broker.committed(CountingBroker.Tx::consumer).isEmpty());
     assertThat(received).containsExactlyInAnyOrderElementsOf(ids);
-    await().during(Duration.ofMillis(500)).atMost(WAIT)
+    await()
+        .during(Duration.ofMillis(500))
+        .atMost(WAIT)
         .until(() -> broker.committed(CountingBroker.Tx::consumer).size() == 1);
     CountingBroker.Tx commit = broker.committed(CountingBroker.Tx::consumer).get(0);
     assertThat(commit.acked()).as("50 events, one commit").isEqualTo(50);
-    assertThat(commit.ackCommands()).as("one acknowledgement command for the batch, none per message").isEqualTo(1);
+    assertThat(commit.ackCommands())
+        .as("one acknowledgement command for the batch, none per message")
+        .isEqualTo(1);
     assertThat(broker.acksOutsideTransactions()).isZero();
   }
 
@@ -142,25 +162,44 @@ class JmsTransactionBatchingTest {
     JmsChannelAdapter adapter = adapter(inbound(100, Duration.ofMillis(10), 1));
     List<String> handedOut = new CopyOnWriteArrayList<>();
     List<io.activityservice.channel.Acknowledgement> slow = new CopyOnWriteArrayList<>();
-    track(adapter.openInbound(uri, InboundSettings.strict(), (e, ack) -> {
-      handedOut.add(e.getId());
-      slow.add(ack); // settles later, like an event whose first delivery attempt is parked after park-after
-    }));
+    track(
+        adapter.openInbound(
+            uri,
+            InboundSettings.strict(),
+            (e, ack) -> {
+              handedOut.add(e.getId());
+              slow.add(
+                  ack); // settles later, like an event whose first delivery attempt is parked after
+              // park-after
+            }));
     List<String> first = preload(uri, 5);
     await().atMost(WAIT).until(() -> handedOut.size() == 5);
-    // Well past the linger nothing is committed: the batch stays open only because it is not settled.
-    await().during(Duration.ofMillis(100)).atMost(WAIT)
+    // Well past the linger nothing is committed: the batch stays open only because it is not
+    // settled.
+    await()
+        .during(Duration.ofMillis(100))
+        .atMost(WAIT)
         .until(() -> broker.committed(CountingBroker.Tx::consumer).isEmpty());
 
     List<String> later = preload(uri, 10);
     await().atMost(WAIT).until(() -> handedOut.size() == 15);
     assertThat(handedOut).containsAll(later);
-    assertThat(broker.committed(CountingBroker.Tx::consumer)).as("nothing settled, nothing committed").isEmpty();
+    assertThat(broker.committed(CountingBroker.Tx::consumer))
+        .as("nothing settled, nothing committed")
+        .isEmpty();
 
     slow.forEach(io.activityservice.channel.Acknowledgement::ack);
-    await().atMost(WAIT).until(() -> broker.committed(CountingBroker.Tx::consumer).stream()
-        .mapToInt(CountingBroker.Tx::acked).sum() == 15);
-    assertThat(broker.committed(CountingBroker.Tx::consumer)).as("one transaction for all 15").hasSize(1);
+    await()
+        .atMost(WAIT)
+        .until(
+            () ->
+                broker.committed(CountingBroker.Tx::consumer).stream()
+                        .mapToInt(CountingBroker.Tx::acked)
+                        .sum()
+                    == 15);
+    assertThat(broker.committed(CountingBroker.Tx::consumer))
+        .as("one transaction for all 15")
+        .hasSize(1);
     assertThat(handedOut).containsAll(first).hasSize(15);
   }
 
@@ -171,24 +210,35 @@ class JmsTransactionBatchingTest {
     broker.reset();
     JmsChannelAdapter adapter = adapter(inbound(100, Duration.ofSeconds(8), 1));
     Set<String> received = ConcurrentHashMap.newKeySet();
-    var channel = adapter.openInbound(uri, InboundSettings.strict(), (e, ack) -> {
-      received.add(e.getId());
-      ack.ack();
-    });
+    var channel =
+        adapter.openInbound(
+            uri,
+            InboundSettings.strict(),
+            (e, ack) -> {
+              received.add(e.getId());
+              ack.ack();
+            });
     await().atMost(WAIT).until(() -> received.size() == 10);
-    assertThat(broker.committed(CountingBroker.Tx::consumer)).as("the batch still lingers").isEmpty();
+    assertThat(broker.committed(CountingBroker.Tx::consumer))
+        .as("the batch still lingers")
+        .isEmpty();
 
     long start = System.nanoTime();
     channel.close();
     assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
-    assertThat(broker.committed(CountingBroker.Tx::consumer)).extracting(CountingBroker.Tx::acked)
+    assertThat(broker.committed(CountingBroker.Tx::consumer))
+        .extracting(CountingBroker.Tx::acked)
         .containsExactly(10);
 
     List<String> again = new CopyOnWriteArrayList<>();
-    track(adapter.openInbound(uri, InboundSettings.strict(), (e, ack) -> {
-      again.add(e.getId());
-      ack.ack();
-    }));
+    track(
+        adapter.openInbound(
+            uri,
+            InboundSettings.strict(),
+            (e, ack) -> {
+              again.add(e.getId());
+              ack.ack();
+            }));
     await().during(Duration.ofSeconds(1)).atMost(WAIT).until(again::isEmpty);
     assertThat(received).containsExactlyInAnyOrderElementsOf(ids);
   }
@@ -196,18 +246,22 @@ class JmsTransactionBatchingTest {
   @Test
   void sendsQueuedWhileTheSenderIsBusyGoInOneTransactionPerBatch() {
     ChannelUri uri = freshQueue("send-batch");
-    broker.delayNextConnection(Duration.ofMillis(500)); // the sender connects on its first send: the rest queue up
+    broker.delayNextConnection(
+        Duration.ofMillis(500)); // the sender connects on its first send: the rest queue up
     JmsChannelAdapter adapter = adapter(new JmsChannelProperties.Batch(null, null, null, 100));
     OutboundChannel out = track(adapter.openOutbound(uri));
     List<CompletableFuture<Void>> sends = new ArrayList<>();
     for (int i = 0; i < 200; i++) {
       sends.add(out.send(event(i)));
     }
-    CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS)
+    CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
+        .orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS)
         .join();
 
-    assertThat(broker.committed(CountingBroker.Tx::producer)).as("200 queued events, batches of at most 100")
-        .extracting(CountingBroker.Tx::sends).containsExactly(100, 100);
+    assertThat(broker.committed(CountingBroker.Tx::producer))
+        .as("200 queued events, batches of at most 100")
+        .extracting(CountingBroker.Tx::sends)
+        .containsExactly(100, 100);
     assertThat(broker.sendsOutsideTransactions()).isZero();
   }
 
@@ -217,7 +271,8 @@ class JmsTransactionBatchingTest {
     JmsChannelAdapter adapter = adapter(JmsChannelProperties.Batch.defaults());
     OutboundChannel out = track(adapter.openOutbound(uri));
     for (int i = 0; i < 3; i++) {
-      out.send(event(i)).get(WAIT.toSeconds(), TimeUnit.SECONDS); // one at a time: each alone in its batch
+      out.send(event(i))
+          .get(WAIT.toSeconds(), TimeUnit.SECONDS); // one at a time: each alone in its batch
     }
     assertThat(broker.sendsOutsideTransactions()).isEqualTo(3);
     assertThat(broker.committed(CountingBroker.Tx::producer)).isEmpty();
@@ -232,27 +287,40 @@ class JmsTransactionBatchingTest {
     String nacked = ids.get(3);
     JmsChannelAdapter adapter = adapter(inbound(10, Duration.ofSeconds(5), 1));
     Map<String, List<Long>> deliveries = new ConcurrentHashMap<>();
-    track(adapter.openInbound(uri, InboundSettings.strict(), (e, ack) -> {
-      List<Long> times = deliveries.computeIfAbsent(e.getId(), k -> new CopyOnWriteArrayList<>());
-      times.add(System.nanoTime());
-      if (e.getId().equals(nacked) && times.size() == 1) {
-        ack.nack(new IllegalStateException("fails once on purpose"));
-      } else {
-        ack.ack();
-      }
-    }));
+    track(
+        adapter.openInbound(
+            uri,
+            InboundSettings.strict(),
+            (e, ack) -> {
+              List<Long> times =
+                  deliveries.computeIfAbsent(e.getId(), k -> new CopyOnWriteArrayList<>());
+              times.add(System.nanoTime());
+              if (e.getId().equals(nacked) && times.size() == 1) {
+                ack.nack(new IllegalStateException("fails once on purpose"));
+              } else {
+                ack.ack();
+              }
+            }));
 
     await().atMost(WAIT).until(() -> !broker.committed(CountingBroker.Tx::consumer).isEmpty());
     assertThat(deliveries.keySet()).containsExactlyInAnyOrderElementsOf(ids);
     assertThat(deliveries.get(nacked)).hasSize(2);
     assertThat(Duration.ofNanos(deliveries.get(nacked).get(1) - deliveries.get(nacked).get(0)))
-        .as("after the redelivery backoff").isGreaterThanOrEqualTo(Duration.ofMillis(280));
-    ids.stream().filter(id -> !id.equals(nacked))
-        .forEach(id -> assertThat(deliveries.get(id)).as("only the nacked event comes again").hasSize(1));
-    await().during(Duration.ofMillis(500)).atMost(WAIT)
+        .as("after the redelivery backoff")
+        .isGreaterThanOrEqualTo(Duration.ofMillis(280));
+    ids.stream()
+        .filter(id -> !id.equals(nacked))
+        .forEach(
+            id ->
+                assertThat(deliveries.get(id)).as("only the nacked event comes again").hasSize(1));
+    await()
+        .during(Duration.ofMillis(500))
+        .atMost(WAIT)
         .until(() -> broker.committed(CountingBroker.Tx::consumer).size() == 1);
     assertThat(broker.committed(CountingBroker.Tx::consumer).get(0).acked()).isEqualTo(10);
-    assertThat(broker.transactions()).as("nothing rolled back").allMatch(CountingBroker.Tx::committed);
+    assertThat(broker.transactions())
+        .as("nothing rolled back")
+        .allMatch(CountingBroker.Tx::committed);
   }
 
   @Test
@@ -261,40 +329,66 @@ class JmsTransactionBatchingTest {
     List<String> ids = preload(uri, 10);
     broker.reset();
     AtomicInteger consumerCommits = new AtomicInteger();
-    broker.onCommit((sends, acked) -> acked > 0 && consumerCommits.getAndIncrement() == 0
-        ? new IllegalStateException("the first commit fails on purpose") : null);
+    broker.onCommit(
+        (sends, acked) ->
+            acked > 0 && consumerCommits.getAndIncrement() == 0
+                ? new IllegalStateException("the first commit fails on purpose")
+                : null);
     JmsChannelAdapter adapter = adapter(inbound(10, Duration.ofSeconds(5), 1));
     Map<String, AtomicInteger> deliveries = new ConcurrentHashMap<>();
-    track(adapter.openInbound(uri, InboundSettings.strict(), (e, ack) -> {
-      deliveries.computeIfAbsent(e.getId(), k -> new AtomicInteger()).incrementAndGet();
-      ack.ack();
-    }));
+    track(
+        adapter.openInbound(
+            uri,
+            InboundSettings.strict(),
+            (e, ack) -> {
+              deliveries.computeIfAbsent(e.getId(), k -> new AtomicInteger()).incrementAndGet();
+              ack.ack();
+            }));
 
-    await().atMost(WAIT).until(() -> broker.committed(CountingBroker.Tx::consumer).stream()
-        .mapToInt(CountingBroker.Tx::acked).sum() == 10);
-    assertThat(broker.transactions()).filteredOn(tx -> !tx.committed()).as("the failed commit")
-        .extracting(CountingBroker.Tx::acked).containsExactly(10);
+    await()
+        .atMost(WAIT)
+        .until(
+            () ->
+                broker.committed(CountingBroker.Tx::consumer).stream()
+                        .mapToInt(CountingBroker.Tx::acked)
+                        .sum()
+                    == 10);
+    assertThat(broker.transactions())
+        .filteredOn(tx -> !tx.committed())
+        .as("the failed commit")
+        .extracting(CountingBroker.Tx::acked)
+        .containsExactly(10);
     assertThat(deliveries.keySet()).containsExactlyInAnyOrderElementsOf(ids);
-    await().during(Duration.ofMillis(500)).atMost(WAIT).until(() -> deliveries.values().stream()
-        .allMatch(n -> n.get() == 1));
+    await()
+        .during(Duration.ofMillis(500))
+        .atMost(WAIT)
+        .until(() -> deliveries.values().stream().allMatch(n -> n.get() == 1));
   }
 
   @Test
   void aCrashBeforeTheCommitBringsTheWholeBatchBackAcknowledgedOrNot() throws Exception {
     ChannelUri uri = freshQueue("crash");
     List<String> ids = preload(uri, 20);
-    TcpProxy proxy = track(new TcpProxy(Integer.parseInt(broker.url().substring(broker.url().lastIndexOf(':') + 1))));
-    JmsChannelAdapter crashing = adapter(proxy.url(), inbound(20, Duration.ofSeconds(10), 1), Duration.ofSeconds(2));
+    TcpProxy proxy =
+        track(
+            new TcpProxy(
+                Integer.parseInt(broker.url().substring(broker.url().lastIndexOf(':') + 1))));
+    JmsChannelAdapter crashing =
+        adapter(proxy.url(), inbound(20, Duration.ofSeconds(10), 1), Duration.ofSeconds(2));
     Set<String> acked = ConcurrentHashMap.newKeySet();
     List<io.activityservice.channel.Acknowledgement> held = new CopyOnWriteArrayList<>();
-    track(crashing.openInbound(uri, InboundSettings.strict(), (e, ack) -> {
-      if (acked.size() < 19) {
-        acked.add(e.getId());
-        ack.ack();
-      } else {
-        held.add(ack); // the batch cannot commit yet
-      }
-    }));
+    track(
+        crashing.openInbound(
+            uri,
+            InboundSettings.strict(),
+            (e, ack) -> {
+              if (acked.size() < 19) {
+                acked.add(e.getId());
+                ack.ack();
+              } else {
+                held.add(ack); // the batch cannot commit yet
+              }
+            }));
     await().atMost(WAIT).until(() -> acked.size() == 19 && held.size() == 1);
     assertThat(broker.committed(CountingBroker.Tx::consumer)).isEmpty();
 
@@ -302,12 +396,18 @@ class JmsTransactionBatchingTest {
 
     Set<String> redelivered = ConcurrentHashMap.newKeySet();
     JmsChannelAdapter survivor = adapter(JmsChannelProperties.Batch.defaults());
-    track(survivor.openInbound(uri, InboundSettings.strict(), (e, ack) -> {
-      redelivered.add(e.getId());
-      ack.ack();
-    }));
+    track(
+        survivor.openInbound(
+            uri,
+            InboundSettings.strict(),
+            (e, ack) -> {
+              redelivered.add(e.getId());
+              ack.ack();
+            }));
     await().atMost(WAIT).until(() -> redelivered.size() == ids.size());
-    assertThat(redelivered).as("the whole uncommitted batch, acknowledged or not").containsExactlyInAnyOrderElementsOf(ids)
+    assertThat(redelivered)
+        .as("the whole uncommitted batch, acknowledged or not")
+        .containsExactlyInAnyOrderElementsOf(ids)
         .containsAll(acked);
     held.forEach(io.activityservice.channel.Acknowledgement::ack);
   }
@@ -316,9 +416,13 @@ class JmsTransactionBatchingTest {
   void aFailedOutboundCommitFailsEveryFutureOfItsBatchAndNoOther() throws Exception {
     ChannelUri uri = freshQueue("send-fails");
     AtomicInteger producerCommits = new AtomicInteger();
-    broker.onCommit((sends, acked) -> sends > 0 && producerCommits.getAndIncrement() == 0
-        ? new IllegalStateException("the first commit fails on purpose") : null);
-    broker.delayNextConnection(Duration.ofMillis(300)); // the 50 events queue up while the sender connects
+    broker.onCommit(
+        (sends, acked) ->
+            sends > 0 && producerCommits.getAndIncrement() == 0
+                ? new IllegalStateException("the first commit fails on purpose")
+                : null);
+    broker.delayNextConnection(
+        Duration.ofMillis(300)); // the 50 events queue up while the sender connects
     JmsChannelAdapter adapter = adapter(JmsChannelProperties.Batch.defaults());
     OutboundChannel out = track(adapter.openOutbound(uri));
     Map<String, CompletableFuture<Void>> failing = new HashMap<>();
@@ -326,18 +430,22 @@ class JmsTransactionBatchingTest {
       CloudEvent e = event(i);
       failing.put(e.getId(), out.send(e));
     }
-    CompletableFuture.allOf(failing.values().toArray(CompletableFuture[]::new)).handle((ok, error) -> null)
+    CompletableFuture.allOf(failing.values().toArray(CompletableFuture[]::new))
+        .handle((ok, error) -> null)
         .get(WAIT.toSeconds(), TimeUnit.SECONDS);
     Map<String, CompletableFuture<Void>> later = new HashMap<>();
     for (int i = 50; i < 70; i++) {
       CloudEvent e = event(i);
       later.put(e.getId(), out.send(e));
     }
-    CompletableFuture.allOf(later.values().toArray(CompletableFuture[]::new)).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    CompletableFuture.allOf(later.values().toArray(CompletableFuture[]::new))
+        .get(WAIT.toSeconds(), TimeUnit.SECONDS);
 
-    List<CountingBroker.Tx> failed = broker.transactions().stream().filter(tx -> !tx.committed()).toList();
+    List<CountingBroker.Tx> failed =
+        broker.transactions().stream().filter(tx -> !tx.committed()).toList();
     assertThat(failed).hasSize(1);
-    assertThat(failed.get(0).eventIds()).as("one transaction of the 50 queued events")
+    assertThat(failed.get(0).eventIds())
+        .as("one transaction of the 50 queued events")
         .containsExactlyInAnyOrderElementsOf(failing.keySet());
     assertThat(failing.values()).allSatisfy(f -> assertThat(f).isCompletedExceptionally());
     // The failed batch never reached the queue; the later events did.
@@ -349,7 +457,8 @@ class JmsTransactionBatchingTest {
     ChannelUri good = freshQueue("good");
     ChannelUri refused = ChannelUri.parse("jms:queue:refused." + names.incrementAndGet());
     broker.refuseSendsTo(name -> name.startsWith("refused."));
-    broker.delayNextConnection(Duration.ofMillis(300)); // what is sent meanwhile goes in one transaction
+    broker.delayNextConnection(
+        Duration.ofMillis(300)); // what is sent meanwhile goes in one transaction
     JmsChannelAdapter adapter = adapter(JmsChannelProperties.Batch.defaults());
     OutboundChannel toGood = track(adapter.openOutbound(good));
     OutboundChannel toRefused = track(adapter.openOutbound(refused));
@@ -362,15 +471,18 @@ class JmsTransactionBatchingTest {
     }
     CompletableFuture.allOf(goodSends.values().toArray(CompletableFuture[]::new))
         .get(WAIT.toSeconds(), TimeUnit.SECONDS);
-    CompletableFuture.allOf(refusedSends.toArray(CompletableFuture[]::new)).handle((ok, error) -> null)
+    CompletableFuture.allOf(refusedSends.toArray(CompletableFuture[]::new))
+        .handle((ok, error) -> null)
         .get(WAIT.toSeconds(), TimeUnit.SECONDS);
 
     assertThat(refusedSends).allSatisfy(f -> assertThat(f).isCompletedExceptionally());
-    assertThat(broker.transactions()).as("the refused transaction carried good events too")
-        .anySatisfy(tx -> {
-          assertThat(tx.committed()).isFalse();
-          assertThat(tx.eventIds()).containsAnyElementsOf(goodSends.keySet());
-        });
+    assertThat(broker.transactions())
+        .as("the refused transaction carried good events too")
+        .anySatisfy(
+            tx -> {
+              assertThat(tx.committed()).isFalse();
+              assertThat(tx.eventIds()).containsAnyElementsOf(goodSends.keySet());
+            });
     assertThat(drain(good)).containsAll(goodSends.keySet());
   }
 
@@ -379,17 +491,21 @@ class JmsTransactionBatchingTest {
     ChannelUri uri = freshQueue("groups");
     JmsChannelAdapter adapter = adapter(JmsChannelProperties.Batch.defaults());
     OutboundChannel out = track(adapter.openOutbound(uri));
-    out.send(OutboundEvent.of(event(1)).withPartitionKey("order-42")).get(WAIT.toSeconds(), TimeUnit.SECONDS);
+    out.send(OutboundEvent.of(event(1)).withPartitionKey("order-42"))
+        .get(WAIT.toSeconds(), TimeUnit.SECONDS);
     out.send(event(2)).get(WAIT.toSeconds(), TimeUnit.SECONDS);
 
     Map<Integer, String> groups = new HashMap<>();
     try (Connection c = new ActiveMQConnectionFactory(broker.url()).createConnection()) {
       c.start();
       Session s = c.createSession(false, Session.AUTO_ACKNOWLEDGE);
-      MessageConsumer consumer = s.createConsumer(new ActiveMQQueue(uri.toString().substring("jms:queue:".length())));
+      MessageConsumer consumer =
+          s.createConsumer(new ActiveMQQueue(uri.toString().substring("jms:queue:".length())));
       for (int i = 0; i < 2; i++) {
         Message m = consumer.receive(WAIT.toMillis());
-        groups.put(m.getIntProperty(JmsCloudEventCodec.PREFIX + "sequence"), m.getStringProperty("JMSXGroupID"));
+        groups.put(
+            m.getIntProperty(JmsCloudEventCodec.PREFIX + "sequence"),
+            m.getStringProperty("JMSXGroupID"));
       }
     }
     assertThat(groups).containsEntry(1, "order-42").containsEntry(2, null);
@@ -401,19 +517,31 @@ class JmsTransactionBatchingTest {
     Set<String> before = adapterThreads().keySet();
     JmsChannelAdapter adapter = adapter(JmsChannelProperties.Batch.defaults());
     CompletableFuture<String> received = new CompletableFuture<>();
-    track(adapter.openInbound(uri, InboundSettings.strict(), (e, ack) -> {
-      ack.ack();
-      received.complete(e.getId());
-    }));
+    track(
+        adapter.openInbound(
+            uri,
+            InboundSettings.strict(),
+            (e, ack) -> {
+              ack.ack();
+              received.complete(e.getId());
+            }));
     CloudEvent sent = event(1);
     track(adapter.openOutbound(uri)).send(sent).get(WAIT.toSeconds(), TimeUnit.SECONDS);
     assertThat(received.get(WAIT.toSeconds(), TimeUnit.SECONDS)).isEqualTo(sent.getId());
 
-    // Once the traffic is over, every thread of the adapter blocks without a timeout: no polling, no sweep.
-    await().atMost(WAIT).untilAsserted(() -> assertThat(adapterThreads())
-        .satisfies(threads -> threads.keySet().removeAll(before))
-        .hasSizeGreaterThanOrEqualTo(4) // an inbound session, a sender, the deadline sweep, the redelivery timer
-        .allSatisfy((name, state) -> assertThat(state).as(name).isEqualTo(Thread.State.WAITING)));
+    // Once the traffic is over, every thread of the adapter blocks without a timeout: no polling,
+    // no sweep.
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () ->
+                assertThat(adapterThreads())
+                    .satisfies(threads -> threads.keySet().removeAll(before))
+                    .hasSizeGreaterThanOrEqualTo(
+                        4) // an inbound session, a sender, the deadline sweep, the redelivery timer
+                    .allSatisfy(
+                        (name, state) ->
+                            assertThat(state).as(name).isEqualTo(Thread.State.WAITING)));
   }
 
   private static Map<String, Thread.State> adapterThreads() {
@@ -430,12 +558,19 @@ class JmsTransactionBatchingTest {
   private Set<String> drain(ChannelUri uri) {
     Set<String> ids = ConcurrentHashMap.newKeySet();
     JmsChannelAdapter reader = adapter(JmsChannelProperties.Batch.defaults());
-    track(reader.openInbound(uri, InboundSettings.strict(), (e, ack) -> {
-      ids.add(e.getId());
-      ack.ack();
-    }));
+    track(
+        reader.openInbound(
+            uri,
+            InboundSettings.strict(),
+            (e, ack) -> {
+              ids.add(e.getId());
+              ack.ack();
+            }));
     AtomicInteger last = new AtomicInteger(-1);
-    await().pollInterval(Duration.ofSeconds(1)).atMost(WAIT).until(() -> last.getAndSet(ids.size()) == ids.size());
+    await()
+        .pollInterval(Duration.ofSeconds(1))
+        .atMost(WAIT)
+        .until(() -> last.getAndSet(ids.size()) == ids.size());
     return ids;
   }
 }

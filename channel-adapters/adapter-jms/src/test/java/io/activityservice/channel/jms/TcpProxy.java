@@ -11,7 +11,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
  * A TCP forwarder between a client and a broker, so a test can cut the client off the way a crash
- * does: {@link #kill()} closes every socket at once (no goodbye to the broker) and refuses new ones.
+ * does: {@link #kill()} closes every socket at once (no goodbye to the broker) and refuses new
+ * ones.
  */
 final class TcpProxy implements AutoCloseable {
 
@@ -49,20 +50,24 @@ final class TcpProxy implements AutoCloseable {
   }
 
   private void pipe(Socket from, Socket to) {
-    Thread t = new Thread(() -> {
-      byte[] buffer = new byte[16 * 1024];
-      try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-        int n;
-        while ((n = in.read(buffer)) >= 0) {
-          out.write(buffer, 0, n);
-          out.flush();
-        }
-      } catch (IOException e) {
-        // one side closed: end both
-      }
-      closeQuietly(from);
-      closeQuietly(to);
-    }, "tcp-proxy-pipe");
+    Thread t =
+        new Thread(
+            () -> {
+              byte[] buffer = new byte[16 * 1024];
+              try (InputStream in = from.getInputStream();
+                  OutputStream out = to.getOutputStream()) {
+                int n;
+                while ((n = in.read(buffer)) >= 0) {
+                  out.write(buffer, 0, n);
+                  out.flush();
+                }
+              } catch (IOException e) {
+                // one side closed: end both
+              }
+              closeQuietly(from);
+              closeQuietly(to);
+            },
+            "tcp-proxy-pipe");
     t.setDaemon(true);
     t.start();
   }

@@ -8,8 +8,7 @@ import java.nio.file.Files;
 /** Real ActiveMQ brokers for tests: TCP connector on 127.0.0.1 and a free port. */
 final class TestBrokers {
 
-  private TestBrokers() {
-  }
+  private TestBrokers() {}
 
   /** A broker without a store (fast), on a free port. */
   static EmbeddedActiveMqBroker inMemory() {

@@ -17,24 +17,25 @@ import org.slf4j.LoggerFactory;
 /**
  * Groups single entries into SQS batch requests (SendMessageBatch, DeleteMessageBatch,
  * ChangeMessageVisibilityBatch): at most {@value #MAX_ENTRIES} entries (or the policy's smaller
- * {@link BatchPolicy#maxBatch()}) and {@code maxBatchBytes} per request. A full batch (by count or by
- * bytes) goes at once; when a partial one goes is the {@link BatchPolicy}'s decision, asked whenever an
- * entry arrives, a request completes or a linger expires — except while a {@link SendCork} that
- * submitted entries here is open: then partial batches wait until no such cork is open, so a group
- * submitted as one unit of work (the events of one received batch) is decided on as a whole, and the
- * groups of concurrent units fill each other's batches. At most
- * {@code maxRequestsInFlight} requests run at once; entries wait in a bounded buffer meanwhile.
- * Entries that fail with a retryable error are retried after the {@link Backoff} of their attempt, up
- * to {@code maxAttempts} attempts, before their future fails.
+ * {@link BatchPolicy#maxBatch()}) and {@code maxBatchBytes} per request. A full batch (by count or
+ * by bytes) goes at once; when a partial one goes is the {@link BatchPolicy}'s decision, asked
+ * whenever an entry arrives, a request completes or a linger expires — except while a {@link
+ * SendCork} that submitted entries here is open: then partial batches wait until no such cork is
+ * open, so a group submitted as one unit of work (the events of one received batch) is decided on
+ * as a whole, and the groups of concurrent units fill each other's batches. At most {@code
+ * maxRequestsInFlight} requests run at once; entries wait in a bounded buffer meanwhile. Entries
+ * that fail with a retryable error are retried after the {@link Backoff} of their attempt, up to
+ * {@code maxAttempts} attempts, before their future fails.
  *
  * <p>Threads: a request's answer is settled on the thread that completes its future — with the
- * adapter's client, the SDK's I/O thread, as the client completes futures directly
- * ({@code FUTURE_COMPLETION_EXECUTOR}): completing the entries' futures is short, and what it triggers
- * (acknowledgements, the next batch) is non-blocking. The entries one answer completes are completed
- * inside a {@link SendCork}, so the deletes they trigger leave together. Never blocks and never throws
- * from {@link #submit}; locking is short, no future is completed and no request is sent while holding
- * the lock, and concurrent or re-entrant calls to send what is ready are merged (one thread at a time
- * sends, the others leave it the work), so a transport that answers at once cannot recurse.
+ * adapter's client, the SDK's I/O thread, as the client completes futures directly ({@code
+ * FUTURE_COMPLETION_EXECUTOR}): completing the entries' futures is short, and what it triggers
+ * (acknowledgements, the next batch) is non-blocking. The entries one answer completes are
+ * completed inside a {@link SendCork}, so the deletes they trigger leave together. Never blocks and
+ * never throws from {@link #submit}; locking is short, no future is completed and no request is
+ * sent while holding the lock, and concurrent or re-entrant calls to send what is ready are merged
+ * (one thread at a time sends, the others leave it the work), so a transport that answers at once
+ * cannot recurse.
  *
  * @param <T> the entry type
  */
@@ -42,27 +43,34 @@ final class Batcher<T> {
 
   /** The SQS limit of entries per batch request. */
   static final int MAX_ENTRIES = 10;
+
   /**
-   * Delay before retrying failed entries (I/O errors, throttling, 5xx, entries SQS failed on its side):
-   * up to 100 ms after the first attempt, 200 ms after the second, 400 ms after the third … (full
-   * jitter, so the entries of many failed requests do not come back together), at most 2 s.
+   * Delay before retrying failed entries (I/O errors, throttling, 5xx, entries SQS failed on its
+   * side): up to 100 ms after the first attempt, 200 ms after the second, 400 ms after the third …
+   * (full jitter, so the entries of many failed requests do not come back together), at most 2 s.
    */
-  static final Backoff RETRY_BACKOFF = new Backoff(java.time.Duration.ofMillis(100), java.time.Duration.ofSeconds(2));
+  static final Backoff RETRY_BACKOFF =
+      new Backoff(java.time.Duration.ofMillis(100), java.time.Duration.ofSeconds(2));
 
   private static final Logger log = LoggerFactory.getLogger(Batcher.class);
 
   /**
    * Batching limits; how entries are grouped within them is the {@link BatchPolicy}'s.
    *
-   * @param retryBackoff delay before retrying entries whose attempt {@code n} failed: {@code delay(n)}
+   * @param retryBackoff delay before retrying entries whose attempt {@code n} failed: {@code
+   *     delay(n)}
    */
-  record Limits(long maxBatchBytes, int maxRequestsInFlight, int maxPending, int maxAttempts, Backoff retryBackoff) {
-  }
+  record Limits(
+      long maxBatchBytes,
+      int maxRequestsInFlight,
+      int maxPending,
+      int maxAttempts,
+      Backoff retryBackoff) {}
 
   /**
    * The result of one entry of a batch request.
    *
-   * @param error     null on success
+   * @param error null on success
    * @param retryable whether sending the entry again may succeed
    */
   record Outcome(Throwable error, boolean retryable) {
@@ -101,6 +109,7 @@ final class Batcher<T> {
   private final Predicate<Throwable> retryable;
   private final ScheduledExecutorService scheduler;
   private final CompletableFuture<Void> drained = new CompletableFuture<>();
+
   /** Calls to {@link #drain()} not yet served; the caller that raised it from 0 serves them all. */
   private final AtomicInteger drainRequests = new AtomicInteger();
 
@@ -108,18 +117,30 @@ final class Batcher<T> {
   private final ArrayDeque<Entry<T>> pending = new ArrayDeque<>();
   private int inFlight;
   private int retriesWaiting;
-  /** Corks that submitted entries and have not closed yet: while any is open, only full batches go. */
+
+  /**
+   * Corks that submitted entries and have not closed yet: while any is open, only full batches go.
+   */
   private int openCorks;
-  /** When the scheduled re-decision runs (nanoTime), or {@code Long.MAX_VALUE} if none is scheduled. */
+
+  /**
+   * When the scheduled re-decision runs (nanoTime), or {@code Long.MAX_VALUE} if none is scheduled.
+   */
   private long timerDue = Long.MAX_VALUE;
+
   private boolean closing;
 
   /**
-   * @param policy    decides when partial batches go out; used by this batcher only
+   * @param policy decides when partial batches go out; used by this batcher only
    * @param retryable which request failures may succeed when sent again
    * @param scheduler runs linger timers and retry backoffs
    */
-  Batcher(String name, Limits limits, BatchPolicy policy, Transport<T> transport, Predicate<Throwable> retryable,
+  Batcher(
+      String name,
+      Limits limits,
+      BatchPolicy policy,
+      Transport<T> transport,
+      Predicate<Throwable> retryable,
       ScheduledExecutorService scheduler) {
     this.name = name;
     this.limits = limits;
@@ -131,13 +152,19 @@ final class Batcher<T> {
   }
 
   /**
-   * Queues one entry of {@code bytes} bytes; the future completes when its batch entry succeeded. With a
-   * {@link SendCork} open on this thread, a partial batch waits for the cork to close.
+   * Queues one entry of {@code bytes} bytes; the future completes when its batch entry succeeded.
+   * With a {@link SendCork} open on this thread, a partial batch waits for the cork to close.
    */
   CompletableFuture<Void> submit(T item, long bytes) {
     if (bytes > limits.maxBatchBytes()) {
-      return CompletableFuture.failedFuture(new IllegalArgumentException(name + ": entry of " + bytes
-          + " bytes exceeds the limit of " + limits.maxBatchBytes() + " bytes per SQS message"));
+      return CompletableFuture.failedFuture(
+          new IllegalArgumentException(
+              name
+                  + ": entry of "
+                  + bytes
+                  + " bytes exceeds the limit of "
+                  + limits.maxBatchBytes()
+                  + " bytes per SQS message"));
     }
     SendCork cork = SendCork.current();
     boolean firstOfCork = cork != null && cork.hold(this);
@@ -151,13 +178,18 @@ final class Batcher<T> {
       if (closing) {
         rejected = name + " is closed";
       } else if (pending.size() >= limits.maxPending()) {
-        rejected = name + ": " + pending.size() + " entries already wait for a batch slot "
-            + "(send buffer full; SQS is slower than the producers)";
+        rejected =
+            name
+                + ": "
+                + pending.size()
+                + " entries already wait for a batch slot "
+                + "(send buffer full; SQS is slower than the producers)";
       } else {
         pending.addLast(entry);
         policy.arrived(entry.enqueuedNanos);
       }
-      // Under a cork only a full batch is worth a decision now; the rest waits for the cork to close.
+      // Under a cork only a full batch is worth a decision now; the rest waits for the cork to
+      // close.
       decide = cork == null || pending.size() >= maxEntries;
     }
     if (rejected != null) {
@@ -210,15 +242,17 @@ final class Batcher<T> {
       long now = System.nanoTime();
       while (inFlight < limits.maxRequestsInFlight() && !pending.isEmpty()) {
         int fit = headBatchSize();
-        boolean full = fit == maxEntries || fit < pending.size(); // by count, or the next entry's bytes do not fit
+        boolean full =
+            fit == maxEntries
+                || fit < pending.size(); // by count, or the next entry's bytes do not fit
         int n;
         if (closing || full) {
           n = fit;
         } else if (openCorks > 0) {
           break; // a group is still being submitted: the close of its cork decides
         } else {
-          BatchPolicy.Decision decision = policy.decide(now, pending.size(), now - pending.peekFirst().enqueuedNanos,
-              inFlight);
+          BatchPolicy.Decision decision =
+              policy.decide(now, pending.size(), now - pending.peekFirst().enqueuedNanos, inFlight);
           if (decision.send() == 0) {
             long due = now + decision.waitNanos();
             if (due < timerDue) {
@@ -304,9 +338,13 @@ final class Batcher<T> {
     try (SendCork cork = SendCork.open()) {
       for (int i = 0; i < batch.size(); i++) {
         Entry<T> e = batch.get(i);
-        Outcome o = whole != null ? whole
-            : outcomes != null && i < outcomes.size() && outcomes.get(i) != null ? outcomes.get(i)
-            : new Outcome(new IllegalStateException("SQS returned no result for entry " + i), true);
+        Outcome o =
+            whole != null
+                ? whole
+                : outcomes != null && i < outcomes.size() && outcomes.get(i) != null
+                    ? outcomes.get(i)
+                    : new Outcome(
+                        new IllegalStateException("SQS returned no result for entry " + i), true);
         e.attempts++;
         if (o.ok()) {
           e.result.complete(null);
@@ -323,8 +361,13 @@ final class Batcher<T> {
     if (retry != null) {
       int attempt = retry.get(0).attempts;
       long backoff = limits.retryBackoff().delay(attempt).toNanos();
-      log.debug("{}: retrying {} of {} entries in {} ms (attempt {} failed)", name, retry.size(),
-          batch.size(), backoff / 1_000_000, attempt);
+      log.debug(
+          "{}: retrying {} of {} entries in {} ms (attempt {} failed)",
+          name,
+          retry.size(),
+          batch.size(),
+          backoff / 1_000_000,
+          attempt);
       synchronized (lock) {
         retriesWaiting++;
       }

@@ -1,10 +1,10 @@
 package io.activityservice.channel.sqs;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.PlainMessages;
-import com.fasterxml.jackson.databind.JsonNode;
 import io.cloudevents.CloudEvent;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -14,9 +14,9 @@ import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /**
- * Turns SQS messages into CloudEvents: a structured-mode CloudEvent body is decoded as is; any other
- * body is wrapped by the shared {@link PlainMessages} rule (id = SQS MessageId, time = SentTimestamp).
- * The body is parsed once, whichever it is.
+ * Turns SQS messages into CloudEvents: a structured-mode CloudEvent body is decoded as is; any
+ * other body is wrapped by the shared {@link PlainMessages} rule (id = SQS MessageId, time =
+ * SentTimestamp). The body is parsed once, whichever it is.
  */
 final class InboundMessages {
 
@@ -34,18 +34,22 @@ final class InboundMessages {
    * @throws IllegalArgumentException if the body is not a CloudEvent and there is no default type
    */
   CloudEvent toEvent(Message message) {
-    byte[] body = message.body() == null ? new byte[0] : message.body().getBytes(StandardCharsets.UTF_8);
-    // One parse: the tree says whether the body is a structured CloudEvent, and is then either read as the
+    byte[] body =
+        message.body() == null ? new byte[0] : message.body().getBytes(StandardCharsets.UTF_8);
+    // One parse: the tree says whether the body is a structured CloudEvent, and is then either read
+    // as the
     // event or kept as the plain message's JSON data.
     JsonNode tree = CloudEventJson.readTree(body);
     if (CloudEventJson.isStructured(tree)) {
       try {
         return CloudEventJson.fromTree(tree);
       } catch (IllegalArgumentException notACloudEvent) {
-        // A JSON object with specversion that is no valid CloudEvent: a plain message like any other.
+        // A JSON object with specversion that is no valid CloudEvent: a plain message like any
+        // other.
       }
     }
-    return PlainMessages.wrap(uri, settings, message.messageId(), body, null, sentTime(message), tree);
+    return PlainMessages.wrap(
+        uri, settings, message.messageId(), body, null, sentTime(message), tree);
   }
 
   private static OffsetDateTime sentTime(Message message) {

@@ -40,24 +40,29 @@ final class QueueResolver {
     if (raced != null) {
       return raced;
     }
-    lookup(queue).whenComplete((url, error) -> {
-      if (error != null) {
-        urls.remove(queue, mine);
-        mine.completeExceptionally(Futures.unwrap(error));
-      } else {
-        mine.complete(url);
-      }
-    });
+    lookup(queue)
+        .whenComplete(
+            (url, error) -> {
+              if (error != null) {
+                urls.remove(queue, mine);
+                mine.completeExceptionally(Futures.unwrap(error));
+              } else {
+                mine.complete(url);
+              }
+            });
     return mine;
   }
 
   private CompletableFuture<String> lookup(String name) {
     try {
-      return client.getQueueUrl(r -> r.queueName(name))
+      return client
+          .getQueueUrl(r -> r.queueName(name))
           .thenApply(r -> r.queueUrl())
-          .exceptionallyCompose(e -> createQueues && SqsErrors.isQueueMissing(e)
-              ? create(name)
-              : CompletableFuture.failedFuture(e));
+          .exceptionallyCompose(
+              e ->
+                  createQueues && SqsErrors.isQueueMissing(e)
+                      ? create(name)
+                      : CompletableFuture.failedFuture(e));
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
@@ -65,11 +70,14 @@ final class QueueResolver {
 
   private CompletableFuture<String> create(String name) {
     log.info("creating SQS queue {}", name);
-    return client.createQueue(r -> {
-      r.queueName(name);
-      if (SqsQueues.isFifo(name)) {
-        r.attributes(Map.of(QueueAttributeName.FIFO_QUEUE, "true"));
-      }
-    }).thenApply(r -> r.queueUrl());
+    return client
+        .createQueue(
+            r -> {
+              r.queueName(name);
+              if (SqsQueues.isFifo(name)) {
+                r.attributes(Map.of(QueueAttributeName.FIFO_QUEUE, "true"));
+              }
+            })
+        .thenApply(r -> r.queueUrl());
   }
 }

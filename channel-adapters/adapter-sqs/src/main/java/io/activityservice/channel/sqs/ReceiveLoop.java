@@ -22,23 +22,26 @@ import software.amazon.awssdk.services.sqs.model.ReceiveMessageResponse;
  * <p><b>Slots.</b> At most {@code maxInFlight} received messages are unsettled at a time. Every
  * ReceiveMessage asks for a full batch ({@code batch} = 10, or {@code maxInFlight} if smaller) and
  * reserves that many slots; the slots of messages it did not return are freed with its answer, the
- * others when their message is settled ({@link #release}), not when the delete that follows is done.
+ * others when their message is settled ({@link #release}), not when the delete that follows is
+ * done.
  *
  * <p><b>How many receives.</b> One long poll while the queue is idle or keeps up (each answer then
- * takes everything that arrived while the previous request was on the wire, so batches grow with the
- * rate); one more whenever an answer comes back full (a backlog), up to {@code maxReceives} and as far
- * as free slots allow; one fewer when an answer is partial. An empty queue costs one request per
- * {@code waitSeconds}; no timer runs. With a {@code linger} (receive-linger), a partial answer while no
- * other receive is out delays the next receive by that much, so that more messages gather for it.
+ * takes everything that arrived while the previous request was on the wire, so batches grow with
+ * the rate); one more whenever an answer comes back full (a backlog), up to {@code maxReceives} and
+ * as far as free slots allow; one fewer when an answer is partial. An empty queue costs one request
+ * per {@code waitSeconds}; no timer runs. With a {@code linger} (receive-linger), a partial answer
+ * while no other receive is out delays the next receive by that much, so that more messages gather
+ * for it.
  *
- * <p><b>Threads.</b> The next receive is sent from the thread that delivers the answer (the SDK's I/O
- * thread), right after the messages are handed to {@code sink} (a worker), so polling never waits for
- * routing and routing does not wait for the next request to be built. After a failure no receive starts until the {@link Backoff} of the
- * consecutive failures has passed.
+ * <p><b>Threads.</b> The next receive is sent from the thread that delivers the answer (the SDK's
+ * I/O thread), right after the messages are handed to {@code sink} (a worker), so polling never
+ * waits for routing and routing does not wait for the next request to be built. After a failure no
+ * receive starts until the {@link Backoff} of the consecutive failures has passed.
  */
 final class ReceiveLoop {
 
   private static final Logger log = LoggerFactory.getLogger(ReceiveLoop.class);
+
   /** Delay after consecutive receive failures: 100 ms doubling up to 5 s, full jitter. */
   static final Backoff ERROR_BACKOFF = new Backoff(Duration.ofMillis(100), Duration.ofSeconds(5));
 
@@ -64,12 +67,20 @@ final class ReceiveLoop {
   private volatile boolean closed;
 
   /**
-   * @param sink       takes the messages of each non-empty answer (called on the answering thread)
+   * @param sink takes the messages of each non-empty answer (called on the answering thread)
    * @param afterClose takes the messages of answers that arrive after {@link #close()} (to be made
-   *                   visible again); their slots are released by the caller through {@link #release}
+   *     visible again); their slots are released by the caller through {@link #release}
    */
-  ReceiveLoop(ChannelUri uri, SqsRequests requests, int maxInFlight, int maxReceives, int waitSeconds,
-      int visibilitySeconds, Duration linger, ScheduledExecutorService scheduler, Consumer<List<Message>> sink,
+  ReceiveLoop(
+      ChannelUri uri,
+      SqsRequests requests,
+      int maxInFlight,
+      int maxReceives,
+      int waitSeconds,
+      int visibilitySeconds,
+      Duration linger,
+      ScheduledExecutorService scheduler,
+      Consumer<List<Message>> sink,
       Consumer<List<Message>> afterClose) {
     this.uri = uri;
     this.requests = requests;
@@ -108,7 +119,11 @@ final class ReceiveLoop {
   private void pump() {
     int start = 0;
     synchronized (lock) {
-      while (!closed && !pausedAfterFailure && !lingering && receiving < wanted && freeSlots >= batch) {
+      while (!closed
+          && !pausedAfterFailure
+          && !lingering
+          && receiving < wanted
+          && freeSlots >= batch) {
         receiving++;
         freeSlots -= batch;
         start++;
@@ -120,15 +135,17 @@ final class ReceiveLoop {
   }
 
   private void receive() {
-    CompletableFuture<ReceiveMessageResponse> receive = requests.receive(batch, waitSeconds, visibilitySeconds);
+    CompletableFuture<ReceiveMessageResponse> receive =
+        requests.receive(batch, waitSeconds, visibilitySeconds);
     pendingReceives.add(receive);
     if (closed) {
       receive.cancel(true);
     }
-    receive.whenComplete((response, error) -> {
-      pendingReceives.remove(receive);
-      received(response, error);
-    });
+    receive.whenComplete(
+        (response, error) -> {
+          pendingReceives.remove(receive);
+          received(response, error);
+        });
   }
 
   private void received(ReceiveMessageResponse response, Throwable error) {
@@ -166,7 +183,8 @@ final class ReceiveLoop {
       return;
     }
     if (n > 0) {
-      sink.accept(messages); // hands the batch to a worker: routing starts while the next receive is built
+      sink.accept(
+          messages); // hands the batch to a worker: routing starts while the next receive is built
     }
     pump();
   }
@@ -184,7 +202,11 @@ final class ReceiveLoop {
       pausedAfterFailure = true;
       delayMillis = Math.max(1, ERROR_BACKOFF.delay(Math.min(failures, 30)).toMillis());
     }
-    log.warn("receiving from {} failed, retrying in {} ms: {}", uri, delayMillis, SqsErrors.describe(error));
+    log.warn(
+        "receiving from {} failed, retrying in {} ms: {}",
+        uri,
+        delayMillis,
+        SqsErrors.describe(error));
     try {
       scheduler.schedule(this::resume, delayMillis, TimeUnit.MILLISECONDS);
     } catch (RejectedExecutionException e) {

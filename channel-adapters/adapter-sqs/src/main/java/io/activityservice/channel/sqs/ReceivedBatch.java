@@ -8,8 +8,8 @@ import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /**
  * The messages of one ReceiveMessage answer, routed together and tracked together until each is
- * settled: one acknowledgement per message, one visibility deadline for the batch (they were received
- * together, so they are extended together).
+ * settled: one acknowledgement per message, one visibility deadline for the batch (they were
+ * received together, so they are extended together).
  */
 final class ReceivedBatch {
 
@@ -24,6 +24,7 @@ final class ReceivedBatch {
 
   private final Settlement[] settlements;
   private final AtomicInteger unsettled;
+
   /** Until when (nanoTime) SQS hides the batch's unsettled messages, as last requested. */
   private volatile long visibleUntilNanos;
 
@@ -73,7 +74,8 @@ final class ReceivedBatch {
     Settlement(ReceivedBatch batch, Message message, Settler settler) {
       this.batch = batch;
       this.receiptHandle = message.receiptHandle();
-      this.receiveCount = message.attributes().get(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT);
+      this.receiveCount =
+          message.attributes().get(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT);
       this.settler = settler;
     }
 

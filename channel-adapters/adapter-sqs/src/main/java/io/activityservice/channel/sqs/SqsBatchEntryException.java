@@ -9,8 +9,11 @@ public final class SqsBatchEntryException extends RuntimeException {
   private final boolean senderFault;
 
   SqsBatchEntryException(BatchResultErrorEntry entry) {
-    super("SQS rejected the message: " + entry.code() + (entry.message() == null ? "" : " - " + entry.message())
-        + (Boolean.TRUE.equals(entry.senderFault()) ? " (sender fault)" : ""));
+    super(
+        "SQS rejected the message: "
+            + entry.code()
+            + (entry.message() == null ? "" : " - " + entry.message())
+            + (Boolean.TRUE.equals(entry.senderFault()) ? " (sender fault)" : ""));
     this.code = entry.code();
     this.senderFault = Boolean.TRUE.equals(entry.senderFault());
   }

@@ -11,13 +11,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,16 +24,20 @@ import software.amazon.awssdk.services.sqs.SqsAsyncClient;
 
 /**
  * Amazon SQS channels: {@code sqs:<queue name>} or {@code sqs:<queue URL>}, on the AWS SDK v2 async
- * client. The pipeline is batch-aligned: inbound channels receive 10 messages per long poll and route
- * them as a unit, the sends they cause leave in one SendMessageBatch per target queue, acked messages
- * are deleted with DeleteMessageBatch and messages still being routed get their visibility extended in
- * batches. Bodies are structured-mode CloudEvent JSON.
+ * client. The pipeline is batch-aligned: inbound channels receive 10 messages per long poll and
+ * route them as a unit, the sends they cause leave in one SendMessageBatch per target queue, acked
+ * messages are deleted with DeleteMessageBatch and messages still being routed get their visibility
+ * extended in batches. Bodies are structured-mode CloudEvent JSON.
  */
 public final class SqsChannelAdapter extends AbstractChannelAdapter {
 
   private static final Logger log = LoggerFactory.getLogger(SqsChannelAdapter.class);
   private static final long CLOSE_TIMEOUT_SECONDS = 10;
-  /** Received batches waiting for a worker thread: far fewer in practice (one per receive in flight). */
+
+  /**
+   * Received batches waiting for a worker thread: far fewer in practice (one per receive in
+   * flight).
+   */
   private static final int WORKER_QUEUE = 10_000;
 
   private final SqsAsyncClient client;
@@ -48,15 +51,16 @@ public final class SqsChannelAdapter extends AbstractChannelAdapter {
   /**
    * An adapter on a client the caller owns (it is not closed by {@link #close()}).
    *
-   * @param client     the SQS client, e.g. from {@link SqsClients#builder(SqsChannelProperties)}
+   * @param client the SQS client, e.g. from {@link SqsClients#builder(SqsChannelProperties)}
    * @param properties batching, polling and queue-creation settings (endpoint and credentials are
-   *                   the client's business)
+   *     the client's business)
    */
   public SqsChannelAdapter(SqsAsyncClient client, SqsChannelProperties properties) {
     this(client, properties, false);
   }
 
-  private SqsChannelAdapter(SqsAsyncClient client, SqsChannelProperties properties, boolean ownsClient) {
+  private SqsChannelAdapter(
+      SqsAsyncClient client, SqsChannelProperties properties, boolean ownsClient) {
     super("sqs");
     this.client = Objects.requireNonNull(client, "client");
     this.properties = Objects.requireNonNull(properties, "properties");
@@ -64,15 +68,28 @@ public final class SqsChannelAdapter extends AbstractChannelAdapter {
     this.resolver = new QueueResolver(client, properties.createQueues());
     this.scheduler = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("sqs-channel"));
     this.scheduler.setRemoveOnCancelPolicy(true);
-    // Received batches are routed here, not on the SDK's I/O threads. The queue is bounded by the receives in
-    // flight (at most max-in-flight / 10 per channel); beyond it, or once the adapter is closed, a task runs
+    // Received batches are routed here, not on the SDK's I/O threads. The queue is bounded by the
+    // receives in
+    // flight (at most max-in-flight / 10 per channel); beyond it, or once the adapter is closed, a
+    // task runs
     // on the thread that hands it over, so no received batch is ever dropped.
-    this.worker = new ThreadPoolExecutor(properties.workerThreads(), properties.workerThreads(), 30, TimeUnit.SECONDS,
-        new ArrayBlockingQueue<>(WORKER_QUEUE), DaemonThreads.factory("sqs-channel-worker"),
-        (task, executor) -> task.run());
+    this.worker =
+        new ThreadPoolExecutor(
+            properties.workerThreads(),
+            properties.workerThreads(),
+            30,
+            TimeUnit.SECONDS,
+            new ArrayBlockingQueue<>(WORKER_QUEUE),
+            DaemonThreads.factory("sqs-channel-worker"),
+            (task, executor) -> task.run());
     this.worker.allowCoreThreadTimeOut(true);
-    this.sendLimits = new Batcher.Limits(properties.maxBatchBytes(), properties.maxBatchRequestsInFlight(),
-        properties.sendBufferSize(), 4, Batcher.RETRY_BACKOFF);
+    this.sendLimits =
+        new Batcher.Limits(
+            properties.maxBatchBytes(),
+            properties.maxBatchRequestsInFlight(),
+            properties.sendBufferSize(),
+            4,
+            Batcher.RETRY_BACKOFF);
   }
 
   /** An adapter with its own client built from {@code properties} (closed with the adapter). */
@@ -91,8 +108,8 @@ public final class SqsChannelAdapter extends AbstractChannelAdapter {
   }
 
   /**
-   * The URL of a queue ({@code sqs:} address: name or URL), created first if missing and
-   * {@code createQueues} is on.
+   * The URL of a queue ({@code sqs:} address: name or URL), created first if missing and {@code
+   * createQueues} is on.
    */
   public CompletableFuture<String> queueUrl(ChannelUri uri) {
     try {
@@ -115,19 +132,42 @@ public final class SqsChannelAdapter extends AbstractChannelAdapter {
   @Override
   public OutboundChannel openOutbound(ChannelUri uri) {
     String queue = SqsQueues.queueOf(uri);
-    SqsOutboundChannel channel = register(onClose -> new SqsOutboundChannel(uri, queue, client, resolver,
-        sendLimits, properties.newBatchPolicy(sendLimits.maxRequestsInFlight()), scheduler, onClose));
+    SqsOutboundChannel channel =
+        register(
+            onClose ->
+                new SqsOutboundChannel(
+                    uri,
+                    queue,
+                    client,
+                    resolver,
+                    sendLimits,
+                    properties.newBatchPolicy(sendLimits.maxRequestsInFlight()),
+                    scheduler,
+                    onClose));
     resolver.url(queue); // resolve (and create) early; failures are retried by the sends
     return channel;
   }
 
   @Override
-  public InboundChannel openInbound(ChannelUri uri, InboundSettings settings, InboundHandler handler) {
+  public InboundChannel openInbound(
+      ChannelUri uri, InboundSettings settings, InboundHandler handler) {
     String queue = SqsQueues.queueOf(uri);
     Objects.requireNonNull(handler, "handler");
     InboundSettings effective = settings == null ? InboundSettings.strict() : settings;
-    return register(onClose -> new SqsInboundChannel(uri, queue, client, resolver,
-        new InboundMessages(uri, effective), handler, properties, scheduler, worker, onClose)).start();
+    return register(
+            onClose ->
+                new SqsInboundChannel(
+                    uri,
+                    queue,
+                    client,
+                    resolver,
+                    new InboundMessages(uri, effective),
+                    handler,
+                    properties,
+                    scheduler,
+                    worker,
+                    onClose))
+        .start();
   }
 
   /**

@@ -17,66 +17,61 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * checked when the application starts and a bad value fails start-up with a message saying how to
  * fix it.
  *
- * @param enabled                  register the {@code sqs:} adapter at all
- * @param endpoint                 SQS endpoint override, e.g. {@code http://127.0.0.1:4566} for LocalStack.
- *                                 Empty (default): the embedded ElasticMQ if {@code embedded.enabled},
- *                                 otherwise real AWS (endpoint from the region)
- * @param region                   AWS region, e.g. {@code eu-west-1}. Empty: {@code us-east-1} with an
- *                                 endpoint override, else the SDK's default region chain
- *                                 ({@code AWS_REGION}, profile, instance metadata)
- * @param accessKey                static access key id; empty (default) uses the SDK's default
- *                                 credentials chain for AWS, or dummy credentials with an endpoint
- *                                 override or the embedded server
- * @param secretKey                static secret key, required together with {@code accessKey}
- * @param createQueues             create queues that do not exist when a channel is opened. Default:
- *                                 true with an endpoint override or the embedded server, false on AWS
- * @param pollers                  most concurrent long-polling ReceiveMessage requests per inbound channel
- *                                 (1 to 50): one while the queue keeps up, one more for each answer that
- *                                 comes back full (a backlog), as far as {@code max-in-flight} allows (every
- *                                 receive asks for 10 messages and reserves 10 slots)
- * @param waitTime                 long-polling wait of a receive request, 0s to 20s
- * @param visibilityTimeout        visibility timeout requested for received messages; messages still
- *                                 being routed after half of it get their visibility extended
- *                                 (1s to 12h)
- * @param maxInFlight              received but not yet settled (acked or nacked) messages per inbound
- *                                 channel; a message's slot is free when it is settled, not when its
- *                                 delete is done; polling pauses at the bound
- * @param batchLinger              longest wait of a send for more events to fill its batch
- *                                 (at most 1s): with {@code batching=fixed} every batch waits up to it unless
- *                                 full; with {@code batching=adaptive} it is the upper bound of the linger
- *                                 the controller chooses
+ * @param enabled register the {@code sqs:} adapter at all
+ * @param endpoint SQS endpoint override, e.g. {@code http://127.0.0.1:4566} for LocalStack. Empty
+ *     (default): the embedded ElasticMQ if {@code embedded.enabled}, otherwise real AWS (endpoint
+ *     from the region)
+ * @param region AWS region, e.g. {@code eu-west-1}. Empty: {@code us-east-1} with an endpoint
+ *     override, else the SDK's default region chain ({@code AWS_REGION}, profile, instance
+ *     metadata)
+ * @param accessKey static access key id; empty (default) uses the SDK's default credentials chain
+ *     for AWS, or dummy credentials with an endpoint override or the embedded server
+ * @param secretKey static secret key, required together with {@code accessKey}
+ * @param createQueues create queues that do not exist when a channel is opened. Default: true with
+ *     an endpoint override or the embedded server, false on AWS
+ * @param pollers most concurrent long-polling ReceiveMessage requests per inbound channel (1 to
+ *     50): one while the queue keeps up, one more for each answer that comes back full (a backlog),
+ *     as far as {@code max-in-flight} allows (every receive asks for 10 messages and reserves 10
+ *     slots)
+ * @param waitTime long-polling wait of a receive request, 0s to 20s
+ * @param visibilityTimeout visibility timeout requested for received messages; messages still being
+ *     routed after half of it get their visibility extended (1s to 12h)
+ * @param maxInFlight received but not yet settled (acked or nacked) messages per inbound channel; a
+ *     message's slot is free when it is settled, not when its delete is done; polling pauses at the
+ *     bound
+ * @param batchLinger longest wait of a send for more events to fill its batch (at most 1s): with
+ *     {@code batching=fixed} every batch waits up to it unless full; with {@code batching=adaptive}
+ *     it is the upper bound of the linger the controller chooses
  * @param maxBatchRequestsInFlight concurrent SendMessageBatch requests per outbound channel
- * @param maxBatchBytes            byte limit of one batch request and of one message; 1 MiB on AWS
- *                                 (the SQS quota). LocalStack 4.3 still enforces 262144
- * @param sendBufferSize           events buffered per outbound channel waiting for a batch slot; a send
- *                                 beyond it fails at once
- * @param embedded                 the embedded ElasticMQ server used when no endpoint is configured
- * @param redelivery               backoff of a nacked message: its visibility timeout is set to the
- *                                 delay of its receive count (default 1s doubling up to 60s, full
- *                                 jitter, rounded up to whole seconds; see {@link RedeliverySettings})
- * @param batching                 how send, delete and visibility batches form: {@code adaptive}
- *                                 ({@link AdaptiveBatchPolicy}: at once at low load, full batches under
- *                                 overload) or {@code fixed} ({@code batch-size} entries or
- *                                 {@code batch-linger}, whichever comes first)
- * @param batchSize                most entries per batch request, 1 to 10 (the SQS limit)
- * @param workerThreads            adapter threads that route received batches, so that no handler runs on
- *                                 the SDK's I/O threads
- * @param deleteLinger             longest wait of an acked message's delete for others to fill its
- *                                 DeleteMessageBatch (at most 1s and less than half the
- *                                 visibility timeout): deletes cost requests, not latency, so at moderate
- *                                 rates ten of them share one request; 0 deletes each settled group at once.
- *                                 FIFO queues always delete at once (SQS holds a message group back until its
- *                                 in-flight message is deleted)
- * @param receiveLinger            pause before the next receive after a partial answer while no other receive
- *                                 is out, so that more messages gather for it: fewer
- *                                 requests at moderate rates, up to that much more latency (at most 1s; e.g.
- *                                 with 20ms a receive at 200 ev/s takes about 5 messages instead of 1-2)
- * @param ioThreads                Netty event loop threads of the SQS client: every request and
- *                                 answer is handled on one loop without thread hops; raise it only if that
- *                                 thread saturates (many channels at high rates)
- * @param checksumValidation       let the SDK check the MD5 digests SQS returns for sent and received message
- *                                 bodies (off by default: HTTPS already protects every byte on the wire, and
- *                                 SigV4 signs each request; see the module README)
+ * @param maxBatchBytes byte limit of one batch request and of one message; 1 MiB on AWS (the SQS
+ *     quota). LocalStack 4.3 still enforces 262144
+ * @param sendBufferSize events buffered per outbound channel waiting for a batch slot; a send
+ *     beyond it fails at once
+ * @param embedded the embedded ElasticMQ server used when no endpoint is configured
+ * @param redelivery backoff of a nacked message: its visibility timeout is set to the delay of its
+ *     receive count (default 1s doubling up to 60s, full jitter, rounded up to whole seconds; see
+ *     {@link RedeliverySettings})
+ * @param batching how send, delete and visibility batches form: {@code adaptive} ({@link
+ *     AdaptiveBatchPolicy}: at once at low load, full batches under overload) or {@code fixed}
+ *     ({@code batch-size} entries or {@code batch-linger}, whichever comes first)
+ * @param batchSize most entries per batch request, 1 to 10 (the SQS limit)
+ * @param workerThreads adapter threads that route received batches, so that no handler runs on the
+ *     SDK's I/O threads
+ * @param deleteLinger longest wait of an acked message's delete for others to fill its
+ *     DeleteMessageBatch (at most 1s and less than half the visibility timeout): deletes cost
+ *     requests, not latency, so at moderate rates ten of them share one request; 0 deletes each
+ *     settled group at once. FIFO queues always delete at once (SQS holds a message group back
+ *     until its in-flight message is deleted)
+ * @param receiveLinger pause before the next receive after a partial answer while no other receive
+ *     is out, so that more messages gather for it: fewer requests at moderate rates, up to that
+ *     much more latency (at most 1s; e.g. with 20ms a receive at 200 ev/s takes about 5 messages
+ *     instead of 1-2)
+ * @param ioThreads Netty event loop threads of the SQS client: every request and answer is handled
+ *     on one loop without thread hops; raise it only if that thread saturates (many channels at
+ *     high rates)
+ * @param checksumValidation let the SDK check the MD5 digests SQS returns for sent and received
+ *     message bodies (off by default: HTTPS already protects every byte on the wire, and SigV4
+ *     signs each request; see the module README)
  */
 @ConfigurationProperties("activity.channels.sqs")
 public record SqsChannelProperties(
@@ -106,7 +101,11 @@ public record SqsChannelProperties(
 
   /** {@code batching=adaptive}: the {@link AdaptiveBatchPolicy}. */
   public static final String ADAPTIVE = "adaptive";
-  /** {@code batching=fixed}: a {@link FixedBatchPolicy} of {@code batch-size} and {@code batch-linger}. */
+
+  /**
+   * {@code batching=fixed}: a {@link FixedBatchPolicy} of {@code batch-size} and {@code
+   * batch-linger}.
+   */
   public static final String FIXED = "fixed";
 
   /** The SQS quota for one message and for one batch request (1 MiB). */
@@ -132,7 +131,10 @@ public record SqsChannelProperties(
     maxBatchBytes = maxBatchBytes == null ? SQS_MAX_BATCH_BYTES : maxBatchBytes;
     sendBufferSize = sendBufferSize == null ? 10_000 : sendBufferSize;
     redelivery = redelivery == null ? RedeliverySettings.defaults() : redelivery;
-    batching = batching == null || batching.isBlank() ? ADAPTIVE : batching.trim().toLowerCase(java.util.Locale.ROOT);
+    batching =
+        batching == null || batching.isBlank()
+            ? ADAPTIVE
+            : batching.trim().toLowerCase(java.util.Locale.ROOT);
     batchSize = batchSize == null ? 10 : batchSize;
     workerThreads = workerThreads == null ? 2 : workerThreads;
     deleteLinger = deleteLinger == null ? Duration.ofMillis(100) : deleteLinger;
@@ -147,61 +149,183 @@ public record SqsChannelProperties(
       } catch (IllegalArgumentException e) {
         uri = null;
       }
-      if (uri == null || uri.getHost() == null
+      if (uri == null
+          || uri.getHost() == null
           || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))) {
-        throw new IllegalArgumentException(P + "endpoint '" + endpoint
-            + "' is not an http(s) URL; use e.g. http://127.0.0.1:4566 (LocalStack), or leave it empty");
+        throw new IllegalArgumentException(
+            P
+                + "endpoint '"
+                + endpoint
+                + "' is not an http(s) URL; use e.g. http://127.0.0.1:4566 (LocalStack), or leave it empty");
       }
     }
     if ((accessKey == null) != (secretKey == null)) {
-      throw new IllegalArgumentException(P + "access-key and " + P
-          + "secret-key must be set together (or both left empty to use the default credentials chain)");
+      throw new IllegalArgumentException(
+          P
+              + "access-key and "
+              + P
+              + "secret-key must be set together (or both left empty to use the default credentials chain)");
     }
     require(pollers >= 1 && pollers <= 50, "pollers", pollers, "between 1 and 50, e.g. 4");
-    require(!waitTime.isNegative() && waitTime.compareTo(Duration.ofSeconds(20)) <= 0,
-        "wait-time", waitTime, "between 0s and 20s (the SQS maximum), e.g. 20s");
-    require(visibilityTimeout.compareTo(Duration.ofSeconds(1)) >= 0
+    require(
+        !waitTime.isNegative() && waitTime.compareTo(Duration.ofSeconds(20)) <= 0,
+        "wait-time",
+        waitTime,
+        "between 0s and 20s (the SQS maximum), e.g. 20s");
+    require(
+        visibilityTimeout.compareTo(Duration.ofSeconds(1)) >= 0
             && visibilityTimeout.compareTo(Duration.ofHours(12)) <= 0,
-        "visibility-timeout", visibilityTimeout, "between 1s and 12h, e.g. 30s");
-    require(maxInFlight >= 1 && maxInFlight <= 100_000, "max-in-flight", maxInFlight,
+        "visibility-timeout",
+        visibilityTimeout,
+        "between 1s and 12h, e.g. 30s");
+    require(
+        maxInFlight >= 1 && maxInFlight <= 100_000,
+        "max-in-flight",
+        maxInFlight,
         "between 1 and 100000, e.g. 100");
-    require(!batchLinger.isNegative() && batchLinger.compareTo(Duration.ofSeconds(1)) <= 0,
-        "batch-linger", batchLinger, "between 0ms and 1s, e.g. 5ms");
-    require(maxBatchRequestsInFlight >= 1 && maxBatchRequestsInFlight <= 256,
-        "max-batch-requests-in-flight", maxBatchRequestsInFlight, "between 1 and 256, e.g. 8");
-    require(maxBatchBytes >= 1024 && maxBatchBytes <= SQS_MAX_BATCH_BYTES, "max-batch-bytes",
-        maxBatchBytes, "between 1024 and 1048576 (1 MiB, the SQS quota); 262144 for LocalStack 4.3");
+    require(
+        !batchLinger.isNegative() && batchLinger.compareTo(Duration.ofSeconds(1)) <= 0,
+        "batch-linger",
+        batchLinger,
+        "between 0ms and 1s, e.g. 5ms");
+    require(
+        maxBatchRequestsInFlight >= 1 && maxBatchRequestsInFlight <= 256,
+        "max-batch-requests-in-flight",
+        maxBatchRequestsInFlight,
+        "between 1 and 256, e.g. 8");
+    require(
+        maxBatchBytes >= 1024 && maxBatchBytes <= SQS_MAX_BATCH_BYTES,
+        "max-batch-bytes",
+        maxBatchBytes,
+        "between 1024 and 1048576 (1 MiB, the SQS quota); 262144 for LocalStack 4.3");
     require(sendBufferSize >= 10, "send-buffer-size", sendBufferSize, "at least 10, e.g. 10000");
-    require(batching.equals(ADAPTIVE) || batching.equals(FIXED), "batching", batching, "to adaptive or fixed");
-    require(batchSize >= 1 && batchSize <= 10, "batch-size", batchSize, "between 1 and 10 (the SQS limit), e.g. 10");
-    require(workerThreads >= 1 && workerThreads <= 64, "worker-threads", workerThreads, "between 1 and 64, e.g. 2");
-    require(!deleteLinger.isNegative() && deleteLinger.compareTo(Duration.ofSeconds(1)) <= 0
+    require(
+        batching.equals(ADAPTIVE) || batching.equals(FIXED),
+        "batching",
+        batching,
+        "to adaptive or fixed");
+    require(
+        batchSize >= 1 && batchSize <= 10,
+        "batch-size",
+        batchSize,
+        "between 1 and 10 (the SQS limit), e.g. 10");
+    require(
+        workerThreads >= 1 && workerThreads <= 64,
+        "worker-threads",
+        workerThreads,
+        "between 1 and 64, e.g. 2");
+    require(
+        !deleteLinger.isNegative()
+            && deleteLinger.compareTo(Duration.ofSeconds(1)) <= 0
             && deleteLinger.multipliedBy(2).compareTo(visibilityTimeout) < 0,
-        "delete-linger", deleteLinger, "between 0ms and 1s and below half of visibility-timeout (" + visibilityTimeout
+        "delete-linger",
+        deleteLinger,
+        "between 0ms and 1s and below half of visibility-timeout ("
+            + visibilityTimeout
             + "), e.g. 100ms");
-    require(!receiveLinger.isNegative() && receiveLinger.compareTo(Duration.ofSeconds(1)) <= 0,
-        "receive-linger", receiveLinger, "between 0ms and 1s, e.g. 0ms");
+    require(
+        !receiveLinger.isNegative() && receiveLinger.compareTo(Duration.ofSeconds(1)) <= 0,
+        "receive-linger",
+        receiveLinger,
+        "between 0ms and 1s, e.g. 0ms");
     require(ioThreads >= 1 && ioThreads <= 64, "io-threads", ioThreads, "between 1 and 64, e.g. 1");
   }
 
-  /** The constructor of the earlier version (without delete-linger and checksum-validation), kept for callers. */
-  public SqsChannelProperties(Boolean enabled, String endpoint, String region, String accessKey, String secretKey,
-      Boolean createQueues, Integer pollers, Duration waitTime, Duration visibilityTimeout, Integer maxInFlight,
-      Duration batchLinger, Integer maxBatchRequestsInFlight, Integer maxBatchBytes, Integer sendBufferSize,
-      Embedded embedded, RedeliverySettings redelivery, String batching, Integer batchSize, Integer workerThreads) {
-    this(enabled, endpoint, region, accessKey, secretKey, createQueues, pollers, waitTime, visibilityTimeout,
-        maxInFlight, batchLinger, maxBatchRequestsInFlight, maxBatchBytes, sendBufferSize, embedded, redelivery,
-        batching, batchSize, workerThreads, null, null, null, null);
+  /**
+   * The constructor of the earlier version (without delete-linger and checksum-validation), kept
+   * for callers.
+   */
+  public SqsChannelProperties(
+      Boolean enabled,
+      String endpoint,
+      String region,
+      String accessKey,
+      String secretKey,
+      Boolean createQueues,
+      Integer pollers,
+      Duration waitTime,
+      Duration visibilityTimeout,
+      Integer maxInFlight,
+      Duration batchLinger,
+      Integer maxBatchRequestsInFlight,
+      Integer maxBatchBytes,
+      Integer sendBufferSize,
+      Embedded embedded,
+      RedeliverySettings redelivery,
+      String batching,
+      Integer batchSize,
+      Integer workerThreads) {
+    this(
+        enabled,
+        endpoint,
+        region,
+        accessKey,
+        secretKey,
+        createQueues,
+        pollers,
+        waitTime,
+        visibilityTimeout,
+        maxInFlight,
+        batchLinger,
+        maxBatchRequestsInFlight,
+        maxBatchBytes,
+        sendBufferSize,
+        embedded,
+        redelivery,
+        batching,
+        batchSize,
+        workerThreads,
+        null,
+        null,
+        null,
+        null);
   }
 
-  /** The constructor of the earlier version (without the batching settings), kept for callers outside this module. */
-  public SqsChannelProperties(Boolean enabled, String endpoint, String region, String accessKey, String secretKey,
-      Boolean createQueues, Integer pollers, Duration waitTime, Duration visibilityTimeout, Integer maxInFlight,
-      Duration batchLinger, Integer maxBatchRequestsInFlight, Integer maxBatchBytes, Integer sendBufferSize,
-      Embedded embedded, RedeliverySettings redelivery) {
-    this(enabled, endpoint, region, accessKey, secretKey, createQueues, pollers, waitTime, visibilityTimeout,
-        maxInFlight, batchLinger, maxBatchRequestsInFlight, maxBatchBytes, sendBufferSize, embedded, redelivery,
-        null, null, null, null, null, null, null);
+  /**
+   * The constructor of the earlier version (without the batching settings), kept for callers
+   * outside this module.
+   */
+  public SqsChannelProperties(
+      Boolean enabled,
+      String endpoint,
+      String region,
+      String accessKey,
+      String secretKey,
+      Boolean createQueues,
+      Integer pollers,
+      Duration waitTime,
+      Duration visibilityTimeout,
+      Integer maxInFlight,
+      Duration batchLinger,
+      Integer maxBatchRequestsInFlight,
+      Integer maxBatchBytes,
+      Integer sendBufferSize,
+      Embedded embedded,
+      RedeliverySettings redelivery) {
+    this(
+        enabled,
+        endpoint,
+        region,
+        accessKey,
+        secretKey,
+        createQueues,
+        pollers,
+        waitTime,
+        visibilityTimeout,
+        maxInFlight,
+        batchLinger,
+        maxBatchRequestsInFlight,
+        maxBatchBytes,
+        sendBufferSize,
+        embedded,
+        redelivery,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null);
   }
 
   /**
@@ -210,30 +334,69 @@ public record SqsChannelProperties(
    * @param requestsInFlight the batcher's concurrent requests (the adaptive policy's slots)
    */
   public BatchPolicy newBatchPolicy(int requestsInFlight) {
-    return FIXED.equals(batching) ? new FixedBatchPolicy(batchSize, batchLinger)
+    return FIXED.equals(batching)
+        ? new FixedBatchPolicy(batchSize, batchLinger)
         : new AdaptiveBatchPolicy(batchSize, batchLinger, requestsInFlight);
   }
 
-  /** The constructor of the earlier version (without {@code redelivery}), kept for callers outside this module. */
-  public SqsChannelProperties(Boolean enabled, String endpoint, String region, String accessKey, String secretKey,
-      Boolean createQueues, Integer pollers, Duration waitTime, Duration visibilityTimeout, Integer maxInFlight,
-      Duration batchLinger, Integer maxBatchRequestsInFlight, Integer maxBatchBytes, Integer sendBufferSize,
+  /**
+   * The constructor of the earlier version (without {@code redelivery}), kept for callers outside
+   * this module.
+   */
+  public SqsChannelProperties(
+      Boolean enabled,
+      String endpoint,
+      String region,
+      String accessKey,
+      String secretKey,
+      Boolean createQueues,
+      Integer pollers,
+      Duration waitTime,
+      Duration visibilityTimeout,
+      Integer maxInFlight,
+      Duration batchLinger,
+      Integer maxBatchRequestsInFlight,
+      Integer maxBatchBytes,
+      Integer sendBufferSize,
       Embedded embedded) {
-    this(enabled, endpoint, region, accessKey, secretKey, createQueues, pollers, waitTime, visibilityTimeout,
-        maxInFlight, batchLinger, maxBatchRequestsInFlight, maxBatchBytes, sendBufferSize, embedded, null,
-        null, null, null, null, null, null, null);
+    this(
+        enabled,
+        endpoint,
+        region,
+        accessKey,
+        secretKey,
+        createQueues,
+        pollers,
+        waitTime,
+        visibilityTimeout,
+        maxInFlight,
+        batchLinger,
+        maxBatchRequestsInFlight,
+        maxBatchBytes,
+        sendBufferSize,
+        embedded,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null,
+        null);
   }
 
   private static void require(boolean ok, String name, Object value, String expected) {
     if (!ok) {
-      throw new IllegalArgumentException(P + name + "=" + value + " is invalid; set it " + expected);
+      throw new IllegalArgumentException(
+          P + name + "=" + value + " is invalid; set it " + expected);
     }
   }
 
   /** All defaults: embedded ElasticMQ on 127.0.0.1:9324. */
   public static SqsChannelProperties defaults() {
-    return new SqsChannelProperties(null, null, null, null, null, null, null, null, null, null, null,
-        null, null, null, null, null, null, null, null, null, null, null, null);
+    return new SqsChannelProperties(
+        null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+        null, null, null, null, null, null, null, null);
   }
 
   /** Defaults, but against the given endpoint (LocalStack, ElasticMQ) with dummy credentials. */
@@ -241,38 +404,120 @@ public record SqsChannelProperties(
     return defaults().withEndpoint(endpoint);
   }
 
-  /** A copy using {@code endpoint}; {@code createQueues} keeps its value if it was set explicitly. */
+  /**
+   * A copy using {@code endpoint}; {@code createQueues} keeps its value if it was set explicitly.
+   */
   public SqsChannelProperties withEndpoint(URI endpoint) {
-    return new SqsChannelProperties(enabled, endpoint.toString(), region, accessKey, secretKey,
-        createQueues, pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger,
-        maxBatchRequestsInFlight, maxBatchBytes, sendBufferSize, embedded, redelivery, batching, batchSize,
-        workerThreads, deleteLinger, checksumValidation, receiveLinger, ioThreads);
+    return new SqsChannelProperties(
+        enabled,
+        endpoint.toString(),
+        region,
+        accessKey,
+        secretKey,
+        createQueues,
+        pollers,
+        waitTime,
+        visibilityTimeout,
+        maxInFlight,
+        batchLinger,
+        maxBatchRequestsInFlight,
+        maxBatchBytes,
+        sendBufferSize,
+        embedded,
+        redelivery,
+        batching,
+        batchSize,
+        workerThreads,
+        deleteLinger,
+        checksumValidation,
+        receiveLinger,
+        ioThreads);
   }
 
   /** A copy with other receive settings. */
-  public SqsChannelProperties withReceive(int pollers, Duration waitTime, Duration visibilityTimeout,
-      int maxInFlight) {
-    return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
-        pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
-        maxBatchBytes, sendBufferSize, embedded, redelivery, batching, batchSize, workerThreads,
-        deleteLinger, checksumValidation, receiveLinger, ioThreads);
+  public SqsChannelProperties withReceive(
+      int pollers, Duration waitTime, Duration visibilityTimeout, int maxInFlight) {
+    return new SqsChannelProperties(
+        enabled,
+        endpoint,
+        region,
+        accessKey,
+        secretKey,
+        createQueues,
+        pollers,
+        waitTime,
+        visibilityTimeout,
+        maxInFlight,
+        batchLinger,
+        maxBatchRequestsInFlight,
+        maxBatchBytes,
+        sendBufferSize,
+        embedded,
+        redelivery,
+        batching,
+        batchSize,
+        workerThreads,
+        deleteLinger,
+        checksumValidation,
+        receiveLinger,
+        ioThreads);
   }
 
   /** A copy with other send settings. */
-  public SqsChannelProperties withSend(Duration batchLinger, int maxBatchRequestsInFlight,
-      int maxBatchBytes) {
-    return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
-        pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
-        maxBatchBytes, sendBufferSize, embedded, redelivery, batching, batchSize, workerThreads,
-        deleteLinger, checksumValidation, receiveLinger, ioThreads);
+  public SqsChannelProperties withSend(
+      Duration batchLinger, int maxBatchRequestsInFlight, int maxBatchBytes) {
+    return new SqsChannelProperties(
+        enabled,
+        endpoint,
+        region,
+        accessKey,
+        secretKey,
+        createQueues,
+        pollers,
+        waitTime,
+        visibilityTimeout,
+        maxInFlight,
+        batchLinger,
+        maxBatchRequestsInFlight,
+        maxBatchBytes,
+        sendBufferSize,
+        embedded,
+        redelivery,
+        batching,
+        batchSize,
+        workerThreads,
+        deleteLinger,
+        checksumValidation,
+        receiveLinger,
+        ioThreads);
   }
 
   /** A copy with other redelivery settings (the backoff after a nack). */
   public SqsChannelProperties withRedelivery(RedeliverySettings value) {
-    return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
-        pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
-        maxBatchBytes, sendBufferSize, embedded, value, batching, batchSize, workerThreads,
-        deleteLinger, checksumValidation, receiveLinger, ioThreads);
+    return new SqsChannelProperties(
+        enabled,
+        endpoint,
+        region,
+        accessKey,
+        secretKey,
+        createQueues,
+        pollers,
+        waitTime,
+        visibilityTimeout,
+        maxInFlight,
+        batchLinger,
+        maxBatchRequestsInFlight,
+        maxBatchBytes,
+        sendBufferSize,
+        embedded,
+        value,
+        batching,
+        batchSize,
+        workerThreads,
+        deleteLinger,
+        checksumValidation,
+        receiveLinger,
+        ioThreads);
   }
 
   /**
@@ -282,34 +527,114 @@ public record SqsChannelProperties(
    * @param size most entries per batch request, 1 to 10
    */
   public SqsChannelProperties withBatching(String mode, int size) {
-    return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
-        pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
-        maxBatchBytes, sendBufferSize, embedded, redelivery, mode, size, workerThreads,
-        deleteLinger, checksumValidation, receiveLinger, ioThreads);
+    return new SqsChannelProperties(
+        enabled,
+        endpoint,
+        region,
+        accessKey,
+        secretKey,
+        createQueues,
+        pollers,
+        waitTime,
+        visibilityTimeout,
+        maxInFlight,
+        batchLinger,
+        maxBatchRequestsInFlight,
+        maxBatchBytes,
+        sendBufferSize,
+        embedded,
+        redelivery,
+        mode,
+        size,
+        workerThreads,
+        deleteLinger,
+        checksumValidation,
+        receiveLinger,
+        ioThreads);
   }
 
   /** A copy with another {@code delete-linger} (0: every settled group is deleted at once). */
   public SqsChannelProperties withDeleteLinger(Duration value) {
-    return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
-        pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
-        maxBatchBytes, sendBufferSize, embedded, redelivery, batching, batchSize, workerThreads, value,
-        checksumValidation, receiveLinger, ioThreads);
+    return new SqsChannelProperties(
+        enabled,
+        endpoint,
+        region,
+        accessKey,
+        secretKey,
+        createQueues,
+        pollers,
+        waitTime,
+        visibilityTimeout,
+        maxInFlight,
+        batchLinger,
+        maxBatchRequestsInFlight,
+        maxBatchBytes,
+        sendBufferSize,
+        embedded,
+        redelivery,
+        batching,
+        batchSize,
+        workerThreads,
+        value,
+        checksumValidation,
+        receiveLinger,
+        ioThreads);
   }
 
   /** A copy with another number of {@code io-threads}. */
   public SqsChannelProperties withIoThreads(int value) {
-    return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
-        pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
-        maxBatchBytes, sendBufferSize, embedded, redelivery, batching, batchSize, workerThreads, deleteLinger,
-        checksumValidation, receiveLinger, value);
+    return new SqsChannelProperties(
+        enabled,
+        endpoint,
+        region,
+        accessKey,
+        secretKey,
+        createQueues,
+        pollers,
+        waitTime,
+        visibilityTimeout,
+        maxInFlight,
+        batchLinger,
+        maxBatchRequestsInFlight,
+        maxBatchBytes,
+        sendBufferSize,
+        embedded,
+        redelivery,
+        batching,
+        batchSize,
+        workerThreads,
+        deleteLinger,
+        checksumValidation,
+        receiveLinger,
+        value);
   }
 
   /** A copy with another {@code receive-linger}. */
   public SqsChannelProperties withReceiveLinger(Duration value) {
-    return new SqsChannelProperties(enabled, endpoint, region, accessKey, secretKey, createQueues,
-        pollers, waitTime, visibilityTimeout, maxInFlight, batchLinger, maxBatchRequestsInFlight,
-        maxBatchBytes, sendBufferSize, embedded, redelivery, batching, batchSize, workerThreads, deleteLinger,
-        checksumValidation, value, ioThreads);
+    return new SqsChannelProperties(
+        enabled,
+        endpoint,
+        region,
+        accessKey,
+        secretKey,
+        createQueues,
+        pollers,
+        waitTime,
+        visibilityTimeout,
+        maxInFlight,
+        batchLinger,
+        maxBatchRequestsInFlight,
+        maxBatchBytes,
+        sendBufferSize,
+        embedded,
+        redelivery,
+        batching,
+        batchSize,
+        workerThreads,
+        deleteLinger,
+        checksumValidation,
+        value,
+        ioThreads);
   }
 
   /** Whether the embedded ElasticMQ is used: no endpoint configured and the server enabled. */
@@ -317,7 +642,10 @@ public record SqsChannelProperties(
     return endpoint.isEmpty() && embedded.enabled();
   }
 
-  /** Like the generated one, but the {@code secretKey} prints as {@code ***} (settings end up in logs). */
+  /**
+   * Like the generated one, but the {@code secretKey} prints as {@code ***} (settings end up in
+   * logs).
+   */
   @Override
   public String toString() {
     return Redaction.record(this, java.util.Set.of("secretKey"));
@@ -328,10 +656,12 @@ public record SqsChannelProperties(
    * development and tests. Its queues are lost when the application stops.
    *
    * @param enabled start it when no endpoint is configured; false means real AWS
-   * @param host    interface it listens on
-   * @param port    port it listens on (0 picks a free port)
+   * @param host interface it listens on
+   * @param port port it listens on (0 picks a free port)
    */
-  public record Embedded(@DefaultValue("true") Boolean enabled, @DefaultValue("127.0.0.1") String host,
+  public record Embedded(
+      @DefaultValue("true") Boolean enabled,
+      @DefaultValue("127.0.0.1") String host,
       @DefaultValue("9324") Integer port) {
 
     public Embedded {
@@ -339,8 +669,11 @@ public record SqsChannelProperties(
       host = host == null || host.isBlank() ? "127.0.0.1" : host.trim();
       port = port == null ? 9324 : port;
       if (port < 0 || port > 65535) {
-        throw new IllegalArgumentException(P + "embedded.port=" + port
-            + " is invalid; set it between 1 and 65535 (0 = any free port), e.g. 9324");
+        throw new IllegalArgumentException(
+            P
+                + "embedded.port="
+                + port
+                + " is invalid; set it between 1 and 65535 (0 = any free port), e.g. 9324");
       }
     }
   }

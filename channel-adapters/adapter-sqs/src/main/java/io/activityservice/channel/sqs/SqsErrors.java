@@ -9,8 +9,7 @@ import software.amazon.awssdk.services.sqs.model.QueueDoesNotExistException;
 /** Classifies SDK failures. */
 final class SqsErrors {
 
-  private SqsErrors() {
-  }
+  private SqsErrors() {}
 
   /** Whether trying again later may succeed: I/O errors, throttling and 5xx answers. */
   static boolean isRetryable(Throwable t) {
@@ -27,7 +26,8 @@ final class SqsErrors {
     if (e instanceof QueueDoesNotExistException) {
       return true;
     }
-    return e instanceof AwsServiceException ase && ase.awsErrorDetails() != null
+    return e instanceof AwsServiceException ase
+        && ase.awsErrorDetails() != null
         && String.valueOf(ase.awsErrorDetails().errorCode()).contains("NonExistentQueue");
   }
 

@@ -20,27 +20,28 @@ import software.amazon.awssdk.services.sqs.SqsAsyncClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
- * One SQS queue as an inbound channel: a {@link ReceiveLoop} of long polls within the in-flight bound
- * (receiving), each received batch routed as a unit (here), and the settlements turned into batched
- * deletes and visibility changes by {@link InboundSettlements}.
+ * One SQS queue as an inbound channel: a {@link ReceiveLoop} of long polls within the in-flight
+ * bound (receiving), each received batch routed as a unit (here), and the settlements turned into
+ * batched deletes and visibility changes by {@link InboundSettlements}.
  *
- * <p><b>A received batch is routed as a unit.</b> Its messages are decoded and handed to the handler
- * one after the other on one of the adapter's worker threads, inside a {@link SendCork}: the events
- * the router sends to SQS queues on that thread leave in one SendMessageBatch per queue when the batch
- * has been routed.
+ * <p><b>A received batch is routed as a unit.</b> Its messages are decoded and handed to the
+ * handler one after the other on one of the adapter's worker threads, inside a {@link SendCork}:
+ * the events the router sends to SQS queues on that thread leave in one SendMessageBatch per queue
+ * when the batch has been routed.
  *
  * <p><b>Settlement.</b> {@code ack()} frees the message's in-flight slot at once and queues its
  * receipt handle for a DeleteMessageBatch; {@code nack()} frees the slot and queues a
- * ChangeMessageVisibility to the redelivery backoff of the message's receive count, so it stays on the
- * queue and the next receive after the delay returns it (other messages are not affected). Deletes
- * collect up to 10 entries or {@code delete-linger} (at once on FIFO queues, which hold a message group
- * back until its in-flight message is deleted); the acknowledgements one send answer completes arrive
- * together and leave together. Batches still being routed after half the visibility timeout get it
- * extended, all their unsettled messages in one ChangeMessageVisibilityBatch.
+ * ChangeMessageVisibility to the redelivery backoff of the message's receive count, so it stays on
+ * the queue and the next receive after the delay returns it (other messages are not affected).
+ * Deletes collect up to 10 entries or {@code delete-linger} (at once on FIFO queues, which hold a
+ * message group back until its in-flight message is deleted); the acknowledgements one send answer
+ * completes arrive together and leave together. Batches still being routed after half the
+ * visibility timeout get it extended, all their unsettled messages in one
+ * ChangeMessageVisibilityBatch.
  *
- * <p><b>Threads.</b> The SDK's I/O thread completes the receive, sends the next one and hands the batch
- * to a worker (the one hop of the inbound path: routing is the handler's work and must not hold an
- * I/O thread); the answers of deletes and visibility changes are settled where they arrive.
+ * <p><b>Threads.</b> The SDK's I/O thread completes the receive, sends the next one and hands the
+ * batch to a worker (the one hop of the inbound path: routing is the handler's work and must not
+ * hold an I/O thread); the answers of deletes and visibility changes are settled where they arrive.
  */
 final class SqsInboundChannel implements InboundChannel, ReceivedBatch.Settler {
 
@@ -60,9 +61,17 @@ final class SqsInboundChannel implements InboundChannel, ReceivedBatch.Settler {
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile ScheduledFuture<?> extender;
 
-  SqsInboundChannel(ChannelUri uri, String queue, SqsAsyncClient client, QueueResolver resolver,
-      InboundMessages messages, InboundHandler handler, SqsChannelProperties properties,
-      ScheduledExecutorService scheduler, Executor worker, Runnable onClose) {
+  SqsInboundChannel(
+      ChannelUri uri,
+      String queue,
+      SqsAsyncClient client,
+      QueueResolver resolver,
+      InboundMessages messages,
+      InboundHandler handler,
+      SqsChannelProperties properties,
+      ScheduledExecutorService scheduler,
+      Executor worker,
+      Runnable onClose) {
     this.uri = uri;
     this.messages = messages;
     this.handler = handler;
@@ -72,16 +81,28 @@ final class SqsInboundChannel implements InboundChannel, ReceivedBatch.Settler {
     this.visibilitySeconds = (int) Math.max(1, properties.visibilityTimeout().toSeconds());
     this.visibilityNanos = TimeUnit.SECONDS.toNanos(visibilitySeconds);
     SqsRequests requests = new SqsRequests(client, resolver, queue);
-    this.settlements = new InboundSettlements(uri, queue, requests, properties, visibilitySeconds, scheduler);
-    this.receiver = new ReceiveLoop(uri, requests, properties.maxInFlight(), properties.pollers(),
-        (int) properties.waitTime().toSeconds(), visibilitySeconds, properties.receiveLinger(), scheduler, this::received,
-        settlements::release);
+    this.settlements =
+        new InboundSettlements(uri, queue, requests, properties, visibilitySeconds, scheduler);
+    this.receiver =
+        new ReceiveLoop(
+            uri,
+            requests,
+            properties.maxInFlight(),
+            properties.pollers(),
+            (int) properties.waitTime().toSeconds(),
+            visibilitySeconds,
+            properties.receiveLinger(),
+            scheduler,
+            this::received,
+            settlements::release);
   }
 
   /** Starts polling and the visibility extender. */
   SqsInboundChannel start() {
     long period = Math.max(250, visibilitySeconds * 1000L / 4);
-    extender = scheduler.scheduleWithFixedDelay(this::extendVisibility, period, period, TimeUnit.MILLISECONDS);
+    extender =
+        scheduler.scheduleWithFixedDelay(
+            this::extendVisibility, period, period, TimeUnit.MILLISECONDS);
     receiver.start();
     return this;
   }
@@ -131,15 +152,19 @@ final class SqsInboundChannel implements InboundChannel, ReceivedBatch.Settler {
     try {
       event = messages.toEvent(message);
     } catch (IllegalArgumentException e) {
-      log.warn("{}: message {} is not a CloudEvent ({}) and the channel has no defaultType; deleting it", uri,
-          message.messageId(), firstLine(e.getMessage()));
+      log.warn(
+          "{}: message {} is not a CloudEvent ({}) and the channel has no defaultType; deleting it",
+          uri,
+          message.messageId(),
+          firstLine(e.getMessage()));
       settlement.ack();
       return;
     }
     try {
       handler.onEvent(event, settlement);
     } catch (RuntimeException e) {
-      log.warn("{}: handler threw for event {}; the message will be redelivered", uri, event.getId(), e);
+      log.warn(
+          "{}: handler threw for event {}; the message will be redelivered", uri, event.getId(), e);
       settlement.nack(e);
     }
   }
@@ -160,7 +185,8 @@ final class SqsInboundChannel implements InboundChannel, ReceivedBatch.Settler {
   }
 
   @Override
-  public void nacked(ReceivedBatch batch, ReceivedBatch.Settlement message, Throwable cause, boolean last) {
+  public void nacked(
+      ReceivedBatch batch, ReceivedBatch.Settlement message, Throwable cause, boolean last) {
     if (last) {
       openBatches.remove(batch);
     }
@@ -170,7 +196,10 @@ final class SqsInboundChannel implements InboundChannel, ReceivedBatch.Settler {
 
   // ------------------------------------------------------------------ visibility
 
-  /** Extends the visibility of batches still being routed after half the timeout, one request per round. */
+  /**
+   * Extends the visibility of batches still being routed after half the timeout, one request per
+   * round.
+   */
   private void extendVisibility() {
     try (SendCork cork = SendCork.open()) {
       long now = System.nanoTime();

@@ -17,19 +17,22 @@ import java.util.regex.Pattern;
 import software.amazon.awssdk.services.sqs.SqsAsyncClient;
 
 /**
- * Sends events as structured-mode CloudEvent JSON bodies (the shared
- * {@link CloudEventJson#STRUCTURED} encoding, never encoded again here) through a {@link Batcher}
- * of SendMessageBatch requests, batched by the configured {@link BatchPolicy}; events routed from one
- * received SQS batch leave together (see {@link SendCork}). FIFO queues get the event's partition key
- * as message group ({@value #UNKEYED_GROUP} for events without one) and a hash of source and id as
- * deduplication id; standard queues ignore partition keys.
+ * Sends events as structured-mode CloudEvent JSON bodies (the shared {@link
+ * CloudEventJson#STRUCTURED} encoding, never encoded again here) through a {@link Batcher} of
+ * SendMessageBatch requests, batched by the configured {@link BatchPolicy}; events routed from one
+ * received SQS batch leave together (see {@link SendCork}). FIFO queues get the event's partition
+ * key as message group ({@value #UNKEYED_GROUP} for events without one) and a hash of source and id
+ * as deduplication id; standard queues ignore partition keys.
  */
 final class SqsOutboundChannel implements OutboundChannel {
 
   /** Message group of events without a partition key on FIFO queues. */
   static final String UNKEYED_GROUP = "default";
+
   /** The FIFO deduplication id of an event: SHA-256 of source and id, computed once per event. */
-  static final WireFormat<String> DEDUPLICATION_ID = event -> sha256(event.getSource() + "\n" + event.getId());
+  static final WireFormat<String> DEDUPLICATION_ID =
+      event -> sha256(event.getSource() + "\n" + event.getId());
+
   /** Characters SQS accepts in a message group id: letters, digits and ASCII punctuation. */
   private static final Pattern GROUP_ID = Pattern.compile("[\\x21-\\x7E]{1,128}");
 
@@ -39,14 +42,27 @@ final class SqsOutboundChannel implements OutboundChannel {
   private final Batcher<SqsRequests.Outgoing> batcher;
   private final Runnable onClose;
 
-  SqsOutboundChannel(ChannelUri uri, String queue, SqsAsyncClient client, QueueResolver resolver,
-      Batcher.Limits limits, BatchPolicy policy, ScheduledExecutorService scheduler, Runnable onClose) {
+  SqsOutboundChannel(
+      ChannelUri uri,
+      String queue,
+      SqsAsyncClient client,
+      QueueResolver resolver,
+      Batcher.Limits limits,
+      BatchPolicy policy,
+      ScheduledExecutorService scheduler,
+      Runnable onClose) {
     this.uri = uri;
     this.fifo = SqsQueues.isFifo(queue);
     this.maxBytes = limits.maxBatchBytes();
     this.onClose = onClose;
-    this.batcher = new Batcher<>("sqs outbound " + uri, limits, policy,
-        new SqsRequests(client, resolver, queue)::send, SqsErrors::isRetryable, scheduler);
+    this.batcher =
+        new Batcher<>(
+            "sqs outbound " + uri,
+            limits,
+            policy,
+            new SqsRequests(client, resolver, queue)::send,
+            SqsErrors::isRetryable,
+            scheduler);
   }
 
   @Override
@@ -60,14 +76,24 @@ final class SqsOutboundChannel implements OutboundChannel {
       CloudEvent event = outbound.event();
       byte[] json = outbound.encoded(CloudEventJson.STRUCTURED);
       if (json.length > maxBytes) {
-        return CompletableFuture.failedFuture(new IllegalArgumentException("event " + event.getId()
-            + " is " + json.length + " bytes as CloudEvent JSON; SQS channel " + uri
-            + " accepts at most " + maxBytes + " bytes per message (send large data by reference)"));
+        return CompletableFuture.failedFuture(
+            new IllegalArgumentException(
+                "event "
+                    + event.getId()
+                    + " is "
+                    + json.length
+                    + " bytes as CloudEvent JSON; SQS channel "
+                    + uri
+                    + " accepts at most "
+                    + maxBytes
+                    + " bytes per message (send large data by reference)"));
       }
       String body = new String(json, StandardCharsets.UTF_8);
-      SqsRequests.Outgoing out = fifo
-          ? new SqsRequests.Outgoing(body, groupOf(outbound.partitionKey()), outbound.encoded(DEDUPLICATION_ID))
-          : new SqsRequests.Outgoing(body, null, null);
+      SqsRequests.Outgoing out =
+          fifo
+              ? new SqsRequests.Outgoing(
+                  body, groupOf(outbound.partitionKey()), outbound.encoded(DEDUPLICATION_ID))
+              : new SqsRequests.Outgoing(body, null, null);
       return batcher.submit(out, json.length);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
@@ -95,8 +121,9 @@ final class SqsOutboundChannel implements OutboundChannel {
 
   private static String sha256(String text) {
     try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-          .digest(text.getBytes(StandardCharsets.UTF_8)));
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }

@@ -10,8 +10,7 @@ final class SqsQueues {
   private static final Pattern STANDARD = Pattern.compile("[A-Za-z0-9_-]{1,80}");
   private static final Pattern FIFO = Pattern.compile("[A-Za-z0-9_-]{1,75}\\.fifo");
 
-  private SqsQueues() {
-  }
+  private SqsQueues() {}
 
   /**
    * The queue name or URL of an {@code sqs:} URI.
@@ -20,7 +19,8 @@ final class SqsQueues {
    */
   static String queueOf(ChannelUri uri) {
     if (!"sqs".equals(uri.scheme())) {
-      throw new IllegalArgumentException("'" + uri + "' is not an sqs channel; expected sqs:<queue name or URL>");
+      throw new IllegalArgumentException(
+          "'" + uri + "' is not an sqs channel; expected sqs:<queue name or URL>");
     }
     String address = uri.address();
     String name = address;
@@ -38,8 +38,12 @@ final class SqsQueues {
       name = path.substring(path.lastIndexOf('/') + 1);
     }
     if (!isValidName(name)) {
-      throw invalid(uri, "queue name '" + name + "' must be 1-80 letters, digits, '-' or '_', "
-          + "optionally ending in .fifo");
+      throw invalid(
+          uri,
+          "queue name '"
+              + name
+              + "' must be 1-80 letters, digits, '-' or '_', "
+              + "optionally ending in .fifo");
     }
     return address;
   }
@@ -59,7 +63,11 @@ final class SqsQueues {
   }
 
   private static IllegalArgumentException invalid(ChannelUri uri, String why) {
-    return new IllegalArgumentException("sqs channel '" + uri + "' is invalid: " + why
-        + "; expected sqs:<queue name> (e.g. sqs:activity-events) or sqs:<queue URL>");
+    return new IllegalArgumentException(
+        "sqs channel '"
+            + uri
+            + "' is invalid: "
+            + why
+            + "; expected sqs:<queue name> (e.g. sqs:activity-events) or sqs:<queue URL>");
   }
 }

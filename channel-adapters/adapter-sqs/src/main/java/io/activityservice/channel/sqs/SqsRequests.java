@@ -19,8 +19,8 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchResultEntry;
 /**
  * The SQS requests of one queue: ReceiveMessage and the three batch requests (SendMessageBatch,
  * DeleteMessageBatch, ChangeMessageVisibilityBatch), whose answers all go through one mapper
- * ({@link #outcomes}) into one {@link Batcher.Outcome} per entry. The queue URL is resolved once and
- * then kept. Never throws: failures complete the futures exceptionally.
+ * ({@link #outcomes}) into one {@link Batcher.Outcome} per entry. The queue URL is resolved once
+ * and then kept. Never throws: failures complete the futures exceptionally.
  */
 final class SqsRequests {
 
@@ -34,12 +34,10 @@ final class SqsRequests {
   }
 
   /** One message body (and FIFO ids) to send. */
-  record Outgoing(String body, String groupId, String deduplicationId) {
-  }
+  record Outgoing(String body, String groupId, String deduplicationId) {}
 
   /** One ChangeMessageVisibility entry. */
-  record VisibilityChange(String receiptHandle, int seconds) {
-  }
+  record VisibilityChange(String receiptHandle, int seconds) {}
 
   private final SqsAsyncClient client;
   private final QueueResolver resolver;
@@ -74,74 +72,121 @@ final class SqsRequests {
    * One long poll for up to {@code max} messages, with the receive count and the sent time (the
    * only attributes the adapter reads; message attributes are not requested).
    */
-  CompletableFuture<ReceiveMessageResponse> receive(int max, int waitSeconds, int visibilitySeconds) {
-    return withUrl(u -> client.receiveMessage(r -> r
-        .queueUrl(u)
-        .maxNumberOfMessages(max)
-        .waitTimeSeconds(waitSeconds)
-        .visibilityTimeout(visibilitySeconds)
-        .messageSystemAttributeNames(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT,
-            MessageSystemAttributeName.SENT_TIMESTAMP)));
+  CompletableFuture<ReceiveMessageResponse> receive(
+      int max, int waitSeconds, int visibilitySeconds) {
+    return withUrl(
+        u ->
+            client.receiveMessage(
+                r ->
+                    r.queueUrl(u)
+                        .maxNumberOfMessages(max)
+                        .waitTimeSeconds(waitSeconds)
+                        .visibilityTimeout(visibilitySeconds)
+                        .messageSystemAttributeNames(
+                            MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT,
+                            MessageSystemAttributeName.SENT_TIMESTAMP)));
   }
 
   /** SendMessageBatch of {@code items}; one outcome per item, in order. */
   CompletableFuture<List<Batcher.Outcome>> send(List<Outgoing> items) {
-    return withUrl(u -> {
-      List<SendMessageBatchRequestEntry> entries = new ArrayList<>(items.size());
-      for (int i = 0; i < items.size(); i++) {
-        Outgoing o = items.get(i);
-        entries.add(SendMessageBatchRequestEntry.builder().id(IDS[i]).messageBody(o.body())
-            .messageGroupId(o.groupId()).messageDeduplicationId(o.deduplicationId()).build());
-      }
-      return client.sendMessageBatch(r -> r.queueUrl(u).entries(entries))
-          .thenApply(r -> outcomes(items.size(), r.successful(), SendMessageBatchResultEntry::id, r.failed()));
-    });
+    return withUrl(
+        u -> {
+          List<SendMessageBatchRequestEntry> entries = new ArrayList<>(items.size());
+          for (int i = 0; i < items.size(); i++) {
+            Outgoing o = items.get(i);
+            entries.add(
+                SendMessageBatchRequestEntry.builder()
+                    .id(IDS[i])
+                    .messageBody(o.body())
+                    .messageGroupId(o.groupId())
+                    .messageDeduplicationId(o.deduplicationId())
+                    .build());
+          }
+          return client
+              .sendMessageBatch(r -> r.queueUrl(u).entries(entries))
+              .thenApply(
+                  r ->
+                      outcomes(
+                          items.size(),
+                          r.successful(),
+                          SendMessageBatchResultEntry::id,
+                          r.failed()));
+        });
   }
 
   /** DeleteMessageBatch of the receipt handles; one outcome per handle, in order. */
   CompletableFuture<List<Batcher.Outcome>> delete(List<String> handles) {
-    return withUrl(u -> {
-      List<DeleteMessageBatchRequestEntry> entries = new ArrayList<>(handles.size());
-      for (int i = 0; i < handles.size(); i++) {
-        entries.add(DeleteMessageBatchRequestEntry.builder().id(IDS[i]).receiptHandle(handles.get(i)).build());
-      }
-      return client.deleteMessageBatch(r -> r.queueUrl(u).entries(entries))
-          .thenApply(r -> outcomes(handles.size(), r.successful(), DeleteMessageBatchResultEntry::id, r.failed()));
-    });
+    return withUrl(
+        u -> {
+          List<DeleteMessageBatchRequestEntry> entries = new ArrayList<>(handles.size());
+          for (int i = 0; i < handles.size(); i++) {
+            entries.add(
+                DeleteMessageBatchRequestEntry.builder()
+                    .id(IDS[i])
+                    .receiptHandle(handles.get(i))
+                    .build());
+          }
+          return client
+              .deleteMessageBatch(r -> r.queueUrl(u).entries(entries))
+              .thenApply(
+                  r ->
+                      outcomes(
+                          handles.size(),
+                          r.successful(),
+                          DeleteMessageBatchResultEntry::id,
+                          r.failed()));
+        });
   }
 
   /** ChangeMessageVisibilityBatch; one outcome per change, in order. */
   CompletableFuture<List<Batcher.Outcome>> changeVisibility(List<VisibilityChange> changes) {
-    return withUrl(u -> {
-      List<ChangeMessageVisibilityBatchRequestEntry> entries = new ArrayList<>(changes.size());
-      for (int i = 0; i < changes.size(); i++) {
-        entries.add(ChangeMessageVisibilityBatchRequestEntry.builder().id(IDS[i])
-            .receiptHandle(changes.get(i).receiptHandle()).visibilityTimeout(changes.get(i).seconds()).build());
-      }
-      return client.changeMessageVisibilityBatch(r -> r.queueUrl(u).entries(entries))
-          .thenApply(r -> outcomes(changes.size(), r.successful(), ChangeMessageVisibilityBatchResultEntry::id,
-              r.failed()));
-    });
+    return withUrl(
+        u -> {
+          List<ChangeMessageVisibilityBatchRequestEntry> entries = new ArrayList<>(changes.size());
+          for (int i = 0; i < changes.size(); i++) {
+            entries.add(
+                ChangeMessageVisibilityBatchRequestEntry.builder()
+                    .id(IDS[i])
+                    .receiptHandle(changes.get(i).receiptHandle())
+                    .visibilityTimeout(changes.get(i).seconds())
+                    .build());
+          }
+          return client
+              .changeMessageVisibilityBatch(r -> r.queueUrl(u).entries(entries))
+              .thenApply(
+                  r ->
+                      outcomes(
+                          changes.size(),
+                          r.successful(),
+                          ChangeMessageVisibilityBatchResultEntry::id,
+                          r.failed()));
+        });
   }
 
   /**
-   * The outcome of each of the {@code size} entries of a batch request (ids {@code "0"} to
-   * {@code size-1}) from its answer: the successful ones are OK; a failed one carries the error and is
-   * retryable unless SQS blames the sender; an entry the answer does not mention (or an id that is not
-   * ours) is a retryable failure, so it is never taken for a success.
+   * The outcome of each of the {@code size} entries of a batch request (ids {@code "0"} to {@code
+   * size-1}) from its answer: the successful ones are OK; a failed one carries the error and is
+   * retryable unless SQS blames the sender; an entry the answer does not mention (or an id that is
+   * not ours) is a retryable failure, so it is never taken for a success.
    */
-  static <S> List<Batcher.Outcome> outcomes(int size, List<S> successful, Function<S, String> id,
-      List<BatchResultErrorEntry> failed) {
+  static <S> List<Batcher.Outcome> outcomes(
+      int size, List<S> successful, Function<S, String> id, List<BatchResultErrorEntry> failed) {
     Batcher.Outcome[] outcomes = new Batcher.Outcome[size];
     for (S s : successful) {
       set(outcomes, id.apply(s), Batcher.Outcome.OK);
     }
     for (BatchResultErrorEntry f : failed) {
-      set(outcomes, f.id(), new Batcher.Outcome(new SqsBatchEntryException(f), !Boolean.TRUE.equals(f.senderFault())));
+      set(
+          outcomes,
+          f.id(),
+          new Batcher.Outcome(
+              new SqsBatchEntryException(f), !Boolean.TRUE.equals(f.senderFault())));
     }
     for (int i = 0; i < size; i++) {
       if (outcomes[i] == null) {
-        outcomes[i] = new Batcher.Outcome(new IllegalStateException("SQS returned no result for entry " + i), true);
+        outcomes[i] =
+            new Batcher.Outcome(
+                new IllegalStateException("SQS returned no result for entry " + i), true);
       }
     }
     return Arrays.asList(outcomes);

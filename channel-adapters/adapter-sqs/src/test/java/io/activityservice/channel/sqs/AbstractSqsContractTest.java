@@ -36,7 +36,9 @@ abstract class AbstractSqsContractTest extends ChannelAdapterContract {
     return ChannelUri.parse("sqs:contract-" + UUID.randomUUID() + ".fifo");
   }
 
-  /** SQS gives a message group to one receiver at a time, in order, but not always to the same one. */
+  /**
+   * SQS gives a message group to one receiver at a time, in order, but not always to the same one.
+   */
   @Override
   protected boolean partitionKeyPinsReceiver() {
     return false;
@@ -46,8 +48,11 @@ abstract class AbstractSqsContractTest extends ChannelAdapterContract {
   @Override
   protected String sendPlain(ChannelUri uri, byte[] body) {
     String url = adapter.queueUrl(uri).join();
-    return adapter.client().sendMessage(r -> r.queueUrl(url).messageBody(new String(body, StandardCharsets.UTF_8)))
-        .join().messageId();
+    return adapter
+        .client()
+        .sendMessage(r -> r.queueUrl(url).messageBody(new String(body, StandardCharsets.UTF_8)))
+        .join()
+        .messageId();
   }
 
   @Override

@@ -21,13 +21,15 @@ import org.junit.jupiter.api.Assumptions;
 
 /**
  * Test support: finds a real LocalStack (SQS) for integration tests, in this order:
+ *
  * <ol>
- *   <li>the {@code LOCALSTACK_ENDPOINT} environment variable (e.g. {@code http://127.0.0.1:4566});</li>
- *   <li>a Testcontainers LocalStack 4.3.0 container, when a Docker engine is available;</li>
+ *   <li>the {@code LOCALSTACK_ENDPOINT} environment variable (e.g. {@code http://127.0.0.1:4566});
+ *   <li>a Testcontainers LocalStack 4.3.0 container, when a Docker engine is available;
  *   <li>the project's {@code infra/localstack/start.sh} (found by walking up from the working
  *       directory), which installs LocalStack into a venv and starts it on 127.0.0.1:4566, or
- *       returns at once if it already runs.</li>
+ *       returns at once if it already runs.
  * </ol>
+ *
  * When none works the calling test is skipped (JUnit assumption) with the reason, except under
  * {@code CI=true}, where it fails. The result is looked up once per JVM.
  */
@@ -35,6 +37,7 @@ public final class LocalStackSqs {
 
   /** The LocalStack version the project pins (same as infra/localstack). */
   public static final String IMAGE = "localstack/localstack:4.3.0";
+
   /** LocalStack 4.3 limits a message and a batch request to 256 KiB (AWS now allows 1 MiB). */
   public static final int MAX_BATCH_BYTES = 262_144;
 
@@ -44,8 +47,7 @@ public final class LocalStackSqs {
   private static URI endpoint;
   private static String unavailable;
 
-  private LocalStackSqs() {
-  }
+  private LocalStackSqs() {}
 
   /**
    * The endpoint of a running LocalStack with SQS. Skips the calling test when there is none, or
@@ -84,7 +86,10 @@ public final class LocalStackSqs {
         endpoint = uri;
         return;
       }
-      unavailable = "LOCALSTACK_ENDPOINT=" + env + " does not answer with a running SQS at /_localstack/health";
+      unavailable =
+          "LOCALSTACK_ENDPOINT="
+              + env
+              + " does not answer with a running SQS at /_localstack/health";
       return;
     }
     tried.add("LOCALSTACK_ENDPOINT not set");
@@ -134,14 +139,14 @@ public final class LocalStackSqs {
   }
 
   private static URI runScript(Path script) throws IOException, InterruptedException {
-    Process process = new ProcessBuilder("bash", script.toString())
-        .redirectErrorStream(true)
-        .start();
+    Process process =
+        new ProcessBuilder("bash", script.toString()).redirectErrorStream(true).start();
     process.getOutputStream().close();
     StringBuilder output = new StringBuilder();
     URI found = null;
-    try (BufferedReader reader = new BufferedReader(
-        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader reader =
+        new BufferedReader(
+            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
       String line;
       while ((line = reader.readLine()) != null) {
         output.append(line).append('\n');
@@ -155,7 +160,8 @@ public final class LocalStackSqs {
       throw new IllegalStateException("did not finish within " + SCRIPT_TIMEOUT);
     }
     if (process.exitValue() != 0 || found == null || !healthy(found)) {
-      String tail = output.length() > 2000 ? output.substring(output.length() - 2000) : output.toString();
+      String tail =
+          output.length() > 2000 ? output.substring(output.length() - 2000) : output.toString();
       throw new IllegalStateException("exit " + process.exitValue() + ", output:\n" + tail);
     }
     return found;
@@ -165,9 +171,12 @@ public final class LocalStackSqs {
   public static boolean healthy(URI endpoint) {
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     try {
-      HttpResponse<String> response = http.send(
-          HttpRequest.newBuilder(endpoint.resolve("/_localstack/health")).timeout(Duration.ofSeconds(3)).build(),
-          HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> response =
+          http.send(
+              HttpRequest.newBuilder(endpoint.resolve("/_localstack/health"))
+                  .timeout(Duration.ofSeconds(3))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
       return response.statusCode() == 200 && SQS_UP.matcher(response.body()).find();
     } catch (IOException e) {
       return false;

@@ -21,25 +21,33 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequest;
 final class RequestRecorder implements ExecutionInterceptor {
 
   /** One recorded batch request. */
-  record Batch(int entries, long bytes) {
-  }
+  record Batch(int entries, long bytes) {}
 
   final List<Batch> sendBatches = new CopyOnWriteArrayList<>();
+
   /** The message bodies sent, in order. */
   final List<String> bodies = new CopyOnWriteArrayList<>();
+
   /** Entries of each DeleteMessageBatch, in order. */
   final List<Integer> deleteBatches = new CopyOnWriteArrayList<>();
+
   /** Messages in each ReceiveMessage answer (0 for a long poll that ended empty), in order. */
   final List<Integer> receivedBatches = new CopyOnWriteArrayList<>();
+
   private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
 
   @Override
   public void beforeExecution(Context.BeforeExecution context, ExecutionAttributes attributes) {
-    requests.computeIfAbsent(context.request().getClass().getSimpleName().replace("Request", ""),
-        k -> new AtomicInteger()).incrementAndGet();
+    requests
+        .computeIfAbsent(
+            context.request().getClass().getSimpleName().replace("Request", ""),
+            k -> new AtomicInteger())
+        .incrementAndGet();
     if (context.request() instanceof SendMessageBatchRequest r) {
-      long bytes = r.entries().stream()
-          .mapToLong(e -> e.messageBody().getBytes(StandardCharsets.UTF_8).length).sum();
+      long bytes =
+          r.entries().stream()
+              .mapToLong(e -> e.messageBody().getBytes(StandardCharsets.UTF_8).length)
+              .sum();
       sendBatches.add(new Batch(r.entries().size(), bytes));
       r.entries().forEach(e -> bodies.add(e.messageBody()));
     } else if (context.request() instanceof DeleteMessageBatchRequest r) {

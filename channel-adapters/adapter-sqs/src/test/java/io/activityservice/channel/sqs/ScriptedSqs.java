@@ -21,10 +21,11 @@ import software.amazon.awssdk.services.sqs.model.ReceiveMessageRequest;
 import software.amazon.awssdk.services.sqs.model.ReceiveMessageResponse;
 
 /**
- * A scripted SQS for the inbound side's pure logic: receives answer with the batches the test offers
- * ({@link #offer}), or wait (a long poll) until one is offered; deletes and visibility changes answer
- * with what {@link #deleteScript} says (all OK by default). Every request is recorded. A real server
- * hardly ever fails single entries or holds a delete, which is what these tests need.
+ * A scripted SQS for the inbound side's pure logic: receives answer with the batches the test
+ * offers ({@link #offer}), or wait (a long poll) until one is offered; deletes and visibility
+ * changes answer with what {@link #deleteScript} says (all OK by default). Every request is
+ * recorded. A real server hardly ever fails single entries or holds a delete, which is what these
+ * tests need.
  */
 final class ScriptedSqs implements SqsAsyncClient {
 
@@ -34,9 +35,10 @@ final class ScriptedSqs implements SqsAsyncClient {
   final List<DeleteMessageBatchRequest> deletes = new CopyOnWriteArrayList<>();
   final List<ChangeMessageVisibilityBatchRequest> visibilityChanges = new CopyOnWriteArrayList<>();
   private final BlockingQueue<List<Message>> offered = new LinkedBlockingQueue<>();
-  private final List<CompletableFuture<ReceiveMessageResponse>> waiting = new CopyOnWriteArrayList<>();
-  volatile Function<DeleteMessageBatchRequest, CompletableFuture<DeleteMessageBatchResponse>> deleteScript =
-      ScriptedSqs::deleteAllOk;
+  private final List<CompletableFuture<ReceiveMessageResponse>> waiting =
+      new CopyOnWriteArrayList<>();
+  volatile Function<DeleteMessageBatchRequest, CompletableFuture<DeleteMessageBatchResponse>>
+      deleteScript = ScriptedSqs::deleteAllOk;
 
   /** The next receive (waiting or to come) answers with these messages. */
   synchronized void offer(List<Message> batch) {
@@ -54,9 +56,16 @@ final class ScriptedSqs implements SqsAsyncClient {
     List<Message> batch = new ArrayList<>(n);
     for (int i = 0; i < n; i++) {
       String id = UUID.randomUUID().toString();
-      batch.add(Message.builder().messageId(id).receiptHandle("rh-" + id)
-          .attributesWithStrings(java.util.Map.of("ApproximateReceiveCount", "1"))
-          .body("{\"specversion\":\"1.0\",\"id\":\"" + id + "\",\"source\":\"/t\",\"type\":\"t\"}").build());
+      batch.add(
+          Message.builder()
+              .messageId(id)
+              .receiptHandle("rh-" + id)
+              .attributesWithStrings(java.util.Map.of("ApproximateReceiveCount", "1"))
+              .body(
+                  "{\"specversion\":\"1.0\",\"id\":\""
+                      + id
+                      + "\",\"source\":\"/t\",\"type\":\"t\"}")
+              .build());
     }
     return batch;
   }
@@ -67,11 +76,13 @@ final class ScriptedSqs implements SqsAsyncClient {
   }
 
   @Override
-  public synchronized CompletableFuture<ReceiveMessageResponse> receiveMessage(ReceiveMessageRequest request) {
+  public synchronized CompletableFuture<ReceiveMessageResponse> receiveMessage(
+      ReceiveMessageRequest request) {
     receives.add(request);
     List<Message> batch = offered.poll();
     if (batch != null) {
-      return CompletableFuture.completedFuture(ReceiveMessageResponse.builder().messages(batch).build());
+      return CompletableFuture.completedFuture(
+          ReceiveMessageResponse.builder().messages(batch).build());
     }
     CompletableFuture<ReceiveMessageResponse> poll = new CompletableFuture<>();
     waiting.add(poll);
@@ -79,29 +90,41 @@ final class ScriptedSqs implements SqsAsyncClient {
   }
 
   @Override
-  public CompletableFuture<DeleteMessageBatchResponse> deleteMessageBatch(DeleteMessageBatchRequest request) {
+  public CompletableFuture<DeleteMessageBatchResponse> deleteMessageBatch(
+      DeleteMessageBatchRequest request) {
     deletes.add(request);
     return deleteScript.apply(request);
   }
 
-  static CompletableFuture<DeleteMessageBatchResponse> deleteAllOk(DeleteMessageBatchRequest request) {
+  static CompletableFuture<DeleteMessageBatchResponse> deleteAllOk(
+      DeleteMessageBatchRequest request) {
     return CompletableFuture.completedFuture(deleteAnswer(request, List.of(), false));
   }
 
-  /** An answer that fails the entries with {@code failIds} (sender's fault or not) and accepts the others. */
-  static DeleteMessageBatchResponse deleteAnswer(DeleteMessageBatchRequest request, List<String> failIds,
-      boolean senderFault) {
+  /**
+   * An answer that fails the entries with {@code failIds} (sender's fault or not) and accepts the
+   * others.
+   */
+  static DeleteMessageBatchResponse deleteAnswer(
+      DeleteMessageBatchRequest request, List<String> failIds, boolean senderFault) {
     List<DeleteMessageBatchResultEntry> ok = new ArrayList<>();
     List<BatchResultErrorEntry> failed = new ArrayList<>();
-    request.entries().forEach(e -> {
-      if (failIds.contains(e.id())) {
-        failed.add(BatchResultErrorEntry.builder().id(e.id())
-            .code(senderFault ? "ReceiptHandleIsInvalid" : "InternalError").message("scripted")
-            .senderFault(senderFault).build());
-      } else {
-        ok.add(DeleteMessageBatchResultEntry.builder().id(e.id()).build());
-      }
-    });
+    request
+        .entries()
+        .forEach(
+            e -> {
+              if (failIds.contains(e.id())) {
+                failed.add(
+                    BatchResultErrorEntry.builder()
+                        .id(e.id())
+                        .code(senderFault ? "ReceiptHandleIsInvalid" : "InternalError")
+                        .message("scripted")
+                        .senderFault(senderFault)
+                        .build());
+              } else {
+                ok.add(DeleteMessageBatchResultEntry.builder().id(e.id()).build());
+              }
+            });
     return DeleteMessageBatchResponse.builder().successful(ok).failed(failed).build();
   }
 
@@ -109,10 +132,13 @@ final class ScriptedSqs implements SqsAsyncClient {
   public CompletableFuture<ChangeMessageVisibilityBatchResponse> changeMessageVisibilityBatch(
       ChangeMessageVisibilityBatchRequest request) {
     visibilityChanges.add(request);
-    return CompletableFuture.completedFuture(ChangeMessageVisibilityBatchResponse.builder()
-        .successful(request.entries().stream()
-            .map(e -> ChangeMessageVisibilityBatchResultEntry.builder().id(e.id()).build()).toList())
-        .build());
+    return CompletableFuture.completedFuture(
+        ChangeMessageVisibilityBatchResponse.builder()
+            .successful(
+                request.entries().stream()
+                    .map(e -> ChangeMessageVisibilityBatchResultEntry.builder().id(e.id()).build())
+                    .toList())
+            .build());
   }
 
   /** Receipt handles of every delete entry sent, in order. */
@@ -126,6 +152,5 @@ final class ScriptedSqs implements SqsAsyncClient {
   }
 
   @Override
-  public void close() {
-  }
+  public void close() {}
 }

@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import io.activityservice.channel.Acknowledgement;
 import io.activityservice.channel.ChannelUri;
-import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.OutboundChannel;
 import io.activityservice.channel.OutboundEvent;
@@ -54,8 +53,11 @@ abstract class SqsBehaviourTests {
   }
 
   private SqsChannelAdapter adapter(SqsChannelProperties p, RequestRecorder recorder) {
-    SqsAsyncClient client = track(SqsClients.builder(p)
-        .overrideConfiguration(c -> c.addExecutionInterceptor(recorder)).build());
+    SqsAsyncClient client =
+        track(
+            SqsClients.builder(p)
+                .overrideConfiguration(c -> c.addExecutionInterceptor(recorder))
+                .build());
     return track(new SqsChannelAdapter(client, p));
   }
 
@@ -65,22 +67,30 @@ abstract class SqsBehaviourTests {
 
   private static CloudEvent event(int n, int dataBytes) {
     String data = "{\"n\":" + n + ",\"pad\":\"" + "x".repeat(Math.max(0, dataBytes - 20)) + "\"}";
-    return CloudEventBuilder.v1().withId(UUID.randomUUID().toString())
-        .withSource(URI.create("/sqs/test")).withType("com.example.sqs.test")
-        .withData("application/json", data.getBytes(StandardCharsets.UTF_8)).build();
+    return CloudEventBuilder.v1()
+        .withId(UUID.randomUUID().toString())
+        .withSource(URI.create("/sqs/test"))
+        .withType("com.example.sqs.test")
+        .withData("application/json", data.getBytes(StandardCharsets.UTF_8))
+        .build();
   }
 
   @Test
   void bigEventsAreSplitIntoSeveralBatchesAndAllDelivered() {
-    SqsChannelProperties p = properties().withSend(Duration.ofMillis(50), 8, properties().maxBatchBytes());
+    SqsChannelProperties p =
+        properties().withSend(Duration.ofMillis(50), 8, properties().maxBatchBytes());
     RequestRecorder recorder = new RequestRecorder();
     SqsChannelAdapter adapter = adapter(p, recorder);
     ChannelUri uri = fresh("split");
     Set<String> received = ConcurrentHashMap.newKeySet();
-    track(adapter.openInbound(uri, InboundSettings.strict(), (e, ack) -> {
-      received.add(e.getId());
-      ack.ack();
-    }));
+    track(
+        adapter.openInbound(
+            uri,
+            InboundSettings.strict(),
+            (e, ack) -> {
+              received.add(e.getId());
+              ack.ack();
+            }));
     OutboundChannel out = track(adapter.openOutbound(uri));
     adapter.queueUrl(uri).join();
     List<String> ids = new ArrayList<>();
@@ -90,26 +100,38 @@ abstract class SqsBehaviourTests {
       ids.add(e.getId());
       sends.add(out.send(e));
     }
-    CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).orTimeout(60, TimeUnit.SECONDS).join();
+    CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
+        .orTimeout(60, TimeUnit.SECONDS)
+        .join();
     await().atMost(Duration.ofSeconds(60)).until(() -> received.size() == 10);
 
     assertThat(received).containsExactlyInAnyOrderElementsOf(ids);
     int expectedPerBatch = (int) (p.maxBatchBytes() / (200 * 1024 + 200));
-    assertThat(recorder.sendBatches).hasSizeGreaterThanOrEqualTo(2)
+    assertThat(recorder.sendBatches)
+        .hasSizeGreaterThanOrEqualTo(2)
         .allSatisfy(b -> assertThat(b.bytes()).isLessThanOrEqualTo(p.maxBatchBytes()))
         .allSatisfy(b -> assertThat(b.entries()).isBetween(1, Math.max(1, expectedPerBatch)));
-    assertThat(recorder.sendBatches.stream().mapToInt(RequestRecorder.Batch::entries).sum()).isEqualTo(10);
+    assertThat(recorder.sendBatches.stream().mapToInt(RequestRecorder.Batch::entries).sum())
+        .isEqualTo(10);
   }
 
-  /** Sends one event through a fresh queue of an adapter with {@code recorder} and returns what was received. */
-  private CloudEvent sendAndReceive(String prefix, RequestRecorder recorder, CloudEvent sent) throws Exception {
+  /**
+   * Sends one event through a fresh queue of an adapter with {@code recorder} and returns what was
+   * received.
+   */
+  private CloudEvent sendAndReceive(String prefix, RequestRecorder recorder, CloudEvent sent)
+      throws Exception {
     SqsChannelAdapter adapter = adapter(properties(), recorder);
     ChannelUri uri = fresh(prefix);
     CompletableFuture<CloudEvent> got = new CompletableFuture<>();
-    track(adapter.openInbound(uri, InboundSettings.strict(), (e, ack) -> {
-      got.complete(e);
-      ack.ack();
-    }));
+    track(
+        adapter.openInbound(
+            uri,
+            InboundSettings.strict(),
+            (e, ack) -> {
+              got.complete(e);
+              ack.ack();
+            }));
     OutboundChannel out = track(adapter.openOutbound(uri));
     adapter.queueUrl(uri).join();
     out.send(sent).get(10, TimeUnit.SECONDS);
@@ -121,40 +143,63 @@ abstract class SqsBehaviourTests {
     RequestRecorder recorder = new RequestRecorder();
     CloudEvent sent = event(1, 100);
     assertThat(sendAndReceive("linger", recorder, sent).getId()).isEqualTo(sent.getId());
-    assertThat(recorder.sendBatches).singleElement().extracting(RequestRecorder.Batch::entries).isEqualTo(1);
+    assertThat(recorder.sendBatches)
+        .singleElement()
+        .extracting(RequestRecorder.Batch::entries)
+        .isEqualTo(1);
   }
 
-  /** The body is the SDK's structured JSON: RFC 3339 time with its zero seconds, non-JSON data as data_base64. */
+  /**
+   * The body is the SDK's structured JSON: RFC 3339 time with its zero seconds, non-JSON data as
+   * data_base64.
+   */
   @Test
   void bodiesKeepZeroSecondsAndCarryBinaryDataAsBase64() throws Exception {
     RequestRecorder recorder = new RequestRecorder();
-    CloudEvent sent = CloudEventBuilder.v1().withId(UUID.randomUUID().toString()).withSource(URI.create("/sqs/test"))
-        .withType("com.example.sqs.binary").withTime(java.time.OffsetDateTime.parse("2026-01-02T03:04:00Z"))
-        .withData("application/octet-stream", new byte[] {(byte) 0xff, 0, 1, (byte) 0xfe, 'x'}).build();
+    CloudEvent sent =
+        CloudEventBuilder.v1()
+            .withId(UUID.randomUUID().toString())
+            .withSource(URI.create("/sqs/test"))
+            .withType("com.example.sqs.binary")
+            .withTime(java.time.OffsetDateTime.parse("2026-01-02T03:04:00Z"))
+            .withData("application/octet-stream", new byte[] {(byte) 0xff, 0, 1, (byte) 0xfe, 'x'})
+            .build();
 
     assertThat(sendAndReceive("wire", recorder, sent)).isEqualTo(sent);
-    assertThat(recorder.bodies).singleElement().asString()
-        .contains("\"time\":\"2026-01-02T03:04:00Z\"").contains("\"data_base64\":\"/wAB/ng=\"");
+    assertThat(recorder.bodies)
+        .singleElement()
+        .asString()
+        .contains("\"time\":\"2026-01-02T03:04:00Z\"")
+        .contains("\"data_base64\":\"/wAB/ng=\"");
   }
 
-  /** The SDK's response threads only complete futures: events reach the handler on the adapter's workers. */
+  /**
+   * The SDK's response threads only complete futures: events reach the handler on the adapter's
+   * workers.
+   */
   @Test
   void handlersRunOnTheAdaptersWorkersNotOnSdkThreads() throws Exception {
     SqsChannelAdapter adapter = adapter(properties(), new RequestRecorder());
     ChannelUri uri = fresh("threads");
     Set<String> threads = ConcurrentHashMap.newKeySet();
     AtomicInteger count = new AtomicInteger();
-    track(adapter.openInbound(uri, InboundSettings.strict(), (e, ack) -> {
-      threads.add(Thread.currentThread().getName());
-      count.incrementAndGet();
-      ack.ack();
-    }));
+    track(
+        adapter.openInbound(
+            uri,
+            InboundSettings.strict(),
+            (e, ack) -> {
+              threads.add(Thread.currentThread().getName());
+              count.incrementAndGet();
+              ack.ack();
+            }));
     OutboundChannel out = track(adapter.openOutbound(uri));
     for (int i = 0; i < 30; i++) {
       out.send(event(i, 100)).get(10, TimeUnit.SECONDS);
     }
     await().atMost(Duration.ofSeconds(30)).until(() -> count.get() == 30);
-    assertThat(threads).isNotEmpty().allSatisfy(name -> assertThat(name).startsWith("sqs-channel-worker-"));
+    assertThat(threads)
+        .isNotEmpty()
+        .allSatisfy(name -> assertThat(name).startsWith("sqs-channel-worker-"));
   }
 
   @Test
@@ -162,7 +207,9 @@ abstract class SqsBehaviourTests {
     SqsChannelAdapter adapter = adapter(properties(), new RequestRecorder());
     OutboundChannel out = track(adapter.openOutbound(fresh("oversize")));
     CompletableFuture<Void> send = out.send(event(1, properties().maxBatchBytes() + 10));
-    assertThat(send).failsWithin(Duration.ofSeconds(1)).withThrowableThat()
+    assertThat(send)
+        .failsWithin(Duration.ofSeconds(1))
+        .withThrowableThat()
         .withMessageContaining("accepts at most " + properties().maxBatchBytes() + " bytes");
   }
 
@@ -171,22 +218,35 @@ abstract class SqsBehaviourTests {
     SqsChannelAdapter adapter = adapter(properties(), new RequestRecorder());
     ChannelUri uri = fresh("plain");
     String url = adapter.queueUrl(uri).join();
-    String textId = adapter.client().sendMessage(r -> r.queueUrl(url).messageBody("hello world")).join().messageId();
-    String jsonId = adapter.client().sendMessage(r -> r.queueUrl(url).messageBody("{\"a\":1}")).join().messageId();
+    String textId =
+        adapter
+            .client()
+            .sendMessage(r -> r.queueUrl(url).messageBody("hello world"))
+            .join()
+            .messageId();
+    String jsonId =
+        adapter
+            .client()
+            .sendMessage(r -> r.queueUrl(url).messageBody("{\"a\":1}"))
+            .join()
+            .messageId();
     Map<String, CloudEvent> got = new ConcurrentHashMap<>();
-    track(adapter.openInbound(uri,
-        new InboundSettings("com.example.plain", URI.create("/legacy/orders"), Map.of()),
-        (e, ack) -> {
-          got.put(e.getId(), e);
-          ack.ack();
-        }));
+    track(
+        adapter.openInbound(
+            uri,
+            new InboundSettings("com.example.plain", URI.create("/legacy/orders"), Map.of()),
+            (e, ack) -> {
+              got.put(e.getId(), e);
+              ack.ack();
+            }));
 
     await().atMost(Duration.ofSeconds(30)).until(() -> got.size() == 2);
     CloudEvent text = got.get(textId);
     assertThat(text.getType()).isEqualTo("com.example.plain");
     assertThat(text.getSource()).isEqualTo(URI.create("/legacy/orders"));
     assertThat(text.getDataContentType()).isEqualTo("text/plain");
-    assertThat(new String(text.getData().toBytes(), StandardCharsets.UTF_8)).isEqualTo("hello world");
+    assertThat(new String(text.getData().toBytes(), StandardCharsets.UTF_8))
+        .isEqualTo("hello world");
     assertThat(text.getTime()).isNotNull();
     CloudEvent json = got.get(jsonId);
     assertThat(json.getDataContentType()).isEqualTo("application/json");
@@ -201,10 +261,14 @@ abstract class SqsBehaviourTests {
     String url = adapter.queueUrl(uri).join();
     adapter.client().sendMessage(r -> r.queueUrl(url).messageBody("not a cloud event")).join();
     AtomicInteger handled = new AtomicInteger();
-    track(adapter.openInbound(uri, InboundSettings.strict(), (e, ack) -> {
-      handled.incrementAndGet();
-      ack.ack();
-    }));
+    track(
+        adapter.openInbound(
+            uri,
+            InboundSettings.strict(),
+            (e, ack) -> {
+              handled.incrementAndGet();
+              ack.ack();
+            }));
 
     await().atMost(Duration.ofSeconds(30)).until(() -> queueIsEmpty(adapter, url));
     assertThat(handled.get()).isZero();
@@ -212,7 +276,8 @@ abstract class SqsBehaviourTests {
 
   @Test
   void visibilityIsExtendedWhileAnEventIsStillBeingRouted() {
-    SqsChannelProperties p = properties().withReceive(2, Duration.ofSeconds(1), Duration.ofSeconds(2), 10);
+    SqsChannelProperties p =
+        properties().withReceive(2, Duration.ofSeconds(1), Duration.ofSeconds(2), 10);
     SqsChannelAdapter adapter = adapter(p, new RequestRecorder());
     ChannelUri uri = fresh("slow");
     String url = adapter.queueUrl(uri).join();
@@ -222,7 +287,9 @@ abstract class SqsBehaviourTests {
 
     await().atMost(Duration.ofSeconds(20)).until(() -> deliveries.size() == 1);
     // Three visibility timeouts pass while the "router" holds the event; it must not come back.
-    await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(8))
+    await()
+        .during(Duration.ofSeconds(6))
+        .atMost(Duration.ofSeconds(8))
         .until(() -> deliveries.size() == 1);
     deliveries.get(0).ack();
     await().atMost(Duration.ofSeconds(20)).until(() -> queueIsEmpty(adapter, url));
@@ -230,9 +297,9 @@ abstract class SqsBehaviourTests {
   }
 
   /**
-   * What the contract's partition-key test relies on: on a FIFO queue the adapter sends a key as the
-   * message group, and the server hands a group to one receiver at a time: while a message of group
-   * g is in flight, later messages of g are held back, other groups are not.
+   * What the contract's partition-key test relies on: on a FIFO queue the adapter sends a key as
+   * the message group, and the server hands a group to one receiver at a time: while a message of
+   * group g is in flight, later messages of g are held back, other groups are not.
    */
   @Test
   void fifoQueueHoldsBackAGroupWhileOneOfItsMessagesIsInFlight() {
@@ -247,28 +314,53 @@ abstract class SqsBehaviourTests {
     out.send(OutboundEvent.of(g2).withPartitionKey("g")).join();
     out.send(OutboundEvent.of(h1).withPartitionKey("h")).join();
 
-    var first = adapter.client().receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(1)
-        .visibilityTimeout(30).messageSystemAttributeNamesWithStrings("MessageGroupId")).join().messages();
-    assertThat(first).singleElement().satisfies(m -> {
-      assertThat(m.body()).contains(g1.getId());
-      assertThat(m.attributesAsStrings()).containsEntry("MessageGroupId", "g");
-    });
-    var rest = adapter.client().receiveMessage(r -> r.queueUrl(url).maxNumberOfMessages(10)
-        .visibilityTimeout(30).waitTimeSeconds(1)).join().messages();
-    assertThat(rest).as("g is held back while g1 is in flight; h is not")
-        .singleElement().satisfies(m -> assertThat(m.body()).contains(h1.getId()));
+    var first =
+        adapter
+            .client()
+            .receiveMessage(
+                r ->
+                    r.queueUrl(url)
+                        .maxNumberOfMessages(1)
+                        .visibilityTimeout(30)
+                        .messageSystemAttributeNamesWithStrings("MessageGroupId"))
+            .join()
+            .messages();
+    assertThat(first)
+        .singleElement()
+        .satisfies(
+            m -> {
+              assertThat(m.body()).contains(g1.getId());
+              assertThat(m.attributesAsStrings()).containsEntry("MessageGroupId", "g");
+            });
+    var rest =
+        adapter
+            .client()
+            .receiveMessage(
+                r ->
+                    r.queueUrl(url)
+                        .maxNumberOfMessages(10)
+                        .visibilityTimeout(30)
+                        .waitTimeSeconds(1))
+            .join()
+            .messages();
+    assertThat(rest)
+        .as("g is held back while g1 is in flight; h is not")
+        .singleElement()
+        .satisfies(m -> assertThat(m.body()).contains(h1.getId()));
   }
 
   /**
-   * The batch-aligned relay: a backlog of 300 events goes through an inbound channel that sends each
-   * event to an outbound channel and acks when SQS accepted it (what the service's router does). With
-   * one poller, every ReceiveMessage takes 10, the events of each received batch leave in one
-   * SendMessageBatch, and their acks in one DeleteMessageBatch: 0.3 requests per relayed event.
+   * The batch-aligned relay: a backlog of 300 events goes through an inbound channel that sends
+   * each event to an outbound channel and acks when SQS accepted it (what the service's router
+   * does). With one poller, every ReceiveMessage takes 10, the events of each received batch leave
+   * in one SendMessageBatch, and their acks in one DeleteMessageBatch: 0.3 requests per relayed
+   * event.
    */
   @Test
   void aRelayTakesOneReceiveOneSendAndOneDeletePerTenEvents() throws Exception {
     int events = 300;
-    SqsChannelProperties p = properties().withReceive(1, Duration.ofSeconds(2), Duration.ofSeconds(30), 100);
+    SqsChannelProperties p =
+        properties().withReceive(1, Duration.ofSeconds(2), Duration.ofSeconds(30), 100);
     RequestRecorder relayRequests = new RequestRecorder();
     SqsChannelAdapter relay = adapter(p, relayRequests);
     SqsChannelAdapter client = adapter(p, new RequestRecorder());
@@ -280,34 +372,57 @@ abstract class SqsBehaviourTests {
 
     Set<String> relayed = ConcurrentHashMap.newKeySet();
     OutboundChannel target = track(relay.openOutbound(out));
-    track(relay.openInbound(in, InboundSettings.strict(), (e, ack) -> target.send(e).whenComplete((ok, error) -> {
-      if (error == null) {
-        relayed.add(e.getId());
-        ack.ack();
-      } else {
-        ack.nack(error);
-      }
-    })));
-    await().atMost(Duration.ofSeconds(60)).until(() -> relayed.size() == events && queueIsEmpty(client, inUrl));
+    track(
+        relay.openInbound(
+            in,
+            InboundSettings.strict(),
+            (e, ack) ->
+                target
+                    .send(e)
+                    .whenComplete(
+                        (ok, error) -> {
+                          if (error == null) {
+                            relayed.add(e.getId());
+                            ack.ack();
+                          } else {
+                            ack.nack(error);
+                          }
+                        })));
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> relayed.size() == events && queueIsEmpty(client, inUrl));
 
     assertThat(messagesIn(client, outUrl)).isEqualTo(events);
     assertThat(relayRequests.receivedBatches.stream().filter(n -> n > 0).toList())
-        .as("every receive took 10").hasSize(events / 10).allSatisfy(n -> assertThat(n).isEqualTo(10));
-    assertThat(relayRequests.sendBatches).as("one SendMessageBatch per received batch")
-        .hasSize(events / 10).allSatisfy(b -> assertThat(b.entries()).isEqualTo(10));
-    assertThat(relayRequests.deleteBatches).as("one DeleteMessageBatch per received batch")
-        .hasSize(events / 10).allSatisfy(n -> assertThat(n).isEqualTo(10));
-    long requests = relayRequests.nonEmptyReceives() + relayRequests.requests("SendMessageBatch")
-        + relayRequests.requests("DeleteMessageBatch") + relayRequests.requests("ChangeMessageVisibilityBatch");
-    assertThat((double) requests / events).as("SQS requests per relayed event (long polls that ended empty aside)")
+        .as("every receive took 10")
+        .hasSize(events / 10)
+        .allSatisfy(n -> assertThat(n).isEqualTo(10));
+    assertThat(relayRequests.sendBatches)
+        .as("one SendMessageBatch per received batch")
+        .hasSize(events / 10)
+        .allSatisfy(b -> assertThat(b.entries()).isEqualTo(10));
+    assertThat(relayRequests.deleteBatches)
+        .as("one DeleteMessageBatch per received batch")
+        .hasSize(events / 10)
+        .allSatisfy(n -> assertThat(n).isEqualTo(10));
+    long requests =
+        relayRequests.nonEmptyReceives()
+            + relayRequests.requests("SendMessageBatch")
+            + relayRequests.requests("DeleteMessageBatch")
+            + relayRequests.requests("ChangeMessageVisibilityBatch");
+    assertThat((double) requests / events)
+        .as("SQS requests per relayed event (long polls that ended empty aside)")
         .isLessThanOrEqualTo(0.3);
   }
 
-  /** Events routed from one received batch to two queues leave in one SendMessageBatch per queue. */
+  /**
+   * Events routed from one received batch to two queues leave in one SendMessageBatch per queue.
+   */
   @Test
   void theEventsOfOneReceivedBatchLeaveInOneSendPerTargetQueue() throws Exception {
     int events = 100;
-    SqsChannelProperties p = properties().withReceive(1, Duration.ofSeconds(2), Duration.ofSeconds(30), 100);
+    SqsChannelProperties p =
+        properties().withReceive(1, Duration.ofSeconds(2), Duration.ofSeconds(30), 100);
     RequestRecorder relayRequests = new RequestRecorder();
     SqsChannelAdapter relay = adapter(p, relayRequests);
     SqsChannelAdapter client = adapter(p, new RequestRecorder());
@@ -318,23 +433,34 @@ abstract class SqsBehaviourTests {
     preload(client, in, events);
 
     AtomicInteger settled = new AtomicInteger();
-    track(relay.openInbound(in, InboundSettings.strict(), (e, ack) ->
-        CompletableFuture.allOf(a.send(e), b.send(e)).whenComplete((ok, error) -> {
-          settled.incrementAndGet();
-          if (error == null) {
-            ack.ack();
-          } else {
-            ack.nack(error);
-          }
-        })));
-    await().atMost(Duration.ofSeconds(60)).until(() -> settled.get() >= events && queueIsEmpty(client, inUrl));
+    track(
+        relay.openInbound(
+            in,
+            InboundSettings.strict(),
+            (e, ack) ->
+                CompletableFuture.allOf(a.send(e), b.send(e))
+                    .whenComplete(
+                        (ok, error) -> {
+                          settled.incrementAndGet();
+                          if (error == null) {
+                            ack.ack();
+                          } else {
+                            ack.nack(error);
+                          }
+                        })));
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> settled.get() >= events && queueIsEmpty(client, inUrl));
 
     assertThat(relayRequests.nonEmptyReceives()).isEqualTo(events / 10);
-    assertThat(relayRequests.sendBatches).hasSize(2 * events / 10)
+    assertThat(relayRequests.sendBatches)
+        .hasSize(2 * events / 10)
         .allSatisfy(batch -> assertThat(batch.entries()).isEqualTo(10));
   }
 
-  /** Sends {@code n} events to {@code queue} in full batches and waits until SQS accepted them all. */
+  /**
+   * Sends {@code n} events to {@code queue} in full batches and waits until SQS accepted them all.
+   */
   private static void preload(SqsChannelAdapter client, ChannelUri queue, int n) throws Exception {
     OutboundChannel producer = client.openOutbound(queue);
     List<CompletableFuture<Void>> sends = new ArrayList<>();
@@ -348,15 +474,30 @@ abstract class SqsBehaviourTests {
   }
 
   private static int messagesIn(SqsChannelAdapter adapter, String url) {
-    return Integer.parseInt(adapter.client().getQueueAttributes(r -> r.queueUrl(url)
-        .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES)).join().attributes()
-        .get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES));
+    return Integer.parseInt(
+        adapter
+            .client()
+            .getQueueAttributes(
+                r ->
+                    r.queueUrl(url)
+                        .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES))
+            .join()
+            .attributes()
+            .get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES));
   }
 
   private static boolean queueIsEmpty(SqsChannelAdapter adapter, String url) {
-    Map<QueueAttributeName, String> a = adapter.client().getQueueAttributes(r -> r.queueUrl(url)
-        .attributeNames(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
-            QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE)).join().attributes();
+    Map<QueueAttributeName, String> a =
+        adapter
+            .client()
+            .getQueueAttributes(
+                r ->
+                    r.queueUrl(url)
+                        .attributeNames(
+                            QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES,
+                            QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE))
+            .join()
+            .attributes();
     return "0".equals(a.get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES))
         && "0".equals(a.get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_NOT_VISIBLE));
   }

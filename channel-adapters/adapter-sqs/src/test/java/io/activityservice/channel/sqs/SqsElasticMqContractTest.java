@@ -13,8 +13,11 @@ class SqsElasticMqContractTest extends AbstractSqsContractTest {
   @BeforeAll
   static void start() {
     server = EmbeddedElasticMq.start("127.0.0.1", 0);
-    adapter = SqsChannelAdapter.connect(SqsChannelProperties.forEndpoint(server.endpoint())
-        .withReceive(2, Duration.ofSeconds(2), Duration.ofSeconds(30), 100).withRedelivery(CONTRACT_REDELIVERY));
+    adapter =
+        SqsChannelAdapter.connect(
+            SqsChannelProperties.forEndpoint(server.endpoint())
+                .withReceive(2, Duration.ofSeconds(2), Duration.ofSeconds(30), 100)
+                .withRedelivery(CONTRACT_REDELIVERY));
   }
 
   @AfterAll

@@ -19,8 +19,8 @@ import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchResponse;
 
 /**
  * The inbound side's pure logic against a scripted SQS ({@link ScriptedSqs}): receives of 10, slots
- * freed on settlement, deletes grouped per received batch and within the delete linger, partial delete
- * failures retried once per failed entry.
+ * freed on settlement, deletes grouped per received batch and within the delete linger, partial
+ * delete failures retried once per failed entry.
  */
 class SqsInboundBatchingTest {
 
@@ -37,8 +37,12 @@ class SqsInboundBatchingTest {
   }
 
   private void open(int maxInFlight, Duration deleteLinger, InboundHandler handler) {
-    adapter = new SqsChannelAdapter(sqs, SqsChannelProperties.forEndpoint(URI.create("http://sqs.fake"))
-        .withReceive(4, Duration.ofSeconds(20), Duration.ofSeconds(30), maxInFlight).withDeleteLinger(deleteLinger));
+    adapter =
+        new SqsChannelAdapter(
+            sqs,
+            SqsChannelProperties.forEndpoint(URI.create("http://sqs.fake"))
+                .withReceive(4, Duration.ofSeconds(20), Duration.ofSeconds(30), maxInFlight)
+                .withDeleteLinger(deleteLinger));
     adapter.openInbound(QUEUE, InboundSettings.strict(), handler);
   }
 
@@ -48,10 +52,15 @@ class SqsInboundBatchingTest {
   void everyReceiveAsksForTenMessagesAndOneLongPollWaitsWhileTheQueueIsEmpty() {
     open(100, Duration.ZERO, ACK_AT_ONCE);
     await().atMost(Duration.ofSeconds(5)).until(() -> sqs.receives.size() == 1);
-    await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> sqs.receives.size() == 1);
+    await()
+        .during(Duration.ofMillis(300))
+        .atMost(Duration.ofSeconds(2))
+        .until(() -> sqs.receives.size() == 1);
     assertThat(sqs.receives.get(0).maxNumberOfMessages()).isEqualTo(10);
     assertThat(sqs.receives.get(0).waitTimeSeconds()).isEqualTo(20);
-    assertThat(sqs.receives.get(0).messageAttributeNames()).as("message attributes are never read").isEmpty();
+    assertThat(sqs.receives.get(0).messageAttributeNames())
+        .as("message attributes are never read")
+        .isEmpty();
   }
 
   @Test
@@ -61,7 +70,10 @@ class SqsInboundBatchingTest {
     sqs.offer(ScriptedSqs.messages(10));
     await().atMost(Duration.ofSeconds(5)).until(() -> sqs.waitingReceives() == 2);
     sqs.offer(ScriptedSqs.messages(3));
-    await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> sqs.waitingReceives() == 1);
+    await()
+        .during(Duration.ofMillis(300))
+        .atMost(Duration.ofSeconds(2))
+        .until(() -> sqs.waitingReceives() == 1);
   }
 
   @Test
@@ -74,17 +86,20 @@ class SqsInboundBatchingTest {
   @Test
   void slotsAreFreedOnSettlementNotWhenTheDeleteIsDone() {
     List<CompletableFuture<DeleteMessageBatchResponse>> heldDeletes = new CopyOnWriteArrayList<>();
-    sqs.deleteScript = r -> {
-      CompletableFuture<DeleteMessageBatchResponse> f = new CompletableFuture<>();
-      heldDeletes.add(f);
-      return f;
-    };
+    sqs.deleteScript =
+        r -> {
+          CompletableFuture<DeleteMessageBatchResponse> f = new CompletableFuture<>();
+          heldDeletes.add(f);
+          return f;
+        };
     List<Acknowledgement> acks = new CopyOnWriteArrayList<>();
     open(10, Duration.ZERO, (event, ack) -> acks.add(ack));
     await().atMost(Duration.ofSeconds(5)).until(() -> sqs.receives.size() == 1);
     sqs.offer(ScriptedSqs.messages(10));
     await().atMost(Duration.ofSeconds(5)).until(() -> acks.size() == 10);
-    await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
+    await()
+        .during(Duration.ofMillis(300))
+        .atMost(Duration.ofSeconds(2))
         .until(() -> sqs.receives.size() == 1); // all 10 slots taken by unsettled messages
 
     try (SendCork cork = SendCork.open()) { // as when one send answer completes them: one delete
@@ -92,9 +107,12 @@ class SqsInboundBatchingTest {
     }
     await().atMost(Duration.ofSeconds(5)).until(() -> sqs.receives.size() == 2);
     assertThat(sqs.deletes).singleElement().satisfies(d -> assertThat(d.entries()).hasSize(10));
-    assertThat(heldDeletes).as("the delete has not been answered").singleElement()
+    assertThat(heldDeletes)
+        .as("the delete has not been answered")
+        .singleElement()
         .satisfies(f -> assertThat(f).isNotDone());
-    heldDeletes.forEach(f -> f.complete(ScriptedSqs.deleteAnswer(sqs.deletes.get(0), List.of(), false)));
+    heldDeletes.forEach(
+        f -> f.complete(ScriptedSqs.deleteAnswer(sqs.deletes.get(0), List.of(), false)));
   }
 
   @Test
@@ -126,28 +144,40 @@ class SqsInboundBatchingTest {
     var full = ScriptedSqs.messages(10); // a full delete does not wait for the linger
     sqs.offer(full);
     await().atMost(Duration.ofMillis(900)).until(() -> sqs.deletes.size() == 2);
-    assertThat(sqs.deletes.get(1).entries()).extracting(DeleteMessageBatchRequestEntry::receiptHandle)
+    assertThat(sqs.deletes.get(1).entries())
+        .extracting(DeleteMessageBatchRequestEntry::receiptHandle)
         .containsExactlyInAnyOrderElementsOf(full.stream().map(m -> m.receiptHandle()).toList());
   }
 
   @Test
   void failedEntriesOfADeleteAreRetriedAloneAndSenderFaultsAreNot() {
-    sqs.deleteScript = r -> CompletableFuture.completedFuture(sqs.deletes.size() == 1
-        ? ScriptedSqs.deleteAnswer(r, List.of("1", "3"), false)
-        : ScriptedSqs.deleteAllOk(r).join());
+    sqs.deleteScript =
+        r ->
+            CompletableFuture.completedFuture(
+                sqs.deletes.size() == 1
+                    ? ScriptedSqs.deleteAnswer(r, List.of("1", "3"), false)
+                    : ScriptedSqs.deleteAllOk(r).join());
     open(100, Duration.ZERO, ACK_AT_ONCE);
     await().atMost(Duration.ofSeconds(5)).until(() -> sqs.waitingReceives() == 1);
     var batch = ScriptedSqs.messages(5);
     sqs.offer(batch);
     await().atMost(Duration.ofSeconds(10)).until(() -> sqs.deletes.size() == 2);
-    assertThat(sqs.deletes.get(1).entries()).extracting(DeleteMessageBatchRequestEntry::receiptHandle)
+    assertThat(sqs.deletes.get(1).entries())
+        .extracting(DeleteMessageBatchRequestEntry::receiptHandle)
         .containsExactly(batch.get(1).receiptHandle(), batch.get(3).receiptHandle());
-    await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> sqs.deletes.size() == 2);
+    await()
+        .during(Duration.ofMillis(500))
+        .atMost(Duration.ofSeconds(2))
+        .until(() -> sqs.deletes.size() == 2);
 
-    sqs.deleteScript = r -> CompletableFuture.completedFuture(ScriptedSqs.deleteAnswer(r, List.of("0"), true));
+    sqs.deleteScript =
+        r -> CompletableFuture.completedFuture(ScriptedSqs.deleteAnswer(r, List.of("0"), true));
     sqs.offer(ScriptedSqs.messages(2));
     await().atMost(Duration.ofSeconds(5)).until(() -> sqs.deletes.size() == 3);
-    await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> sqs.deletes.size() == 3);
+    await()
+        .during(Duration.ofMillis(500))
+        .atMost(Duration.ofSeconds(2))
+        .until(() -> sqs.deletes.size() == 3);
   }
 
   @Test
@@ -156,8 +186,12 @@ class SqsInboundBatchingTest {
     await().atMost(Duration.ofSeconds(5)).until(() -> sqs.waitingReceives() == 1);
     sqs.offer(ScriptedSqs.messages(6));
     await().atMost(Duration.ofSeconds(5)).until(() -> sqs.visibilityChanges.size() == 1);
-    assertThat(sqs.visibilityChanges.get(0).entries()).hasSize(6)
-        .allSatisfy(e -> assertThat(e.visibilityTimeout()).isBetween(0, 1)); // first nack: 1 s ceiling, full jitter
+    assertThat(sqs.visibilityChanges.get(0).entries())
+        .hasSize(6)
+        .allSatisfy(
+            e ->
+                assertThat(e.visibilityTimeout())
+                    .isBetween(0, 1)); // first nack: 1 s ceiling, full jitter
     assertThat(sqs.deletes).isEmpty();
   }
 }

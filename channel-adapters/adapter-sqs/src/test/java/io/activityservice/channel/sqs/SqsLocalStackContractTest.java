@@ -7,6 +7,7 @@ class SqsLocalStackContractTest extends AbstractSqsContractTest {
 
   @BeforeAll
   static void start() {
-    adapter = SqsChannelAdapter.connect(LocalStackSqs.properties().withRedelivery(CONTRACT_REDELIVERY));
+    adapter =
+        SqsChannelAdapter.connect(LocalStackSqs.properties().withRedelivery(CONTRACT_REDELIVERY));
   }
 }

@@ -16,7 +16,9 @@ class SqsNackDelayTest {
     assertThat(InboundSettlements.nackDelaySeconds(exact, 2)).isEqualTo(3);
     assertThat(InboundSettlements.nackDelaySeconds(exact, 3)).isEqualTo(6);
     assertThat(InboundSettlements.nackDelaySeconds(exact, 30)).isEqualTo(60);
-    assertThat(InboundSettlements.nackDelaySeconds(exact, 0)).as("missing receive count: first").isEqualTo(2);
+    assertThat(InboundSettlements.nackDelaySeconds(exact, 0))
+        .as("missing receive count: first")
+        .isEqualTo(2);
   }
 
   @Test

@@ -40,7 +40,8 @@ class SqsOutboundBatchingTest {
         FakeSqs::allOk;
 
     @Override
-    public CompletableFuture<SendMessageBatchResponse> sendMessageBatch(SendMessageBatchRequest request) {
+    public CompletableFuture<SendMessageBatchResponse> sendMessageBatch(
+        SendMessageBatchRequest request) {
       requests.add(request);
       return script.apply(request);
     }
@@ -49,18 +50,30 @@ class SqsOutboundBatchingTest {
       return CompletableFuture.completedFuture(respond(request, List.of(), false));
     }
 
-    static SendMessageBatchResponse respond(SendMessageBatchRequest request, List<String> failIds,
-        boolean senderFault) {
+    static SendMessageBatchResponse respond(
+        SendMessageBatchRequest request, List<String> failIds, boolean senderFault) {
       List<SendMessageBatchResultEntry> ok = new ArrayList<>();
       List<BatchResultErrorEntry> failed = new ArrayList<>();
-      request.entries().forEach(e -> {
-        if (failIds.contains(e.id())) {
-          failed.add(BatchResultErrorEntry.builder().id(e.id()).code(senderFault ? "InvalidMessageContents" : "InternalError")
-              .message("scripted").senderFault(senderFault).build());
-        } else {
-          ok.add(SendMessageBatchResultEntry.builder().id(e.id()).messageId(UUID.randomUUID().toString()).build());
-        }
-      });
+      request
+          .entries()
+          .forEach(
+              e -> {
+                if (failIds.contains(e.id())) {
+                  failed.add(
+                      BatchResultErrorEntry.builder()
+                          .id(e.id())
+                          .code(senderFault ? "InvalidMessageContents" : "InternalError")
+                          .message("scripted")
+                          .senderFault(senderFault)
+                          .build());
+                } else {
+                  ok.add(
+                      SendMessageBatchResultEntry.builder()
+                          .id(e.id())
+                          .messageId(UUID.randomUUID().toString())
+                          .build());
+                }
+              });
       return SendMessageBatchResponse.builder().successful(ok).failed(failed).build();
     }
 
@@ -70,8 +83,7 @@ class SqsOutboundBatchingTest {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
   }
 
   private final FakeSqs fake = new FakeSqs();
@@ -90,27 +102,37 @@ class SqsOutboundBatchingTest {
   }
 
   private OutboundChannel open(Duration linger, int maxRequests, int maxBytes, String batching) {
-    adapter = new SqsChannelAdapter(fake, SqsChannelProperties.forEndpoint(URI.create("http://sqs.fake"))
-        .withSend(linger, maxRequests, maxBytes).withBatching(batching, 10));
+    adapter =
+        new SqsChannelAdapter(
+            fake,
+            SqsChannelProperties.forEndpoint(URI.create("http://sqs.fake"))
+                .withSend(linger, maxRequests, maxBytes)
+                .withBatching(batching, 10));
     return adapter.openOutbound(QUEUE);
   }
 
   /** A script that holds every response until the test completes it. */
-  private List<CompletableFuture<SendMessageBatchResponse>> holdResponses(List<SendMessageBatchRequest> requests) {
+  private List<CompletableFuture<SendMessageBatchResponse>> holdResponses(
+      List<SendMessageBatchRequest> requests) {
     List<CompletableFuture<SendMessageBatchResponse>> held = new CopyOnWriteArrayList<>();
-    fake.script = r -> {
-      CompletableFuture<SendMessageBatchResponse> f = new CompletableFuture<>();
-      held.add(f);
-      requests.add(r);
-      return f;
-    };
+    fake.script =
+        r -> {
+          CompletableFuture<SendMessageBatchResponse> f = new CompletableFuture<>();
+          held.add(f);
+          requests.add(r);
+          return f;
+        };
     return held;
   }
 
   @Test
   void adaptiveBatchingSendsALoneEventAtOnceDespiteALongLinger() {
-    OutboundChannel out = open(Duration.ofSeconds(1), 8, SqsChannelProperties.SQS_MAX_BATCH_BYTES,
-        SqsChannelProperties.ADAPTIVE);
+    OutboundChannel out =
+        open(
+            Duration.ofSeconds(1),
+            8,
+            SqsChannelProperties.SQS_MAX_BATCH_BYTES,
+            SqsChannelProperties.ADAPTIVE);
     CompletableFuture<Void> send = out.send(event(10));
     assertThat(fake.requests).as("sent on the caller's thread, no linger").hasSize(1);
     awaitAll(List.of(send));
@@ -120,8 +142,12 @@ class SqsOutboundBatchingTest {
   void adaptiveBatchingSendsFullBatchesWhileTheRequestSlotsAreBusy() {
     List<SendMessageBatchRequest> requests = new CopyOnWriteArrayList<>();
     List<CompletableFuture<SendMessageBatchResponse>> held = holdResponses(requests);
-    OutboundChannel out = open(Duration.ofSeconds(1), 1, SqsChannelProperties.SQS_MAX_BATCH_BYTES,
-        SqsChannelProperties.ADAPTIVE);
+    OutboundChannel out =
+        open(
+            Duration.ofSeconds(1),
+            1,
+            SqsChannelProperties.SQS_MAX_BATCH_BYTES,
+            SqsChannelProperties.ADAPTIVE);
     List<CompletableFuture<Void>> sends = new ArrayList<>(send(out, 1, 10));
     assertThat(requests).hasSize(1);
     sends.addAll(send(out, 25, 10)); // the only slot is busy: these queue up
@@ -136,10 +162,15 @@ class SqsOutboundBatchingTest {
   void adaptiveBatchingLetsAClumpRideBehindTheRequestOnTheWireInsteadOfTakingFreeSlots() {
     List<SendMessageBatchRequest> requests = new CopyOnWriteArrayList<>();
     List<CompletableFuture<SendMessageBatchResponse>> held = holdResponses(requests);
-    OutboundChannel out = open(Duration.ofSeconds(1), 8, SqsChannelProperties.SQS_MAX_BATCH_BYTES,
-        SqsChannelProperties.ADAPTIVE);
+    OutboundChannel out =
+        open(
+            Duration.ofSeconds(1),
+            8,
+            SqsChannelProperties.SQS_MAX_BATCH_BYTES,
+            SqsChannelProperties.ADAPTIVE);
     List<CompletableFuture<Void>> sends = new ArrayList<>(send(out, 1, 10));
-    sends.addAll(send(out, 6, 10)); // a clump, as the events of one SQS receive, while 7 slots are free
+    sends.addAll(
+        send(out, 6, 10)); // a clump, as the events of one SQS receive, while 7 slots are free
     assertThat(requests).as("the clump waits for the request on the wire").hasSize(1);
     fake.script = FakeSqs::allOk;
     held.get(0).complete(FakeSqs.respond(requests.get(0), List.of(), false));
@@ -149,8 +180,12 @@ class SqsOutboundBatchingTest {
 
   @Test
   void aGroupSentUnderACorkLeavesInOneRequestWhenTheCorkCloses() {
-    OutboundChannel out = open(Duration.ZERO, 8, SqsChannelProperties.SQS_MAX_BATCH_BYTES,
-        SqsChannelProperties.ADAPTIVE);
+    OutboundChannel out =
+        open(
+            Duration.ZERO,
+            8,
+            SqsChannelProperties.SQS_MAX_BATCH_BYTES,
+            SqsChannelProperties.ADAPTIVE);
     List<CompletableFuture<Void>> sends;
     try (SendCork cork = SendCork.open()) {
       sends = send(out, 7, 10);
@@ -162,8 +197,12 @@ class SqsOutboundBatchingTest {
 
   @Test
   void underACorkFullBatchesStillGoAtOnce() {
-    OutboundChannel out = open(Duration.ZERO, 8, SqsChannelProperties.SQS_MAX_BATCH_BYTES,
-        SqsChannelProperties.ADAPTIVE);
+    OutboundChannel out =
+        open(
+            Duration.ZERO,
+            8,
+            SqsChannelProperties.SQS_MAX_BATCH_BYTES,
+            SqsChannelProperties.ADAPTIVE);
     List<CompletableFuture<Void>> sends;
     try (SendCork cork = SendCork.open()) {
       sends = send(out, 23, 10);
@@ -178,8 +217,12 @@ class SqsOutboundBatchingTest {
   }
 
   private static CloudEvent event(int dataBytes) {
-    return CloudEventBuilder.v1().withId(UUID.randomUUID().toString()).withSource(URI.create("/t"))
-        .withType("t").withData("text/plain", "x".repeat(dataBytes).getBytes(StandardCharsets.UTF_8)).build();
+    return CloudEventBuilder.v1()
+        .withId(UUID.randomUUID().toString())
+        .withSource(URI.create("/t"))
+        .withType("t")
+        .withData("text/plain", "x".repeat(dataBytes).getBytes(StandardCharsets.UTF_8))
+        .build();
   }
 
   private static List<CompletableFuture<Void>> send(OutboundChannel out, int n, int dataBytes) {
@@ -191,7 +234,9 @@ class SqsOutboundBatchingTest {
   }
 
   private static void awaitAll(List<CompletableFuture<Void>> sends) {
-    CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new)).orTimeout(10, java.util.concurrent.TimeUnit.SECONDS).join();
+    CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
+        .orTimeout(10, java.util.concurrent.TimeUnit.SECONDS)
+        .join();
   }
 
   @Test
@@ -207,11 +252,16 @@ class SqsOutboundBatchingTest {
   void batchesAreSplitByBytes() {
     OutboundChannel out = open(Duration.ofMillis(5), 8, 10_000);
     awaitAll(send(out, 9, 3_000));
-    assertThat(fake.requests).allSatisfy(r -> {
-      assertThat(r.entries().stream().mapToInt(e -> e.messageBody().getBytes(StandardCharsets.UTF_8).length).sum())
-          .isLessThanOrEqualTo(10_000);
-      assertThat(r.entries()).hasSizeLessThanOrEqualTo(3);
-    });
+    assertThat(fake.requests)
+        .allSatisfy(
+            r -> {
+              assertThat(
+                      r.entries().stream()
+                          .mapToInt(e -> e.messageBody().getBytes(StandardCharsets.UTF_8).length)
+                          .sum())
+                  .isLessThanOrEqualTo(10_000);
+              assertThat(r.entries()).hasSizeLessThanOrEqualTo(3);
+            });
     assertThat(fake.requests.stream().mapToInt(r -> r.entries().size()).sum()).isEqualTo(9);
   }
 
@@ -219,13 +269,15 @@ class SqsOutboundBatchingTest {
   void inFlightBatchRequestsAreBounded() {
     List<CompletableFuture<SendMessageBatchResponse>> held = new CopyOnWriteArrayList<>();
     List<SendMessageBatchRequest> heldRequests = new CopyOnWriteArrayList<>();
-    fake.script = r -> {
-      CompletableFuture<SendMessageBatchResponse> f = new CompletableFuture<>();
-      held.add(f);
-      heldRequests.add(r);
-      return f;
-    };
-    // A long linger: batches form by size only (50 events = 5 full batches), whatever the machine's speed.
+    fake.script =
+        r -> {
+          CompletableFuture<SendMessageBatchResponse> f = new CompletableFuture<>();
+          held.add(f);
+          heldRequests.add(r);
+          return f;
+        };
+    // A long linger: batches form by size only (50 events = 5 full batches), whatever the machine's
+    // speed.
     OutboundChannel out = open(Duration.ofSeconds(1), 2, SqsChannelProperties.SQS_MAX_BATCH_BYTES);
     List<CompletableFuture<Void>> sends = send(out, 50, 10);
     assertThat(fake.requests).hasSize(2);
@@ -239,8 +291,11 @@ class SqsOutboundBatchingTest {
 
   @Test
   void failedEntriesOfAPartialBatchAreRetried() {
-    fake.script = r -> CompletableFuture.completedFuture(
-        FakeSqs.respond(r, fake.requests.size() == 1 ? List.of("1", "3") : List.of(), false));
+    fake.script =
+        r ->
+            CompletableFuture.completedFuture(
+                FakeSqs.respond(
+                    r, fake.requests.size() == 1 ? List.of("1", "3") : List.of(), false));
     OutboundChannel out = open(Duration.ofSeconds(1), 8, SqsChannelProperties.SQS_MAX_BATCH_BYTES);
     List<CompletableFuture<Void>> sends = send(out, 10, 10);
     awaitAll(sends);
@@ -255,7 +310,10 @@ class SqsOutboundBatchingTest {
     CompletableFuture<Void> send = out.send(event(10));
     await().atMost(Duration.ofSeconds(10)).until(send::isDone);
     assertThat(send).isCompletedExceptionally();
-    assertThat(send).failsWithin(Duration.ZERO).withThrowableThat().withMessageContaining("InternalError");
+    assertThat(send)
+        .failsWithin(Duration.ZERO)
+        .withThrowableThat()
+        .withMessageContaining("InternalError");
     assertThat(fake.requests).hasSize(4);
   }
 
@@ -263,16 +321,20 @@ class SqsOutboundBatchingTest {
   void senderFaultsAreNotRetried() {
     fake.script = r -> CompletableFuture.completedFuture(FakeSqs.respond(r, List.of("0"), true));
     OutboundChannel out = open(Duration.ofMillis(5), 8, SqsChannelProperties.SQS_MAX_BATCH_BYTES);
-    assertThat(out.send(event(10))).failsWithin(Duration.ofSeconds(5)).withThrowableThat()
+    assertThat(out.send(event(10)))
+        .failsWithin(Duration.ofSeconds(5))
+        .withThrowableThat()
         .withMessageContaining("InvalidMessageContents");
     assertThat(fake.requests).hasSize(1);
   }
 
   @Test
   void aFailedRequestIsRetriedAsAWhole() {
-    fake.script = r -> fake.requests.size() == 1
-        ? CompletableFuture.failedFuture(SdkClientException.create("connection reset"))
-        : FakeSqs.allOk(r);
+    fake.script =
+        r ->
+            fake.requests.size() == 1
+                ? CompletableFuture.failedFuture(SdkClientException.create("connection reset"))
+                : FakeSqs.allOk(r);
     OutboundChannel out = open(Duration.ofSeconds(1), 8, SqsChannelProperties.SQS_MAX_BATCH_BYTES);
     awaitAll(send(out, 3, 10));
     assertThat(fake.requests).hasSize(2);

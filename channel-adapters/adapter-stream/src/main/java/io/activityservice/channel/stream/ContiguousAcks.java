@@ -15,6 +15,7 @@ import java.util.TreeMap;
 final class ContiguousAcks<T> {
 
   private final TreeMap<Long, Entry<T>> pending = new TreeMap<>();
+
   /** The committer of the end of the longest acknowledged prefix, not yet taken. */
   private T committable;
 
@@ -31,7 +32,7 @@ final class ContiguousAcks<T> {
    * Starts tracking a delivered offset.
    *
    * @return {@code false} if the offset is already tracked (a re-fetch after a rebalance of a
-   *         record still being processed): it must not be handed out again
+   *     record still being processed): it must not be handed out again
    */
   synchronized boolean add(long offset, T committer) {
     return pending.putIfAbsent(offset, new Entry<>(committer)) == null;
@@ -41,7 +42,7 @@ final class ContiguousAcks<T> {
    * Marks an offset acknowledged.
    *
    * @return the committer of the highest offset of the acknowledged prefix that this call
-   *         completed, or {@code null} if nothing new can be committed
+   *     completed, or {@code null} if nothing new can be committed
    */
   synchronized T ack(long offset) {
     Entry<T> entry = pending.get(offset);

@@ -18,11 +18,13 @@ class KafkaChannelsCondition extends SpringBootCondition {
   static final String BROKERS = "spring.cloud.stream.kafka.binder.brokers";
 
   @Override
-  public ConditionOutcome getMatchOutcome(ConditionContext context, AnnotatedTypeMetadata metadata) {
+  public ConditionOutcome getMatchOutcome(
+      ConditionContext context, AnnotatedTypeMetadata metadata) {
     Binder binder = Binder.get(context.getEnvironment());
     Boolean enabled = binder.bind(ENABLED, Boolean.class).orElse(null);
     if (enabled != null) {
-      return enabled ? ConditionOutcome.match(ENABLED + " is true")
+      return enabled
+          ? ConditionOutcome.match(ENABLED + " is true")
           : ConditionOutcome.noMatch(ENABLED + " is false");
     }
     List<String> brokers = binder.bind(BROKERS, Bindable.listOf(String.class)).orElse(List.of());

@@ -20,15 +20,16 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * The CloudEvents <a href="https://github.com/cloudevents/spec/blob/v1.0.2/cloudevents/bindings/kafka-protocol-binding.md">
+ * The CloudEvents <a
+ * href="https://github.com/cloudevents/spec/blob/v1.0.2/cloudevents/bindings/kafka-protocol-binding.md">
  * Kafka protocol binding</a> on the binder's {@code Message<byte[]>} model.
  *
  * <p>Outbound is binary mode: every attribute and extension becomes a {@code ce_<name>} header
  * (UTF-8 text), {@code datacontenttype} becomes the {@code content-type} header and the value is
  * the data. Inbound accepts binary mode, structured mode ({@code content-type:
- * application/cloudevents+json}) and plain records, which are wrapped by the shared
- * {@link PlainMessages} rule (id = {@code <topic>-<partition>-<offset>}, time = record timestamp,
- * content type = the {@code content-type} header).
+ * application/cloudevents+json}) and plain records, which are wrapped by the shared {@link
+ * PlainMessages} rule (id = {@code <topic>-<partition>-<offset>}, time = record timestamp, content
+ * type = the {@code content-type} header).
  *
  * <p>Header values are raw {@code byte[]} so the binder's header mapper writes them unchanged (it
  * would JSON-quote {@code String}s); inbound values may be {@code byte[]} or {@code String}.
@@ -37,22 +38,20 @@ public final class KafkaCloudEventCodec {
 
   /** Prefix of CloudEvents attribute headers. */
   public static final String PREFIX = "ce_";
+
   /** Header carrying {@code datacontenttype} (binary mode) or the structured format. */
   public static final String CONTENT_TYPE = "content-type";
 
-  private KafkaCloudEventCodec() {
-  }
+  private KafkaCloudEventCodec() {}
 
   /**
-   * A record to produce, without its key (the key is the send's partition key, see
-   * {@link io.activityservice.channel.OutboundEvent}). Shared by every send of one event: do not
-   * modify.
+   * A record to produce, without its key (the key is the send's partition key, see {@link
+   * io.activityservice.channel.OutboundEvent}). Shared by every send of one event: do not modify.
    *
    * @param headers Kafka headers, names as in the binding, values UTF-8
-   * @param value   the event data, empty when the event has none
+   * @param value the event data, empty when the event has none
    */
-  public record Encoded(Map<String, byte[]> headers, byte[] value) {
-  }
+  public record Encoded(Map<String, byte[]> headers, byte[] value) {}
 
   /** The binary-mode wire format, for {@link io.activityservice.channel.OutboundEvent#encoded}. */
   public static final WireFormat<Encoded> BINARY = KafkaCloudEventCodec::encode;
@@ -86,19 +85,24 @@ public final class KafkaCloudEventCodec {
   /**
    * Decodes a consumed record.
    *
-   * @param headers   the record's headers (values {@code byte[]} or {@code String}); other
-   *                  entries are ignored
-   * @param value     the record value, may be {@code null} or empty
-   * @param origin    topic-partition-offset, the id given to a plain record
-   * @param topic     the topic of the inbound channel ({@code kafka:<topic>} is a plain record's
-   *                  source when the settings have no default source)
-   * @param timestamp record timestamp in epoch millis, the time given to a plain record, or
-   *                  {@code null}
-   * @throws IllegalArgumentException if the record is not a valid CloudEvent and the settings
-   *                                  have no default type to wrap it with
+   * @param headers the record's headers (values {@code byte[]} or {@code String}); other entries
+   *     are ignored
+   * @param value the record value, may be {@code null} or empty
+   * @param origin topic-partition-offset, the id given to a plain record
+   * @param topic the topic of the inbound channel ({@code kafka:<topic>} is a plain record's source
+   *     when the settings have no default source)
+   * @param timestamp record timestamp in epoch millis, the time given to a plain record, or {@code
+   *     null}
+   * @throws IllegalArgumentException if the record is not a valid CloudEvent and the settings have
+   *     no default type to wrap it with
    */
-  public static CloudEvent decode(Map<String, ?> headers, byte[] value, String origin, String topic,
-      Long timestamp, InboundSettings settings) {
+  public static CloudEvent decode(
+      Map<String, ?> headers,
+      byte[] value,
+      String origin,
+      String topic,
+      Long timestamp,
+      InboundSettings settings) {
     String contentType = header(headers, CONTENT_TYPE);
     if (contentType != null
         && contentType.toLowerCase(Locale.ROOT).startsWith(CloudEventJson.CONTENT_TYPE)) {
@@ -108,14 +112,21 @@ public final class KafkaCloudEventCodec {
     if (specVersion != null) {
       return decodeBinary(headers, value, specVersion, contentType);
     }
-    OffsetDateTime time = timestamp != null && timestamp >= 0
-        ? OffsetDateTime.ofInstant(Instant.ofEpochMilli(timestamp), ZoneOffset.UTC) : null;
-    return PlainMessages.wrap(new ChannelUri(StreamChannelAdapter.SCHEME, topic), settings, origin, value,
-        contentType, time);
+    OffsetDateTime time =
+        timestamp != null && timestamp >= 0
+            ? OffsetDateTime.ofInstant(Instant.ofEpochMilli(timestamp), ZoneOffset.UTC)
+            : null;
+    return PlainMessages.wrap(
+        new ChannelUri(StreamChannelAdapter.SCHEME, topic),
+        settings,
+        origin,
+        value,
+        contentType,
+        time);
   }
 
-  private static CloudEvent decodeBinary(Map<String, ?> headers, byte[] value, String specVersion,
-      String contentType) {
+  private static CloudEvent decodeBinary(
+      Map<String, ?> headers, byte[] value, String specVersion, String contentType) {
     try {
       CloudEventBuilder builder = CloudEventBuilder.fromSpecVersion(SpecVersion.parse(specVersion));
       for (Map.Entry<String, ?> entry : headers.entrySet()) {
@@ -179,7 +190,9 @@ public final class KafkaCloudEventCodec {
     if (value == null) {
       return null;
     }
-    return value instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : value.toString();
+    return value instanceof byte[] bytes
+        ? new String(bytes, StandardCharsets.UTF_8)
+        : value.toString();
   }
 
   private static byte[] utf8(String text) {

@@ -10,8 +10,8 @@ import org.springframework.kafka.core.ProducerFactory;
  * lifecycle) with a per-record callback, instead of through the binder's message handler, whose
  * asynchronous mode reports results only to shared channels.
  *
- * <p>Registered once on the binder ({@code KafkaMessageChannelBinder.addClientFactoryCustomizer}); a
- * binding made on a thread inside {@link #during} hands its factory to that thread. Thread-safe.
+ * <p>Registered once on the binder ({@code KafkaMessageChannelBinder.addClientFactoryCustomizer});
+ * a binding made on a thread inside {@link #during} hands its factory to that thread. Thread-safe.
  */
 final class ProducerCapture implements ClientFactoryCustomizer {
 
@@ -28,7 +28,8 @@ final class ProducerCapture implements ClientFactoryCustomizer {
   /**
    * Runs a binding and returns the producer factory the binder created for it.
    *
-   * @return the factory, or {@code null} if the binder created none (a transactional binder shares one)
+   * @return the factory, or {@code null} if the binder created none (a transactional binder shares
+   *     one)
    */
   ProducerFactory<?, ?> during(Supplier<?> binding) {
     ProducerFactory<?, ?>[] target = new ProducerFactory<?, ?>[1];

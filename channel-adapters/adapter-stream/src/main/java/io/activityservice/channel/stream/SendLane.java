@@ -12,18 +12,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One thread that hands records of its channels to the Kafka producer, in the order they were
- * sent (so the records of a key keep their order), and binds a channel on its first send. It never
- * waits for Kafka's acknowledgement: {@code KafkaProducer.send} only appends to the producer's
- * buffer and the acknowledgement arrives on the producer's callback. The lane exists because
- * {@code send} may still block (metadata of a topic not yet known, buffer full while the broker is
- * down) and that must not happen on the caller's thread.
+ * One thread that hands records of its channels to the Kafka producer, in the order they were sent
+ * (so the records of a key keep their order), and binds a channel on its first send. It never waits
+ * for Kafka's acknowledgement: {@code KafkaProducer.send} only appends to the producer's buffer and
+ * the acknowledgement arrives on the producer's callback. The lane exists because {@code send} may
+ * still block (metadata of a topic not yet known, buffer full while the broker is down) and that
+ * must not happen on the caller's thread.
  *
- * <p>When records go to the producer is the {@link BatchPolicy}'s decision: the adaptive policy hands
- * each record over at once at low load (the producer, with {@code linger.ms=0}, sends it at once),
- * and under load holds records for up to its linger so that a burst enters the producer together and
- * leaves in few, full produce requests. The producer's own {@code linger.ms} is fixed per producer;
- * this hand-off is what can adapt.
+ * <p>When records go to the producer is the {@link BatchPolicy}'s decision: the adaptive policy
+ * hands each record over at once at low load (the producer, with {@code linger.ms=0}, sends it at
+ * once), and under load holds records for up to its linger so that a burst enters the producer
+ * together and leaves in few, full produce requests. The producer's own {@code linger.ms} is fixed
+ * per producer; this hand-off is what can adapt.
  */
 final class SendLane implements AutoCloseable {
 
@@ -38,8 +38,7 @@ final class SendLane implements AutoCloseable {
     void reject(Throwable reason);
   }
 
-  private record Queued(Task task, long at) {
-  }
+  private record Queued(Task task, long at) {}
 
   private final String name;
   private final BatchPolicy policy;
@@ -48,6 +47,7 @@ final class SendLane implements AutoCloseable {
   private final ArrayDeque<Queued> queue = new ArrayDeque<>();
   private final Thread thread;
   private boolean closed;
+
   /** While the lane waits for a batch to fill: the queue length at which it should go at once. */
   private int wakeAt = 1;
 
@@ -81,7 +81,10 @@ final class SendLane implements AutoCloseable {
     }
   }
 
-  /** A record handed over earlier was acknowledged (or failed) {@code latencyNanos} after the hand-over. */
+  /**
+   * A record handed over earlier was acknowledged (or failed) {@code latencyNanos} after the
+   * hand-over.
+   */
   void completed(long latencyNanos) {
     lock.lock();
     try {
@@ -105,10 +108,13 @@ final class SendLane implements AutoCloseable {
             continue;
           }
           long now = System.nanoTime();
-          // In flight = 0: the producer itself batches records behind its in-flight produce requests,
+          // In flight = 0: the producer itself batches records behind its in-flight produce
+          // requests,
           // so the lane never holds records back for that.
-          BatchPolicy.Decision decision = closed ? BatchPolicy.Decision.send(queue.size())
-              : policy.decide(now, queue.size(), now - queue.peekFirst().at(), 0);
+          BatchPolicy.Decision decision =
+              closed
+                  ? BatchPolicy.Decision.send(queue.size())
+                  : policy.decide(now, queue.size(), now - queue.peekFirst().at(), 0);
           if (decision.send() > 0) {
             for (int i = 0; i < decision.send() && !queue.isEmpty(); i++) {
               batch.add(queue.pollFirst().task());
@@ -145,8 +151,8 @@ final class SendLane implements AutoCloseable {
   }
 
   /**
-   * Stops accepting tasks; what is queued is still handed to the producer. Waits up to
-   * {@code timeoutMillis} for that, then fails what is left.
+   * Stops accepting tasks; what is queued is still handed to the producer. Waits up to {@code
+   * timeoutMillis} for that, then fails what is left.
    */
   void close(long timeoutMillis) {
     lock.lock();

@@ -29,11 +29,11 @@ import org.springframework.messaging.MessageChannel;
 
 /**
  * {@code kafka:<topic>} channels bound at runtime through Spring Cloud Stream: the adapter obtains
- * a binder from the {@link BinderFactory} (the Kafka binder, or the one named by
- * {@link KafkaChannelProperties#binder()}) and binds one producer per outbound channel and one
- * consumer (in a consumer group) per inbound channel. Brokers, security and client settings come
- * from {@code spring.cloud.stream.kafka.binder.*}; the per-binding defaults
- * {@code spring.cloud.stream.kafka.default.producer/consumer.*} apply too.
+ * a binder from the {@link BinderFactory} (the Kafka binder, or the one named by {@link
+ * KafkaChannelProperties#binder()}) and binds one producer per outbound channel and one consumer
+ * (in a consumer group) per inbound channel. Brokers, security and client settings come from {@code
+ * spring.cloud.stream.kafka.binder.*}; the per-binding defaults {@code
+ * spring.cloud.stream.kafka.default.producer/consumer.*} apply too.
  *
  * <p>Events travel in the CloudEvents Kafka binding, see {@link KafkaCloudEventCodec}.
  */
@@ -41,17 +41,24 @@ public final class StreamChannelAdapter extends AbstractChannelAdapter {
 
   /** The scheme served. */
   public static final String SCHEME = "kafka";
+
   /** Inbound setting that overrides {@link KafkaChannelProperties#group()} for one channel. */
   public static final String GROUP_SETTING = "group";
 
   private static final Pattern TOPIC = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
+
   /** Spring Cloud Stream's default {@code buffer-size} (the producer's {@code batch.size}). */
   private static final int SCST_DEFAULT_BUFFER_SIZE = 16_384;
+
   /** The {@code batch.size} the adapter uses instead of that default. */
   static final int DEFAULT_BATCH_SIZE = 65_536;
 
-  /** Requests in flight per connection of the producer ({@code max.in.flight.requests.per.connection}). */
+  /**
+   * Requests in flight per connection of the producer ({@code
+   * max.in.flight.requests.per.connection}).
+   */
   private static final int PRODUCER_SLOTS = 5;
+
   /** Most records the adaptive hand-off groups at once. */
   private static final int MAX_HANDOFF = 500;
 
@@ -63,11 +70,13 @@ public final class StreamChannelAdapter extends AbstractChannelAdapter {
   private final ProducerCapture capture = new ProducerCapture();
   private final ScheduledExecutorService scheduler;
   private final AtomicInteger bindings = new AtomicInteger();
-  private volatile ExtendedPropertiesBinder<MessageChannel, KafkaConsumerProperties, KafkaProducerProperties> binder;
+  private volatile ExtendedPropertiesBinder<
+          MessageChannel, KafkaConsumerProperties, KafkaProducerProperties>
+      binder;
 
   /**
    * @param binderFactory Spring Cloud Stream's binder factory (a bean of every SCSt application)
-   * @param properties    channel settings
+   * @param properties channel settings
    */
   public StreamChannelAdapter(BinderFactory binderFactory, KafkaChannelProperties properties) {
     super(SCHEME);
@@ -75,11 +84,15 @@ public final class StreamChannelAdapter extends AbstractChannelAdapter {
     this.properties = properties;
     this.lanes = new SendLane[properties.sendThreads()];
     for (int i = 0; i < lanes.length; i++) {
-      lanes[i] = new SendLane("kafka-channel-send-" + (i + 1), properties.adaptiveHandoff()
-          ? new AdaptiveBatchPolicy(MAX_HANDOFF, properties.handoffLinger(), PRODUCER_SLOTS)
-          : new FixedBatchPolicy(1, Duration.ZERO));
+      lanes[i] =
+          new SendLane(
+              "kafka-channel-send-" + (i + 1),
+              properties.adaptiveHandoff()
+                  ? new AdaptiveBatchPolicy(MAX_HANDOFF, properties.handoffLinger(), PRODUCER_SLOTS)
+                  : new FixedBatchPolicy(1, Duration.ZERO));
     }
-    this.scheduler = Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("kafka-channel-timer"));
+    this.scheduler =
+        Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("kafka-channel-timer"));
   }
 
   @Override
@@ -90,10 +103,15 @@ public final class StreamChannelAdapter extends AbstractChannelAdapter {
   @Override
   public void validate(ChannelUri uri) {
     String topic = uri.address();
-    if (!SCHEME.equals(uri.scheme()) || !TOPIC.matcher(topic).matches()
-        || topic.equals(".") || topic.equals("..")) {
-      throw new IllegalArgumentException("'" + uri + "' is not a valid kafka channel; expected"
-          + " kafka:<topic> where the topic has 1-249 letters, digits, '.', '_' or '-', e.g. kafka:orders");
+    if (!SCHEME.equals(uri.scheme())
+        || !TOPIC.matcher(topic).matches()
+        || topic.equals(".")
+        || topic.equals("..")) {
+      throw new IllegalArgumentException(
+          "'"
+              + uri
+              + "' is not a valid kafka channel; expected"
+              + " kafka:<topic> where the topic has 1-249 letters, digits, '.', '_' or '-', e.g. kafka:orders");
     }
   }
 
@@ -101,22 +119,43 @@ public final class StreamChannelAdapter extends AbstractChannelAdapter {
   public OutboundChannel openOutbound(ChannelUri uri) {
     validate(uri);
     String topic = uri.address();
-    // One lane per channel (lanes are shared round-robin): a channel's records reach the producer in send order.
+    // One lane per channel (lanes are shared round-robin): a channel's records reach the producer
+    // in send order.
     SendLane lane = lanes[Math.floorMod(nextLane.getAndIncrement(), lanes.length)];
-    return register(onClose -> new StreamOutboundChannel(uri, lane,
-        channel -> binder().bindProducer(topic, channel, producerProperties(topic)), capture, inFlight,
-        properties.maxInFlight(), properties.sendTimeout(), onClose));
+    return register(
+        onClose ->
+            new StreamOutboundChannel(
+                uri,
+                lane,
+                channel -> binder().bindProducer(topic, channel, producerProperties(topic)),
+                capture,
+                inFlight,
+                properties.maxInFlight(),
+                properties.sendTimeout(),
+                onClose));
   }
 
   @Override
-  public InboundChannel openInbound(ChannelUri uri, InboundSettings settings, InboundHandler handler) {
+  public InboundChannel openInbound(
+      ChannelUri uri, InboundSettings settings, InboundHandler handler) {
     validate(uri);
     String topic = uri.address();
     String group = settings.property(GROUP_SETTING, properties.group());
-    StreamInboundChannel inbound = register(onClose -> new StreamInboundChannel(uri, settings, handler, scheduler,
-        properties.redelivery().backoff(), properties.maxUnacknowledged(), properties.commitInterval(), onClose));
+    StreamInboundChannel inbound =
+        register(
+            onClose ->
+                new StreamInboundChannel(
+                    uri,
+                    settings,
+                    handler,
+                    scheduler,
+                    properties.redelivery().backoff(),
+                    properties.maxUnacknowledged(),
+                    properties.commitInterval(),
+                    onClose));
     try {
-      return inbound.open(channel -> binder().bindConsumer(topic, group, channel, consumerProperties(topic)));
+      return inbound.open(
+          channel -> binder().bindConsumer(topic, group, channel, consumerProperties(topic)));
     } catch (RuntimeException e) {
       inbound.close();
       throw e;
@@ -127,20 +166,24 @@ public final class StreamChannelAdapter extends AbstractChannelAdapter {
     // A unique binding name per channel keeps the binder's per-binding infrastructure apart.
     String name = "activity-kafka-out-" + topic + "-" + bindings.incrementAndGet();
     KafkaProducerProperties kafka = binder().getExtendedProducerProperties(name);
-    // The channel sends through the binding's producer with a callback per record (asynchronous): the binder's
+    // The channel sends through the binding's producer with a callback per record (asynchronous):
+    // the binder's
     // own handler is bound but idle, so its sync setting does not matter; keep it asynchronous.
     kafka.setSync(false);
     if (kafka.getBufferSize() == SCST_DEFAULT_BUFFER_SIZE) {
-      kafka.setBufferSize(DEFAULT_BATCH_SIZE); // batch.size: room for ~50 events of 1 KiB per partition request
+      kafka.setBufferSize(
+          DEFAULT_BATCH_SIZE); // batch.size: room for ~50 events of 1 KiB per partition request
     }
     long timeout = properties.sendTimeout().toMillis();
     Map<String, String> config = kafka.getConfiguration();
-    // KafkaProducer.send() may block for metadata/buffer space (on the send lane): bound it by the send timeout,
+    // KafkaProducer.send() may block for metadata/buffer space (on the send lane): bound it by the
+    // send timeout,
     // and give up on a record (callback with an error) after it too.
     config.putIfAbsent("max.block.ms", String.valueOf(timeout));
     config.putIfAbsent("delivery.timeout.ms", String.valueOf(timeout));
     config.putIfAbsent("request.timeout.ms", String.valueOf(Math.max(500, timeout / 2)));
-    ExtendedProducerProperties<KafkaProducerProperties> producer = new ExtendedProducerProperties<>(kafka);
+    ExtendedProducerProperties<KafkaProducerProperties> producer =
+        new ExtendedProducerProperties<>(kafka);
     producer.populateBindingName(name);
     producer.setUseNativeEncoding(true); // payload and headers are already the wire format
     producer.setErrorChannelEnabled(false); // failures surface on the record's callback
@@ -155,7 +198,8 @@ public final class StreamChannelAdapter extends AbstractChannelAdapter {
     if (kafka.getStartOffset() == null) {
       kafka.setStartOffset(KafkaConsumerProperties.StartOffset.earliest); // new group: miss nothing
     }
-    ExtendedConsumerProperties<KafkaConsumerProperties> consumer = new ExtendedConsumerProperties<>(kafka);
+    ExtendedConsumerProperties<KafkaConsumerProperties> consumer =
+        new ExtendedConsumerProperties<>(kafka);
     consumer.populateBindingName(name);
     consumer.setUseNativeDecoding(true);
     consumer.setMaxAttempts(1); // redelivery is the adapter's (nack), not the binder's retry
@@ -164,25 +208,35 @@ public final class StreamChannelAdapter extends AbstractChannelAdapter {
   }
 
   @SuppressWarnings("unchecked")
-  private ExtendedPropertiesBinder<MessageChannel, KafkaConsumerProperties, KafkaProducerProperties> binder() {
+  private ExtendedPropertiesBinder<MessageChannel, KafkaConsumerProperties, KafkaProducerProperties>
+      binder() {
     var current = binder;
     if (current != null) {
       return current;
     }
     synchronized (this) {
       if (binder == null) {
-        Binder<MessageChannel, ?, ?> found = binderFactory.getBinder(properties.binder(), MessageChannel.class);
+        Binder<MessageChannel, ?, ?> found =
+            binderFactory.getBinder(properties.binder(), MessageChannel.class);
         if (!(found instanceof ExtendedPropertiesBinder<?, ?, ?> extended)
-            || !(extended.getExtendedProducerProperties("activity-kafka-probe") instanceof KafkaProducerProperties)) {
-          throw new IllegalStateException("Spring Cloud Stream binder '" + properties.binder()
-              + "' is not a Kafka binder; set activity.channels.kafka.binder to a binder of type kafka");
+            || !(extended.getExtendedProducerProperties("activity-kafka-probe")
+                instanceof KafkaProducerProperties)) {
+          throw new IllegalStateException(
+              "Spring Cloud Stream binder '"
+                  + properties.binder()
+                  + "' is not a Kafka binder; set activity.channels.kafka.binder to a binder of type kafka");
         }
         if (!(found instanceof KafkaMessageChannelBinder kafkaBinder)) {
-          throw new IllegalStateException("Spring Cloud Stream binder '" + properties.binder()
-              + "' is not the Kafka binder (KafkaMessageChannelBinder); kafka: channels send through its producers");
+          throw new IllegalStateException(
+              "Spring Cloud Stream binder '"
+                  + properties.binder()
+                  + "' is not the Kafka binder (KafkaMessageChannelBinder); kafka: channels send through its producers");
         }
         kafkaBinder.addClientFactoryCustomizer(capture);
-        binder = (ExtendedPropertiesBinder<MessageChannel, KafkaConsumerProperties, KafkaProducerProperties>) found;
+        binder =
+            (ExtendedPropertiesBinder<
+                    MessageChannel, KafkaConsumerProperties, KafkaProducerProperties>)
+                found;
       }
       return binder;
     }

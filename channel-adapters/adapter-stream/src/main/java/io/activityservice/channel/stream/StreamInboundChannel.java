@@ -35,9 +35,9 @@ import org.springframework.messaging.MessageHeaders;
  * only when every earlier record was acknowledged. A nacked event stays uncommitted and is handed
  * to the handler again after the redelivery backoff, growing with each nack of that record (the
  * container's own {@code nack} re-seek works only on the consumer thread, and would re-fetch every
- * later record of the partition too). At most {@code maxUnacknowledged} events are unsettled at a time;
- * beyond that the consumer thread waits. Released commits are handed to the container in batches, at
- * most once per {@code commitInterval}.
+ * later record of the partition too). At most {@code maxUnacknowledged} events are unsettled at a
+ * time; beyond that the consumer thread waits. Released commits are handed to the container in
+ * batches, at most once per {@code commitInterval}.
  */
 final class StreamInboundChannel implements InboundChannel {
 
@@ -57,8 +57,14 @@ final class StreamInboundChannel implements InboundChannel {
   private Binding<MessageChannel> binding;
   private volatile boolean closed;
 
-  StreamInboundChannel(ChannelUri uri, InboundSettings settings, InboundHandler handler,
-      ScheduledExecutorService scheduler, Backoff redelivery, int maxUnacknowledged, Duration commitInterval,
+  StreamInboundChannel(
+      ChannelUri uri,
+      InboundSettings settings,
+      InboundHandler handler,
+      ScheduledExecutorService scheduler,
+      Backoff redelivery,
+      int maxUnacknowledged,
+      Duration commitInterval,
       Runnable onClose) {
     this.uri = uri;
     this.settings = settings;
@@ -91,13 +97,15 @@ final class StreamInboundChannel implements InboundChannel {
     Long offset = headers.get(KafkaHeaders.OFFSET, Long.class);
     String topic = headers.get(KafkaHeaders.RECEIVED_TOPIC, String.class);
     if (commit == null || partition == null || offset == null) {
-      log.error("{}: record without acknowledgment/partition/offset headers; is ackMode MANUAL?", uri);
+      log.error(
+          "{}: record without acknowledgment/partition/offset headers; is ackMode MANUAL?", uri);
       return;
     }
     if (!acquirePermit()) {
       return; // closing: the record stays uncommitted and is redelivered to the group
     }
-    ContiguousAcks<Acknowledgment> acks = partitions.computeIfAbsent(partition, p -> new ContiguousAcks<>());
+    ContiguousAcks<Acknowledgment> acks =
+        partitions.computeIfAbsent(partition, p -> new ContiguousAcks<>());
     if (!acks.add(offset, commit)) {
       permits.release(); // re-fetched after a rebalance while still being processed here
       return;
@@ -109,9 +117,15 @@ final class StreamInboundChannel implements InboundChannel {
       byte[] value = payload instanceof byte[] bytes ? bytes : null;
       Long timestamp = headers.get(KafkaHeaders.RECEIVED_TIMESTAMP, Long.class);
       String origin = (topic == null ? uri.address() : topic) + "-" + partition + "-" + offset;
-      event = KafkaCloudEventCodec.decode(headers, value, origin, uri.address(), timestamp, settings);
+      event =
+          KafkaCloudEventCodec.decode(headers, value, origin, uri.address(), timestamp, settings);
     } catch (RuntimeException e) {
-      log.warn("{}: skipping record {}-{} that is not a CloudEvent: {}", uri, partition, offset, e.getMessage());
+      log.warn(
+          "{}: skipping record {}-{} that is not a CloudEvent: {}",
+          uri,
+          partition,
+          offset,
+          e.getMessage());
       settle(delivery);
       return;
     }
@@ -149,8 +163,8 @@ final class StreamInboundChannel implements InboundChannel {
 
   /**
    * Commits in batches: the first released prefix schedules one commit of every partition's latest
-   * released prefix after the commit interval, so the consumer thread commits (a broker round trip) a
-   * few times a second instead of once per poll with anything new.
+   * released prefix after the commit interval, so the consumer thread commits (a broker round trip)
+   * a few times a second instead of once per poll with anything new.
    */
   private void scheduleCommit() {
     if (commitIntervalNanos == 0) {
@@ -159,10 +173,13 @@ final class StreamInboundChannel implements InboundChannel {
     }
     if (commitScheduled.compareAndSet(false, true)) {
       try {
-        scheduler.schedule(() -> {
-          commitScheduled.set(false);
-          commitReleased();
-        }, commitIntervalNanos, TimeUnit.NANOSECONDS);
+        scheduler.schedule(
+            () -> {
+              commitScheduled.set(false);
+              commitReleased();
+            },
+            commitIntervalNanos,
+            TimeUnit.NANOSECONDS);
       } catch (RejectedExecutionException e) {
         commitScheduled.set(false);
         commitReleased();
@@ -170,7 +187,9 @@ final class StreamInboundChannel implements InboundChannel {
     }
   }
 
-  /** Hands the latest released prefix of every partition to the container (committed on its thread). */
+  /**
+   * Hands the latest released prefix of every partition to the container (committed on its thread).
+   */
   private void commitReleased() {
     for (ContiguousAcks<Acknowledgment> acks : partitions.values()) {
       Acknowledgment commit = acks.takeCommittable();
@@ -178,7 +197,10 @@ final class StreamInboundChannel implements InboundChannel {
         try {
           commit.acknowledge(); // queued by the container, committed on its thread (ackMode MANUAL)
         } catch (RuntimeException e) {
-          log.debug("{}: commit not handed to the container ({}); the records may come again", uri, e.toString());
+          log.debug(
+              "{}: commit not handed to the container ({}); the records may come again",
+              uri,
+              e.toString());
         }
       }
     }
@@ -190,13 +212,22 @@ final class StreamInboundChannel implements InboundChannel {
     }
     int attempt = ++delivery.nacks;
     Duration delay = redelivery.delay(attempt);
-    log.debug("{}: event {} nacked ({} time(s)), redelivering in {}", uri, event.getId(), attempt, delay, cause);
+    log.debug(
+        "{}: event {} nacked ({} time(s)), redelivering in {}",
+        uri,
+        event.getId(),
+        attempt,
+        delay,
+        cause);
     try {
-      scheduler.schedule(() -> {
-        if (!closed) {
-          dispatch(delivery, event);
-        }
-      }, delay.toNanos(), TimeUnit.NANOSECONDS);
+      scheduler.schedule(
+          () -> {
+            if (!closed) {
+              dispatch(delivery, event);
+            }
+          },
+          delay.toNanos(),
+          TimeUnit.NANOSECONDS);
     } catch (RejectedExecutionException e) {
       log.debug("{}: adapter closing, event {} left uncommitted", uri, event.getId());
     }

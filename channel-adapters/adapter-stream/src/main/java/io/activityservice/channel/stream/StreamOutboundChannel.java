@@ -36,9 +36,9 @@ import org.springframework.messaging.MessageChannel;
  *
  * <p>Records are handed to the producer by the channel's {@link SendLane} (never on the caller's
  * thread, since {@code KafkaProducer.send} may block for metadata or buffer space), in send order.
- * The binding is made on the lane on the first send. The record is the event's shared
- * {@link KafkaCloudEventCodec#BINARY} encoding, keyed by the send's partition key (no key: the
- * producer's partitioner spreads the records).
+ * The binding is made on the lane on the first send. The record is the event's shared {@link
+ * KafkaCloudEventCodec#BINARY} encoding, keyed by the send's partition key (no key: the producer's
+ * partitioner spreads the records).
  */
 final class StreamOutboundChannel implements OutboundChannel {
 
@@ -55,13 +55,21 @@ final class StreamOutboundChannel implements OutboundChannel {
   private final DirectChannel channel = new DirectChannel();
   private final Set<CompletableFuture<Void>> inFlight = ConcurrentHashMap.newKeySet();
   private final Runnable onClose;
+
   /** Used by the lane's thread only (and by close, after the lane's tasks are done). */
   private Binding<MessageChannel> binding;
+
   private Producer<byte[], byte[]> producer;
   private volatile boolean closed;
 
-  StreamOutboundChannel(ChannelUri uri, SendLane lane, Function<MessageChannel, Binding<MessageChannel>> bind,
-      ProducerCapture capture, AtomicInteger adapterInFlight, int maxInFlight, Duration closeTimeout,
+  StreamOutboundChannel(
+      ChannelUri uri,
+      SendLane lane,
+      Function<MessageChannel, Binding<MessageChannel>> bind,
+      ProducerCapture capture,
+      AtomicInteger adapterInFlight,
+      int maxInFlight,
+      Duration closeTimeout,
       Runnable onClose) {
     this.uri = uri;
     this.topic = uri.address();
@@ -83,7 +91,8 @@ final class StreamOutboundChannel implements OutboundChannel {
   @Override
   public CompletableFuture<Void> send(OutboundEvent event) {
     if (closed) {
-      return CompletableFuture.failedFuture(new IllegalStateException("channel " + uri + " is closed"));
+      return CompletableFuture.failedFuture(
+          new IllegalStateException("channel " + uri + " is closed"));
     }
     CompletableFuture<Void> result = new CompletableFuture<>();
     ProducerRecord<byte[], byte[]> record;
@@ -95,17 +104,21 @@ final class StreamOutboundChannel implements OutboundChannel {
     }
     if (adapterInFlight.incrementAndGet() > maxInFlight) {
       adapterInFlight.decrementAndGet();
-      result.completeExceptionally(new RejectedExecutionException("too many Kafka sends in flight;"
-          + " retry later or raise activity.channels.kafka.max-in-flight"));
+      result.completeExceptionally(
+          new RejectedExecutionException(
+              "too many Kafka sends in flight;"
+                  + " retry later or raise activity.channels.kafka.max-in-flight"));
       return result;
     }
     inFlight.add(result);
-    result.whenComplete((ok, error) -> {
-      inFlight.remove(result);
-      adapterInFlight.decrementAndGet();
-    });
+    result.whenComplete(
+        (ok, error) -> {
+          inFlight.remove(result);
+          adapterInFlight.decrementAndGet();
+        });
     if (!lane.offer(new Send(record, result))) {
-      result.completeExceptionally(new IllegalStateException("the kafka channel adapter is closed"));
+      result.completeExceptionally(
+          new IllegalStateException("the kafka channel adapter is closed"));
     }
     return result;
   }
@@ -128,14 +141,16 @@ final class StreamOutboundChannel implements OutboundChannel {
       try {
         Producer<byte[], byte[]> p = producer();
         long handedOver = System.nanoTime();
-        p.send(record, (metadata, error) -> {
-          lane.completed(System.nanoTime() - handedOver);
-          if (error == null) {
-            result.complete(null);
-          } else {
-            result.completeExceptionally(error);
-          }
-        });
+        p.send(
+            record,
+            (metadata, error) -> {
+              lane.completed(System.nanoTime() - handedOver);
+              if (error == null) {
+                result.complete(null);
+              } else {
+                result.completeExceptionally(error);
+              }
+            });
       } catch (RuntimeException e) {
         result.completeExceptionally(rootCause(e));
       }
@@ -159,16 +174,19 @@ final class StreamOutboundChannel implements OutboundChannel {
       }
       ProducerFactory<?, ?> factory = capture.during(() -> binding = bind.apply(channel));
       if (factory == null) {
-        throw new IllegalStateException("the Kafka binder created no producer factory for " + uri
-            + "; kafka: channels need a non-transactional Kafka binder"
-            + " (no spring.cloud.stream.kafka.binder.transaction.transaction-id-prefix)");
+        throw new IllegalStateException(
+            "the Kafka binder created no producer factory for "
+                + uri
+                + "; kafka: channels need a non-transactional Kafka binder"
+                + " (no spring.cloud.stream.kafka.binder.transaction.transaction-id-prefix)");
       }
       producer = ((ProducerFactory<byte[], byte[]>) factory).createProducer();
       return producer;
     }
   }
 
-  private ProducerRecord<byte[], byte[]> toRecord(KafkaCloudEventCodec.Encoded encoded, String key) {
+  private ProducerRecord<byte[], byte[]> toRecord(
+      KafkaCloudEventCodec.Encoded encoded, String key) {
     Map<String, byte[]> headers = encoded.headers();
     Header[] recordHeaders = new Header[headers.size()];
     int i = 0;
@@ -176,14 +194,16 @@ final class StreamOutboundChannel implements OutboundChannel {
       recordHeaders[i++] = new RecordHeader(h.getKey(), h.getValue());
     }
     byte[] keyBytes = key == null ? null : key.getBytes(StandardCharsets.UTF_8);
-    return new ProducerRecord<>(topic, null, null, keyBytes, encoded.value(),
-        java.util.Arrays.asList(recordHeaders));
+    return new ProducerRecord<>(
+        topic, null, null, keyBytes, encoded.value(), java.util.Arrays.asList(recordHeaders));
   }
 
   private static Throwable rootCause(Throwable e) {
     Throwable t = e;
-    while (t.getCause() != null && t.getCause() != t
-        && (t instanceof org.springframework.messaging.MessagingException || t instanceof ExecutionException
+    while (t.getCause() != null
+        && t.getCause() != t
+        && (t instanceof org.springframework.messaging.MessagingException
+            || t instanceof ExecutionException
             || t instanceof org.springframework.cloud.stream.binder.BinderException)) {
       t = t.getCause();
     }

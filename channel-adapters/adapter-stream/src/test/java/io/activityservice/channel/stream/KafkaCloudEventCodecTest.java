@@ -17,7 +17,8 @@ import org.junit.jupiter.api.Test;
 
 class KafkaCloudEventCodecTest {
 
-  private static final OffsetDateTime TIME = OffsetDateTime.of(2026, 1, 2, 3, 4, 5, 0, ZoneOffset.UTC);
+  private static final OffsetDateTime TIME =
+      OffsetDateTime.of(2026, 1, 2, 3, 4, 5, 0, ZoneOffset.UTC);
 
   private static CloudEventBuilder event() {
     return CloudEventBuilder.v1()
@@ -56,15 +57,22 @@ class KafkaCloudEventCodecTest {
 
   @Test
   void timeKeepsItsZeroSecondsAsRfc3339() {
-    CloudEvent sent = CloudEventBuilder.v1().withId("1").withSource(URI.create("/s")).withType("t")
-        .withTime(java.time.OffsetDateTime.parse("2026-01-02T03:04:00Z")).build();
+    CloudEvent sent =
+        CloudEventBuilder.v1()
+            .withId("1")
+            .withSource(URI.create("/s"))
+            .withType("t")
+            .withTime(java.time.OffsetDateTime.parse("2026-01-02T03:04:00Z"))
+            .build();
     KafkaCloudEventCodec.Encoded record = KafkaCloudEventCodec.encode(sent);
-    assertThat(new String(record.headers().get("ce_time"), StandardCharsets.UTF_8)).isEqualTo("2026-01-02T03:04:00Z");
+    assertThat(new String(record.headers().get("ce_time"), StandardCharsets.UTF_8))
+        .isEqualTo("2026-01-02T03:04:00Z");
   }
 
   @Test
   void eventWithoutDataHasAnEmptyValueAndNoContentType() {
-    CloudEvent bare = CloudEventBuilder.v1().withId("1").withSource(URI.create("/s")).withType("t").build();
+    CloudEvent bare =
+        CloudEventBuilder.v1().withId("1").withSource(URI.create("/s")).withType("t").build();
     KafkaCloudEventCodec.Encoded record = KafkaCloudEventCodec.encode(bare);
     assertThat(record.value()).isEmpty();
     assertThat(record.headers()).doesNotContainKey("content-type");
@@ -75,8 +83,9 @@ class KafkaCloudEventCodecTest {
     CloudEvent sent = event().build();
     KafkaCloudEventCodec.Encoded record = KafkaCloudEventCodec.encode(sent);
 
-    CloudEvent got = KafkaCloudEventCodec.decode(record.headers(), record.value(), "t-0-1", "t", 1L,
-        InboundSettings.strict());
+    CloudEvent got =
+        KafkaCloudEventCodec.decode(
+            record.headers(), record.value(), "t-0-1", "t", 1L, InboundSettings.strict());
 
     assertThat(got.getId()).isEqualTo("e-1");
     assertThat(got.getSource()).isEqualTo(sent.getSource());
@@ -100,8 +109,14 @@ class KafkaCloudEventCodecTest {
     headers.put("kafka_offset", 5L);
     headers.put("traceparent", "00-abc");
 
-    CloudEvent got = KafkaCloudEventCodec.decode(headers, "hi".getBytes(StandardCharsets.UTF_8), "t-0-5", "t",
-        null, InboundSettings.strict());
+    CloudEvent got =
+        KafkaCloudEventCodec.decode(
+            headers,
+            "hi".getBytes(StandardCharsets.UTF_8),
+            "t-0-5",
+            "t",
+            null,
+            InboundSettings.strict());
 
     assertThat(got.getId()).isEqualTo("s-1");
     assertThat(got.getDataContentType()).isEqualTo("text/plain");
@@ -112,11 +127,14 @@ class KafkaCloudEventCodecTest {
   @Test
   void decodesStructuredMode() {
     CloudEvent sent = event().build();
-    Map<String, Object> headers = Map.of("content-type",
-        "application/cloudevents+json; charset=UTF-8".getBytes(StandardCharsets.UTF_8));
+    Map<String, Object> headers =
+        Map.of(
+            "content-type",
+            "application/cloudevents+json; charset=UTF-8".getBytes(StandardCharsets.UTF_8));
 
-    CloudEvent got = KafkaCloudEventCodec.decode(headers, CloudEventJson.encode(sent), "t-0-1", "t", null,
-        InboundSettings.strict());
+    CloudEvent got =
+        KafkaCloudEventCodec.decode(
+            headers, CloudEventJson.encode(sent), "t-0-1", "t", null, InboundSettings.strict());
 
     assertThat(got.getId()).isEqualTo("e-1");
     assertThat(got.getSubject()).isEqualTo("order-42");
@@ -125,11 +143,19 @@ class KafkaCloudEventCodecTest {
 
   @Test
   void wrapsPlainRecordsWithTheDefaults() {
-    InboundSettings settings = new InboundSettings("com.example.legacy", URI.create("/legacy"), Map.of());
-    Map<String, Object> headers = Map.of("content-type", "text/plain".getBytes(StandardCharsets.UTF_8));
+    InboundSettings settings =
+        new InboundSettings("com.example.legacy", URI.create("/legacy"), Map.of());
+    Map<String, Object> headers =
+        Map.of("content-type", "text/plain".getBytes(StandardCharsets.UTF_8));
 
-    CloudEvent got = KafkaCloudEventCodec.decode(headers, "raw".getBytes(StandardCharsets.UTF_8), "orders-2-17",
-        "orders", TIME.toInstant().toEpochMilli(), settings);
+    CloudEvent got =
+        KafkaCloudEventCodec.decode(
+            headers,
+            "raw".getBytes(StandardCharsets.UTF_8),
+            "orders-2-17",
+            "orders",
+            TIME.toInstant().toEpochMilli(),
+            settings);
 
     assertThat(got.getId()).isEqualTo("orders-2-17");
     assertThat(got.getType()).isEqualTo("com.example.legacy");
@@ -139,24 +165,46 @@ class KafkaCloudEventCodecTest {
     assertThat(text(got.getData().toBytes())).isEqualTo("raw");
 
     InboundSettings noSource = new InboundSettings("com.example.legacy", null, Map.of());
-    assertThat(KafkaCloudEventCodec.decode(Map.of(), new byte[0], "orders-0-1", "orders", null, noSource)
-        .getSource()).isEqualTo(URI.create("kafka:orders"));
+    assertThat(
+            KafkaCloudEventCodec.decode(
+                    Map.of(), new byte[0], "orders-0-1", "orders", null, noSource)
+                .getSource())
+        .isEqualTo(URI.create("kafka:orders"));
   }
 
   @Test
   void rejectsPlainRecordsWithoutDefaultsAndInvalidEvents() {
-    assertThatThrownBy(() -> KafkaCloudEventCodec.decode(Map.of(), "x".getBytes(StandardCharsets.UTF_8),
-        "t-0-1", "t", null, InboundSettings.strict()))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("defaultType");
+    assertThatThrownBy(
+            () ->
+                KafkaCloudEventCodec.decode(
+                    Map.of(),
+                    "x".getBytes(StandardCharsets.UTF_8),
+                    "t-0-1",
+                    "t",
+                    null,
+                    InboundSettings.strict()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("defaultType");
 
-    Map<String, Object> missingId = Map.of("ce_specversion", "1.0", "ce_source", "/s", "ce_type", "t");
-    assertThatThrownBy(() -> KafkaCloudEventCodec.decode(missingId, new byte[0], "t-0-1", "t", null,
-        InboundSettings.strict()))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("binary-mode");
+    Map<String, Object> missingId =
+        Map.of("ce_specversion", "1.0", "ce_source", "/s", "ce_type", "t");
+    assertThatThrownBy(
+            () ->
+                KafkaCloudEventCodec.decode(
+                    missingId, new byte[0], "t-0-1", "t", null, InboundSettings.strict()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("binary-mode");
 
     Map<String, Object> structured = Map.of("content-type", CloudEventJson.CONTENT_TYPE);
-    assertThatThrownBy(() -> KafkaCloudEventCodec.decode(structured, "{}".getBytes(StandardCharsets.UTF_8),
-        "t-0-1", "t", null, InboundSettings.strict()))
+    assertThatThrownBy(
+            () ->
+                KafkaCloudEventCodec.decode(
+                    structured,
+                    "{}".getBytes(StandardCharsets.UTF_8),
+                    "t-0-1",
+                    "t",
+                    null,
+                    InboundSettings.strict()))
         .isInstanceOf(IllegalArgumentException.class);
   }
 }

@@ -26,12 +26,9 @@ import org.springframework.kafka.test.utils.KafkaTestUtils;
 @EmbeddedKafkaStreamTest
 class KafkaStreamContractTest extends ChannelAdapterContract {
 
-  @Autowired
-  private StreamChannelAdapter adapter;
-  @Autowired
-  private EmbeddedKafkaBroker broker;
-  @Autowired
-  private KafkaChannelProperties properties;
+  @Autowired private StreamChannelAdapter adapter;
+  @Autowired private EmbeddedKafkaBroker broker;
+  @Autowired private KafkaChannelProperties properties;
 
   @Override
   protected ChannelAdapter adapter() {
@@ -43,12 +40,18 @@ class KafkaStreamContractTest extends ChannelAdapterContract {
     return ChannelUri.parse("kafka:contract-" + UUID.randomUUID());
   }
 
-  /** A record without headers or key from a plain Kafka producer; its id is topic-partition-offset. */
+  /**
+   * A record without headers or key from a plain Kafka producer; its id is topic-partition-offset.
+   */
   @Override
   protected String sendPlain(ChannelUri uri, byte[] body) throws Exception {
-    try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(KafkaTestUtils.producerProps(broker),
-        new ByteArraySerializer(), new ByteArraySerializer())) {
-      RecordMetadata sent = producer.send(new ProducerRecord<>(uri.address(), body)).get(30, TimeUnit.SECONDS);
+    try (KafkaProducer<byte[], byte[]> producer =
+        new KafkaProducer<>(
+            KafkaTestUtils.producerProps(broker),
+            new ByteArraySerializer(),
+            new ByteArraySerializer())) {
+      RecordMetadata sent =
+          producer.send(new ProducerRecord<>(uri.address(), body)).get(30, TimeUnit.SECONDS);
       return sent.topic() + "-" + sent.partition() + "-" + sent.offset();
     }
   }
@@ -60,15 +63,28 @@ class KafkaStreamContractTest extends ChannelAdapterContract {
   @Override
   protected void awaitCompetingReceivers(ChannelUri uri, int receivers) throws Exception {
     String group = properties.group();
-    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-        broker.getBrokersAsString()))) {
-      await().atMost(Duration.ofSeconds(60)).until(() -> {
-        ConsumerGroupDescription d = admin.describeConsumerGroups(List.of(group)).all().get().get(group);
-        List<Long> owned = d.members().stream().map(m -> m.assignment().topicPartitions().stream()
-            .filter(p -> p.topic().equals(uri.address())).count()).filter(n -> n > 0).toList();
-        return d.state() == ConsumerGroupState.STABLE && owned.size() == receivers
-            && owned.stream().mapToLong(Long::longValue).sum() == 3;
-      });
+    try (Admin admin =
+        Admin.create(
+            Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.getBrokersAsString()))) {
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .until(
+              () -> {
+                ConsumerGroupDescription d =
+                    admin.describeConsumerGroups(List.of(group)).all().get().get(group);
+                List<Long> owned =
+                    d.members().stream()
+                        .map(
+                            m ->
+                                m.assignment().topicPartitions().stream()
+                                    .filter(p -> p.topic().equals(uri.address()))
+                                    .count())
+                        .filter(n -> n > 0)
+                        .toList();
+                return d.state() == ConsumerGroupState.STABLE
+                    && owned.size() == receivers
+                    && owned.stream().mapToLong(Long::longValue).sum() == 3;
+              });
     }
   }
 

@@ -9,14 +9,14 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * What a class file refers to, read from its constant pool (JVM specification 4.4): the classes it names
- * (in class entries and in the descriptors of the fields and methods it uses), the methods it calls, and
- * whether it uses method handles or dynamic constants. Enough to check generated code without a bytecode
- * library.
+ * What a class file refers to, read from its constant pool (JVM specification 4.4): the classes it
+ * names (in class entries and in the descriptors of the fields and methods it uses), the methods it
+ * calls, and whether it uses method handles or dynamic constants. Enough to check generated code
+ * without a bytecode library.
  *
- * @param classes        binary names ({@code java.lang.Runtime}) of the classes named
- * @param methods        methods called, as {@code owner.name} with the owner's binary name
- * @param dynamic        whether the pool holds method handles, method types or (invoke)dynamic constants
+ * @param classes binary names ({@code java.lang.Runtime}) of the classes named
+ * @param methods methods called, as {@code owner.name} with the owner's binary name
+ * @param dynamic whether the pool holds method handles, method types or (invoke)dynamic constants
  */
 record ClassFileReferences(Set<String> classes, Set<String> methods, boolean dynamic) {
 
@@ -64,7 +64,8 @@ record ClassFileReferences(Set<String> classes, Set<String> methods, boolean dyn
             in.readUnsignedShort();
             dynamic = true;
           }
-          default -> throw new IllegalArgumentException("unknown constant pool tag " + tag + " at " + i);
+          default ->
+              throw new IllegalArgumentException("unknown constant pool tag " + tag + " at " + i);
         }
       }
       Set<String> classes = new HashSet<>();
@@ -87,7 +88,10 @@ record ClassFileReferences(Set<String> classes, Set<String> methods, boolean dyn
     }
   }
 
-  /** A class entry: an internal name ({@code java/lang/Object}) or an array descriptor ({@code [Ljava/...;}). */
+  /**
+   * A class entry: an internal name ({@code java/lang/Object}) or an array descriptor ({@code
+   * [Ljava/...;}).
+   */
   private static void addType(String name, Set<String> out) {
     if (name.startsWith("[")) {
       addDescriptorTypes(name, out);

@@ -124,15 +124,16 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Walks one statement's object model ({@link EPStatementObjectModel}) and throws a {@link Refusal} at the
- * first construct that is not allowed. It walks every expression Esper will evaluate: select, where, group by,
- * having, order by, output rate (incl. {@code output at} crontab parameters and {@code when}), data window and
- * view parameters, pattern filters, guards and observers with their parameters, pattern annotations,
- * match_recognize partitions, defines, measures, interval and the pattern's repeats, contained-event
- * selections, joins and subqueries. Fail-closed twice over: a clause, stream, pattern or expression class it
- * does not know is refused, and so is any part of a model object this walk does not read ({@link ModelMembers}),
- * so constructs added by a later Esper version are refused until they are reviewed here.
- * The from clause is walked first, so stream names and pattern tags are known when expressions use them.
+ * Walks one statement's object model ({@link EPStatementObjectModel}) and throws a {@link Refusal}
+ * at the first construct that is not allowed. It walks every expression Esper will evaluate:
+ * select, where, group by, having, order by, output rate (incl. {@code output at} crontab
+ * parameters and {@code when}), data window and view parameters, pattern filters, guards and
+ * observers with their parameters, pattern annotations, match_recognize partitions, defines,
+ * measures, interval and the pattern's repeats, contained-event selections, joins and subqueries.
+ * Fail-closed twice over: a clause, stream, pattern or expression class it does not know is
+ * refused, and so is any part of a model object this walk does not read ({@link ModelMembers}), so
+ * constructs added by a later Esper version are refused until they are reviewed here. The from
+ * clause is walked first, so stream names and pattern tags are known when expressions use them.
  */
 final class EplModelCheck {
 
@@ -151,72 +152,189 @@ final class EplModelCheck {
   }
 
   /** Expressions that only combine their children: allowed when their children are. */
-  private static final Set<Class<?>> PLAIN = Set.of(ArithmaticExpression.class, ArrayExpression.class,
-      BetweenExpression.class, BitwiseOpExpression.class, CaseSwitchExpression.class, CaseWhenThenExpression.class,
-      CoalesceExpression.class, CompareListExpression.class, ConcatExpression.class, Conjunction.class,
-      Disjunction.class, ConstantExpression.class, CrontabFrequencyExpression.class,
-      CrontabParameterExpression.class, CrontabParameterSetExpression.class, CrontabRangeExpression.class,
-      CurrentTimestampExpression.class, GroupingExpression.class, GroupingIdExpression.class, InExpression.class,
-      IStreamBuiltinExpression.class, LikeExpression.class, MaxRowExpression.class, MinRowExpression.class,
-      NamedParameterExpression.class, NewOperatorExpression.class, NotExpression.class,
-      OrderedObjectParamExpression.class, PreviousExpression.class, PropertyExistsExpression.class,
-      RegExpExpression.class, RelationalOpExpression.class, StreamWildcardExpression.class,
-      TimePeriodExpression.class, TypeOfExpression.class, WildcardExpression.class,
-      // aggregations; plug-in ones are Esper's extended built-ins (rate, nth, sorted...): none are configured
-      AvedevProjectionExpression.class, AvgProjectionExpression.class, CountEverProjectionExpression.class,
-      CountProjectionExpression.class, CountStarProjectionExpression.class, FirstEverProjectionExpression.class,
-      FirstProjectionExpression.class, LastEverProjectionExpression.class, LastProjectionExpression.class,
-      MaxProjectionExpression.class, MedianProjectionExpression.class, MinProjectionExpression.class,
-      StddevProjectionExpression.class, SumProjectionExpression.class, WindowProjectionExpression.class,
-      PlugInProjectionExpression.class);
+  private static final Set<Class<?>> PLAIN =
+      Set.of(
+          ArithmaticExpression.class,
+          ArrayExpression.class,
+          BetweenExpression.class,
+          BitwiseOpExpression.class,
+          CaseSwitchExpression.class,
+          CaseWhenThenExpression.class,
+          CoalesceExpression.class,
+          CompareListExpression.class,
+          ConcatExpression.class,
+          Conjunction.class,
+          Disjunction.class,
+          ConstantExpression.class,
+          CrontabFrequencyExpression.class,
+          CrontabParameterExpression.class,
+          CrontabParameterSetExpression.class,
+          CrontabRangeExpression.class,
+          CurrentTimestampExpression.class,
+          GroupingExpression.class,
+          GroupingIdExpression.class,
+          InExpression.class,
+          IStreamBuiltinExpression.class,
+          LikeExpression.class,
+          MaxRowExpression.class,
+          MinRowExpression.class,
+          NamedParameterExpression.class,
+          NewOperatorExpression.class,
+          NotExpression.class,
+          OrderedObjectParamExpression.class,
+          PreviousExpression.class,
+          PropertyExistsExpression.class,
+          RegExpExpression.class,
+          RelationalOpExpression.class,
+          StreamWildcardExpression.class,
+          TimePeriodExpression.class,
+          TypeOfExpression.class,
+          WildcardExpression.class,
+          // aggregations; plug-in ones are Esper's extended built-ins (rate, nth, sorted...): none
+          // are configured
+          AvedevProjectionExpression.class,
+          AvgProjectionExpression.class,
+          CountEverProjectionExpression.class,
+          CountProjectionExpression.class,
+          CountStarProjectionExpression.class,
+          FirstEverProjectionExpression.class,
+          FirstProjectionExpression.class,
+          LastEverProjectionExpression.class,
+          LastProjectionExpression.class,
+          MaxProjectionExpression.class,
+          MedianProjectionExpression.class,
+          MinProjectionExpression.class,
+          StddevProjectionExpression.class,
+          SumProjectionExpression.class,
+          WindowProjectionExpression.class,
+          PlugInProjectionExpression.class);
 
   /** What each kind of model object may hold: the getters this walk reads or refuses explicitly. */
-  private static final Set<String> STATEMENT_MEMBERS = Set.of("getAnnotations", "getScriptExpressions",
-      "getExpressionDeclarations", "getClassProvidedExpressions", "getCreateClass", "getCreateWindow",
-      "getCreateVariable", "getCreateTable", "getCreateSchema", "getCreateContext", "getCreateIndex",
-      "getCreateDataFlow", "getCreateExpression", "getOnExpr", "getUpdateClause", "getFireAndForgetClause",
-      "getInsertInto", "getIntoTableClause", "getContextName", "getForClause", "getFromClause",
-      "getMatchRecognizeClause", "getSelectClause", "getWhereClause", "getGroupByClause", "getHavingClause",
-      "getOrderByClause", "getOutputLimitClause", "getRowLimitClause");
-  private static final Set<String> OUTPUT_MEMBERS = Set.of("getSelector", "getFrequency", "getUnit",
-      "getFrequencyVariable", "getWhenExpression", "getTimePeriodExpression", "getThenAssignments",
-      "getCrontabAtParameters", "getAfterTimePeriodExpression", "getAfterNumberOfEvents",
-      "getAndAfterTerminateAndExpr", "getAndAfterTerminateThenAssignments");
-  private static final Set<String> ROW_LIMIT_MEMBERS = Set.of("getNumRows", "getOptionalOffsetRows",
-      "getNumRowsVariable", "getOptionalOffsetRowsVariable");
+  private static final Set<String> STATEMENT_MEMBERS =
+      Set.of(
+          "getAnnotations",
+          "getScriptExpressions",
+          "getExpressionDeclarations",
+          "getClassProvidedExpressions",
+          "getCreateClass",
+          "getCreateWindow",
+          "getCreateVariable",
+          "getCreateTable",
+          "getCreateSchema",
+          "getCreateContext",
+          "getCreateIndex",
+          "getCreateDataFlow",
+          "getCreateExpression",
+          "getOnExpr",
+          "getUpdateClause",
+          "getFireAndForgetClause",
+          "getInsertInto",
+          "getIntoTableClause",
+          "getContextName",
+          "getForClause",
+          "getFromClause",
+          "getMatchRecognizeClause",
+          "getSelectClause",
+          "getWhereClause",
+          "getGroupByClause",
+          "getHavingClause",
+          "getOrderByClause",
+          "getOutputLimitClause",
+          "getRowLimitClause");
+
+  private static final Set<String> OUTPUT_MEMBERS =
+      Set.of(
+          "getSelector",
+          "getFrequency",
+          "getUnit",
+          "getFrequencyVariable",
+          "getWhenExpression",
+          "getTimePeriodExpression",
+          "getThenAssignments",
+          "getCrontabAtParameters",
+          "getAfterTimePeriodExpression",
+          "getAfterNumberOfEvents",
+          "getAndAfterTerminateAndExpr",
+          "getAndAfterTerminateThenAssignments");
+  private static final Set<String> ROW_LIMIT_MEMBERS =
+      Set.of(
+          "getNumRows",
+          "getOptionalOffsetRows",
+          "getNumRowsVariable",
+          "getOptionalOffsetRowsVariable");
   private static final Set<String> SELECT_MEMBERS = Set.of("getSelectList", "getStreamSelector");
   private static final Set<String> FROM_MEMBERS = Set.of("getStreams", "getOuterJoinQualifiers");
-  private static final Set<String> STREAM_MEMBERS = Set.of("getFilter", "getExpression", "getAnnotations",
-      "getStreamName", "getViews");
-  private static final Set<String> FILTER_MEMBERS = Set.of("getEventTypeName", "getFilter",
-      "getOptionalPropertySelects");
-  private static final Set<String> VIEW_MEMBERS = Set.of("getNamespace", "getName", "getParameters");
-  private static final Set<String> CONTAINED_MEMBERS = Set.of("getOptionalAsName", "getOptionalSplitExpressionTypeName",
-      "getSelectClause", "getSplitExpression", "getWhereClause");
-  private static final Set<String> MATCH_RECOGNIZE_MEMBERS = Set.of("getDefines", "getIntervalClause",
-      "getMeasures", "getPartitionExpressions", "getPattern", "getSkipClause");
-  private static final Set<String> REGEX_MEMBERS = Set.of("getChildren", "getName", "getOptionalRepeat");
+  private static final Set<String> STREAM_MEMBERS =
+      Set.of("getFilter", "getExpression", "getAnnotations", "getStreamName", "getViews");
+  private static final Set<String> FILTER_MEMBERS =
+      Set.of("getEventTypeName", "getFilter", "getOptionalPropertySelects");
+  private static final Set<String> VIEW_MEMBERS =
+      Set.of("getNamespace", "getName", "getParameters");
+  private static final Set<String> CONTAINED_MEMBERS =
+      Set.of(
+          "getOptionalAsName",
+          "getOptionalSplitExpressionTypeName",
+          "getSelectClause",
+          "getSplitExpression",
+          "getWhereClause");
+  private static final Set<String> MATCH_RECOGNIZE_MEMBERS =
+      Set.of(
+          "getDefines",
+          "getIntervalClause",
+          "getMeasures",
+          "getPartitionExpressions",
+          "getPattern",
+          "getSkipClause");
+  private static final Set<String> REGEX_MEMBERS =
+      Set.of("getChildren", "getName", "getOptionalRepeat");
   private static final Set<String> REPEAT_MEMBERS = Set.of("getLow", "getHigh", "getSingle");
-  private static final Set<String> PATTERN_MEMBERS = Set.of("getChildren", "getFilter", "getTagName",
-      "getOptionalConsumptionLevel", "getGuarded", "getName", "getNamespace", "getParameters", "getExpressions",
-      "getLow", "getHigh", "getSingle", "getOptionalMaxPerSubexpression");
-  private static final Set<String> JOIN_MEMBERS = Set.of("getAdditionalProperties", "getLeft", "getRight");
+  private static final Set<String> PATTERN_MEMBERS =
+      Set.of(
+          "getChildren",
+          "getFilter",
+          "getTagName",
+          "getOptionalConsumptionLevel",
+          "getGuarded",
+          "getName",
+          "getNamespace",
+          "getParameters",
+          "getExpressions",
+          "getLow",
+          "getHigh",
+          "getSingle",
+          "getOptionalMaxPerSubexpression");
+  private static final Set<String> JOIN_MEMBERS =
+      Set.of("getAdditionalProperties", "getLeft", "getRight");
 
   /** Pattern operators that only combine their children. */
-  private static final Set<Class<?>> PATTERN_OPERATORS = Set.of(PatternAndExpr.class, PatternOrExpr.class,
-      PatternNotExpr.class, PatternEveryExpr.class);
+  private static final Set<Class<?>> PATTERN_OPERATORS =
+      Set.of(
+          PatternAndExpr.class, PatternOrExpr.class, PatternNotExpr.class, PatternEveryExpr.class);
 
   private final Set<String> inputs;
   private final long maxWindowEvents;
   private final Duration maxWindowTime;
-  /** Names that denote values: inputs, stream names, pattern tags, match-recognize variables, lambda parameters. */
+
+  /**
+   * Names that denote values: inputs, stream names, pattern tags, match-recognize variables, lambda
+   * parameters.
+   */
   private final Set<String> valueNames = new HashSet<>();
-  /** States the match_recognize patterns of the statement expand to (Esper compiles one NFA state each). */
+
+  /**
+   * States the match_recognize patterns of the statement expand to (Esper compiles one NFA state
+   * each).
+   */
   private long regexStates;
+
   /** Whether every stream of the statement being walked has a count or time window. */
   private boolean streamsBounded;
 
-  EplModelCheck(Set<String> inputs, Set<String> eventProperties, long maxWindowEvents, Duration maxWindowTime) {
+  EplModelCheck(
+      Set<String> inputs,
+      Set<String> eventProperties,
+      long maxWindowEvents,
+      Duration maxWindowTime) {
     this.inputs = inputs;
     this.maxWindowEvents = maxWindowEvents;
     this.maxWindowTime = maxWindowTime;
@@ -225,10 +343,11 @@ final class EplModelCheck {
   }
 
   /**
-   * Adds a name that denotes a value. A value name decides how the walk reads a dotted name ({@code a.b.c()} is a
-   * call on the value {@code a}, not a static call), so none may shadow a package root ({@code java}, {@code org}...)
-   * or a class EPL may call static methods on: {@code x => java.lang.System.exit(0)} with a lambda parameter named
-   * {@code java} would otherwise read as a call on a value.
+   * Adds a name that denotes a value. A value name decides how the walk reads a dotted name ({@code
+   * a.b.c()} is a call on the value {@code a}, not a static call), so none may shadow a package
+   * root ({@code java}, {@code org}...) or a class EPL may call static methods on: {@code x =>
+   * java.lang.System.exit(0)} with a lambda parameter named {@code java} would otherwise read as a
+   * call on a value.
    */
   private void valueName(String name, String word) {
     if (name == null) {
@@ -237,8 +356,12 @@ final class EplModelCheck {
     String plain = name.replace("`", "");
     if (EplAllowList.PACKAGE_ROOTS.contains(plain.toLowerCase(Locale.ROOT))
         || EplAllowList.STATIC_METHODS.containsKey(plain)) {
-      throw new Refusal(word, "the name '" + plain + "' is not allowed for a stream, tag, variable or parameter: it "
-          + "is a package or class name");
+      throw new Refusal(
+          word,
+          "the name '"
+              + plain
+              + "' is not allowed for a stream, tag, variable or parameter: it "
+              + "is a package or class name");
     }
     valueNames.add(plain);
   }
@@ -247,8 +370,12 @@ final class EplModelCheck {
   private static void members(Object model, Set<String> handled, String word) {
     List<String> unknown = ModelMembers.unhandled(model, handled);
     if (!unknown.isEmpty()) {
-      throw new Refusal(word, model.getClass().getSimpleName() + " holds " + String.join(", ", unknown)
-          .replace("get", "") + ", which the detector guard does not check, so it is refused");
+      throw new Refusal(
+          word,
+          model.getClass().getSimpleName()
+              + " holds "
+              + String.join(", ", unknown).replace("get", "")
+              + ", which the detector guard does not check, so it is refused");
     }
   }
 
@@ -260,21 +387,30 @@ final class EplModelCheck {
       throw new Refusal(a.getName(), "annotation @" + a.getName() + " is not allowed");
     }
     if (m.getScriptExpressions() != null && !m.getScriptExpressions().isEmpty()) {
-      throw new Refusal("expression", "script '" + m.getScriptExpressions().get(0).getName()
-          + "' (expression dialect:name(...) [...]) is not allowed: scripts are disabled");
+      throw new Refusal(
+          "expression",
+          "script '"
+              + m.getScriptExpressions().get(0).getName()
+              + "' (expression dialect:name(...) [...]) is not allowed: scripts are disabled");
     }
     if (m.getExpressionDeclarations() != null && !m.getExpressionDeclarations().isEmpty()) {
-      throw new Refusal("expression", "expression declaration '" + m.getExpressionDeclarations().get(0).getName()
-          + "' is not allowed");
+      throw new Refusal(
+          "expression",
+          "expression declaration '"
+              + m.getExpressionDeclarations().get(0).getName()
+              + "' is not allowed");
     }
     if (m.getClassProvidedExpressions() != null && !m.getClassProvidedExpressions().isEmpty()
         || m.getCreateClass() != null) {
-      throw new Refusal("inlined_class", "inlined class (inlined_class \"\"\"...\"\"\") is not allowed: "
-          + "detectors cannot define Java classes");
+      throw new Refusal(
+          "inlined_class",
+          "inlined class (inlined_class \"\"\"...\"\"\") is not allowed: "
+              + "detectors cannot define Java classes");
     }
     refuseCreate(m);
     if (m.getOnExpr() != null) {
-      throw new Refusal("on", "on-trigger statement (on ... select/insert/update/delete/merge) is not allowed");
+      throw new Refusal(
+          "on", "on-trigger statement (on ... select/insert/update/delete/merge) is not allowed");
     }
     if (m.getUpdateClause() != null) {
       throw new Refusal("update", "update istream is not allowed");
@@ -283,8 +419,11 @@ final class EplModelCheck {
       throw new Refusal("delete", "fire-and-forget queries are not allowed");
     }
     if (m.getInsertInto() != null) {
-      throw new Refusal("insert", "insert into " + m.getInsertInto().getStreamName()
-          + " is not allowed: a detector's rows become its derived events");
+      throw new Refusal(
+          "insert",
+          "insert into "
+              + m.getInsertInto().getStreamName()
+              + " is not allowed: a detector's rows become its derived events");
     }
     if (m.getIntoTableClause() != null) {
       throw new Refusal("into", "into table is not allowed");
@@ -324,17 +463,25 @@ final class EplModelCheck {
   }
 
   private static void refuseCreate(EPStatementObjectModel m) {
-    String kind = m.getCreateWindow() != null ? "window"
-        : m.getCreateVariable() != null ? "variable"
-        : m.getCreateTable() != null ? "table"
-        : m.getCreateSchema() != null ? "schema"
-        : m.getCreateContext() != null ? "context"
-        : m.getCreateIndex() != null ? "index"
-        : m.getCreateDataFlow() != null ? "dataflow"
-        : m.getCreateExpression() != null ? "expression"
-        : null;
+    String kind =
+        m.getCreateWindow() != null
+            ? "window"
+            : m.getCreateVariable() != null
+                ? "variable"
+                : m.getCreateTable() != null
+                    ? "table"
+                    : m.getCreateSchema() != null
+                        ? "schema"
+                        : m.getCreateContext() != null
+                            ? "context"
+                            : m.getCreateIndex() != null
+                                ? "index"
+                                : m.getCreateDataFlow() != null
+                                    ? "dataflow"
+                                    : m.getCreateExpression() != null ? "expression" : null;
     if (kind != null) {
-      throw new Refusal("create", "create " + kind + " is not allowed: a detector is one select statement");
+      throw new Refusal(
+          "create", "create " + kind + " is not allowed: a detector is one select statement");
     }
   }
 
@@ -356,8 +503,9 @@ final class EplModelCheck {
         pattern(p.getExpression());
       } else {
         String kind = s.getClass().getSimpleName().replace("Stream", "").toLowerCase(Locale.ROOT);
-        throw new Refusal(kind.startsWith("method") ? "method" : kind, kind
-            + " joins (from method:/sql:) are not allowed: a detector reads its inputs only");
+        throw new Refusal(
+            kind.startsWith("method") ? "method" : kind,
+            kind + " joins (from method:/sql:) are not allowed: a detector reads its inputs only");
       }
       bounded &= s instanceof ProjectedStream p && views(p.getViews());
     }
@@ -374,8 +522,9 @@ final class EplModelCheck {
   }
 
   /**
-   * Pattern annotations: only {@code @SuppressOverlappingMatches} and {@code @DiscardPartialsOnMatch}, which take no
-   * values (Esper resolves other annotation names as classes).
+   * Pattern annotations: only {@code @SuppressOverlappingMatches} and
+   * {@code @DiscardPartialsOnMatch}, which take no values (Esper resolves other annotation names as
+   * classes).
    */
   private static void patternAnnotations(PatternStream p) {
     if (p.getAnnotations() == null) {
@@ -384,9 +533,13 @@ final class EplModelCheck {
     for (AnnotationPart a : p.getAnnotations()) {
       if (!EplAllowList.PATTERN_ANNOTATIONS.contains(a.getName())
           || a.getAttributes() != null && !a.getAttributes().isEmpty()) {
-        throw new Refusal(a.getName(), "pattern annotation @" + a.getName() + (a.getAttributes() == null
-            || a.getAttributes().isEmpty() ? "" : "(...)") + " is not allowed; allowed without values: @"
-            + String.join(", @", EplAllowList.PATTERN_ANNOTATIONS.stream().sorted().toList()));
+        throw new Refusal(
+            a.getName(),
+            "pattern annotation @"
+                + a.getName()
+                + (a.getAttributes() == null || a.getAttributes().isEmpty() ? "" : "(...)")
+                + " is not allowed; allowed without values: @"
+                + String.join(", @", EplAllowList.PATTERN_ANNOTATIONS.stream().sorted().toList()));
       }
     }
   }
@@ -398,13 +551,20 @@ final class EplModelCheck {
     for (View v : views) {
       view(v);
       String name = v.getName().toLowerCase(Locale.ROOT);
-      bounded |= EplAllowList.COUNT_WINDOWS.containsKey(name) || EplAllowList.TIME_WINDOWS.containsKey(name)
-          || EplAllowList.SINGLE_EVENT_VIEWS.contains(name);
+      bounded |=
+          EplAllowList.COUNT_WINDOWS.containsKey(name)
+              || EplAllowList.TIME_WINDOWS.containsKey(name)
+              || EplAllowList.SINGLE_EVENT_VIEWS.contains(name);
       keyed = keyed == null && EplAllowList.KEYED_VIEWS.contains(name) ? v.getName() : keyed;
     }
     if (keyed != null && !bounded) {
-      throw new Refusal(keyed, "#" + keyed + " needs a count or time window beside it, e.g. #" + keyed
-          + "(key)#time(1 hour): alone it keeps an event for every key ever seen");
+      throw new Refusal(
+          keyed,
+          "#"
+              + keyed
+              + " needs a count or time window beside it, e.g. #"
+              + keyed
+              + "(key)#time(1 hour): alone it keeps an event for every key ever seen");
     }
     return bounded;
   }
@@ -412,18 +572,26 @@ final class EplModelCheck {
   private void filter(Filter f) {
     members(f, FILTER_MEMBERS, f.getEventTypeName());
     if (!inputs.contains(f.getEventTypeName())) {
-      throw new Refusal(f.getEventTypeName(), "stream '" + f.getEventTypeName()
-          + "' is not an input of this detector; inputs: " + String.join(", ", inputs));
+      throw new Refusal(
+          f.getEventTypeName(),
+          "stream '"
+              + f.getEventTypeName()
+              + "' is not an input of this detector; inputs: "
+              + String.join(", ", inputs));
     }
     expression(f.getFilter());
     if (f.getOptionalPropertySelects() != null) {
       for (ContainedEventSelect c : f.getOptionalPropertySelects()) {
         members(c, CONTAINED_MEMBERS, "select");
         if (c.getOptionalSplitExpressionTypeName() != null) {
-          throw new Refusal("@type", "@type(" + c.getOptionalSplitExpressionTypeName()
-              + ") in a contained-event selection is not allowed");
+          throw new Refusal(
+              "@type",
+              "@type("
+                  + c.getOptionalSplitExpressionTypeName()
+                  + ") in a contained-event selection is not allowed");
         }
-        valueName(c.getOptionalAsName(), c.getOptionalAsName() == null ? "" : c.getOptionalAsName());
+        valueName(
+            c.getOptionalAsName(), c.getOptionalAsName() == null ? "" : c.getOptionalAsName());
         expression(c.getSplitExpression());
         select(c.getSelectClause());
         expression(c.getWhereClause());
@@ -443,8 +611,10 @@ final class EplModelCheck {
       d.getExpressions().forEach(this::expression);
       Expression expiry = d.getExpressions().get(d.getExpressions().size() - 1);
       if (d.getExpressions().size() < 2 || !(expiry instanceof TimePeriodExpression)) {
-        throw new Refusal("every-distinct", "every-distinct needs an expiry time as its last parameter, e.g. "
-            + "every-distinct(a.id, 1 hour): without one it keeps every key ever seen");
+        throw new Refusal(
+            "every-distinct",
+            "every-distinct needs an expiry time as its last parameter, e.g. "
+                + "every-distinct(a.id, 1 hour): without one it keeps every key ever seen");
       }
       time(expiry, "every-distinct expiry", "every-distinct");
     } else if (p instanceof PatternMatchUntilExpr u) {
@@ -458,19 +628,28 @@ final class EplModelCheck {
     } else if (p instanceof PatternGuardExpr g) {
       String name = g.getNamespace() + ":" + g.getName();
       if (!EplAllowList.PATTERN_GUARDS.contains(name)) {
-        throw new Refusal(g.getName(), "pattern guard " + name + " is not allowed; allowed: timer:within, "
-            + "timer:withinmax, while");
+        throw new Refusal(
+            g.getName(),
+            "pattern guard "
+                + name
+                + " is not allowed; allowed: timer:within, "
+                + "timer:withinmax, while");
       }
       g.getParameters().forEach(this::expression);
     } else if (p instanceof PatternObserverExpr o) {
       String name = o.getNamespace() + ":" + o.getName();
       if (!EplAllowList.PATTERN_OBSERVERS.contains(name)) {
-        throw new Refusal(o.getName(), "pattern observer " + name + " is not allowed; allowed: timer:interval, "
-            + "timer:at, timer:schedule");
+        throw new Refusal(
+            o.getName(),
+            "pattern observer "
+                + name
+                + " is not allowed; allowed: timer:interval, "
+                + "timer:at, timer:schedule");
       }
       o.getParameters().forEach(this::expression);
     } else if (!PATTERN_OPERATORS.contains(p.getClass())) {
-      throw new Refusal("pattern", "pattern element " + p.getClass().getSimpleName() + " is not allowed");
+      throw new Refusal(
+          "pattern", "pattern element " + p.getClass().getSimpleName() + " is not allowed");
     }
     for (PatternExpr child : p.getChildren()) {
       pattern(child);
@@ -479,17 +658,26 @@ final class EplModelCheck {
 
   private void view(View v) {
     members(v, VIEW_MEMBERS, v.getName());
-    if (v.getNamespace() != null && !EplAllowList.VIEW_NAMESPACES.contains(v.getNamespace().toLowerCase(Locale.ROOT))) {
-      throw new Refusal(v.getNamespace(), "view namespace " + v.getNamespace() + ": is not allowed: plug-in views "
-          + "are not available to detectors");
+    if (v.getNamespace() != null
+        && !EplAllowList.VIEW_NAMESPACES.contains(v.getNamespace().toLowerCase(Locale.ROOT))) {
+      throw new Refusal(
+          v.getNamespace(),
+          "view namespace "
+              + v.getNamespace()
+              + ": is not allowed: plug-in views "
+              + "are not available to detectors");
     }
     String name = v.getName().toLowerCase(Locale.ROOT);
     List<Expression> params = v.getParameters();
     Integer countAt = EplAllowList.COUNT_WINDOWS.get(name);
     Integer timeAt = EplAllowList.TIME_WINDOWS.get(name);
     if (countAt == null && timeAt == null && !EplAllowList.OTHER_VIEWS.contains(name)) {
-      throw new Refusal(v.getName(), "data window #" + v.getName() + " is not allowed: it can retain events "
-          + "without bound; use #length, #time, #length_batch, #time_batch, #unique... (see the README)");
+      throw new Refusal(
+          v.getName(),
+          "data window #"
+              + v.getName()
+              + " is not allowed: it can retain events "
+              + "without bound; use #length, #time, #length_batch, #time_batch, #unique... (see the README)");
     }
     params.forEach(this::expression);
     String what = "#" + v.getName() + " window size";
@@ -508,9 +696,15 @@ final class EplModelCheck {
     members(mr, MATCH_RECOGNIZE_MEMBERS, "match_recognize");
     regex(mr.getPattern());
     if (regexStates > EplAllowList.MAX_REGEX_STATES) {
-      throw new Refusal("pattern", "the match_recognize pattern expands to " + regexStates + " states, above the limit "
-          + "of " + EplAllowList.MAX_REGEX_STATES + " (Esper compiles one state per repeated variable: A{1000} takes "
-          + "seconds to compile)");
+      throw new Refusal(
+          "pattern",
+          "the match_recognize pattern expands to "
+              + regexStates
+              + " states, above the limit "
+              + "of "
+              + EplAllowList.MAX_REGEX_STATES
+              + " (Esper compiles one state per repeated variable: A{1000} takes "
+              + "seconds to compile)");
     }
     for (MatchRecognizeDefine d : mr.getDefines()) {
       members(d, Set.of("getName", "getExpression"), "define");
@@ -529,7 +723,10 @@ final class EplModelCheck {
     }
   }
 
-  /** Walks a match_recognize pattern, adding up the states it expands to; repeats need constant bounds. */
+  /**
+   * Walks a match_recognize pattern, adding up the states it expands to; repeats need constant
+   * bounds.
+   */
   private void regex(MatchRecognizeRegEx r) {
     regexStates += regexSize(r);
   }
@@ -549,14 +746,18 @@ final class EplModelCheck {
         size += regexSize(c);
       }
       size *= repeat(n.getOptionalRepeat());
-    } else if (r instanceof MatchRecognizeRegExConcatenation || r instanceof MatchRecognizeRegExAlteration) {
+    } else if (r instanceof MatchRecognizeRegExConcatenation
+        || r instanceof MatchRecognizeRegExAlteration) {
       size = 0;
       for (MatchRecognizeRegEx c : r.getChildren()) {
         size += regexSize(c);
       }
     } else {
-      throw new Refusal("pattern", "match_recognize element " + r.getClass().getSimpleName().replace("MatchRecognize",
-          "") + " is not allowed");
+      throw new Refusal(
+          "pattern",
+          "match_recognize element "
+              + r.getClass().getSimpleName().replace("MatchRecognize", "")
+              + " is not allowed");
     }
     return Math.min(size, Long.MAX_VALUE / 4);
   }
@@ -588,8 +789,10 @@ final class EplModelCheck {
     for (SelectClauseElement e : select.getSelectList()) {
       if (e instanceof SelectClauseExpression x) {
         expression(x.getExpression());
-      } else if (!(e instanceof SelectClauseWildcard) && !(e instanceof SelectClauseStreamWildcard)) {
-        throw new Refusal("select", "select element " + e.getClass().getSimpleName() + " is not allowed");
+      } else if (!(e instanceof SelectClauseWildcard)
+          && !(e instanceof SelectClauseStreamWildcard)) {
+        throw new Refusal(
+            "select", "select element " + e.getClass().getSimpleName() + " is not allowed");
       }
     }
   }
@@ -604,7 +807,8 @@ final class EplModelCheck {
     } else if (g instanceof GroupByClauseExpressionRollupOrCube r) {
       r.getExpressions().forEach(this::groupBy);
     } else {
-      throw new Refusal("group", "group-by element " + g.getClass().getSimpleName() + " is not allowed");
+      throw new Refusal(
+          "group", "group-by element " + g.getClass().getSimpleName() + " is not allowed");
     }
   }
 
@@ -613,14 +817,24 @@ final class EplModelCheck {
       return;
     }
     members(o, OUTPUT_MEMBERS, "output");
-    if (o.getFrequencyVariable() != null || o.getThenAssignments() != null && !o.getThenAssignments().isEmpty()
-        || o.getAndAfterTerminateThenAssignments() != null && !o.getAndAfterTerminateThenAssignments().isEmpty()) {
-      throw new Refusal("output", "variables and assignments (then set ...) in the output clause are not allowed");
+    if (o.getFrequencyVariable() != null
+        || o.getThenAssignments() != null && !o.getThenAssignments().isEmpty()
+        || o.getAndAfterTerminateThenAssignments() != null
+            && !o.getAndAfterTerminateThenAssignments().isEmpty()) {
+      throw new Refusal(
+          "output",
+          "variables and assignments (then set ...) in the output clause are not allowed");
     }
-    if (o.getUnit() == OutputLimitUnit.EVENTS && o.getFrequency() != null
+    if (o.getUnit() == OutputLimitUnit.EVENTS
+        && o.getFrequency() != null
         && o.getFrequency() > maxWindowEvents) {
-      throw new Refusal("output", "output every " + o.getFrequency().longValue() + " events is above the limit of "
-          + maxWindowEvents + " events");
+      throw new Refusal(
+          "output",
+          "output every "
+              + o.getFrequency().longValue()
+              + " events is above the limit of "
+              + maxWindowEvents
+              + " events");
     }
     if (o.getTimePeriodExpression() != null) {
       time(o.getTimePeriodExpression(), "output rate", "output");
@@ -635,7 +849,10 @@ final class EplModelCheck {
     expression(o.getAndAfterTerminateAndExpr());
   }
 
-  /** Checks one expression and everything below it, innermost first (so a message names the deepest culprit). */
+  /**
+   * Checks one expression and everything below it, innermost first (so a message names the deepest
+   * culprit).
+   */
   void expression(Expression e) {
     if (e == null) {
       return;
@@ -657,8 +874,12 @@ final class EplModelCheck {
         type(t, "instanceof " + t);
       }
     } else if (e instanceof NewInstanceOperatorExpression n) {
-      throw new Refusal("new", "new " + n.getClassName() + "(...) is not allowed: the new operator may only "
-          + "build maps (new { name = value, ... })");
+      throw new Refusal(
+          "new",
+          "new "
+              + n.getClassName()
+              + "(...) is not allowed: the new operator may only "
+              + "build maps (new { name = value, ... })");
     } else if (e instanceof SubqueryExpression s) {
       statement(s.getModel());
     } else if (e instanceof SubqueryExistsExpression s) {
@@ -671,18 +892,26 @@ final class EplModelCheck {
       return;
     } else if (retains(e) && !streamsBounded) {
       String function = describe(e);
-      throw new Refusal(function.contains("(") ? function.substring(0, function.indexOf('(')) : function,
-          function + " keeps every value it aggregates: every stream of the statement needs a count or time window, "
-          + "e.g. #length(1000) or #time(1 hour)");
+      throw new Refusal(
+          function.contains("(") ? function.substring(0, function.indexOf('(')) : function,
+          function
+              + " keeps every value it aggregates: every stream of the statement needs a count or time window, "
+              + "e.g. #length(1000) or #time(1 hour)");
     } else if (e instanceof PlugInProjectionExpression p
-        && !EplAllowList.EXTENDED_AGGREGATIONS.contains(p.getFunctionName().toLowerCase(Locale.ROOT))) {
-      throw new Refusal(p.getFunctionName(), "aggregation " + p.getFunctionName() + "() is not allowed: only Esper's "
-          + "built-in aggregations are available to detectors");
+        && !EplAllowList.EXTENDED_AGGREGATIONS.contains(
+            p.getFunctionName().toLowerCase(Locale.ROOT))) {
+      throw new Refusal(
+          p.getFunctionName(),
+          "aggregation "
+              + p.getFunctionName()
+              + "() is not allowed: only Esper's "
+              + "built-in aggregations are available to detectors");
     } else if (e instanceof PriorExpression) {
       count(e.getChildren().isEmpty() ? null : e.getChildren().get(0), "prior index", "prior");
     } else if (e instanceof CurrentEvaluationContextExpression) {
-      throw new Refusal("current_evaluation_context", "current_evaluation_context() is not allowed: it exposes "
-          + "Esper's runtime objects");
+      throw new Refusal(
+          "current_evaluation_context",
+          "current_evaluation_context() is not allowed: it exposes " + "Esper's runtime objects");
     } else if (!PLAIN.contains(e.getClass())) {
       String kind = e.getClass().getSimpleName().replace("Expression", "");
       throw new Refusal(kind, kind + " expressions are not allowed in detectors");
@@ -690,9 +919,10 @@ final class EplModelCheck {
   }
 
   /**
-   * A chain such as {@code a.b.method(x).other()}. A leading name followed by a call is a static method call
-   * when the name is not a value (input, stream, tag, variable, event property): only {@link EplAllowList}
-   * classes and methods pass. Every other call must be a value method on the allow-list.
+   * A chain such as {@code a.b.method(x).other()}. A leading name followed by a call is a static
+   * method call when the name is not a value (input, stream, tag, variable, event property): only
+   * {@link EplAllowList} classes and methods pass. Every other call must be a value method on the
+   * allow-list.
    */
   private void dot(List<DotExpressionItem> chain, boolean startsWithValue) {
     boolean onValue = startsWithValue;
@@ -700,7 +930,8 @@ final class EplModelCheck {
       DotExpressionItem item = chain.get(i);
       if (item instanceof DotExpressionItemName n) {
         String name = n.getName().replace("`", "");
-        boolean callFollows = i + 1 < chain.size() && chain.get(i + 1) instanceof DotExpressionItemCall;
+        boolean callFollows =
+            i + 1 < chain.size() && chain.get(i + 1) instanceof DotExpressionItemCall;
         if (!onValue && callFollows && !valueNames.contains(firstSegment(name))) {
           DotExpressionItemCall call = (DotExpressionItemCall) chain.get(++i);
           staticCall(name, call);
@@ -716,19 +947,28 @@ final class EplModelCheck {
           continue;
         }
         if (!onValue) {
-          throw new Refusal(c.getName(), "function " + c.getName() + "() is not allowed: detectors cannot call "
-              + "user-defined or plug-in functions");
+          throw new Refusal(
+              c.getName(),
+              "function "
+                  + c.getName()
+                  + "() is not allowed: detectors cannot call "
+                  + "user-defined or plug-in functions");
         }
         if (!EplAllowList.VALUE_METHODS.contains(c.getName().toLowerCase(Locale.ROOT))) {
-          throw new Refusal(c.getName(), "method call " + c.getName() + "() is not allowed: only read-only "
-              + "String, number and Map methods and Esper's enumeration and date-time methods may be called on "
-              + "values (see the README)");
+          throw new Refusal(
+              c.getName(),
+              "method call "
+                  + c.getName()
+                  + "() is not allowed: only read-only "
+                  + "String, number and Map methods and Esper's enumeration and date-time methods may be called on "
+                  + "values (see the README)");
         }
         c.getParameters().forEach(this::expression);
       } else if (item instanceof DotExpressionItemArray a) {
         a.getIndexes().forEach(this::expression);
       } else {
-        throw new Refusal("", "expression element " + item.getClass().getSimpleName() + " is not allowed");
+        throw new Refusal(
+            "", "expression element " + item.getClass().getSimpleName() + " is not allowed");
       }
       onValue = true;
     }
@@ -740,7 +980,8 @@ final class EplModelCheck {
       return true;
     }
     if (e instanceof PlugInProjectionExpression p
-        && EplAllowList.RETAINING_AGGREGATIONS.contains(p.getFunctionName().toLowerCase(Locale.ROOT))) {
+        && EplAllowList.RETAINING_AGGREGATIONS.contains(
+            p.getFunctionName().toLowerCase(Locale.ROOT))) {
       return true;
     }
     try {
@@ -755,30 +996,47 @@ final class EplModelCheck {
     String method = className + "." + call.getName() + "()";
     Set<String> methods = EplAllowList.STATIC_METHODS.get(className);
     if (methods == null && Character.isLowerCase(className.charAt(0)) && !className.contains(".")) {
-      throw new Refusal(className, "call " + method + " is not allowed: '" + className + "' is no input, stream, "
-          + "tag or property name, and not one of the classes allowed for static calls: "
-          + EplAllowList.staticClasses());
+      throw new Refusal(
+          className,
+          "call "
+              + method
+              + " is not allowed: '"
+              + className
+              + "' is no input, stream, "
+              + "tag or property name, and not one of the classes allowed for static calls: "
+              + EplAllowList.staticClasses());
     }
     if (methods == null) {
-      throw new Refusal(className, "static method call " + method + " is not allowed; allowed classes: "
-          + EplAllowList.staticClasses());
+      throw new Refusal(
+          className,
+          "static method call "
+              + method
+              + " is not allowed; allowed classes: "
+              + EplAllowList.staticClasses());
     }
     if (!methods.contains(call.getName())) {
       throw new Refusal(call.getName(), "static method call " + method + " is not allowed");
     }
   }
 
-  /** A property name such as {@code a.data.x?.y('k')[0]}: no refused segment, no package root first. */
+  /**
+   * A property name such as {@code a.data.x?.y('k')[0]}: no refused segment, no package root first.
+   */
   private void propertyName(String name) {
     List<String> segments = segments(name);
     if (segments.isEmpty()) {
       return;
     }
     String first = segments.get(0);
-    if (segments.size() > 1 && EplAllowList.PACKAGE_ROOTS.contains(first.toLowerCase(Locale.ROOT))
+    if (segments.size() > 1
+        && EplAllowList.PACKAGE_ROOTS.contains(first.toLowerCase(Locale.ROOT))
         && !valueNames.contains(first)) {
-      throw new Refusal(first, "fully qualified name " + name.replace("`", "") + " is not allowed: detectors "
-          + "cannot refer to Java classes");
+      throw new Refusal(
+          first,
+          "fully qualified name "
+              + name.replace("`", "")
+              + " is not allowed: detectors "
+              + "cannot refer to Java classes");
     }
     for (String s : segments) {
       if (EplAllowList.PROPERTY_NAMES_REFUSED.contains(s.toLowerCase(Locale.ROOT))) {
@@ -790,8 +1048,11 @@ final class EplModelCheck {
   private static void type(String typeName, String what) {
     String t = typeName.replace("`", "").replace("[]", "").trim();
     if (!EplAllowList.TYPES.contains(t.toLowerCase(Locale.ROOT))) {
-      throw new Refusal(t.contains(".") ? firstSegment(t) : t, what + " is not allowed; allowed types: string, "
-          + "boolean, byte, short, int, long, float, double, char, BigDecimal, BigInteger");
+      throw new Refusal(
+          t.contains(".") ? firstSegment(t) : t,
+          what
+              + " is not allowed; allowed types: string, "
+              + "boolean, byte, short, int, long, float, double, char, BigDecimal, BigInteger");
     }
   }
 
@@ -804,11 +1065,14 @@ final class EplModelCheck {
       throw new Refusal(word, what + " must be a number");
     }
     if (n.doubleValue() > maxWindowEvents) {
-      throw new Refusal(word, what + " " + describe(e) + " is above the limit of " + maxWindowEvents + " events");
+      throw new Refusal(
+          word, what + " " + describe(e) + " is above the limit of " + maxWindowEvents + " events");
     }
   }
 
-  /** A time bound: a time period or a number of seconds, of constants, no longer than the maximum. */
+  /**
+   * A time bound: a time period or a number of seconds, of constants, no longer than the maximum.
+   */
   private void time(Expression e, String what, String word) {
     if (e == null) {
       return;
@@ -826,11 +1090,29 @@ final class EplModelCheck {
     if (!(e instanceof TimePeriodExpression t)) {
       throw new Refusal(word, what + " must be a time period of constants such as 10 min");
     }
-    boolean[] has = {t.isHasYears(), t.isHasMonths(), t.isHasWeeks(), t.isHasDays(), t.isHasHours(),
-        t.isHasMinutes(), t.isHasSeconds(), t.isHasMilliseconds(), t.isHasMicroseconds()};
+    boolean[] has = {
+      t.isHasYears(),
+      t.isHasMonths(),
+      t.isHasWeeks(),
+      t.isHasDays(),
+      t.isHasHours(),
+      t.isHasMinutes(),
+      t.isHasSeconds(),
+      t.isHasMilliseconds(),
+      t.isHasMicroseconds()
+    };
     // a year counts as 365 days and a month as 31: only an upper bound matters here
-    double[] unitMillis = {365 * 86_400_000d, 31 * 86_400_000d, 7 * 86_400_000d, 86_400_000d, 3_600_000d, 60_000d,
-        1000d, 1d, 0.001d};
+    double[] unitMillis = {
+      365 * 86_400_000d,
+      31 * 86_400_000d,
+      7 * 86_400_000d,
+      86_400_000d,
+      3_600_000d,
+      60_000d,
+      1000d,
+      1d,
+      0.001d
+    };
     List<Expression> values = new ArrayList<>(t.getChildren());
     double total = 0;
     for (int i = 0, v = 0; i < has.length; i++) {
@@ -860,8 +1142,8 @@ final class EplModelCheck {
   }
 
   /**
-   * The names of a dotted property path without backticks, {@code ?}, keys and indexes:
-   * {@code a.`b.c`.d?('k.x')[0]} gives {@code a}, {@code b.c}, {@code d}.
+   * The names of a dotted property path without backticks, {@code ?}, keys and indexes: {@code
+   * a.`b.c`.d?('k.x')[0]} gives {@code a}, {@code b.c}, {@code d}.
    */
   static List<String> segments(String path) {
     List<String> out = new ArrayList<>();

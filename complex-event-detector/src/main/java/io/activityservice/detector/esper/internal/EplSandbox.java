@@ -9,16 +9,21 @@ import java.util.Set;
 
 /**
  * The sandbox detectors run in, in layers, so that a gap in one is caught by the next:
+ *
  * <ol>
- *   <li>{@link EplGuard}: the statement's structure, against {@link EplAllowList}, before anything is compiled;</li>
- *   <li>the compiler configuration: no inlined classes, no scripts, imports reduced to {@code java.lang.Math}
- *       and {@code java.math}, class names resolved by {@link AllowListClassForNameProvider} only;</li>
- *   <li>{@link SandboxClassLoader} as the class loader generated code is compiled and run against;</li>
- *   <li>{@link GeneratedCodeCheck} on the bytecode the compiler produced, before it is ever loaded;</li>
- *   <li>runtime bounds: pattern sub-expressions and match-recognize states per detector, reported by
- *       {@link LimitConditionLog}.</li>
+ *   <li>{@link EplGuard}: the statement's structure, against {@link EplAllowList}, before anything
+ *       is compiled;
+ *   <li>the compiler configuration: no inlined classes, no scripts, imports reduced to {@code
+ *       java.lang.Math} and {@code java.math}, class names resolved by {@link
+ *       AllowListClassForNameProvider} only;
+ *   <li>{@link SandboxClassLoader} as the class loader generated code is compiled and run against;
+ *   <li>{@link GeneratedCodeCheck} on the bytecode the compiler produced, before it is ever loaded;
+ *   <li>runtime bounds: pattern sub-expressions and match-recognize states per detector, reported
+ *       by {@link LimitConditionLog}.
  * </ol>
- * Layers 2, 3 and 5 live in the {@link Configuration}, which the detector's runtime is created with too.
+ *
+ * Layers 2, 3 and 5 live in the {@link Configuration}, which the detector's runtime is created with
+ * too.
  */
 public final class EplSandbox {
 
@@ -29,13 +34,18 @@ public final class EplSandbox {
   private final ClassForNameProvider classForName = AllowListClassForNameProvider.forDetectors();
 
   /**
-   * @param maxWindowEvents          see {@link EplGuard}
-   * @param maxWindowTime            see {@link EplGuard}
-   * @param maxPatternSubexpressions pattern sub-expressions alive at once per detector; further ones do not start
-   * @param maxMatchRecognizeStates  match-recognize states alive at once per detector; further ones do not start
+   * @param maxWindowEvents see {@link EplGuard}
+   * @param maxWindowTime see {@link EplGuard}
+   * @param maxPatternSubexpressions pattern sub-expressions alive at once per detector; further
+   *     ones do not start
+   * @param maxMatchRecognizeStates match-recognize states alive at once per detector; further ones
+   *     do not start
    */
-  public EplSandbox(long maxWindowEvents, Duration maxWindowTime, long maxPatternSubexpressions,
-                    long maxMatchRecognizeStates) {
+  public EplSandbox(
+      long maxWindowEvents,
+      Duration maxWindowTime,
+      long maxPatternSubexpressions,
+      long maxMatchRecognizeStates) {
     this.guard = new EplGuard(maxWindowEvents, maxWindowTime);
     this.maxPatternSubexpressions = maxPatternSubexpressions;
     this.maxMatchRecognizeStates = maxMatchRecognizeStates;
@@ -53,7 +63,10 @@ public final class EplSandbox {
     guard.check(epl, inputAliases, eventProperties);
   }
 
-  /** Layers 2, 3 and 5: hardens a detector's configuration, used to compile it and to create its runtime. */
+  /**
+   * Layers 2, 3 and 5: hardens a detector's configuration, used to compile it and to create its
+   * runtime.
+   */
   public void configure(Configuration configuration) {
     configuration.getCompiler().getByteCode().setAllowInlinedClass(false);
     configuration.getCompiler().getByteCode().setAllowSubscriber(false);
@@ -62,8 +75,14 @@ public final class EplSandbox {
     configuration.getCommon().getImports().addAll(EplAllowList.IMPORTS);
     configuration.getCommon().getAnnotationImports().clear();
     configuration.getCommon().getEventTypeAutoNamePackages().clear();
-    configuration.getCommon().getTransientConfiguration().put(ClassForNameProvider.NAME, classForName);
-    configuration.getCommon().getTransientConfiguration().put(ClassLoaderProvider.NAME, classLoader);
+    configuration
+        .getCommon()
+        .getTransientConfiguration()
+        .put(ClassForNameProvider.NAME, classForName);
+    configuration
+        .getCommon()
+        .getTransientConfiguration()
+        .put(ClassLoaderProvider.NAME, classLoader);
     configuration.getRuntime().getPatterns().setMaxSubexpressions(maxPatternSubexpressions);
     configuration.getRuntime().getPatterns().setMaxSubexpressionPreventStart(true);
     configuration.getRuntime().getMatchRecognize().setMaxStates(maxMatchRecognizeStates);
@@ -72,8 +91,8 @@ public final class EplSandbox {
   }
 
   /**
-   * Layer 4 for classes compiled elsewhere (another replica's compiled form): the same generated-code check the
-   * compiler hook runs, before any of them is loaded.
+   * Layer 4 for classes compiled elsewhere (another replica's compiled form): the same
+   * generated-code check the compiler hook runs, before any of them is loaded.
    *
    * @throws IllegalStateException naming what a class would use
    */
@@ -81,7 +100,8 @@ public final class EplSandbox {
     for (java.util.Map.Entry<String, byte[]> c : classes.entrySet()) {
       String refusal = GeneratedCodeCheck.refusal(c.getKey(), c.getValue());
       if (refusal != null) {
-        throw new IllegalStateException("the detector sandbox refused the compiled form: " + refusal);
+        throw new IllegalStateException(
+            "the detector sandbox refused the compiled form: " + refusal);
       }
     }
   }
@@ -90,9 +110,13 @@ public final class EplSandbox {
   public CompilerArguments compilerArguments(Configuration configuration) {
     CompilerArguments arguments = new CompilerArguments(configuration);
     arguments.getOptions().setCompilerHook(new GeneratedCodeCheck());
-    arguments.getOptions().setInlinedClassInspection(env -> {
-      throw new IllegalStateException("the detector sandbox refused the EPL: inlined classes are disabled");
-    });
+    arguments
+        .getOptions()
+        .setInlinedClassInspection(
+            env -> {
+              throw new IllegalStateException(
+                  "the detector sandbox refused the EPL: inlined classes are disabled");
+            });
     return arguments;
   }
 }

@@ -3,23 +3,26 @@ package io.activityservice.detector.esper.internal;
 import java.util.Locale;
 
 /**
- * Positions in EPL text for messages. The EPL object model carries no positions, so a refused construct is
- * located by its first occurrence as a whole word outside string literals and comments.
+ * Positions in EPL text for messages. The EPL object model carries no positions, so a refused
+ * construct is located by its first occurrence as a whole word outside string literals and
+ * comments.
  */
 final class EplText {
 
-  private EplText() {
-  }
+  private EplText() {}
 
   /**
-   * {@code "line L, column C: "} (both counted from 1) of the first occurrence of {@code word} in {@code epl},
-   * ignoring case, outside strings and comments; {@code ""} if it does not occur.
+   * {@code "line L, column C: "} (both counted from 1) of the first occurrence of {@code word} in
+   * {@code epl}, ignoring case, outside strings and comments; {@code ""} if it does not occur.
    */
   static String position(String epl, String word) {
     return positionAt(epl, find(epl, word));
   }
 
-  /** {@code "line L, column C: "} of index {@code at} in {@code epl}; {@code ""} if {@code at} is negative. */
+  /**
+   * {@code "line L, column C: "} of index {@code at} in {@code epl}; {@code ""} if {@code at} is
+   * negative.
+   */
   static String positionAt(String epl, int at) {
     if (at < 0) {
       return "";
@@ -36,8 +39,8 @@ final class EplText {
   }
 
   /**
-   * Index of a backslash-u escape outside string literals and comments, or -1. Esper's lexer does not decode
-   * them in identifiers, but nothing legitimate needs one there.
+   * Index of a backslash-u escape outside string literals and comments, or -1. Esper's lexer does
+   * not decode them in identifiers, but nothing legitimate needs one there.
    */
   static int unicodeEscapeOutsideStrings(String epl) {
     for (int i = 0; i < epl.length(); i = skip(epl, i)) {
@@ -63,10 +66,15 @@ final class EplText {
   }
 
   private static boolean boundary(String text, int i) {
-    return i < 0 || i >= text.length() || !(Character.isLetterOrDigit(text.charAt(i)) || text.charAt(i) == '_');
+    return i < 0
+        || i >= text.length()
+        || !(Character.isLetterOrDigit(text.charAt(i)) || text.charAt(i) == '_');
   }
 
-  /** Index after the token starting at {@code i}: a whole string literal or comment, else one character. */
+  /**
+   * Index after the token starting at {@code i}: a whole string literal or comment, else one
+   * character.
+   */
   private static int skip(String text, int i) {
     char c = text.charAt(i);
     if (c == '\'' || c == '"') {

@@ -14,34 +14,65 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The last compile-time layer: a compiler hook ({@link CompilerHookOption}) around Esper's Janino compiler that
- * reads the constant pool of every class the compiler produces and refuses the module if one names a class
- * {@link SandboxClassLoader} refuses, calls a dangerous method of a class generated code needs
- * ({@code Class.forName}, {@code Class.getClassLoader}, reflective look-ups, {@code System} beyond
- * {@code arraycopy} and the clocks), or uses method handles or invokedynamic (which Esper's generated code never
- * does). The check runs before any generated class is loaded: compiled code is only loaded at deployment.
- * Inlined classes (compiled from source) are refused outright.
+ * The last compile-time layer: a compiler hook ({@link CompilerHookOption}) around Esper's Janino
+ * compiler that reads the constant pool of every class the compiler produces and refuses the module
+ * if one names a class {@link SandboxClassLoader} refuses, calls a dangerous method of a class
+ * generated code needs ({@code Class.forName}, {@code Class.getClassLoader}, reflective look-ups,
+ * {@code System} beyond {@code arraycopy} and the clocks), or uses method handles or invokedynamic
+ * (which Esper's generated code never does). The check runs before any generated class is loaded:
+ * compiled code is only loaded at deployment. Inlined classes (compiled from source) are refused
+ * outright.
  *
- * <p>Uses Esper-internal types ({@code CompilerAbstraction}, {@code CompilerAbstractionJanino}), which the
- * public {@code CompilerOptions.setCompilerHook} is declared with; they are pinned by the Esper version.
+ * <p>Uses Esper-internal types ({@code CompilerAbstraction}, {@code CompilerAbstractionJanino}),
+ * which the public {@code CompilerOptions.setCompilerHook} is declared with; they are pinned by the
+ * Esper version.
  */
 public final class GeneratedCodeCheck implements CompilerHookOption {
 
   /** Methods refused on classes that generated code must be able to load. */
-  static final Map<String, Set<String>> REFUSED_METHODS = Map.of(
-      // these three read system properties
-      "java.lang.Integer", Set.of("getInteger"), "java.lang.Long", Set.of("getLong"),
-      "java.lang.Boolean", Set.of("getBoolean"),
-      "java.lang.Class", Set.of("forName",
-      "getClassLoader", "newInstance", "getMethod", "getMethods", "getDeclaredMethod", "getDeclaredMethods",
-      "getConstructor", "getConstructors", "getDeclaredConstructor", "getDeclaredConstructors", "getField",
-      "getFields", "getDeclaredField", "getDeclaredFields", "getResource", "getResourceAsStream", "getModule",
-      "getProtectionDomain", "getNestHost", "getNestMembers", "getRecordComponents", "getEnclosingMethod",
-      "getEnclosingConstructor", "getDeclaredClasses", "getClasses", "getPermittedSubclasses", "getSigners"));
+  static final Map<String, Set<String>> REFUSED_METHODS =
+      Map.of(
+          // these three read system properties
+          "java.lang.Integer",
+          Set.of("getInteger"),
+          "java.lang.Long",
+          Set.of("getLong"),
+          "java.lang.Boolean",
+          Set.of("getBoolean"),
+          "java.lang.Class",
+          Set.of(
+              "forName",
+              "getClassLoader",
+              "newInstance",
+              "getMethod",
+              "getMethods",
+              "getDeclaredMethod",
+              "getDeclaredMethods",
+              "getConstructor",
+              "getConstructors",
+              "getDeclaredConstructor",
+              "getDeclaredConstructors",
+              "getField",
+              "getFields",
+              "getDeclaredField",
+              "getDeclaredFields",
+              "getResource",
+              "getResourceAsStream",
+              "getModule",
+              "getProtectionDomain",
+              "getNestHost",
+              "getNestMembers",
+              "getRecordComponents",
+              "getEnclosingMethod",
+              "getEnclosingConstructor",
+              "getDeclaredClasses",
+              "getClasses",
+              "getPermittedSubclasses",
+              "getSigners"));
 
   /** The only {@code java.lang.System} methods generated code may call. */
-  static final Set<String> SYSTEM_METHODS = Set.of("arraycopy", "currentTimeMillis", "nanoTime",
-      "identityHashCode", "lineSeparator");
+  static final Set<String> SYSTEM_METHODS =
+      Set.of("arraycopy", "currentTimeMillis", "nanoTime", "identityHashCode", "lineSeparator");
 
   @Override
   public CompilerAbstraction getValue(CompilerHookContext env) {
@@ -51,7 +82,7 @@ public final class GeneratedCodeCheck implements CompilerHookOption {
   /**
    * Why a class file is refused, or null.
    *
-   * @param name      the class's name, for the message
+   * @param name the class's name, for the message
    * @param classFile its bytes
    */
   static String refusal(String name, byte[] classFile) {
@@ -86,8 +117,10 @@ public final class GeneratedCodeCheck implements CompilerHookOption {
     }
 
     @Override
-    public void compileClasses(List<CodegenClass> classes, CompilerAbstractionCompilationContext context,
-                               CompilerAbstractionClassCollection state) {
+    public void compileClasses(
+        List<CodegenClass> classes,
+        CompilerAbstractionCompilationContext context,
+        CompilerAbstractionClassCollection state) {
       CompilerAbstractionJanino.INSTANCE.compileClasses(classes, context, state);
       // the collection also holds classes added without compiling (inlined classes): check them all
       for (Map.Entry<String, byte[]> c : state.getClasses().entrySet()) {
@@ -101,10 +134,12 @@ public final class GeneratedCodeCheck implements CompilerHookOption {
     }
 
     @Override
-    public CompilerAbstractionCompileSourcesResult compileSources(List<String> sources,
-                                                                  CompilerAbstractionCompilationContext context,
-                                                                  CompilerAbstractionClassCollection state) {
-      throw new IllegalStateException("the detector sandbox refused the EPL: inlined classes are disabled");
+    public CompilerAbstractionCompileSourcesResult compileSources(
+        List<String> sources,
+        CompilerAbstractionCompilationContext context,
+        CompilerAbstractionClassCollection state) {
+      throw new IllegalStateException(
+          "the detector sandbox refused the EPL: inlined classes are disabled");
     }
   }
 }

@@ -11,10 +11,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Logs a detector reaching its pattern or match-recognize bound as a warning, at most once a minute per
- * detector runtime with the number of occurrences since. Without it Esper logs every occurrence (every event
- * that would start a pattern branch) at INFO with the statement text, which a detector under load turns into a
- * flood. Registered by class name ({@code ConfigurationRuntimeConditionHandling}); Esper creates it per runtime.
+ * Logs a detector reaching its pattern or match-recognize bound as a warning, at most once a minute
+ * per detector runtime with the number of occurrences since. Without it Esper logs every occurrence
+ * (every event that would start a pattern branch) at INFO with the statement text, which a detector
+ * under load turns into a flood. Registered by class name ({@code
+ * ConfigurationRuntimeConditionHandling}); Esper creates it per runtime.
  */
 public final class LimitConditionLog implements ConditionHandlerFactory {
 
@@ -40,18 +41,25 @@ public final class LimitConditionLog implements ConditionHandlerFactory {
       }
       lastLog = now;
       occurrences.addAndGet(-n);
-      log.warn("detector runtime '{}' reached {} ({} time(s) since the last warning): further pattern branches or "
-          + "matches are not started; raise the limit or narrow the detector", context.getRuntimeURI(),
-          describe(context), n);
+      log.warn(
+          "detector runtime '{}' reached {} ({} time(s) since the last warning): further pattern branches or "
+              + "matches are not started; raise the limit or narrow the detector",
+          context.getRuntimeURI(),
+          describe(context),
+          n);
     }
 
     private static String describe(ConditionHandlerContext context) {
       if (context.getCondition() instanceof ConditionPatternRuntimeSubexpressionMax c) {
-        return "its limit of " + c.getMax() + " pattern sub-expressions "
+        return "its limit of "
+            + c.getMax()
+            + " pattern sub-expressions "
             + "(activity.detectors.max-pattern-subexpressions)";
       }
       if (context.getCondition() instanceof ConditionMatchRecognizeStatesMax c) {
-        return "its limit of " + c.getMax() + " match-recognize states "
+        return "its limit of "
+            + c.getMax()
+            + " match-recognize states "
             + "(activity.detectors.max-match-recognize-states)";
       }
       return "a limit: " + context.getCondition();

@@ -14,14 +14,17 @@ import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.SqsClientBuilder;
 
 /**
- * The clients Camel's components are given (each the only bean of its type, so Camel autowires it into the
- * {@code jms} and {@code aws2-sqs} components): a pooled JMS connection factory over an ActiveMQ one, and a
- * synchronous SQS client (camel-aws2-sqs's own client type) pointed at LocalStack when an endpoint is given.
+ * The clients Camel's components are given (each the only bean of its type, so Camel autowires it
+ * into the {@code jms} and {@code aws2-sqs} components): a pooled JMS connection factory over an
+ * ActiveMQ one, and a synchronous SQS client (camel-aws2-sqs's own client type) pointed at
+ * LocalStack when an endpoint is given.
  */
 @Configuration
 public class PeerClients {
 
-  /** The pooled connection factory (messaginghub pooled-jms, as Camel's documentation recommends). */
+  /**
+   * The pooled connection factory (messaginghub pooled-jms, as Camel's documentation recommends).
+   */
   @Bean(destroyMethod = "stop")
   @ConditionalOnProperty("peer.jms-broker-url")
   ConnectionFactory jmsConnectionFactory(PeerProperties props) {
@@ -37,7 +40,8 @@ public class PeerClients {
     SqsClientBuilder b = SqsClient.builder().region(Region.of(props.sqsRegion()));
     if (props.sqsEndpoint() != null) {
       b.endpointOverride(props.sqsEndpoint())
-          .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")));
+          .credentialsProvider(
+              StaticCredentialsProvider.create(AwsBasicCredentials.create("test", "test")));
     } else {
       b.credentialsProvider(DefaultCredentialsProvider.builder().build());
     }

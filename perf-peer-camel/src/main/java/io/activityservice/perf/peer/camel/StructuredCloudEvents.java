@@ -3,24 +3,24 @@ package io.activityservice.perf.peer.camel;
 import java.util.Map;
 
 /**
- * Binary-mode JMS CloudEvent (the AMQP binding's JMS names: property {@code cloudEvents_x} for attribute
- * {@code x}, {@code contentType} for {@code datacontenttype}, data as the body) → structured-mode JSON: what a JMS →
- * SQS relay of CloudEvents has to write for consumers that read structured events (the service's T5 does the same).
- * Written by hand, without a JSON library, because it only copies strings.
+ * Binary-mode JMS CloudEvent (the AMQP binding's JMS names: property {@code cloudEvents_x} for
+ * attribute {@code x}, {@code contentType} for {@code datacontenttype}, data as the body) →
+ * structured-mode JSON: what a JMS → SQS relay of CloudEvents has to write for consumers that read
+ * structured events (the service's T5 does the same). Written by hand, without a JSON library,
+ * because it only copies strings.
  */
 public final class StructuredCloudEvents {
 
   /** JMS property prefix of CloudEvents attributes. */
   static final String PREFIX = "cloudEvents_";
 
-  private StructuredCloudEvents() {
-  }
+  private StructuredCloudEvents() {}
 
   /**
    * The structured JSON of an event.
    *
    * @param headers the message's headers (other headers are ignored)
-   * @param body    the data as text; embedded as JSON when the content type is JSON, else as a string
+   * @param body the data as text; embedded as JSON when the content type is JSON, else as a string
    */
   public static String fromBinary(Map<String, Object> headers, String body) {
     StringBuilder json = new StringBuilder(body == null ? 256 : body.length() + 256).append('{');

@@ -16,8 +16,10 @@ class StructuredCloudEventsTest {
     h.put("cloudEvents_priority", 3);
     h.put("JMSMessageID", "ID:x");
     h.put("contentType", "application/json");
-    assertEquals("{\"specversion\":\"1.0\",\"id\":\"a\\\"1\",\"priority\":3,\"datacontenttype\":\"application/json\","
-        + "\"data\":{\"value\":1}}", StructuredCloudEvents.fromBinary(h, "{\"value\":1}"));
+    assertEquals(
+        "{\"specversion\":\"1.0\",\"id\":\"a\\\"1\",\"priority\":3,\"datacontenttype\":\"application/json\","
+            + "\"data\":{\"value\":1}}",
+        StructuredCloudEvents.fromBinary(h, "{\"value\":1}"));
   }
 
   @Test
@@ -25,7 +27,8 @@ class StructuredCloudEventsTest {
     Map<String, Object> h = new LinkedHashMap<>();
     h.put("cloudEvents_id", "1");
     h.put("contentType", "text/plain");
-    assertEquals("{\"id\":\"1\",\"datacontenttype\":\"text/plain\",\"data\":\"a\\nb\"}",
+    assertEquals(
+        "{\"id\":\"1\",\"datacontenttype\":\"text/plain\",\"data\":\"a\\nb\"}",
         StructuredCloudEvents.fromBinary(h, "a\nb"));
   }
 }

@@ -53,56 +53,143 @@ import org.kie.internal.builder.conf.LanguageLevelOption;
 /**
  * Walks a parsed rule set ({@link PackageDescr}, exactly what is then handed to the Drools builder)
  * and checks every part against the {@link AllowList}: imports, globals, functions, type
- * declarations with their annotations and fields, entry-point and window declarations, rule and query
- * attributes and annotations, every condition (patterns and their fact types, constraints split by
- * Drools' own constraint parser, {@code eval}, {@code from}, {@code accumulate}, {@code collect},
- * windows, entry points) and every consequence. Code inside these parts goes to {@link JavaCodeCheck};
- * values Drools evaluates elsewhere (annotation values such as {@code @timestamp}, attribute values) must
- * have the exact form the allow-list gives them. Fail-closed twice over: an element kind that is not
- * handled here is refused, and so is any part of a descriptor this walk does not read ({@link DescrMembers}).
+ * declarations with their annotations and fields, entry-point and window declarations, rule and
+ * query attributes and annotations, every condition (patterns and their fact types, constraints
+ * split by Drools' own constraint parser, {@code eval}, {@code from}, {@code accumulate}, {@code
+ * collect}, windows, entry points) and every consequence. Code inside these parts goes to {@link
+ * JavaCodeCheck}; values Drools evaluates elsewhere (annotation values such as {@code @timestamp},
+ * attribute values) must have the exact form the allow-list gives them. Fail-closed twice over: an
+ * element kind that is not handled here is refused, and so is any part of a descriptor this walk
+ * does not read ({@link DescrMembers}).
  */
 public final class DescrCheck {
 
   private static final Pattern PLAIN_VALUE = Pattern.compile("[\\w\\s.$\"'\\-:,+]*");
+
   /** A name Drools reads as data (agenda and activation groups, calendars, entry points). */
   private static final Pattern PLAIN_NAME = Pattern.compile("[\\w .:/\\-]{0,200}");
+
   /** A date of date-effective / date-expires, parsed by Drools as a date, never evaluated. */
   private static final Pattern DATE = Pattern.compile("[\\w\\s:.,+\\-/]{1,40}");
-  /** A Drools duration: {@code 10m}, {@code 1h30m}, {@code 600000ms}, {@code 600000}, or {@code -1} (never). */
-  private static final Pattern DURATION = Pattern.compile("\\s*(-1|(\\d{1,12}(ms|s|m|h|d)?\\s*)+)\\s*");
+
+  /**
+   * A Drools duration: {@code 10m}, {@code 1h30m}, {@code 600000ms}, {@code 600000}, or {@code -1}
+   * (never).
+   */
+  private static final Pattern DURATION =
+      Pattern.compile("\\s*(-1|(\\d{1,12}(ms|s|m|h|d)?\\s*)+)\\s*");
+
   private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
-  private static final Pattern TIMER = Pattern.compile("\\s*(int:)?\\s*\\d+[a-z]*(\\d+[a-z]*)*\\s*");
+  private static final Pattern TIMER =
+      Pattern.compile("\\s*(int:)?\\s*\\d+[a-z]*(\\d+[a-z]*)*\\s*");
   private static final Pattern LITERAL = Pattern.compile("\\s*(-?\\d+|true|false)\\s*");
   private static final Pattern PARAMETER = Pattern.compile("\\s*-?[\\w.]*\\s*");
 
-  /** What each kind of descriptor may hold: the getters this walk reads, or knows to hold no code. */
-  private static final Set<String> PACKAGE_MEMBERS = Set.of("getName", "getDocumentation", "getUnit", "getImports",
-      "getFunctionImports", "getAccumulateImports", "getGlobals", "getAttributes", "getFunctions", "getRules",
-      "getTypeDeclarations", "getEntryPointDeclarations", "getWindowDeclarations", "getEnumDeclarations",
-      "getClassAndEnumDeclarationDescrs", "getPreferredPkgUUID");
-  private static final Set<String> RULE_MEMBERS = Set.of("getName", "getDocumentation", "getUnit",
-      "getUnitQualifiedName", "getAnnotations", "getAnnotationNames", "getAttributes", "getLhs", "getConsequence",
-      "getNamedConsequences", "getClassName", "getDialect", "getSalience", "getEnabled", "getParentName",
-      "getErrors", "getParameters", "getParameterTypes");
-  private static final Set<String> TYPE_MEMBERS = Set.of("getTypeName", "getFullTypeName", "getType",
-      "getAnnotations", "getAnnotationNames", "getFields", "getSuperTypes", "getSuperTypeName",
-      "getSuperTypeNamespace", "getSupertTypeFullName");
-  private static final Set<String> FIELD_MEMBERS = Set.of("getFieldName", "getInitExpr", "getPattern",
-      "getAnnotations", "getAnnotationNames", "getOverriding");
-  private static final Set<String> PATTERN_MEMBERS = Set.of("getObjectType", "getIdentifier", "getAllBoundIdentifiers",
-      "getAnnotations", "getAnnotationNames", "getBehaviors", "getDescrs", "getPositionalConstraints",
-      "getSlottedConstraints", "getConstraint", "getSource", "getGenericType");
-  private static final Set<String> ACCUMULATE_MEMBERS = Set.of("getInput", "getInputPattern", "getDescrs",
-      "getFunctions", "getInitCode", "getActionCode", "getReverseCode", "getResultCode", "getClassName",
-      "getDeclarations");
-  private static final Set<String> GROUP_MEMBERS = Set.of("getDescrs", "getAllPatternDescr", "getAnnotations",
-      "getAnnotationNames", "getBasePattern", "getRemainingPatterns", "getSelfJoinConstraint");
-  private static final Set<String> EVAL_MEMBERS = Set.of("getContent", "getDeclarations", "getClassMethodName",
-      "getDescrs");
-  private static final Set<String> COLLECT_MEMBERS = Set.of("getInputPattern", "getDescrs", "getClassMethodName");
-  private static final Set<String> FROM_MEMBERS = Set.of("getDataSource", "getExpression", "getDescrs");
-  private static final Set<String> WINDOW_MEMBERS = Set.of("getName", "getPattern", "getAnnotations",
-      "getAnnotationNames");
+  /**
+   * What each kind of descriptor may hold: the getters this walk reads, or knows to hold no code.
+   */
+  private static final Set<String> PACKAGE_MEMBERS =
+      Set.of(
+          "getName",
+          "getDocumentation",
+          "getUnit",
+          "getImports",
+          "getFunctionImports",
+          "getAccumulateImports",
+          "getGlobals",
+          "getAttributes",
+          "getFunctions",
+          "getRules",
+          "getTypeDeclarations",
+          "getEntryPointDeclarations",
+          "getWindowDeclarations",
+          "getEnumDeclarations",
+          "getClassAndEnumDeclarationDescrs",
+          "getPreferredPkgUUID");
+
+  private static final Set<String> RULE_MEMBERS =
+      Set.of(
+          "getName",
+          "getDocumentation",
+          "getUnit",
+          "getUnitQualifiedName",
+          "getAnnotations",
+          "getAnnotationNames",
+          "getAttributes",
+          "getLhs",
+          "getConsequence",
+          "getNamedConsequences",
+          "getClassName",
+          "getDialect",
+          "getSalience",
+          "getEnabled",
+          "getParentName",
+          "getErrors",
+          "getParameters",
+          "getParameterTypes");
+  private static final Set<String> TYPE_MEMBERS =
+      Set.of(
+          "getTypeName",
+          "getFullTypeName",
+          "getType",
+          "getAnnotations",
+          "getAnnotationNames",
+          "getFields",
+          "getSuperTypes",
+          "getSuperTypeName",
+          "getSuperTypeNamespace",
+          "getSupertTypeFullName");
+  private static final Set<String> FIELD_MEMBERS =
+      Set.of(
+          "getFieldName",
+          "getInitExpr",
+          "getPattern",
+          "getAnnotations",
+          "getAnnotationNames",
+          "getOverriding");
+  private static final Set<String> PATTERN_MEMBERS =
+      Set.of(
+          "getObjectType",
+          "getIdentifier",
+          "getAllBoundIdentifiers",
+          "getAnnotations",
+          "getAnnotationNames",
+          "getBehaviors",
+          "getDescrs",
+          "getPositionalConstraints",
+          "getSlottedConstraints",
+          "getConstraint",
+          "getSource",
+          "getGenericType");
+  private static final Set<String> ACCUMULATE_MEMBERS =
+      Set.of(
+          "getInput",
+          "getInputPattern",
+          "getDescrs",
+          "getFunctions",
+          "getInitCode",
+          "getActionCode",
+          "getReverseCode",
+          "getResultCode",
+          "getClassName",
+          "getDeclarations");
+  private static final Set<String> GROUP_MEMBERS =
+      Set.of(
+          "getDescrs",
+          "getAllPatternDescr",
+          "getAnnotations",
+          "getAnnotationNames",
+          "getBasePattern",
+          "getRemainingPatterns",
+          "getSelfJoinConstraint");
+  private static final Set<String> EVAL_MEMBERS =
+      Set.of("getContent", "getDeclarations", "getClassMethodName", "getDescrs");
+  private static final Set<String> COLLECT_MEMBERS =
+      Set.of("getInputPattern", "getDescrs", "getClassMethodName");
+  private static final Set<String> FROM_MEMBERS =
+      Set.of("getDataSource", "getExpression", "getDescrs");
+  private static final Set<String> WINDOW_MEMBERS =
+      Set.of("getName", "getPattern", "getAnnotations", "getAnnotationNames");
 
   private final LanguageLevelOption languageLevel;
   private final String source;
@@ -110,9 +197,13 @@ public final class DescrCheck {
   private final Set<String> functions = new HashSet<>();
   private final Set<String> declaredTypes = new HashSet<>();
   private final Set<String> declaredFields = new HashSet<>();
-  private final Map<ExprConstraintDescr, ConstraintConnectiveDescr> constraints = new IdentityHashMap<>();
+  private final Map<ExprConstraintDescr, ConstraintConnectiveDescr> constraints =
+      new IdentityHashMap<>();
   private JavaCodeCheck code;
-  /** The line of the rule, function or declaration being checked: for elements Drools gives no line. */
+
+  /**
+   * The line of the rule, function or declaration being checked: for elements Drools gives no line.
+   */
   private int context = 1;
 
   private DescrCheck(LanguageLevelOption languageLevel, String source) {
@@ -123,8 +214,8 @@ public final class DescrCheck {
   /**
    * Everything the rule set may not do, and the actions it runs.
    *
-   * @param pkg           the parsed rule set
-   * @param source        the text it was parsed from (to place consequences on their lines)
+   * @param pkg the parsed rule set
+   * @param source the text it was parsed from (to place consequences on their lines)
    * @param languageLevel the DRL language level Drools builds with (its constraint parser is used)
    */
   public static Result check(PackageDescr pkg, String source, LanguageLevelOption languageLevel) {
@@ -137,10 +228,9 @@ public final class DescrCheck {
    * What the check found.
    *
    * @param refusals everything the rule set may not do
-   * @param actions  the {@code actions.run(..)} calls of its consequences and functions
+   * @param actions the {@code actions.run(..)} calls of its consequences and functions
    */
-  public record Result(List<Refusal> refusals, List<ActionSite> actions) {
-  }
+  public record Result(List<Refusal> refusals, List<ActionSite> actions) {}
 
   private void run(PackageDescr pkg) {
     members(pkg, PACKAGE_MEMBERS, "the rule set");
@@ -159,18 +249,30 @@ public final class DescrCheck {
     }
     imports(pkg);
     for (GlobalDescr g : pkg.getGlobals()) {
-      if (!g.getIdentifier().equals(AllowList.ACTIONS) || !g.getType().equals(AllowList.ACTIONS_TYPE)) {
-        refuse(g, "global " + g.getType() + " " + g.getIdentifier(), "globals are not allowed; the service "
-            + "provides 'actions'");
+      if (!g.getIdentifier().equals(AllowList.ACTIONS)
+          || !g.getType().equals(AllowList.ACTIONS_TYPE)) {
+        refuse(
+            g,
+            "global " + g.getType() + " " + g.getIdentifier(),
+            "globals are not allowed; the service " + "provides 'actions'");
       }
     }
-    pkg.getEnumDeclarations().forEach(e -> refuse(e, "declare enum " + e.getTypeName(), "enums are not allowed"));
-    pkg.getEntryPointDeclarations().forEach(e -> refuse(e, "declare entry-point " + e.getEntryPointId(),
-        "entry-point declarations are not allowed: events only enter the default entry point"));
+    pkg.getEnumDeclarations()
+        .forEach(e -> refuse(e, "declare enum " + e.getTypeName(), "enums are not allowed"));
+    pkg.getEntryPointDeclarations()
+        .forEach(
+            e ->
+                refuse(
+                    e,
+                    "declare entry-point " + e.getEntryPointId(),
+                    "entry-point declarations are not allowed: events only enter the default entry point"));
     pkg.getTypeDeclarations().forEach(this::typeDeclaration);
-    long eventDeclarations = pkg.getTypeDeclarations().stream().filter(t -> isEvent(t.getTypeName())).count();
+    long eventDeclarations =
+        pkg.getTypeDeclarations().stream().filter(t -> isEvent(t.getTypeName())).count();
     if (eventDeclarations > 1) {
-      refuse(pkg.getTypeDeclarations().get(pkg.getTypeDeclarations().size() - 1), "declare Event",
+      refuse(
+          pkg.getTypeDeclarations().get(pkg.getTypeDeclarations().size() - 1),
+          "declare Event",
           "Event may be declared once");
     }
     for (WindowDeclarationDescr w : pkg.getWindowDeclarations()) {
@@ -191,16 +293,29 @@ public final class DescrCheck {
   private void imports(PackageDescr pkg) {
     for (ImportDescr i : pkg.getImports()) {
       if (!AllowList.IMPORTS.contains(i.getTarget())) {
-        refuse(i, "import " + i.getTarget(), why(i.getTarget(), "only " + String.join(", ",
-            AllowList.IMPORTS.stream().sorted().toList()) + " may be imported"));
+        refuse(
+            i,
+            "import " + i.getTarget(),
+            why(
+                i.getTarget(),
+                "only "
+                    + String.join(", ", AllowList.IMPORTS.stream().sorted().toList())
+                    + " may be imported"));
       }
     }
     for (FunctionImportDescr i : pkg.getFunctionImports()) {
-      refuse(i, "import function/static " + i.getTarget(), why(i.getTarget(), "function and static imports are not "
-          + "allowed"));
+      refuse(
+          i,
+          "import function/static " + i.getTarget(),
+          why(i.getTarget(), "function and static imports are not " + "allowed"));
     }
-    pkg.getAccumulateImports().forEach(i -> refuse(i, "import accumulate " + i.getTarget(),
-        "custom accumulate functions are not allowed"));
+    pkg.getAccumulateImports()
+        .forEach(
+            i ->
+                refuse(
+                    i,
+                    "import accumulate " + i.getTarget(),
+                    "custom accumulate functions are not allowed"));
   }
 
   private static boolean isEvent(String typeName) {
@@ -212,41 +327,63 @@ public final class DescrCheck {
     members(t, TYPE_MEMBERS, "declare " + t.getTypeName());
     String name = t.getTypeName();
     boolean event = isEvent(name);
-    if (!event && (name.contains(".") || AllowList.TYPES.contains(name)
-        || AllowList.STATIC_METHODS.containsKey(name) || AllowList.denied(name) != null)) {
-      refuse(t, "declare " + name, "a declared type needs a new simple name (it may not re-declare a class)");
+    if (!event
+        && (name.contains(".")
+            || AllowList.TYPES.contains(name)
+            || AllowList.STATIC_METHODS.containsKey(name)
+            || AllowList.denied(name) != null)) {
+      refuse(
+          t,
+          "declare " + name,
+          "a declared type needs a new simple name (it may not re-declare a class)");
     }
     if (t.isTrait()) {
       refuse(t, "declare trait " + name, "traits are not allowed");
     }
     if (!t.getSuperTypes().isEmpty()) {
-      refuse(t, "declare " + name + " extends " + t.getSuperTypeName(), "declared types may not extend a class");
+      refuse(
+          t,
+          "declare " + name + " extends " + t.getSuperTypeName(),
+          "declared types may not extend a class");
     }
     if (event && !t.getFields().isEmpty()) {
-      refuse(t, "declare Event " + String.join(", ", t.getFields().keySet()), "declare Event may only set its "
-          + "annotations (@role, @timestamp, @expires...): its fields are the service's");
+      refuse(
+          t,
+          "declare Event " + String.join(", ", t.getFields().keySet()),
+          "declare Event may only set its "
+              + "annotations (@role, @timestamp, @expires...): its fields are the service's");
     }
-    // @timestamp and @duration are read from the fact on every insert: they may only name a field of the type
+    // @timestamp and @duration are read from the fact on every insert: they may only name a field
+    // of the type
     Set<String> timeFields = event ? Set.of(AllowList.EVENT_TIMESTAMP) : t.getFields().keySet();
     typeAnnotations(t, name, timeFields);
     for (TypeFieldDescr f : t.getFields().values()) {
       int line = f.getLine() > 0 ? f.getLine() : t.getLine();
       members(f, FIELD_MEMBERS, "field " + f.getFieldName());
-      // Field names become property names in conditions, on any value: no field may read like a refused
-      // getter (a field 'classLoader' would make $x.classLoader a property), nor like any method or property of
-      // the values rules reach (fields 'cloudEvent', 'toURL', 'content' would make a chain that fetches a URL).
+      // Field names become property names in conditions, on any value: no field may read like a
+      // refused
+      // getter (a field 'classLoader' would make $x.classLoader a property), nor like any method or
+      // property of
+      // the values rules reach (fields 'cloudEvent', 'toURL', 'content' would make a chain that
+      // fetches a URL).
       String n = f.getFieldName();
       String getter = n.isEmpty() ? n : "get" + Character.toUpperCase(n.charAt(0)) + n.substring(1);
       String denied = AllowList.denied(n) != null ? AllowList.denied(n) : AllowList.denied(getter);
       if (denied != null) {
         refuse(f, "field " + n, "a field may not be named like something refused: " + denied);
       } else if (!IDENTIFIER.matcher(n).matches() || AllowList.REACHABLE_MEMBERS.contains(n)) {
-        refuse(f, "field " + n, "a field may not be named like a method or property of the values rules reach "
-            + "(Event, its data, strings, numbers, maps, lists): conditions would read that name on any of them");
+        refuse(
+            f,
+            "field " + n,
+            "a field may not be named like a method or property of the values rules reach "
+                + "(Event, its data, strings, numbers, maps, lists): conditions would read that name on any of them");
       }
       code.typeName(f.getPattern().getObjectType(), line);
       if (f.getInitExpr() != null) {
-        refuse(f, "field " + f.getFieldName() + " = " + f.getInitExpr(), "field initialisers are not allowed");
+        refuse(
+            f,
+            "field " + f.getFieldName() + " = " + f.getInitExpr(),
+            "field initialisers are not allowed");
       }
       if (f.getOverriding() != null) {
         refuse(f, "field " + f.getFieldName(), "overriding fields are not allowed");
@@ -257,20 +394,25 @@ public final class DescrCheck {
 
   /**
    * The annotations of a declared type, each with its one allowed form: {@code @role(event|fact)},
-   * {@code @timestamp(field)} and {@code @duration(field)} naming a field of the type itself ({@code time} for
-   * Event: Drools evaluates these values on every fact), {@code @expires(duration)} with a literal duration,
-   * {@code @propertyReactive} and {@code @classReactive} without values.
+   * {@code @timestamp(field)} and {@code @duration(field)} naming a field of the type itself
+   * ({@code time} for Event: Drools evaluates these values on every fact),
+   * {@code @expires(duration)} with a literal duration, {@code @propertyReactive} and
+   * {@code @classReactive} without values.
    */
   private void typeAnnotations(TypeDeclarationDescr t, String type, Set<String> timeFields) {
     for (AnnotationDescr a : t.getAnnotations()) {
       int at = annotationLine(a, t);
       String n = a.getName();
       if (!AllowList.TYPE_ANNOTATIONS.contains(n)) {
-        refuse(at, "@" + n, "annotations of a declared type are limited to @"
-            + String.join(", @", AllowList.TYPE_ANNOTATIONS.stream().sorted().toList()));
+        refuse(
+            at,
+            "@" + n,
+            "annotations of a declared type are limited to @"
+                + String.join(", @", AllowList.TYPE_ANNOTATIONS.stream().sorted().toList()));
         continue;
       }
-      String value = singleValue(a, at, !n.equals("propertyReactive") && !n.equals("classReactive"));
+      String value =
+          singleValue(a, at, !n.equals("propertyReactive") && !n.equals("classReactive"));
       if (value == null) {
         continue;
       }
@@ -282,14 +424,25 @@ public final class DescrCheck {
         }
         case "timestamp", "duration" -> {
           if (!timeFields.contains(value)) {
-            refuse(at, "@" + n + "(" + shorten(value) + ")", "@" + n + " may only name a field of " + type
-                + (timeFields.isEmpty() ? "" : " (" + String.join(", ", new java.util.TreeSet<>(timeFields)) + ")")
-                + ": Drools evaluates its value on every event, so it may not be an expression");
+            refuse(
+                at,
+                "@" + n + "(" + shorten(value) + ")",
+                "@"
+                    + n
+                    + " may only name a field of "
+                    + type
+                    + (timeFields.isEmpty()
+                        ? ""
+                        : " (" + String.join(", ", new java.util.TreeSet<>(timeFields)) + ")")
+                    + ": Drools evaluates its value on every event, so it may not be an expression");
           }
         }
         case "expires" -> {
           if (!DURATION.matcher(value).matches()) {
-            refuse(at, "@expires(" + shorten(value) + ")", "@expires takes a literal duration such as 10m or 1h30m");
+            refuse(
+                at,
+                "@expires(" + shorten(value) + ")",
+                "@expires takes a literal duration such as 10m or 1h30m");
           }
         }
         default -> refuse(at, "@" + n + "(" + shorten(value) + ")", "@" + n + " takes no value");
@@ -302,7 +455,8 @@ public final class DescrCheck {
     for (AnnotationDescr a : f.getAnnotations()) {
       int at = annotationLine(a, f);
       if (!AllowList.FIELD_ANNOTATIONS.contains(a.getName())) {
-        refuse(at, "@" + a.getName(), "annotations of a field are limited to @key and @position(n)");
+        refuse(
+            at, "@" + a.getName(), "annotations of a field are limited to @key and @position(n)");
         continue;
       }
       String value = singleValue(a, at, a.getName().equals("position"));
@@ -313,8 +467,9 @@ public final class DescrCheck {
   }
 
   /**
-   * The one plain value of an annotation ({@code @x(v)}, quotes removed), or null: refused when it has other
-   * keys, a value that is not a string, or a value when it takes none (or none when it needs one).
+   * The one plain value of an annotation ({@code @x(v)}, quotes removed), or null: refused when it
+   * has other keys, a value that is not a string, or a value when it takes none (or none when it
+   * needs one).
    */
   private String singleValue(AnnotationDescr a, int at, boolean needsValue) {
     Map<String, Object> values = a.getValueMap();
@@ -324,14 +479,19 @@ public final class DescrCheck {
       }
       return null;
     }
-    if (values.size() != 1 || !values.containsKey("value") || !(values.get("value") instanceof String v)) {
+    if (values.size() != 1
+        || !values.containsKey("value")
+        || !(values.get("value") instanceof String v)) {
       refuse(at, "@" + a.getName() + values, "@" + a.getName() + " takes exactly one plain value");
       return null;
     }
     return unquote(v);
   }
 
-  /** The line of an annotation: Drools gives none for some, so it is found in the text from its owner's line. */
+  /**
+   * The line of an annotation: Drools gives none for some, so it is found in the text from its
+   * owner's line.
+   */
   private int annotationLine(AnnotationDescr a, BaseDescr owner) {
     if (a.getLine() > 0) {
       return a.getLine();
@@ -340,20 +500,27 @@ public final class DescrCheck {
     return firstLineOf("@" + a.getName(), from);
   }
 
-  /** Rules, queries, patterns, windows and condition groups may carry no annotation: Drools evaluates some. */
+  /**
+   * Rules, queries, patterns, windows and condition groups may carry no annotation: Drools
+   * evaluates some.
+   */
   private void refuseAnnotations(AnnotatedBaseDescr d, String where) {
     for (AnnotationDescr a : d.getAnnotations()) {
-      refuse(annotationLine(a, d), "@" + a.getName(), "annotations are not allowed on " + where
-          + " (Drools evaluates their values)");
+      refuse(
+          annotationLine(a, d),
+          "@" + a.getName(),
+          "annotations are not allowed on " + where + " (Drools evaluates their values)");
     }
   }
 
   /** Refuses the parts of a descriptor this walk does not read. */
   private void members(Object descr, Set<String> handled, String where) {
     for (String member : DescrMembers.unhandled(descr, handled)) {
-      refusals.add(new Refusal(descr instanceof BaseDescr b && b.getLine() > 0 ? b.getLine() : context,
-          where + " (" + member.replaceFirst("^(get|is|has)", "") + ")",
-          "the guard does not check this part of a rule set, so it is refused"));
+      refusals.add(
+          new Refusal(
+              descr instanceof BaseDescr b && b.getLine() > 0 ? b.getLine() : context,
+              where + " (" + member.replaceFirst("^(get|is|has)", "") + ")",
+              "the guard does not check this part of a rule set, so it is refused"));
     }
   }
 
@@ -365,26 +532,37 @@ public final class DescrCheck {
   private void function(FunctionDescr f) {
     context = f.getLine();
     if (f.getDialect() != null && !f.getDialect().equals("java")) {
-      refuse(f, "function " + f.getName() + " in dialect " + f.getDialect(), "only Java functions are allowed");
+      refuse(
+          f,
+          "function " + f.getName() + " in dialect " + f.getDialect(),
+          "only Java functions are allowed");
     }
     String denied = AllowList.denied(f.getName());
     if (denied != null) {
-      refuse(f, "function " + f.getName(), "a function may not be named like something refused: " + denied);
+      refuse(
+          f,
+          "function " + f.getName(),
+          "a function may not be named like something refused: " + denied);
     }
     code.typeName(f.getReturnType() == null ? "void" : f.getReturnType(), f.getLine());
     f.getParameterTypes().forEach(type -> code.typeName(type, f.getLine()));
     String body = f.getBody() == null ? "" : f.getBody();
-    code.statements(body, firstLineOf(body, f.getLine()), new HashSet<>(f.getParameterNames()), f.getName());
+    code.statements(
+        body, firstLineOf(body, f.getLine()), new HashSet<>(f.getParameterNames()), f.getName());
   }
 
-  /** Functions may call functions, but never back into themselves: no recursion, direct or indirect. */
+  /**
+   * Functions may call functions, but never back into themselves: no recursion, direct or indirect.
+   */
   private void recursion(PackageDescr pkg) {
     Map<String, Set<String>> calls = code.functionCalls();
     for (FunctionDescr f : pkg.getFunctions()) {
       List<String> cycle = cycle(f.getName(), calls);
       if (cycle != null) {
-        refuse(f, "recursion " + String.join(" -> ", cycle), "functions may not call themselves, directly or "
-            + "through other functions");
+        refuse(
+            f,
+            "recursion " + String.join(" -> ", cycle),
+            "functions may not call themselves, directly or " + "through other functions");
       }
     }
   }
@@ -432,7 +610,9 @@ public final class DescrCheck {
     }
     lhs(rule.getLhs(), bindings);
     if (!rule.getNamedConsequences().isEmpty()) {
-      refuse(rule, "then[" + String.join(", ", rule.getNamedConsequences().keySet()) + "]",
+      refuse(
+          rule,
+          "then[" + String.join(", ", rule.getNamedConsequences().keySet()) + "]",
           "named consequences are not allowed");
     }
     if (rule.getConsequence() instanceof String consequence && !consequence.isBlank()) {
@@ -445,8 +625,8 @@ public final class DescrCheck {
 
   /**
    * Rule (and package) attributes, each in the one form the allow-list gives it. Drools evaluates
-   * {@code salience} and {@code enabled} as expressions (checked as code), parses dates, and reads the others
-   * as names, booleans or literal delays.
+   * {@code salience} and {@code enabled} as expressions (checked as code), parses dates, and reads
+   * the others as names, booleans or literal delays.
    */
   private void attribute(AttributeDescr a, Set<String> bindings) {
     String name = a.getName();
@@ -459,8 +639,10 @@ public final class DescrCheck {
     switch (name) {
       case "dialect" -> {
         if (!unquote(value).equals("java")) {
-          refuse(a, "dialect \"" + unquote(value) + "\"", "only the Java dialect is allowed: MVEL "
-              + "consequences are not checked");
+          refuse(
+              a,
+              "dialect \"" + unquote(value) + "\"",
+              "only the Java dialect is allowed: MVEL " + "consequences are not checked");
         }
       }
       case "salience", "enabled" -> {
@@ -470,8 +652,11 @@ public final class DescrCheck {
       }
       case "timer", "duration" -> {
         if (!TIMER.matcher(unquote(value)).matches()) {
-          refuse(a, name + " (" + value + ")", "only a single literal delay is allowed, e.g. timer (int: 30s): "
-              + "repeating and cron timers fire once per interval of event time");
+          refuse(
+              a,
+              name + " (" + value + ")",
+              "only a single literal delay is allowed, e.g. timer (int: 30s): "
+                  + "repeating and cron timers fire once per interval of event time");
         }
       }
       case "no-loop", "lock-on-active", "auto-focus" -> {
@@ -486,7 +671,10 @@ public final class DescrCheck {
       }
       case "calendars" -> {
         String list = value.trim();
-        list = list.startsWith("[") && list.endsWith("]") ? list.substring(1, list.length() - 1) : list;
+        list =
+            list.startsWith("[") && list.endsWith("]")
+                ? list.substring(1, list.length() - 1)
+                : list;
         for (String calendar : list.split(",")) {
           if (!PLAIN_NAME.matcher(unquote(calendar)).matches()) {
             refuse(a, name + " " + value, "calendars are names in quotes");
@@ -497,13 +685,19 @@ public final class DescrCheck {
       default -> {
         // agenda-group, activation-group, ruleflow-group: names Drools reads as data
         if (type != AttributeDescr.Type.STRING || !PLAIN_NAME.matcher(unquote(value)).matches()) {
-          refuse(a, name + " " + value, name + " takes a name in quotes (letters, digits, spaces, . : / - _)");
+          refuse(
+              a,
+              name + " " + value,
+              name + " takes a name in quotes (letters, digits, spaces, . : / - _)");
         }
       }
     }
   }
 
-  /** Names bound anywhere in the conditions (patterns, fields, accumulate results, query parameters). */
+  /**
+   * Names bound anywhere in the conditions (patterns, fields, accumulate results, query
+   * parameters).
+   */
   private void bindings(BaseDescr d, Set<String> out) {
     if (d instanceof PatternDescr p) {
       if (p.getIdentifier() != null) {
@@ -531,9 +725,15 @@ public final class DescrCheck {
     }
   }
 
-  /** and, or, not, exists, forall: groups of conditions (eval, accumulate and collect are conditional elements too). */
+  /**
+   * and, or, not, exists, forall: groups of conditions (eval, accumulate and collect are
+   * conditional elements too).
+   */
   private static boolean isGroup(BaseDescr d) {
-    return d instanceof AndDescr || d instanceof OrDescr || d instanceof NotDescr || d instanceof ExistsDescr
+    return d instanceof AndDescr
+        || d instanceof OrDescr
+        || d instanceof NotDescr
+        || d instanceof ExistsDescr
         || d instanceof ForallDescr;
   }
 
@@ -549,11 +749,13 @@ public final class DescrCheck {
   }
 
   private ConstraintConnectiveDescr parse(ExprConstraintDescr e) {
-    return constraints.computeIfAbsent(e, x -> {
-      DrlExprParser parser = DrlExprParserFactory.getDrlExprParser(languageLevel);
-      ConstraintConnectiveDescr parsed = parser.parse(x.getExpression());
-      return parser.hasErrors() ? null : parsed;
-    });
+    return constraints.computeIfAbsent(
+        e,
+        x -> {
+          DrlExprParser parser = DrlExprParserFactory.getDrlExprParser(languageLevel);
+          ConstraintConnectiveDescr parsed = parser.parse(x.getExpression());
+          return parser.hasErrors() ? null : parsed;
+        });
   }
 
   private void lhs(BaseDescr d, Set<String> bindings) {
@@ -572,7 +774,10 @@ public final class DescrCheck {
       members(collect, COLLECT_MEMBERS, "collect");
       lhs(collect.getInputPattern(), bindings);
     } else if (isGroup(d)) {
-      members(d, GROUP_MEMBERS, d.getClass().getSimpleName().replace("Descr", "").toLowerCase(java.util.Locale.ROOT));
+      members(
+          d,
+          GROUP_MEMBERS,
+          d.getClass().getSimpleName().replace("Descr", "").toLowerCase(java.util.Locale.ROOT));
       if (d instanceof AnnotatedBaseDescr annotated) {
         refuseAnnotations(annotated, "conditions");
       }
@@ -580,7 +785,10 @@ public final class DescrCheck {
         lhs(child, bindings);
       }
     } else {
-      refuse(d, d.getClass().getSimpleName().replace("Descr", ""), "this kind of condition is not allowed");
+      refuse(
+          d,
+          d.getClass().getSimpleName().replace("Descr", ""),
+          "this kind of condition is not allowed");
     }
   }
 
@@ -591,18 +799,39 @@ public final class DescrCheck {
     }
     String type = p.getObjectType();
     if (type == null || !(AllowList.PATTERN_TYPES.contains(type) || declaredTypes.contains(type))) {
-      refuse(p, String.valueOf(type) + "( )", why(type, "patterns may match Event, Number, Object, String, the "
-          + "boxed numbers, List, Set, Collection, Map and declared types only"));
+      refuse(
+          p,
+          String.valueOf(type) + "( )",
+          why(
+              type,
+              "patterns may match Event, Number, Object, String, the "
+                  + "boxed numbers, List, Set, Collection, Map and declared types only"));
     }
     refuseAnnotations(p, "patterns");
     for (BehaviorDescr b : p.getBehaviors()) {
-      String construct = "over " + b.getType() + ":" + b.getSubType() + "(" + String.join(", ", b.getParameters()) + ")";
-      boolean window = "window".equals(b.getType()) && ("time".equals(b.getSubType()) || "length".equals(b.getSubType()));
+      String construct =
+          "over "
+              + b.getType()
+              + ":"
+              + b.getSubType()
+              + "("
+              + String.join(", ", b.getParameters())
+              + ")";
+      boolean window =
+          "window".equals(b.getType())
+              && ("time".equals(b.getSubType()) || "length".equals(b.getSubType()));
       if (!window || b.getParameters().stream().anyMatch(x -> !PARAMETER.matcher(x).matches())) {
-        refuse(p, construct, "only over window:time(..) and window:length(..) with literal values are allowed");
+        refuse(
+            p,
+            construct,
+            "only over window:time(..) and window:length(..) with literal values are allowed");
       } else if ("length".equals(b.getSubType()) && !shortWindow(b.getParameters())) {
-        // Drools allocates a length window's buffer up front: window:length(200000000) is an OutOfMemoryError.
-        refuse(p, construct, "a length window may hold at most " + AllowList.MAX_WINDOW_LENGTH + " events");
+        // Drools allocates a length window's buffer up front: window:length(200000000) is an
+        // OutOfMemoryError.
+        refuse(
+            p,
+            construct,
+            "a length window may hold at most " + AllowList.MAX_WINDOW_LENGTH + " events");
       }
     }
     for (BaseDescr c : p.getDescrs()) {
@@ -622,7 +851,9 @@ public final class DescrCheck {
       }
     } else if (source instanceof AccumulateDescr || source instanceof CollectDescr) {
       lhs(source, bindings);
-    } else if (source != null && !(source instanceof EntryPointDescr) && !(source instanceof WindowReferenceDescr)) {
+    } else if (source != null
+        && !(source instanceof EntryPointDescr)
+        && !(source instanceof WindowReferenceDescr)) {
       refuse(p, "from " + source, "this kind of pattern source is not allowed");
     }
   }
@@ -638,13 +869,20 @@ public final class DescrCheck {
     int line = acc.getLine() > 0 ? acc.getLine() : context;
     members(acc, ACCUMULATE_MEMBERS, "accumulate");
     if (!acc.isExternalFunction()) {
-      refuse(acc, "accumulate( .., init(..) action(..) result(..) )", "inline accumulate code is not allowed; use "
-          + "count, sum, average, min, max, collectList or collectSet");
+      refuse(
+          acc,
+          "accumulate( .., init(..) action(..) result(..) )",
+          "inline accumulate code is not allowed; use "
+              + "count, sum, average, min, max, collectList or collectSet");
     }
     for (AccumulateFunctionCallDescr f : acc.getFunctions()) {
       if (!AllowList.ACCUMULATE_FUNCTIONS.contains(f.getFunction())) {
-        refusals.add(new Refusal(line, f.getFunction() + "(..)", "only Drools' built-in accumulate functions "
-            + "(count, sum, average, min, max, collectList, collectSet, ...) are allowed"));
+        refusals.add(
+            new Refusal(
+                line,
+                f.getFunction() + "(..)",
+                "only Drools' built-in accumulate functions "
+                    + "(count, sum, average, min, max, collectList, collectSet, ...) are allowed"));
       }
       for (String param : f.getParams()) {
         code.expression(param, line, bindings, Dialect.MVEL);
@@ -675,7 +913,10 @@ public final class DescrCheck {
         refuse(in, op + params, "operator parameters must be literal durations or names");
       }
       if (op.equals("matches") && !(r.getRight() instanceof AtomicExprDescr a && a.isLiteral())) {
-        refuse(in, "matches " + r.getRight(), "the regular expression of 'matches' must be a string literal");
+        refuse(
+            in,
+            "matches " + r.getRight(),
+            "the regular expression of 'matches' must be a string literal");
       }
       constraintPart(r.getLeft(), in, bindings);
       constraintPart(r.getRight(), in, bindings);
@@ -684,7 +925,10 @@ public final class DescrCheck {
     } else if (d instanceof BindingDescr b) {
       String denied = AllowList.denied(b.getVariable());
       if (denied != null) {
-        refuse(in, b.getVariable() + " :", "a binding may not be named like something refused: " + denied);
+        refuse(
+            in,
+            b.getVariable() + " :",
+            "a binding may not be named like something refused: " + denied);
       }
       if (b.getExpression() != null && !b.getExpression().isBlank()) {
         code.expression(b.getExpression(), lineIn(in, b.getExpression()), bindings, Dialect.MVEL);
@@ -701,7 +945,10 @@ public final class DescrCheck {
     return in.getLine() + (at < 0 ? 0 : DrlScanner.lineOf(in.getExpression(), at) - 1);
   }
 
-  /** The line where a code block starts: found in the source from its descr's line on, else that line. */
+  /**
+   * The line where a code block starts: found in the source from its descr's line on, else that
+   * line.
+   */
   private int firstLineOf(String text, int fromLine) {
     int index = 0;
     for (int line = 1; line < fromLine && index >= 0; line++) {
@@ -717,7 +964,8 @@ public final class DescrCheck {
   }
 
   private void refuse(BaseDescr at, String construct, String reason) {
-    refusals.add(new Refusal(at == null || at.getLine() <= 0 ? context : at.getLine(), construct, reason));
+    refusals.add(
+        new Refusal(at == null || at.getLine() <= 0 ? context : at.getLine(), construct, reason));
   }
 
   private static String why(String qualified, String otherwise) {
@@ -735,7 +983,9 @@ public final class DescrCheck {
   /** An attribute value without its quotes (Drools gives some quoted, some not). */
   private static String unquote(String v) {
     String t = v.trim();
-    return t.length() >= 2 && (t.startsWith("\"") && t.endsWith("\"") || t.startsWith("'") && t.endsWith("'"))
-        ? t.substring(1, t.length() - 1) : t;
+    return t.length() >= 2
+            && (t.startsWith("\"") && t.endsWith("\"") || t.startsWith("'") && t.endsWith("'"))
+        ? t.substring(1, t.length() - 1)
+        : t;
   }
 }

@@ -36,9 +36,6 @@ import com.github.javaparser.ast.expr.TextBlockLiteralExpr;
 import com.github.javaparser.ast.expr.ThisExpr;
 import com.github.javaparser.ast.expr.UnaryExpr;
 import com.github.javaparser.ast.expr.VariableDeclarationExpr;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import com.github.javaparser.ast.stmt.BlockStmt;
 import com.github.javaparser.ast.stmt.DoStmt;
 import com.github.javaparser.ast.stmt.EmptyStmt;
@@ -55,8 +52,11 @@ import com.github.javaparser.ast.type.Type;
 import com.github.javaparser.ast.type.VarType;
 import com.github.javaparser.ast.type.VoidType;
 import com.github.javaparser.ast.type.WildcardType;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -65,24 +65,31 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Checks the Java and MVEL text inside DRL (consequences, function bodies, {@code eval}s, constraint
- * operands, {@code from} sources, accumulate arguments, dynamic attributes) against the
+ * Checks the Java and MVEL text inside DRL (consequences, function bodies, {@code eval}s,
+ * constraint operands, {@code from} sources, accumulate arguments, dynamic attributes) against the
  * {@link AllowList}. The text is parsed with JavaParser and the tree is walked node by node; a node
- * kind that is not handled here is refused, so new syntax fails closed. Text JavaParser cannot parse
- * is refused too: MVEL-only syntax ({@code modify} blocks, {@code .?}, inline maps) has no place in a
- * guarded rule.
+ * kind that is not handled here is refused, so new syntax fails closed. Text JavaParser cannot
+ * parse is refused too: MVEL-only syntax ({@code modify} blocks, {@code .?}, inline maps) has no
+ * place in a guarded rule.
  */
 public final class JavaCodeCheck {
 
-  /** How names are read: Java (consequences, functions, eval) or MVEL (conditions, from, attributes). */
+  /**
+   * How names are read: Java (consequences, functions, eval) or MVEL (conditions, from,
+   * attributes).
+   */
   public enum Dialect {
     /** Plain Java: no property navigation, no {@code this}. */
     JAVA,
-    /** MVEL as Drools uses it in conditions: bare property names and {@code $e.data} navigation, {@code this}. */
+    /**
+     * MVEL as Drools uses it in conditions: bare property names and {@code $e.data} navigation,
+     * {@code this}.
+     */
     MVEL
   }
 
-  private static final Pattern FORMAT_SPEC = Pattern.compile("%(?:\\d+\\$)?[-#+ 0,(<]*(\\d+)?(?:\\.(\\d+))?");
+  private static final Pattern FORMAT_SPEC =
+      Pattern.compile("%(?:\\d+\\$)?[-#+ 0,(<]*(\\d+)?(?:\\.(\\d+))?");
 
   private final Set<String> functions;
   private final Set<String> declaredTypes;
@@ -94,20 +101,25 @@ public final class JavaCodeCheck {
   private final JavaParser parser = newParser();
 
   /**
-   * @param functions      names of the functions the DRL declares
-   * @param declaredTypes  names of the types the DRL declares
+   * @param functions names of the functions the DRL declares
+   * @param declaredTypes names of the types the DRL declares
    * @param declaredFields field names of those types (properties in conditions)
-   * @param refusals       where refusals are added
+   * @param refusals where refusals are added
    */
-  public JavaCodeCheck(Set<String> functions, Set<String> declaredTypes, Set<String> declaredFields,
-                       List<Refusal> refusals) {
+  public JavaCodeCheck(
+      Set<String> functions,
+      Set<String> declaredTypes,
+      Set<String> declaredFields,
+      List<Refusal> refusals) {
     this.functions = functions;
     this.declaredTypes = declaredTypes;
     this.declaredFields = declaredFields;
     this.refusals = refusals;
   }
 
-  /** The {@code actions.run(..)} calls found in the code checked (to know what a rule set emits). */
+  /**
+   * The {@code actions.run(..)} calls found in the code checked (to know what a rule set emits).
+   */
   public List<ActionSite> actionSites() {
     return actions;
   }
@@ -118,7 +130,8 @@ public final class JavaCodeCheck {
   }
 
   /**
-   * Checks statements: a consequence, or the body of the function {@code function} (null for a consequence).
+   * Checks statements: a consequence, or the body of the function {@code function} (null for a
+   * consequence).
    *
    * @param firstLine the compiled-source line of the code's first line
    * @param variables the names in scope: bindings of the rule, or the function's parameters
@@ -144,7 +157,10 @@ public final class JavaCodeCheck {
     expression(parsed.getResult().get(), new Scope(dialect, firstLine, variables, null));
   }
 
-  /** Checks a type written in DRL outside code: a function's parameter or return type, a declared field. */
+  /**
+   * Checks a type written in DRL outside code: a function's parameter or return type, a declared
+   * field.
+   */
   public void typeName(String typeName, int line) {
     ParseResult<Type> parsed = parser.parseType(typeName);
     if (!parsed.isSuccessful() || parsed.getResult().isEmpty()) {
@@ -156,10 +172,11 @@ public final class JavaCodeCheck {
 
   private static JavaParser newParser() {
     // Unicode escapes were refused before parsing; never let the parser decode them either.
-    return new JavaParser(new ParserConfiguration()
-        .setLanguageLevel(ParserConfiguration.LanguageLevel.JAVA_17)
-        .setPreprocessUnicodeEscapes(false)
-        .setAttributeComments(false));
+    return new JavaParser(
+        new ParserConfiguration()
+            .setLanguageLevel(ParserConfiguration.LanguageLevel.JAVA_17)
+            .setPreprocessUnicodeEscapes(false)
+            .setAttributeComments(false));
   }
 
   private void unparsable(String code, int firstLine, List<Problem> problems) {
@@ -167,29 +184,38 @@ public final class JavaCodeCheck {
     String detail = "";
     if (!problems.isEmpty()) {
       Problem p = problems.get(0);
-      line = p.getLocation().flatMap(l -> l.getBegin().getRange()).map(r -> firstLine + r.begin.line - 1)
-          .orElse(firstLine);
+      line =
+          p.getLocation()
+              .flatMap(l -> l.getBegin().getRange())
+              .map(r -> firstLine + r.begin.line - 1)
+              .orElse(firstLine);
       detail = p.getMessage().lines().findFirst().orElse("");
       detail = detail.length() > 160 ? detail.substring(0, 160) + "..." : detail;
     }
-    // Name what the parser stumbled on when it is a known trick, and every refused name in the text: the
+    // Name what the parser stumbled on when it is a known trick, and every refused name in the
+    // text: the
     // structural checks cannot look inside code that does not parse.
     boolean named = false;
     for (DrlScanner.Identifier id : DrlScanner.identifiers(code)) {
       int at = firstLine + DrlScanner.lineOf(code, id.index()) - 1;
-      String hint = switch (id.name()) {
-        case "modify", "with" -> "MVEL/Drools block syntax is not allowed; rules may not change facts";
-        case "static" -> "static members and initialisers are not allowed; a consequence is a block of statements";
-        case "class" -> "classes and class literals (MVEL .class navigation included) are not allowed";
-        default -> AllowList.DENIED.get(id.name());
-      };
+      String hint =
+          switch (id.name()) {
+            case "modify", "with" ->
+                "MVEL/Drools block syntax is not allowed; rules may not change facts";
+            case "static" ->
+                "static members and initialisers are not allowed; a consequence is a block of statements";
+            case "class" ->
+                "classes and class literals (MVEL .class navigation included) are not allowed";
+            default -> AllowList.DENIED.get(id.name());
+          };
       if (hint != null) {
-        String construct = switch (id.name()) {
-          case "modify", "with" -> id.name() + "(..) { }";
-          case "static" -> "static { }";
-          case "class" -> ".class";
-          default -> id.name();
-        };
+        String construct =
+            switch (id.name()) {
+              case "modify", "with" -> id.name() + "(..) { }";
+              case "static" -> "static { }";
+              case "class" -> ".class";
+              default -> id.name();
+            };
         refusals.add(new Refusal(at, construct, hint));
         named = true;
       }
@@ -197,8 +223,12 @@ public final class JavaCodeCheck {
     if (named) {
       return;
     }
-    refusals.add(new Refusal(line, "code that is not plain Java",
-        "only plain Java expressions and statements are allowed (no MVEL-only syntax): " + detail));
+    refusals.add(
+        new Refusal(
+            line,
+            "code that is not plain Java",
+            "only plain Java expressions and statements are allowed (no MVEL-only syntax): "
+                + detail));
   }
 
   /** Where names resolve. */
@@ -246,11 +276,22 @@ public final class JavaCodeCheck {
       r.getExpression().ifPresent(x -> expression(x, scope));
     } else if (s instanceof EmptyStmt) {
       return;
-    } else if (s instanceof WhileStmt || s instanceof DoStmt || s instanceof ForStmt || s instanceof ForEachStmt) {
+    } else if (s instanceof WhileStmt
+        || s instanceof DoStmt
+        || s instanceof ForStmt
+        || s instanceof ForEachStmt) {
       String kind = s instanceof WhileStmt ? "while" : s instanceof DoStmt ? "do" : "for";
-      refuse(s, scope, kind + " loop", "loops are not allowed: a rule runs once per match, on the engine's thread");
+      refuse(
+          s,
+          scope,
+          kind + " loop",
+          "loops are not allowed: a rule runs once per match, on the engine's thread");
     } else {
-      refuse(s, scope, statementName(s), "only expressions, local variables, if/else and return are allowed");
+      refuse(
+          s,
+          scope,
+          statementName(s),
+          "only expressions, local variables, if/else and return are allowed");
     }
   }
 
@@ -274,8 +315,12 @@ public final class JavaCodeCheck {
   // ---- expressions
 
   private void expression(Expression e, Scope scope) {
-    if (e instanceof StringLiteralExpr || e instanceof IntegerLiteralExpr || e instanceof LongLiteralExpr
-        || e instanceof DoubleLiteralExpr || e instanceof BooleanLiteralExpr || e instanceof NullLiteralExpr
+    if (e instanceof StringLiteralExpr
+        || e instanceof IntegerLiteralExpr
+        || e instanceof LongLiteralExpr
+        || e instanceof DoubleLiteralExpr
+        || e instanceof BooleanLiteralExpr
+        || e instanceof NullLiteralExpr
         || e instanceof CharLiteralExpr) {
       return;
     }
@@ -310,7 +355,8 @@ public final class JavaCodeCheck {
       expression(i.getExpression(), scope);
     } else if (e instanceof ThisExpr t) {
       if (scope.dialect != Dialect.MVEL || t.getTypeName().isPresent()) {
-        refuse(t, scope, t.toString(), "'this' is only allowed in conditions, for the pattern's fact");
+        refuse(
+            t, scope, t.toString(), "'this' is only allowed in conditions, for the pattern's fact");
       }
     } else if (e instanceof AssignExpr a) {
       assign(a, scope);
@@ -324,8 +370,13 @@ public final class JavaCodeCheck {
   private void refuseExpression(Expression e, Scope scope) {
     if (e instanceof ObjectCreationExpr o) {
       String type = o.getType().getNameAsString();
-      String construct = "new " + o.getType() + "(..)" + (o.getAnonymousClassBody().isPresent() ? " { }" : "");
-      refuse(o, scope, construct, reasonFor(type, "creating objects is not allowed; use Map.of, List.of or Set.of"));
+      String construct =
+          "new " + o.getType() + "(..)" + (o.getAnonymousClassBody().isPresent() ? " { }" : "");
+      refuse(
+          o,
+          scope,
+          construct,
+          reasonFor(type, "creating objects is not allowed; use Map.of, List.of or Set.of"));
     } else if (e instanceof LambdaExpr) {
       refuse(e, scope, "lambda " + e, "lambdas are not allowed");
     } else if (e instanceof MethodReferenceExpr) {
@@ -339,7 +390,11 @@ public final class JavaCodeCheck {
     } else if (e instanceof TextBlockLiteralExpr) {
       refuse(e, scope, "text block", "text blocks are not allowed");
     } else {
-      refuse(e, scope, e.toString(), e.getClass().getSimpleName().replace("Expr", "") + " is not allowed");
+      refuse(
+          e,
+          scope,
+          e.toString(),
+          e.getClass().getSimpleName().replace("Expr", "") + " is not allowed");
     }
   }
 
@@ -353,14 +408,21 @@ public final class JavaCodeCheck {
     } else if (AllowList.STATIC_METHODS.containsKey(name)) {
       refuse(n, scope, name, "a class may only be used to call its allowed static methods");
     } else {
-      refuse(n, scope, name, reasonFor(name, scope.dialect == Dialect.MVEL
-          ? "unknown name: not a binding or a property of Event or Number"
-          : "unknown name: not a binding, local variable or parameter"));
+      refuse(
+          n,
+          scope,
+          name,
+          reasonFor(
+              name,
+              scope.dialect == Dialect.MVEL
+                  ? "unknown name: not a binding or a property of Event or Number"
+                  : "unknown name: not a binding, local variable or parameter"));
     }
   }
 
   private boolean isProperty(String name, Scope scope) {
-    return scope.dialect == Dialect.MVEL && (AllowList.PROPERTIES.contains(name) || declaredFields.contains(name));
+    return scope.dialect == Dialect.MVEL
+        && (AllowList.PROPERTIES.contains(name) || declaredFields.contains(name));
   }
 
   private void call(MethodCallExpr m, Scope scope) {
@@ -373,8 +435,13 @@ public final class JavaCodeCheck {
           calls.computeIfAbsent(scope.function, f -> new HashSet<>()).add(name);
         }
       } else if (!(scope.dialect == Dialect.MVEL && AllowList.INSTANCE_METHODS.contains(name))) {
-        refuse(m, scope, name + "(..)", reasonFor(name,
-            "unknown function: only functions declared in the DRL may be called without a receiver"));
+        refuse(
+            m,
+            scope,
+            name + "(..)",
+            reasonFor(
+                name,
+                "unknown function: only functions declared in the DRL may be called without a receiver"));
       }
     } else {
       receiver(m, receiver.get(), name, scope);
@@ -384,14 +451,23 @@ public final class JavaCodeCheck {
 
   private void receiver(MethodCallExpr m, Expression receiver, String name, Scope scope) {
     String dotted = dotted(receiver);
-    if (receiver instanceof NameExpr n && !scope.variables.contains(n.getNameAsString())
+    if (receiver instanceof NameExpr n
+        && !scope.variables.contains(n.getNameAsString())
         && !isProperty(n.getNameAsString(), scope)) {
       String owner = n.getNameAsString();
       if (owner.equals(AllowList.ACTIONS)) {
         if (scope.dialect == Dialect.MVEL) {
-          refuse(m, scope, "actions." + name + "(..)", "actions may only be run in consequences, not in conditions");
+          refuse(
+              m,
+              scope,
+              "actions." + name + "(..)",
+              "actions may only be run in consequences, not in conditions");
         } else if (!name.equals("run")) {
-          refuse(m, scope, "actions." + name + "(..)", "the actions global only has run(handler, params)");
+          refuse(
+              m,
+              scope,
+              "actions." + name + "(..)",
+              "the actions global only has run(handler, params)");
         } else {
           actions.add(actionSite(m, scope));
         }
@@ -399,10 +475,23 @@ public final class JavaCodeCheck {
       }
       Set<String> allowed = AllowList.STATIC_METHODS.get(owner);
       if (allowed == null) {
-        refuse(m, scope, owner + "." + name + "(..)", reasonFor(owner, reasonFor(name,
-            "class '" + owner + "' is not on the allow-list (Map, List, Set, Math, String and the boxed numbers are)")));
+        refuse(
+            m,
+            scope,
+            owner + "." + name + "(..)",
+            reasonFor(
+                owner,
+                reasonFor(
+                    name,
+                    "class '"
+                        + owner
+                        + "' is not on the allow-list (Map, List, Set, Math, String and the boxed numbers are)")));
       } else if (!allowed.contains("*") && !allowed.contains(name)) {
-        refuse(m, scope, owner + "." + name + "(..)", reasonFor(name, "method is not on the allow-list for " + owner));
+        refuse(
+            m,
+            scope,
+            owner + "." + name + "(..)",
+            reasonFor(name, "method is not on the allow-list for " + owner));
       } else if (owner.equals("String") && name.equals("format")) {
         format(m, scope);
       }
@@ -418,16 +507,23 @@ public final class JavaCodeCheck {
     }
   }
 
-  /** What an {@code actions.run(handler, params)} call shows: its handler and its literal parameters. */
+  /**
+   * What an {@code actions.run(handler, params)} call shows: its handler and its literal
+   * parameters.
+   */
   private ActionSite actionSite(MethodCallExpr m, Scope scope) {
     int line = m.getBegin().map(p -> scope.firstLine + p.line - 1).orElse(scope.firstLine);
     NodeList<Expression> args = m.getArguments();
-    String handler = !args.isEmpty() && args.get(0) instanceof StringLiteralExpr s ? s.asString() : null;
+    String handler =
+        !args.isEmpty() && args.get(0) instanceof StringLiteralExpr s ? s.asString() : null;
     Map<String, String> params = args.size() == 2 ? literalMap(args.get(1), scope) : null;
     return new ActionSite(line, handler, params);
   }
 
-  /** The literal keys (and literal string values) of a {@code Map.of(..)} or {@code Map.ofEntries(..)}, or null. */
+  /**
+   * The literal keys (and literal string values) of a {@code Map.of(..)} or {@code
+   * Map.ofEntries(..)}, or null.
+   */
   private static Map<String, String> literalMap(Expression e, Scope scope) {
     while (e instanceof EnclosedExpr en) {
       e = en.getInner();
@@ -445,8 +541,10 @@ public final class JavaCodeCheck {
       }
     } else if (call.getNameAsString().equals("ofEntries")) {
       for (Expression entry : args) {
-        if (!(entry instanceof MethodCallExpr en) || !en.getNameAsString().equals("entry")
-            || !isMapClass(en.getScope().orElse(null), scope) || en.getArguments().size() != 2
+        if (!(entry instanceof MethodCallExpr en)
+            || !en.getNameAsString().equals("entry")
+            || !isMapClass(en.getScope().orElse(null), scope)
+            || en.getArguments().size() != 2
             || !put(out, en.getArguments().get(0), en.getArguments().get(1))) {
           return null;
         }
@@ -458,7 +556,9 @@ public final class JavaCodeCheck {
   }
 
   private static boolean isMapClass(Expression e, Scope scope) {
-    return e instanceof NameExpr n && n.getNameAsString().equals("Map") && !scope.variables.contains("Map");
+    return e instanceof NameExpr n
+        && n.getNameAsString().equals("Map")
+        && !scope.variables.contains("Map");
   }
 
   private static boolean put(Map<String, String> out, Expression key, Expression value) {
@@ -469,7 +569,10 @@ public final class JavaCodeCheck {
     return true;
   }
 
-  /** {@code String.format} with a literal pattern and narrow fields only: {@code %999999999d} is a memory bomb. */
+  /**
+   * {@code String.format} with a literal pattern and narrow fields only: {@code %999999999d} is a
+   * memory bomb.
+   */
   private void format(MethodCallExpr m, Scope scope) {
     NodeList<Expression> args = m.getArguments();
     if (args.isEmpty() || !(args.get(0) instanceof StringLiteralExpr pattern)) {
@@ -481,8 +584,13 @@ public final class JavaCodeCheck {
       for (int g = 1; g <= 2; g++) {
         String n = spec.group(g);
         if (n != null && (n.length() > 3 || Integer.parseInt(n) > AllowList.MAX_FORMAT_WIDTH)) {
-          refuse(m, scope, "String.format(\"" + spec.group() + "...\")",
-              "format widths and precisions above " + AllowList.MAX_FORMAT_WIDTH + " are not allowed");
+          refuse(
+              m,
+              scope,
+              "String.format(\"" + spec.group() + "...\")",
+              "format widths and precisions above "
+                  + AllowList.MAX_FORMAT_WIDTH
+                  + " are not allowed");
           return;
         }
       }
@@ -491,7 +599,8 @@ public final class JavaCodeCheck {
 
   private void field(FieldAccessExpr f, Scope scope) {
     String fieldName = f.getNameAsString();
-    if (f.getScope() instanceof NameExpr n && !scope.variables.contains(n.getNameAsString())
+    if (f.getScope() instanceof NameExpr n
+        && !scope.variables.contains(n.getNameAsString())
         && AllowList.STATIC_FIELDS.containsKey(n.getNameAsString())) {
       if (!AllowList.STATIC_FIELDS.get(n.getNameAsString()).contains(fieldName)) {
         refuse(f, scope, f.toString(), "constant is not on the allow-list");
@@ -504,13 +613,23 @@ public final class JavaCodeCheck {
       return;
     }
     if (scope.dialect == Dialect.JAVA) {
-      refuse(f, scope, f.toString(), reasonFor(fieldName, "field access is not allowed; call the getter"));
+      refuse(
+          f,
+          scope,
+          f.toString(),
+          reasonFor(fieldName, "field access is not allowed; call the getter"));
       return;
     }
     expression(f.getScope(), scope);
     if (!AllowList.PROPERTIES.contains(fieldName) && !declaredFields.contains(fieldName)) {
-      refuse(f, scope, "." + fieldName, reasonFor(fieldName, "property is not on the allow-list (type, id, source, "
-          + "subject, time, data, intValue, doubleValue, ...)"));
+      refuse(
+          f,
+          scope,
+          "." + fieldName,
+          reasonFor(
+              fieldName,
+              "property is not on the allow-list (type, id, source, "
+                  + "subject, time, data, intValue, doubleValue, ...)"));
     }
   }
 
@@ -519,12 +638,18 @@ public final class JavaCodeCheck {
     return scope.variables.contains(root) || isProperty(root, scope);
   }
 
-  /** In conditions a dotted name may also be a chain of properties: say which first name is unknown. */
+  /**
+   * In conditions a dotted name may also be a chain of properties: say which first name is unknown.
+   */
   private static String qualifiedReason(String dotted, Scope scope) {
     String reason = qualifiedReason(dotted);
     String root = dotted.contains(".") ? dotted.substring(0, dotted.indexOf('.')) : dotted;
-    if (scope.dialect == Dialect.MVEL && AllowList.denied(root) == null && reason.startsWith("fully qualified")) {
-      return "'" + root + "' is neither a binding nor a property on the allow-list (type, id, source, subject, time, "
+    if (scope.dialect == Dialect.MVEL
+        && AllowList.denied(root) == null
+        && reason.startsWith("fully qualified")) {
+      return "'"
+          + root
+          + "' is neither a binding nor a property on the allow-list (type, id, source, subject, time, "
           + "data, ...), and fully qualified class names are not allowed";
     }
     return reason;
@@ -538,7 +663,8 @@ public final class JavaCodeCheck {
       }
     }
     return Character.isLowerCase(dotted.charAt(0)) && dotted.contains(".")
-        ? "fully qualified class names are not allowed" : "unknown name: not a binding, variable or allowed class";
+        ? "fully qualified class names are not allowed"
+        : "unknown name: not a binding, variable or allowed class";
   }
 
   /** {@code a.b.c} for a chain of names, else null. */
@@ -558,8 +684,12 @@ public final class JavaCodeCheck {
       refuse(a, scope, a.toString(), "conditions may not assign");
       return;
     }
-    if (!(a.getTarget() instanceof NameExpr target) || !scope.variables.contains(target.getNameAsString())) {
-      refuse(a, scope, a.getTarget() + " " + a.getOperator().asString() + " ..",
+    if (!(a.getTarget() instanceof NameExpr target)
+        || !scope.variables.contains(target.getNameAsString())) {
+      refuse(
+          a,
+          scope,
+          a.getTarget() + " " + a.getOperator().asString() + " ..",
           "only local variables may be assigned");
     }
     expression(a.getValue(), scope);
@@ -584,7 +714,11 @@ public final class JavaCodeCheck {
       }
       String denied = AllowList.denied(d.getNameAsString());
       if (denied != null) {
-        refuse(d, scope, d.getNameAsString(), "a variable may not be named like something refused: " + denied);
+        refuse(
+            d,
+            scope,
+            d.getNameAsString(),
+            "a variable may not be named like something refused: " + denied);
       }
       scope.variables.add(d.getNameAsString());
       d.getInitializer().ifPresent(init -> expression(init, scope));
@@ -607,8 +741,14 @@ public final class JavaCodeCheck {
       }
       String name = c.getNameAsString();
       if (!AllowList.TYPES.contains(name) && !declaredTypes.contains(name)) {
-        refuse(t, scope, name, reasonFor(name, "type is not on the allow-list (Event, String, Number, the boxed "
-            + "numbers, Map, List, Set, Collection, Object, primitives, declared types)"));
+        refuse(
+            t,
+            scope,
+            name,
+            reasonFor(
+                name,
+                "type is not on the allow-list (Event, String, Number, the boxed "
+                    + "numbers, Map, List, Set, Collection, Object, primitives, declared types)"));
       }
       c.getTypeArguments().ifPresent(args -> args.forEach(a -> type(a, scope)));
     } else if (t instanceof WildcardType w) {

@@ -15,9 +15,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * An in-process ActiveMQ Classic broker with one TCP connector, for single-node installations,
- * demos and tests. JMX and advisory messages are off; every topic is a virtual topic (consumer queues
- * {@code Consumer.<subscription>.<topic>}, as the jms adapter expects) so that inbound topic channels
- * can share durable subscriptions.
+ * demos and tests. JMX and advisory messages are off; every topic is a virtual topic (consumer
+ * queues {@code Consumer.<subscription>.<topic>}, as the jms adapter expects) so that inbound topic
+ * channels can share durable subscriptions.
  */
 public final class EmbeddedActiveMqBroker implements EmbeddedServer {
 
@@ -34,13 +34,14 @@ public final class EmbeddedActiveMqBroker implements EmbeddedServer {
   /**
    * Starts a broker and waits until it accepts connections.
    *
-   * @param host       address to bind, e.g. {@code 127.0.0.1}
-   * @param port       TCP port; 0 picks a free one (see {@link #connectUri()})
-   * @param dataDir    directory for the KahaDB store and temporary files
+   * @param host address to bind, e.g. {@code 127.0.0.1}
+   * @param port TCP port; 0 picks a free one (see {@link #connectUri()})
+   * @param dataDir directory for the KahaDB store and temporary files
    * @param persistent whether to store messages in KahaDB (else in memory only)
    * @throws IllegalStateException if the broker cannot start (e.g. the port is taken)
    */
-  public static EmbeddedActiveMqBroker start(String host, int port, File dataDir, boolean persistent) {
+  public static EmbeddedActiveMqBroker start(
+      String host, int port, File dataDir, boolean persistent) {
     BrokerService broker = new BrokerService();
     try {
       broker.setBrokerName("activity-service-" + host.replace(':', '_') + "-" + port);
@@ -60,15 +61,24 @@ public final class EmbeddedActiveMqBroker implements EmbeddedServer {
       broker.start();
       broker.waitUntilStarted();
       String reachable = host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1" : host;
-      URI uri = URI.create("tcp://" + uriHost(reachable) + ":" + connector.getConnectUri().getPort());
-      LOG.info("Embedded ActiveMQ broker listening on {} (store: {})", uri,
+      URI uri =
+          URI.create("tcp://" + uriHost(reachable) + ":" + connector.getConnectUri().getPort());
+      LOG.info(
+          "Embedded ActiveMQ broker listening on {} (store: {})",
+          uri,
           persistent ? new File(dataDir, "kahadb").getAbsolutePath() : "memory");
       return new EmbeddedActiveMqBroker(broker, uri);
     } catch (Exception e) {
       stopQuietly(broker);
-      throw new IllegalStateException("could not start the embedded ActiveMQ broker on " + host + ":" + port
-          + " (is the port taken? set activity.channels.jms.embedded-broker.port, or broker-url to use"
-          + " an external broker): " + e.getMessage(), e);
+      throw new IllegalStateException(
+          "could not start the embedded ActiveMQ broker on "
+              + host
+              + ":"
+              + port
+              + " (is the port taken? set activity.channels.jms.embedded-broker.port, or broker-url to use"
+              + " an external broker): "
+              + e.getMessage(),
+          e);
     }
   }
 

@@ -1,15 +1,16 @@
 package io.activityservice.channel.jms.embedded;
 
 /**
- * Where the embedded broker listens and stores ({@code activity.channels.jms.embedded-broker.*}, the
- * keys the jms adapter documents). Other processes can reach it on {@code tcp://host:port}.
+ * Where the embedded broker listens and stores ({@code activity.channels.jms.embedded-broker.*},
+ * the keys the jms adapter documents). Other processes can reach it on {@code tcp://host:port}.
  *
- * @param host       address the TCP connector binds to (default {@code 127.0.0.1}: local only)
- * @param port       TCP port (default 61616; 0 picks a free port)
- * @param dataDir    directory of the KahaDB message store (default {@code ./data/activemq})
+ * @param host address the TCP connector binds to (default {@code 127.0.0.1}: local only)
+ * @param port TCP port (default 61616; 0 picks a free port)
+ * @param dataDir directory of the KahaDB message store (default {@code ./data/activemq})
  * @param persistent whether messages survive a restart (KahaDB store; default true)
  */
-public record EmbeddedActiveMqSettings(String host, Integer port, String dataDir, Boolean persistent) {
+public record EmbeddedActiveMqSettings(
+    String host, Integer port, String dataDir, Boolean persistent) {
 
   /** The settings' prefix. */
   public static final String PREFIX = "activity.channels.jms.embedded-broker";

@@ -16,21 +16,32 @@ import org.apache.activemq.ActiveMQConnectionFactory;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The standalone broker as a real process: it announces its URL, carries messages, and stops on SIGTERM. */
+/**
+ * The standalone broker as a real process: it announces its URL, carries messages, and stops on
+ * SIGTERM.
+ */
 class StandaloneActiveMqBrokerTest {
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void runsAsItsOwnProcessAndStopsOnSigterm() throws Exception {
-    Process p = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-cp", System.getProperty("java.class.path"), StandaloneActiveMqBroker.class.getName(),
-        "0", dir.resolve("broker").toString()))
-        .redirectError(dir.resolve("broker.log").toFile()).redirectInput(ProcessBuilder.Redirect.from(
-            new java.io.File("/dev/null"))).start();
+    Process p =
+        new ProcessBuilder(
+                List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xmx256m",
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    StandaloneActiveMqBroker.class.getName(),
+                    "0",
+                    dir.resolve("broker").toString()))
+            .redirectError(dir.resolve("broker.log").toFile())
+            .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+            .start();
     try {
-      BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+      BufferedReader out =
+          new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
       String ready = null;
       for (String line; (line = out.readLine()) != null; ) {
         if (line.startsWith("READY ")) {
@@ -38,7 +49,9 @@ class StandaloneActiveMqBrokerTest {
           break;
         }
       }
-      assertThat(ready).as("READY line (stdin closed must not stop it)").startsWith("tcp://127.0.0.1:");
+      assertThat(ready)
+          .as("READY line (stdin closed must not stop it)")
+          .startsWith("tcp://127.0.0.1:");
 
       Connection c = new ActiveMQConnectionFactory(ready).createConnection();
       try {
@@ -61,12 +74,22 @@ class StandaloneActiveMqBrokerTest {
 
   @Test
   void withExitWithStdinItStopsWhenItsParentClosesStdin() throws Exception {
-    Process p = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-cp", System.getProperty("java.class.path"), StandaloneActiveMqBroker.class.getName(),
-        "0", dir.resolve("broker").toString(), StandaloneActiveMqBroker.EXIT_WITH_STDIN))
-        .redirectError(dir.resolve("broker.log").toFile()).start();
+    Process p =
+        new ProcessBuilder(
+                List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-Xmx256m",
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    StandaloneActiveMqBroker.class.getName(),
+                    "0",
+                    dir.resolve("broker").toString(),
+                    StandaloneActiveMqBroker.EXIT_WITH_STDIN))
+            .redirectError(dir.resolve("broker.log").toFile())
+            .start();
     try {
-      BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
+      BufferedReader out =
+          new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
       String line;
       do {
         line = out.readLine();
@@ -82,9 +105,16 @@ class StandaloneActiveMqBrokerTest {
 
   @Test
   void badArgumentsExitWithUsage() throws Exception {
-    Process p = new ProcessBuilder(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), StandaloneActiveMqBroker.class.getName(), "not-a-port"))
-        .redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder(
+                List.of(
+                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    StandaloneActiveMqBroker.class.getName(),
+                    "not-a-port"))
+            .redirectErrorStream(true)
+            .start();
     String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
     assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).isEqualTo(2);

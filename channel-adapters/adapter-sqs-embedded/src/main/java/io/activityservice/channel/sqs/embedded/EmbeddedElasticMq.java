@@ -10,9 +10,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An in-memory ElasticMQ server speaking the SQS protocol, for development and tests. Queue URLs look
- * like {@code http://127.0.0.1:9324/000000000000/<name>}. Its queues are lost when it stops. It runs
- * with ElasticMQ's relaxed limits so that 1 MiB messages are accepted as on AWS.
+ * An in-memory ElasticMQ server speaking the SQS protocol, for development and tests. Queue URLs
+ * look like {@code http://127.0.0.1:9324/000000000000/<name>}. Its queues are lost when it stops.
+ * It runs with ElasticMQ's relaxed limits so that 1 MiB messages are accepted as on AWS.
  */
 public final class EmbeddedElasticMq implements EmbeddedServer {
 
@@ -34,11 +34,13 @@ public final class EmbeddedElasticMq implements EmbeddedServer {
    * @throws IllegalStateException if it cannot start (e.g. the port is taken)
    */
   public static EmbeddedElasticMq start(String host, int port) {
-    // Relaxed limits: ElasticMQ's strict limits still cap messages at 256 KiB, AWS allows 1 MiB now.
+    // Relaxed limits: ElasticMQ's strict limits still cap messages at 256 KiB, AWS allows 1 MiB
+    // now.
     // The adapter enforces the SQS limits (entries, bytes, names) itself.
-    TheSQSRestServerBuilder builder = SQSRestServerBuilder.withInterface(host)
-        .withAWSRegion("us-east-1")
-        .withSQSLimits(RelaxedSQSLimits$.MODULE$);
+    TheSQSRestServerBuilder builder =
+        SQSRestServerBuilder.withInterface(host)
+            .withAWSRegion("us-east-1")
+            .withSQSLimits(RelaxedSQSLimits$.MODULE$);
     builder = port == 0 ? builder.withDynamicPort() : builder.withPort(port);
     SQSRestServer server = builder.start();
     int actualPort;
@@ -50,9 +52,16 @@ public final class EmbeddedElasticMq implements EmbeddedServer {
       } catch (RuntimeException ignored) {
         // nothing more to release
       }
-      throw new IllegalStateException("cannot start the embedded ElasticMQ on " + host + ":" + port
-          + " (" + e.getMessage() + "); free the port, set activity.channels.sqs.embedded.port, "
-          + "or configure activity.channels.sqs.endpoint", e);
+      throw new IllegalStateException(
+          "cannot start the embedded ElasticMQ on "
+              + host
+              + ":"
+              + port
+              + " ("
+              + e.getMessage()
+              + "); free the port, set activity.channels.sqs.embedded.port, "
+              + "or configure activity.channels.sqs.endpoint",
+          e);
     }
     URI endpoint = URI.create("http://" + host + ":" + actualPort);
     log.info("embedded ElasticMQ (SQS) listening on {}", endpoint);
