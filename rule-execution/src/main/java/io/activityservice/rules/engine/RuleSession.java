@@ -244,17 +244,31 @@ final class RuleSession {
     }
   }
 
-  /** Forgets handles of expired events; retracts the oldest events beyond the bound. */
+  /**
+   * Forgets the handles of events that left the session; retracts the oldest events beyond the
+   * bound. Once Drools has expired an event, its handle here is the only reference left to it: a
+   * handle kept here keeps its event, routed event and expiry timer job in the heap.
+   */
   private void trim() {
-    while (!handles.isEmpty() && !((InternalFactHandle) handles.peekFirst()).isValid()) {
+    while (!handles.isEmpty() && gone(handles.peekFirst())) {
       handles.pollFirst();
     }
     while (handles.size() > maxEvents) {
       FactHandle oldest = handles.pollFirst();
-      if (((InternalFactHandle) oldest).isValid()) {
+      if (!gone(oldest)) {
         session.delete(oldest);
       }
     }
+  }
+
+  /**
+   * Whether an event left the session: retracted, or expired. Validity alone does not tell: Drools
+   * marks an expired event's handle expired and takes it out of the session's store, but leaves the
+   * handle valid.
+   */
+  private static boolean gone(FactHandle handle) {
+    InternalFactHandle h = (InternalFactHandle) handle;
+    return !h.isValid() || h.isExpired();
   }
 
   private void runAction(String handler, Map<String, Object> params) {

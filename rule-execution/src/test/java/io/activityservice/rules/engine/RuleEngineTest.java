@@ -4,7 +4,9 @@ import static io.activityservice.rules.TestEvents.event;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.activityservice.events.routing.RoutableEvent;
 import io.activityservice.rules.Event;
+import io.activityservice.rules.EventAccess;
 import io.activityservice.rules.RuleSettings;
 import io.activityservice.rules.TestEvents;
 import io.activityservice.rules.TestEvents.Recorder;
@@ -12,7 +14,9 @@ import io.activityservice.rules.action.ActionDispatcher;
 import io.activityservice.rules.action.ExecutionRecord;
 import io.activityservice.rules.compile.RuleCompiler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.lang.ref.WeakReference;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -33,13 +37,15 @@ class RuleEngineTest {
   static final long T0 = 1_700_000_000_000L;
 
   final Recorder webhook = new Recorder("webhook");
+  final Recorder publish = new Recorder("publish");
   final SimpleMeterRegistry meters = new SimpleMeterRegistry();
   RuleEngine engine;
   ActionDispatcher dispatcher;
 
   RuleEngine engine(RuleSettings s) {
     dispatcher =
-        new ActionDispatcher(List.of(webhook), s.actionConcurrency(), s.actionQueueCapacity());
+        new ActionDispatcher(
+            List.of(webhook, publish), s.actionConcurrency(), s.actionQueueCapacity());
     engine = new RuleEngine(dispatcher, meters, s);
     return engine;
   }
@@ -152,6 +158,74 @@ class RuleEngineTest {
     // retracts the oldest.
     engine.deploy(new RuleCompiler(Duration.ofHours(1)).compile("bounded", drl));
     assertThat(feed("bounded", 200_000)).isLessThanOrEqualTo(20_001);
+  }
+
+  /**
+   * The fault suite's soak rule set (partitioned by data.id: the processor routing hands each event
+   * to the rule set through {@link RuleEngine#submitTo}), at 60 events/s of event time for 60 s
+   * with a 2 s expiry. Drools expires the events (its fact count stays small), and the session must
+   * then let go of them too: an expired event that stays reachable keeps its fact handle, its
+   * expiry timer job, the event and the routed event (the soak's heap grew by all of them until
+   * max-events-per-rule).
+   */
+  @Test
+  void expiredEventsOfAPartitionedRuleSetAreReleased() {
+    RuleSettings s =
+        RuleSettings.builder().engineThreads(2).eventExpiry(Duration.ofSeconds(2)).build();
+    engine(s)
+        .deploy(
+            new RuleCompiler(s.eventExpiry())
+                .compile(
+                    "marks",
+                    """
+        rule "marked close"
+        when
+          $e : Event( type == "com.example.fault.close", text("mark") == "y" )
+        then
+          actions.run("publish", Map.of("type", "com.example.faultrule.fired", "data", Map.of("id", $e.text("id"))));
+        end
+        """));
+    int rate = 60;
+    int events = 60 * rate;
+    List<WeakReference<RoutableEvent>> unmarked = new ArrayList<>();
+    long maxFacts = 0;
+    for (int i = 0; i < events; i++) {
+      boolean marked = i % 5 == 0;
+      // The event time comes from a controllable clock: 1/rate s per event.
+      RoutableEvent routable =
+          EventAccess.routable(
+              event(
+                  "c" + i,
+                  "com.example.fault.close",
+                  T0 + i * 1000L / rate,
+                  "{\"id\": \"p" + i + "\", \"mark\": \"" + (marked ? "y" : "n") + "\"}"));
+      if (!marked) {
+        unmarked.add(new WeakReference<>(routable));
+      }
+      if (!engine.submitTo(
+          "marks", routable)) { // the queue is full: offer again, as the routing redelivers
+        await().atMost(Duration.ofSeconds(10)).until(() -> engine.submitTo("marks", routable));
+      }
+      maxFacts = Math.max(maxFacts, engine.facts("marks"));
+    }
+    await().atMost(Duration.ofSeconds(30)).until(() -> engine.queued("marks") == 0);
+    await().atMost(Duration.ofSeconds(10)).until(() -> publish.calls.size() == events / 5);
+    long bound = 2L * rate + rate; // expiry x rate, plus one second of slack
+    assertThat(maxFacts).isLessThanOrEqualTo(bound);
+    long facts = maxFacts;
+    // What is still reachable: only the events of the last expiry period can be.
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .pollInterval(Duration.ofMillis(200))
+        .untilAsserted(
+            () -> {
+              System.gc();
+              long live = unmarked.stream().filter(r -> r.get() != null).count();
+              System.out.printf(
+                  "%d events, max facts %d, unmarked events still reachable %d of %d%n",
+                  events, facts, live, unmarked.size());
+              assertThat(live).as("unmarked events still reachable").isLessThanOrEqualTo(bound);
+            });
   }
 
   private long feed(String rule, int events) {
