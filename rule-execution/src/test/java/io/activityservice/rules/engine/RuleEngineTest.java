@@ -4,7 +4,7 @@ import static io.activityservice.rules.TestEvents.event;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.activityservice.events.routing.RoutableEvent;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.rules.Event;
 import io.activityservice.rules.EventAccess;
 import io.activityservice.rules.RuleSettings;
