@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Fuzzes the running service against its own OpenAPI document with schemathesis (README, "Bad input").
+# Fuzzes the running service against its own OpenAPI document with schemathesis (docs/guide.md, "Bad input").
 #
 # Starts the packaged jar (activity-service/target/activity-service-*.jar, built by `./mvnw verify`) with its
 # embedded defaults on free ports, a temporary data directory and a random bootstrap admin key, then runs

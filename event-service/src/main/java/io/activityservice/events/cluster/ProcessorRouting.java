@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * event waits for these sends, so an event acknowledged by any replica reaches its processors.
  *
  * <p>What moves with ownership is the key, not the state: the new owner starts with empty windows
- * for that key (README, "Running several replicas").
+ * for that key (docs/operations.md, "Running several replicas").
  */
 public final class ProcessorRouting implements AutoCloseable {
 

@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * parked deliveries must be queryable per subscription (pending count, oldest age, last error),
  * bounded per subscription ({@code retry.maxPending}), browsed and redriven as dead letters, and
  * shared by replicas — all plain SQL on a table, with {@code FOR UPDATE SKIP LOCKED} giving each
- * row to one replica at a time (see README, "Delivery semantics").
+ * row to one replica at a time (see docs/delivery-semantics.md).
  */
 public final class DurableDelivery implements AutoCloseable {
 
