@@ -37,6 +37,11 @@ export function mount(el, ...children) {
   return el;
 }
 
+/** Shows an error's message as an alert in place of an element's content. */
+export function showError(el, error) {
+  return mount(el, h('p', {class: 'error', role: 'alert'}, error.message));
+}
+
 /** Pretty JSON. */
 export function pretty(value) {
   return JSON.stringify(value, null, 2);

@@ -3,27 +3,26 @@
 
 import {ApiError, del, get, post, query} from '../api.js';
 import {clearErrors, confirmAction, field, h, mount, pretty, showFieldErrors, table, time, toast} from '../dom.js';
+import {listPage} from '../list.js';
 
 const REPLAYS_KEY = 'activity.console.replays';
 
 export function render(container, ctx) {
-  const body = h('div', {id: 'archives-view'});
-  mount(container, h('h1', {}, 'Archives and replays'), body);
   let timer = null;
 
   function notAvailable() {
-    mount(body, h('p', {class: 'notice', id: 'archives-unavailable', role: 'status'},
-      'Archives and replays are not available on this service.'));
+    return h('p', {class: 'notice', id: 'archives-unavailable', role: 'status'},
+      'Archives and replays are not available on this service.');
   }
 
-  async function load() {
+  // Fills the body itself: the replays load once their panel stands.
+  async function load(body) {
     let archives;
     try {
       archives = await get('/archives');
     } catch (e) {
-      if (e instanceof ApiError && (e.status === 404 || e.status === 405)) { notAvailable(); return; }
-      mount(body, h('p', {class: 'error', role: 'alert'}, e.message));
-      return;
+      if (e instanceof ApiError && (e.status === 404 || e.status === 405)) return notAvailable();
+      throw e;
     }
     const list = Array.isArray(archives) ? archives : (archives.items || []);
     const events = h('div', {id: 'archive-events'});
@@ -40,16 +39,17 @@ export function render(container, ctx) {
             : a.size !== undefined ? String(a.size) : '–'},
           {label: 'Actions', value: a => h('button', {type: 'button', class: 'danger', onclick: async () => {
             if (!confirmAction('Delete archive "' + a.name + '" and its events?')) return;
-            try { await del('/archives/' + encodeURIComponent(a.name)); toast('Deleted ' + a.name); load(); }
+            try { await del('/archives/' + encodeURIComponent(a.name)); toast('Deleted ' + a.name); page.reload(); }
             catch (err) { toast(err.message, {bad: true}); }
           }}, 'Delete')},
         ], list, {caption: 'Archives', empty: 'No archives yet.', rowAttrs: a => ({'data-archive': a.name,
           'data-events': String(a.eventCount)})}),
-        archiveForm(load)),
+        archiveForm(() => page.reload())),
       events,
       h('section', {class: 'panel', 'aria-labelledby': 'rp-title'}, h('h2', {id: 'rp-title'}, 'Replays'),
         replayForm(list, () => loadReplays(replays)), replays));
     loadReplays(replays);
+    return undefined;
   }
 
   async function loadReplays(target) {
@@ -80,7 +80,8 @@ export function render(container, ctx) {
     if (rows.some(r => r.state === 'RUNNING')) timer = setTimeout(() => loadReplays(target), 2000);
   }
 
-  return {ready: load(), dispose: () => clearTimeout(timer)};
+  const page = listPage(container, {title: 'Archives and replays', bodyId: 'archives-view', load});
+  return {...page, dispose: () => clearTimeout(timer)};
 }
 
 function progress(r) {

@@ -1,10 +1,10 @@
 // Inbound channels the service listens on: list, add, remove.
 
 import {del, get, post, query} from '../api.js';
-import {clearErrors, confirmAction, field, h, mount, showFieldErrors, table, time, toast} from '../dom.js';
+import {clearErrors, confirmAction, field, h, showFieldErrors, table, time, toast} from '../dom.js';
+import {listPage} from '../list.js';
 
 export function render(container) {
-  const body = h('div', {id: 'channels-list'});
   const input = (name, id, help) => field(name === 'uri' ? 'Channel URI' : name === 'defaultType' ? 'Default type'
     : 'Default source', h('input', {type: 'text', name, id, spellcheck: 'false'}), help);
   const formError = h('p', {class: 'error', role: 'alert'});
@@ -25,7 +25,7 @@ export function render(container) {
       const ch = await post('/channels', {uri: v('uri'), defaultType: v('defaultType'), defaultSource: v('defaultSource')});
       toast('Listening on ' + ch.uri);
       form.reset();
-      load();
+      page.reload();
     } catch (err) {
       const left = showFieldErrors(form, err.problem && err.problem.errors ? err.problem
         : {field: err.field, detail: err.message});
@@ -33,10 +33,13 @@ export function render(container) {
     }
   });
 
-  async function load() {
-    try {
+  const page = listPage(container, {title: 'Inbound channels', bodyId: 'channels-list',
+    layout: body => [
+      h('section', {class: 'panel', 'aria-labelledby': 'ch-list'}, h('h2', {id: 'ch-list'}, 'Listening on'), body),
+      h('section', {class: 'panel', 'aria-labelledby': 'ch-add'}, h('h2', {id: 'ch-add'}, 'Add a channel'), form)],
+    load: async () => {
       const channels = await get('/channels');
-      mount(body, table([
+      return table([
         {label: 'URI', value: c => h('code', {}, c.uri)},
         {label: 'Default type', value: c => c.defaultType || '–'},
         {label: 'Default source', value: c => c.defaultSource || '–'},
@@ -48,17 +51,10 @@ export function render(container) {
             try {
               await del('/channels' + query({uri: c.uri}));
               toast('Removed ' + c.uri);
-              load();
+              page.reload();
             } catch (err) { toast(err.message, {bad: true}); }
           }}, 'Remove')},
-      ], channels, {caption: 'Inbound channels', empty: 'No inbound channels.'}));
-    } catch (e) {
-      mount(body, h('p', {class: 'error', role: 'alert'}, e.message));
-    }
-  }
-
-  mount(container, h('h1', {}, 'Inbound channels'),
-    h('section', {class: 'panel', 'aria-labelledby': 'ch-list'}, h('h2', {id: 'ch-list'}, 'Listening on'), body),
-    h('section', {class: 'panel', 'aria-labelledby': 'ch-add'}, h('h2', {id: 'ch-add'}, 'Add a channel'), form));
-  return {ready: load()};
+      ], channels, {caption: 'Inbound channels', empty: 'No inbound channels.'});
+    }});
+  return page;
 }

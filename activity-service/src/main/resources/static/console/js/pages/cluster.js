@@ -1,17 +1,14 @@
 // Cluster view: replicas, the configuration version each runs, what each owns. Refreshes every five seconds.
 
 import {get} from '../api.js';
-import {h, mount, pretty, table, time} from '../dom.js';
+import {h, pretty, table, time} from '../dom.js';
+import {listPage} from '../list.js';
 
 export function render(container) {
-  const body = h('div', {id: 'cluster-view'});
-  mount(container, h('h1', {}, 'Cluster'), body);
-  let timer = null;
-
-  async function load() {
-    try {
+  const page = listPage(container, {title: 'Cluster', bodyId: 'cluster-view',
+    load: async () => {
       const c = await get('/cluster');
-      mount(body,
+      return [
         h('section', {class: 'panel', 'aria-labelledby': 'cl-self'},
           h('h2', {id: 'cl-self'}, 'This replica'),
           h('dl', {},
@@ -32,11 +29,8 @@ export function render(container) {
             {label: 'Config version', num: true, value: r => String(r.configVersion)},
             {label: 'Started', value: r => time(r.startedAt)},
             {label: 'Last seen', value: r => time(r.lastSeen)},
-          ], c.replicas, {caption: 'Replicas', empty: 'No heartbeats recorded yet.'})));
-    } catch (e) {
-      mount(body, h('p', {class: 'error', role: 'alert'}, e.message));
-    }
-  }
-  timer = setInterval(load, 5000);
-  return {ready: load(), dispose: () => clearInterval(timer)};
+          ], c.replicas, {caption: 'Replicas', empty: 'No heartbeats recorded yet.'}))];
+    }});
+  const timer = setInterval(page.reload, 5000);
+  return {...page, dispose: () => clearInterval(timer)};
 }

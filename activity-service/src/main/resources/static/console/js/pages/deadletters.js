@@ -2,6 +2,7 @@
 
 import {get, post, query} from '../api.js';
 import {h, mount, pretty, time, toast, confirmAction} from '../dom.js';
+import {listPage} from '../list.js';
 
 export function render(container, ctx, args) {
   const select = h('select', {id: 'dl-subscription', name: 'subscription'},
@@ -12,13 +13,6 @@ export function render(container, ctx, args) {
   const selectedId = args[0] || '';
   let items = [];
   let cursor = null;
-
-  mount(container,
-    h('h1', {}, 'Dead letters'),
-    h('p', {class: 'help'}, 'Deliveries given up after their retries. Redrive moves them back into the ' +
-      'subscription\'s retry cycle with a fresh attempt count.'),
-    h('div', {class: 'toolbar'}, h('label', {for: 'dl-subscription'}, 'Subscription'), select),
-    summary, status, listEl);
 
   select.addEventListener('change', () => {
     location.hash = '#/dead-letters' + (select.value ? '/' + encodeURIComponent(select.value) : '');
@@ -96,17 +90,14 @@ export function render(container, ctx, args) {
     }
   }
 
-  async function load() {
-    try {
+  return listPage(container, {title: 'Dead letters', body: listEl,
+    toolbar: [h('label', {for: 'dl-subscription'}, 'Subscription'), select],
+    layout: (body, toolbar) => [h('p', {class: 'help'}, 'Deliveries given up after their retries. Redrive moves ' +
+      'them back into the subscription\'s retry cycle with a fresh attempt count.'), toolbar, summary, status, body],
+    load: async () => {
       await loadSubscriptions();
-      if (!selectedId) {
-        mount(listEl, h('p', {class: 'muted'}, 'Choose a subscription to see its dead letters.'));
-        return;
-      }
+      if (!selectedId) return h('p', {class: 'muted'}, 'Choose a subscription to see its dead letters.');
       await Promise.all([loadSummary(), loadPage(true)]);
-    } catch (e) {
-      mount(listEl, h('p', {class: 'error', role: 'alert'}, e.message));
-    }
-  }
-  return {ready: load()};
+      return undefined;
+    }});
 }

@@ -2,8 +2,9 @@
 // delete, metrics, and live tails of what a detector receives and emits.
 
 import {del, get, post} from '../api.js';
-import {confirmAction, h, mount, num, pretty, table, time, toast} from '../dom.js';
+import {confirmAction, h, mount, num, pretty, showError, table, time, toast} from '../dom.js';
 import {codeEditor} from '../editor.js';
+import {listPage} from '../list.js';
 import {tailPanel} from '../tail.js';
 import {compilerErrors, recentTotals} from './rules.js';
 import {handoff} from '../state.js';
@@ -15,16 +16,12 @@ export function render(container, ctx, args) {
 }
 
 function list(container, ctx) {
-  const body = h('div', {id: 'detectors-list'});
-  mount(container, h('h1', {}, 'Detectors'),
-    h('div', {class: 'toolbar'}, h('a', {class: 'button primary', href: '#/detectors/new', id: 'new-detector'},
-      'New detector')),
-    body);
-  async function load() {
-    try {
+  return listPage(container, {title: 'Detectors', bodyId: 'detectors-list',
+    toolbar: h('a', {class: 'button primary', href: '#/detectors/new', id: 'new-detector'}, 'New detector'),
+    load: async () => {
       const [detectors, inRates, outRates] = await Promise.all([get('/detectors'), recentTotals(ctx, 'detectorIn'),
         recentTotals(ctx, 'detectorOut')]);
-      mount(body, table([
+      return table([
         {label: 'Name', value: d => h('a', {href: '#/detectors/' + encodeURIComponent(d.name)}, d.name)},
         {label: 'State', value: d => h('span', {class: d.state === 'deployed' ? 'badge ok' : 'badge bad',
           title: d.error || null}, d.state)},
@@ -35,12 +32,8 @@ function list(container, ctx) {
         {label: 'In / out (5 min)', num: true, value: d => inRates ? num(inRates[d.name] || 0, 0) + ' / ' +
           num((outRates || {})[d.name] || 0, 0) : '–'},
         {label: 'Created', value: d => time(d.createdAt)},
-      ], detectors, {caption: 'Detectors', empty: 'No detectors yet.'}));
-    } catch (e) {
-      mount(body, h('p', {class: 'error', role: 'alert'}, e.message));
-    }
-  }
-  return {ready: load()};
+      ], detectors, {caption: 'Detectors', empty: 'No detectors yet.'});
+    }});
 }
 
 function parseInputs(text) {
@@ -179,7 +172,7 @@ function detail(container, ctx, name) {
                 h('dd', {}, num(inRates[name] || 0, 0) + ' / ' + num((outRates || {})[name] || 0, 0))] : null))),
         inputsTail ? inputsTail.el : null, outTail ? outTail.el : null);
     } catch (e) {
-      mount(body, h('p', {class: 'error', role: 'alert'}, e.message));
+      showError(body, e);
     }
   }
   return {ready: load(), dispose: () => disposers.forEach(x => x())};

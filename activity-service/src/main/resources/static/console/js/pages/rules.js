@@ -2,8 +2,9 @@
 // and a live tail of the events the rule set receives.
 
 import {del, get, post, put, query, linesIn} from '../api.js';
-import {confirmAction, h, mount, num, table, time, toast} from '../dom.js';
+import {confirmAction, h, mount, num, showError, table, time, toast} from '../dom.js';
 import {codeEditor} from '../editor.js';
+import {listPage} from '../list.js';
 import {tailPanel} from '../tail.js';
 
 const TEMPLATE = `rule "high reading"
@@ -42,15 +43,12 @@ export function compilerErrors(err, fieldName) {
 }
 
 function list(container, ctx) {
-  const body = h('div', {id: 'rules-list'});
-  mount(container, h('h1', {}, 'Rules'),
-    h('div', {class: 'toolbar'}, h('a', {class: 'button primary', href: '#/rules/new', id: 'new-rule'}, 'New rule set')),
-    body);
-  async function load() {
-    try {
+  return listPage(container, {title: 'Rules', bodyId: 'rules-list',
+    toolbar: h('a', {class: 'button primary', href: '#/rules/new', id: 'new-rule'}, 'New rule set'),
+    load: async () => {
       const [rules, matches, failures] = await Promise.all([get('/rules'), recentTotals(ctx, 'ruleMatches'),
         recentTotals(ctx, 'ruleActionFailures')]);
-      mount(body, table([
+      return table([
         {label: 'Name', value: r => h('a', {href: '#/rules/' + encodeURIComponent(r.name)}, r.name)},
         {label: 'State', value: r => h('span', {class: r.deployed ? 'badge ok' : 'badge bad'},
           r.deployed ? 'deployed' : 'not deployed')},
@@ -59,12 +57,8 @@ function list(container, ctx) {
         {label: 'Firings (5 min)', num: true, value: r => matches ? num(matches[r.name] || 0, 0) : '–'},
         {label: 'Failed actions (5 min)', num: true, value: r => failures ? num(failures[r.name] || 0, 0) : '–'},
         {label: 'Updated', value: r => time(r.updatedAt)},
-      ], rules, {caption: 'Rule sets', empty: 'No rule sets yet.'}));
-    } catch (e) {
-      mount(body, h('p', {class: 'error', role: 'alert'}, e.message));
-    }
-  }
-  return {ready: load()};
+      ], rules, {caption: 'Rule sets', empty: 'No rule sets yet.'});
+    }});
 }
 
 function editorPage(container, ctx, name) {
@@ -179,7 +173,7 @@ function editorPage(container, ctx, name) {
           ], executions, {caption: 'Recent executions', empty: 'No actions ran yet.'})),
         tail ? tail.el : null);
     } catch (e) {
-      mount(side, h('p', {class: 'error', role: 'alert'}, e.message));
+      showError(side, e);
     }
   }
   return {ready: load(), dispose: () => disposers.forEach(d => d())};

@@ -2,8 +2,10 @@
 // paste or pick an event and see whether the pattern and filter match it, and why not.
 
 import {del, get, post, linesIn} from '../api.js';
-import {clearErrors, confirmAction, field, h, mount, pretty, showFieldErrors, table, time, toast} from '../dom.js';
+import {clearErrors, confirmAction, field, h, mount, pretty, showError, showFieldErrors, table, time, toast}
+  from '../dom.js';
 import {codeEditor, jsonError} from '../editor.js';
+import {listPage} from '../list.js';
 import {sampleEvent} from '../sample.js';
 import {handoff} from '../state.js';
 import {recentEvents} from '../tail.js';
@@ -22,22 +24,17 @@ function typesOf(pattern) {
 }
 
 function list(container, ctx) {
-  const body = h('div', {id: 'subscriptions-list'});
-  mount(container,
-    h('h1', {}, 'Subscriptions'),
-    h('div', {class: 'toolbar'}, h('a', {class: 'button primary', href: '#/subscriptions/new', id: 'new-subscription'},
-      'New subscription')),
-    body);
-
-  async function load() {
-    try {
+  return listPage(container, {title: 'Subscriptions', bodyId: 'subscriptions-list',
+    toolbar: h('a', {class: 'button primary', href: '#/subscriptions/new', id: 'new-subscription'},
+      'New subscription'),
+    load: async () => {
       const subs = await get('/subscriptions');
       const deliveries = {};
       await Promise.all(subs.slice(0, 100).map(async s => {
         try { deliveries[s.id] = await get('/subscriptions/' + encodeURIComponent(s.id) + '/deliveries'); }
         catch { /* shown as unknown */ }
       }));
-      mount(body, table([
+      return table([
         {label: 'Name', value: s => h('a', {href: '#/subscriptions/' + encodeURIComponent(s.id)}, s.name)},
         {label: 'Types', value: s => h('code', {}, typesOf(s.pattern))},
         {label: 'Target', value: s => h('code', {}, s.target)},
@@ -47,12 +44,8 @@ function list(container, ctx) {
           : (deliveries[s.id] ? '0' : '–')},
         {label: 'Created', value: s => time(s.createdAt)},
       ], subs, {caption: 'Subscriptions', empty: 'No subscriptions yet.',
-        rowAttrs: s => ({'data-subscription': s.name})}));
-    } catch (e) {
-      mount(body, h('p', {class: 'error', role: 'alert'}, e.message));
-    }
-  }
-  return {ready: load()};
+        rowAttrs: s => ({'data-subscription': s.name})});
+    }});
 }
 
 function detail(container, ctx, id) {
@@ -66,7 +59,7 @@ function detail(container, ctx, id) {
       s = await get('/subscriptions/' + encodeURIComponent(id));
       d = await get('/subscriptions/' + encodeURIComponent(id) + '/deliveries').catch(() => null);
     } catch (e) {
-      mount(body, h('p', {class: 'error', role: 'alert'}, e.message));
+      showError(body, e);
       return;
     }
     container.querySelector('h1').textContent = 'Subscription ' + s.name;

@@ -1,42 +1,36 @@
 // Event types: search, schema, a sample event (from the schema) to test patterns with or to publish.
 
 import {get, post, query} from '../api.js';
-import {h, mount, pretty, table, time, toast} from '../dom.js';
+import {h, mount, pretty, showError, table, time, toast} from '../dom.js';
 import {codeEditor, jsonError} from '../editor.js';
+import {listPage} from '../list.js';
 import {sampleEvent} from '../sample.js';
 import {handoff} from '../state.js';
 
 export function render(container, ctx, args) {
   if (args[0]) return detail(container, ctx, args[0]);
   const search = h('input', {type: 'search', id: 'types-q', name: 'q', placeholder: 'name prefix or description text'});
-  const results = h('div', {id: 'types-list'});
   let seq = 0;
-
-  async function load() {
-    const mine = ++seq;
-    try {
+  let debounce = null;
+  search.addEventListener('input', () => { clearTimeout(debounce); debounce = setTimeout(page.reload, 250); });
+  const page = listPage(container, {title: 'Event types', bodyId: 'types-list',
+    layout: results => [
+      h('form', {class: 'toolbar', role: 'search', onsubmit: e => { e.preventDefault(); page.reload(); }},
+        h('label', {for: 'types-q'}, 'Search'), search, h('button', {type: 'submit'}, 'Search')),
+      results],
+    load: async () => {
+      const mine = ++seq;
       const types = await get('/event-types' + query({q: search.value.trim()}));
-      if (mine !== seq) return;
-      mount(results, table([
+      if (mine !== seq) return undefined;
+      return table([
         {label: 'Type', value: t => h('a', {href: '#/types/' + encodeURIComponent(t.type)}, t.type)},
         {label: 'Description', value: t => t.description || ''},
         {label: 'Owner', value: t => t.owner || ''},
         {label: 'Version', num: true, value: t => t.version},
         {label: 'Updated', value: t => time(t.updatedAt)},
-      ], types, {caption: 'Registered event types', empty: search.value ? 'No type matches.' : 'No types registered.'}));
-    } catch (e) {
-      mount(results, h('p', {class: 'error', role: 'alert'}, e.message));
-    }
-  }
-
-  let debounce = null;
-  search.addEventListener('input', () => { clearTimeout(debounce); debounce = setTimeout(load, 250); });
-  mount(container,
-    h('h1', {}, 'Event types'),
-    h('form', {class: 'toolbar', role: 'search', onsubmit: e => { e.preventDefault(); load(); }},
-      h('label', {for: 'types-q'}, 'Search'), search, h('button', {type: 'submit'}, 'Search')),
-    results);
-  return {ready: load()};
+      ], types, {caption: 'Registered event types', empty: search.value ? 'No type matches.' : 'No types registered.'});
+    }});
+  return page;
 }
 
 function detail(container, ctx, name) {
@@ -48,7 +42,7 @@ function detail(container, ctx, name) {
     try {
       type = await get('/event-types/' + encodeURIComponent(name));
     } catch (e) {
-      mount(body, h('p', {class: 'error', role: 'alert'}, e.message));
+      showError(body, e);
       return;
     }
     const sample = codeEditor({label: 'Sample event', name: 'event', value: pretty(sampleEvent(type)), rows: 14,
