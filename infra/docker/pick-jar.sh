@@ -4,10 +4,20 @@
 set -eu
 variant="$1"; dir="$2"
 case "$variant" in
-  lean) pick="$(ls "$dir"/activity-service-*-lean.jar)" ;;
-  quick-start) pick="$(ls "$dir"/activity-service-*.jar | grep -v -- '-lean\.jar$')" ;;
+  lean|quick-start) ;;
   *) echo "JAR_VARIANT must be quick-start or lean, got '$variant'" >&2; exit 2 ;;
 esac
-[ "$(echo "$pick" | wc -l)" -eq 1 ] && [ -f "$pick" ] || { echo "no single $variant jar in $dir: $pick" >&2; exit 1; }
+pick=""
+count=0
+for jar in "$dir"/activity-service-*.jar; do
+  [ -f "$jar" ] || continue
+  case "$jar" in
+    *-lean.jar) [ "$variant" = lean ] || continue ;;
+    *) [ "$variant" = quick-start ] || continue ;;
+  esac
+  pick="$jar"
+  count=$((count + 1))
+done
+[ "$count" -eq 1 ] || { echo "no single $variant jar in $dir (found $count)" >&2; exit 1; }
 mv "$pick" "$dir/app.jar"
 rm -f "$dir"/activity-service-*.jar
