@@ -95,204 +95,170 @@ public record JmsChannelProperties(
     requirePositive(reconnectDelay, "reconnect-delay", "5s");
   }
 
-  /**
-   * The constructor of the earlier version (without {@code redelivery} and {@code batch}), kept for
-   * callers outside this module; {@code redeliveryDelay} becomes {@code redelivery.initial}.
-   */
-  public JmsChannelProperties(
-      Boolean enabled,
-      String brokerUrl,
-      String user,
-      String password,
-      String subscriptionName,
-      Boolean persistent,
-      Integer maxInFlight,
-      Integer sendConcurrency,
-      Integer sendQueueCapacity,
-      Duration sendTimeout,
-      Duration redeliveryDelay,
-      Duration reconnectDelay,
-      EmbeddedBroker embeddedBroker) {
-    this(
-        enabled,
-        brokerUrl,
-        user,
-        password,
-        subscriptionName,
-        persistent,
-        maxInFlight,
-        sendConcurrency,
-        sendQueueCapacity,
-        sendTimeout,
-        redeliveryDelay,
-        reconnectDelay,
-        embeddedBroker,
-        null,
-        null);
-  }
-
-  /**
-   * The constructor of the earlier version (without {@code batch}), kept for callers outside this
-   * module: default batching.
-   */
-  public JmsChannelProperties(
-      Boolean enabled,
-      String brokerUrl,
-      String user,
-      String password,
-      String subscriptionName,
-      Boolean persistent,
-      Integer maxInFlight,
-      Integer sendConcurrency,
-      Integer sendQueueCapacity,
-      Duration sendTimeout,
-      Duration redeliveryDelay,
-      Duration reconnectDelay,
-      EmbeddedBroker embeddedBroker,
-      RedeliverySettings redelivery) {
-    this(
-        enabled,
-        brokerUrl,
-        user,
-        password,
-        subscriptionName,
-        persistent,
-        maxInFlight,
-        sendConcurrency,
-        sendQueueCapacity,
-        sendTimeout,
-        redeliveryDelay,
-        reconnectDelay,
-        embeddedBroker,
-        redelivery,
-        null);
+  /** Settings with every default, to change with {@link Builder}. */
+  public static Builder builder() {
+    return new Builder();
   }
 
   /** Defaults, connected to {@code brokerUrl}. */
   public static JmsChannelProperties forBroker(String brokerUrl) {
-    return new JmsChannelProperties(
-        null, brokerUrl, null, null, null, null, null, null, null, null, null, null, null, null,
-        null);
+    return builder().brokerUrl(brokerUrl).build();
   }
 
-  /** A copy with another broker URL (used to point the adapter at the embedded broker). */
-  public JmsChannelProperties withBrokerUrl(String url) {
-    return new JmsChannelProperties(
-        enabled,
-        url,
-        user,
-        password,
-        subscriptionName,
-        persistent,
-        maxInFlight,
-        sendConcurrency,
-        sendQueueCapacity,
-        sendTimeout,
-        redeliveryDelay,
-        reconnectDelay,
-        embeddedBroker,
-        redelivery,
-        batch);
+  /** A builder that starts from these settings. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.enabled = enabled;
+    b.brokerUrl = brokerUrl;
+    b.user = user;
+    b.password = password;
+    b.subscriptionName = subscriptionName;
+    b.persistent = persistent;
+    b.maxInFlight = maxInFlight;
+    b.sendConcurrency = sendConcurrency;
+    b.sendQueueCapacity = sendQueueCapacity;
+    b.sendTimeout = sendTimeout;
+    b.redeliveryDelay = redeliveryDelay;
+    b.reconnectDelay = reconnectDelay;
+    b.embeddedBroker = embeddedBroker;
+    b.redelivery = redelivery;
+    b.batch = batch;
+    return b;
   }
 
-  /** A copy with another default delivery mode. */
-  public JmsChannelProperties withPersistent(boolean value) {
-    return new JmsChannelProperties(
-        enabled,
-        brokerUrl,
-        user,
-        password,
-        subscriptionName,
-        value,
-        maxInFlight,
-        sendConcurrency,
-        sendQueueCapacity,
-        sendTimeout,
-        redeliveryDelay,
-        reconnectDelay,
-        embeddedBroker,
-        redelivery,
-        batch);
-  }
+  /**
+   * Builds {@link JmsChannelProperties} outside Spring Boot. Its initial values are the documented
+   * defaults, the same as the {@code @DefaultValue}s of the record (AdapterPropertiesDefaultsTest
+   * in activity-service checks that they agree).
+   */
+  public static final class Builder {
+    private boolean enabled = true;
+    private String brokerUrl = "";
+    private String user = "";
+    private String password = "";
+    private String subscriptionName = "activity-service";
+    private boolean persistent = true;
+    private int maxInFlight = 1000;
+    private int sendConcurrency = 4;
+    private int sendQueueCapacity = 10_000;
+    private Duration sendTimeout = Duration.ofSeconds(10);
+    private Duration redeliveryDelay;
+    private Duration reconnectDelay = Duration.ofSeconds(5);
+    private EmbeddedBroker embeddedBroker = new EmbeddedBroker(null, null, null, null);
+    private RedeliverySettings redelivery;
+    private Batch batch = Batch.defaults();
 
-  /** A copy with other send and reconnect timings. */
-  public JmsChannelProperties withTimeouts(Duration send, Duration reconnect) {
-    return new JmsChannelProperties(
-        enabled,
-        brokerUrl,
-        user,
-        password,
-        subscriptionName,
-        persistent,
-        maxInFlight,
-        sendConcurrency,
-        sendQueueCapacity,
-        send,
-        redeliveryDelay,
-        reconnect,
-        embeddedBroker,
-        redelivery,
-        batch);
-  }
+    private Builder() {}
 
-  /** A copy with other redelivery settings (the backoff after a nack). */
-  public JmsChannelProperties withRedelivery(RedeliverySettings value) {
-    return new JmsChannelProperties(
-        enabled,
-        brokerUrl,
-        user,
-        password,
-        subscriptionName,
-        persistent,
-        maxInFlight,
-        sendConcurrency,
-        sendQueueCapacity,
-        sendTimeout,
-        redeliveryDelay,
-        reconnectDelay,
-        embeddedBroker,
-        value,
-        batch);
-  }
+    /** See {@link JmsChannelProperties#enabled()}. */
+    public Builder enabled(boolean value) {
+      enabled = value;
+      return this;
+    }
 
-  /** A copy with other transaction batching. */
-  public JmsChannelProperties withBatch(Batch value) {
-    return new JmsChannelProperties(
-        enabled,
-        brokerUrl,
-        user,
-        password,
-        subscriptionName,
-        persistent,
-        maxInFlight,
-        sendConcurrency,
-        sendQueueCapacity,
-        sendTimeout,
-        redeliveryDelay,
-        reconnectDelay,
-        embeddedBroker,
-        redelivery,
-        value);
-  }
+    /** See {@link JmsChannelProperties#brokerUrl()}; null means empty. */
+    public Builder brokerUrl(String value) {
+      brokerUrl = value == null ? "" : value;
+      return this;
+    }
 
-  /** A copy with another {@code max-in-flight}. */
-  public JmsChannelProperties withMaxInFlight(int value) {
-    return new JmsChannelProperties(
-        enabled,
-        brokerUrl,
-        user,
-        password,
-        subscriptionName,
-        persistent,
-        value,
-        sendConcurrency,
-        sendQueueCapacity,
-        sendTimeout,
-        redeliveryDelay,
-        reconnectDelay,
-        embeddedBroker,
-        redelivery,
-        batch);
+    /** See {@link JmsChannelProperties#user()}. */
+    public Builder user(String value) {
+      user = value;
+      return this;
+    }
+
+    /** See {@link JmsChannelProperties#password()}. */
+    public Builder password(String value) {
+      password = value;
+      return this;
+    }
+
+    /** See {@link JmsChannelProperties#subscriptionName()}. */
+    public Builder subscriptionName(String value) {
+      subscriptionName = value;
+      return this;
+    }
+
+    /** See {@link JmsChannelProperties#persistent()}. */
+    public Builder persistent(boolean value) {
+      persistent = value;
+      return this;
+    }
+
+    /** See {@link JmsChannelProperties#maxInFlight()}. */
+    public Builder maxInFlight(int value) {
+      maxInFlight = value;
+      return this;
+    }
+
+    /** See {@link JmsChannelProperties#sendConcurrency()}. */
+    public Builder sendConcurrency(int value) {
+      sendConcurrency = value;
+      return this;
+    }
+
+    /** See {@link JmsChannelProperties#sendQueueCapacity()}. */
+    public Builder sendQueueCapacity(int value) {
+      sendQueueCapacity = value;
+      return this;
+    }
+
+    /** See {@link JmsChannelProperties#sendTimeout()}. */
+    public Builder sendTimeout(Duration value) {
+      sendTimeout = value;
+      return this;
+    }
+
+    /** See {@link JmsChannelProperties#redeliveryDelay()} (deprecated: use {@link #redelivery}). */
+    public Builder redeliveryDelay(Duration value) {
+      redeliveryDelay = value;
+      return this;
+    }
+
+    /** See {@link JmsChannelProperties#reconnectDelay()}. */
+    public Builder reconnectDelay(Duration value) {
+      reconnectDelay = value;
+      return this;
+    }
+
+    /** See {@link JmsChannelProperties#embeddedBroker()}. */
+    public Builder embeddedBroker(EmbeddedBroker value) {
+      embeddedBroker = value;
+      return this;
+    }
+
+    /** See {@link JmsChannelProperties#redelivery()}. */
+    public Builder redelivery(RedeliverySettings value) {
+      redelivery = value;
+      return this;
+    }
+
+    /** See {@link JmsChannelProperties#batch()}. */
+    public Builder batch(Batch value) {
+      batch = value;
+      return this;
+    }
+
+    /** The settings, checked as at start-up. */
+    public JmsChannelProperties build() {
+      return new JmsChannelProperties(
+          enabled,
+          brokerUrl,
+          user,
+          password,
+          subscriptionName,
+          persistent,
+          maxInFlight,
+          sendConcurrency,
+          sendQueueCapacity,
+          sendTimeout,
+          redeliveryDelay,
+          reconnectDelay,
+          embeddedBroker,
+          redelivery,
+          batch);
+    }
   }
 
   /** Whether the embedded broker must be started (no broker URL configured). */
