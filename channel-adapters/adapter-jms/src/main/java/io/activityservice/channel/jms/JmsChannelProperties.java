@@ -35,7 +35,6 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param redeliveryDelay deprecated old name of {@code redelivery.initial}; used only when that is
  *     not set
  * @param reconnectDelay longest wait between reconnection attempts to the broker
- * @param embeddedBroker the broker started when {@code brokerUrl} is empty
  * @param redelivery backoff of a nacked message before the channel hands it to the handler again
  *     (default 1s doubling up to 60s, full jitter; see {@link RedeliverySettings})
  * @param batch transactions: how many messages an inbound transaction takes and for how long, how
@@ -56,7 +55,6 @@ public record JmsChannelProperties(
     @DefaultValue("10s") Duration sendTimeout,
     Duration redeliveryDelay,
     @DefaultValue("5s") Duration reconnectDelay,
-    @DefaultValue EmbeddedBroker embeddedBroker,
     @NestedConfigurationProperty RedeliverySettings redelivery,
     @DefaultValue Batch batch) {
 
@@ -75,8 +73,6 @@ public record JmsChannelProperties(
     sendQueueCapacity = sendQueueCapacity == null ? 10_000 : sendQueueCapacity;
     sendTimeout = sendTimeout == null ? Duration.ofSeconds(10) : sendTimeout;
     reconnectDelay = reconnectDelay == null ? Duration.ofSeconds(5) : reconnectDelay;
-    embeddedBroker =
-        embeddedBroker == null ? new EmbeddedBroker(null, null, null, null) : embeddedBroker;
     if (redeliveryDelay != null && (redeliveryDelay.isNegative() || redeliveryDelay.isZero())) {
       throw new IllegalArgumentException(
           P
@@ -120,7 +116,6 @@ public record JmsChannelProperties(
     b.sendTimeout = sendTimeout;
     b.redeliveryDelay = redeliveryDelay;
     b.reconnectDelay = reconnectDelay;
-    b.embeddedBroker = embeddedBroker;
     b.redelivery = redelivery;
     b.batch = batch;
     return b;
@@ -144,7 +139,6 @@ public record JmsChannelProperties(
     private Duration sendTimeout = Duration.ofSeconds(10);
     private Duration redeliveryDelay;
     private Duration reconnectDelay = Duration.ofSeconds(5);
-    private EmbeddedBroker embeddedBroker = new EmbeddedBroker(null, null, null, null);
     private RedeliverySettings redelivery;
     private Batch batch = Batch.defaults();
 
@@ -222,12 +216,6 @@ public record JmsChannelProperties(
       return this;
     }
 
-    /** See {@link JmsChannelProperties#embeddedBroker()}. */
-    public Builder embeddedBroker(EmbeddedBroker value) {
-      embeddedBroker = value;
-      return this;
-    }
-
     /** See {@link JmsChannelProperties#redelivery()}. */
     public Builder redelivery(RedeliverySettings value) {
       redelivery = value;
@@ -255,7 +243,6 @@ public record JmsChannelProperties(
           sendTimeout,
           redeliveryDelay,
           reconnectDelay,
-          embeddedBroker,
           redelivery,
           batch);
     }
@@ -295,36 +282,6 @@ public record JmsChannelProperties(
   @Override
   public String toString() {
     return Redaction.record(this, java.util.Set.of("password"));
-  }
-
-  /**
-   * The embedded ActiveMQ broker ({@code activity.channels.jms.embedded-broker.*}), started only
-   * when {@code broker-url} is empty. Other processes can reach it on {@code tcp://host:port}.
-   *
-   * @param host address the TCP connector binds to
-   * @param port TCP port (0 picks a free port)
-   * @param dataDir directory of the KahaDB message store
-   * @param persistent whether messages survive a restart (KahaDB store; default true)
-   */
-  public record EmbeddedBroker(
-      @DefaultValue("127.0.0.1") String host,
-      @DefaultValue("61616") Integer port,
-      @DefaultValue("./data/activemq") String dataDir,
-      @DefaultValue("true") Boolean persistent) {
-
-    public EmbeddedBroker {
-      host = host == null || host.isBlank() ? "127.0.0.1" : host.trim();
-      port = port == null ? 61616 : port;
-      dataDir = dataDir == null || dataDir.isBlank() ? "./data/activemq" : dataDir;
-      persistent = persistent == null || persistent;
-      if (port < 0 || port > 65535) {
-        throw new IllegalArgumentException(
-            P
-                + "embedded-broker.port is "
-                + port
-                + "; use a TCP port 1-65535, or 0 for a free one");
-      }
-    }
   }
 
   /**

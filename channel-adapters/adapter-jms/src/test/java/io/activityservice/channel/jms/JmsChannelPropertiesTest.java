@@ -18,10 +18,6 @@ class JmsChannelPropertiesTest {
     assertThat(p.maxInFlight()).isEqualTo(1000);
     assertThat(p.sendConcurrency()).isEqualTo(4);
     assertThat(p.sendTimeout()).isEqualTo(Duration.ofSeconds(10));
-    assertThat(p.embeddedBroker().host()).isEqualTo("127.0.0.1");
-    assertThat(p.embeddedBroker().port()).isEqualTo(61616);
-    assertThat(p.embeddedBroker().dataDir()).isEqualTo("./data/activemq");
-    assertThat(p.embeddedBroker().persistent()).isTrue();
     assertThat(p.toBuilder().brokerUrl("tcp://mq:61616").build().useEmbeddedBroker()).isFalse();
     assertThat(p.batch())
         .isEqualTo(new JmsChannelProperties.Batch(null, Duration.ofMillis(10), 2, 100));
@@ -67,9 +63,6 @@ class JmsChannelPropertiesTest {
     assertThatThrownBy(
             () -> JmsChannelProperties.builder().redeliveryDelay(Duration.ofSeconds(-1)).build())
         .hasMessageContaining("redelivery-delay");
-    assertThatThrownBy(() -> new JmsChannelProperties.EmbeddedBroker(null, 70000, null, null))
-        .hasMessageContaining("embedded-broker.port")
-        .hasMessageContaining("0 for a free one");
   }
 
   @Test
