@@ -144,20 +144,12 @@ public final class ArchiveCostMeasurement {
                 .start(ServiceProcess.PATIENT_START);
         JmsChannelAdapter jms =
             new JmsChannelAdapter(
-                new JmsChannelProperties(
-                    null,
-                    "tcp://127.0.0.1:" + amqPort,
-                    null,
-                    null,
-                    "archcost",
-                    null,
-                    null,
-                    null,
-                    1_000_000,
-                    Duration.ofSeconds(30),
-                    null,
-                    null,
-                    null))) {
+                JmsChannelProperties.builder()
+                    .brokerUrl("tcp://127.0.0.1:" + amqPort)
+                    .subscriptionName("archcost")
+                    .sendQueueCapacity(1_000_000)
+                    .sendTimeout(Duration.ofSeconds(30))
+                    .build())) {
       ArchiveCostMeasurement m =
           new ArchiveCostMeasurement(
               http, new ServiceApi(http, service.url(), key), jms, service.pid());

@@ -380,26 +380,23 @@ public final class FaultSuite {
 
     jms =
         new JmsChannelAdapter(
-            JmsChannelProperties.forBroker(broker.url())
-                .withTimeouts(Duration.ofSeconds(10), Duration.ofSeconds(1)));
+            JmsChannelProperties.builder()
+                .brokerUrl(broker.url())
+                .sendTimeout(Duration.ofSeconds(10))
+                .reconnectDelay(Duration.ofSeconds(1))
+                .build());
     sqs =
         SqsChannelAdapter.connect(
-            new SqsChannelProperties(
-                null,
-                sqsEndpoint.toString(),
-                "us-east-1",
-                "test",
-                "test",
-                true,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                262_144,
-                200_000,
-                new SqsChannelProperties.Embedded(false, null, null)));
+            SqsChannelProperties.builder()
+                .endpoint(sqsEndpoint.toString())
+                .region("us-east-1")
+                .accessKey("test")
+                .secretKey("test")
+                .createQueues(true)
+                .maxBatchBytes(262_144)
+                .sendBufferSize(200_000)
+                .embedded(new SqsChannelProperties.Embedded(false, null, null))
+                .build());
     jmsOut = jms.openOutbound(ChannelUri.parse("jms:topic:fault.in"));
     sqsOut = sqs.openOutbound(ChannelUri.parse("sqs:fault-in-" + run));
     receivers.add(

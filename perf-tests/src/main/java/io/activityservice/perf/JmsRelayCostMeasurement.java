@@ -149,20 +149,12 @@ public final class JmsRelayCostMeasurement {
                   .start(ServiceProcess.PATIENT_START);
           JmsChannelAdapter jms =
               new JmsChannelAdapter(
-                  new JmsChannelProperties(
-                      null,
-                      broker.url(),
-                      null,
-                      null,
-                      "relaycost",
-                      null,
-                      null,
-                      null,
-                      1_000_000,
-                      Duration.ofSeconds(30),
-                      null,
-                      null,
-                      null))) {
+                  JmsChannelProperties.builder()
+                      .brokerUrl(broker.url())
+                      .subscriptionName("relaycost")
+                      .sendQueueCapacity(1_000_000)
+                      .sendTimeout(Duration.ofSeconds(30))
+                      .build())) {
         HttpRequest subscribe =
             HttpRequest.newBuilder(URI.create(service.url() + "/api/v1/subscriptions"))
                 .header("Authorization", "Bearer " + key)

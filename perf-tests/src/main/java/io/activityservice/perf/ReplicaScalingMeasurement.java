@@ -108,21 +108,12 @@ public final class ReplicaScalingMeasurement {
         // hold a send.
         JmsChannelAdapter jms =
             new JmsChannelAdapter(
-                new JmsChannelProperties(
-                    null,
-                    broker.url(),
-                    null,
-                    null,
-                    "replicas",
-                    null,
-                    null,
-                    null,
-                    1_000_000,
-                    Duration.ofSeconds(120),
-                    null,
-                    null,
-                    null,
-                    null))) {
+                JmsChannelProperties.builder()
+                    .brokerUrl(broker.url())
+                    .subscriptionName("replicas")
+                    .sendQueueCapacity(1_000_000)
+                    .sendTimeout(Duration.ofSeconds(120))
+                    .build())) {
       for (int round = 0; round < rounds; round++) {
         List<Integer> order = new ArrayList<>(counts);
         if (round % 2 == 1) {

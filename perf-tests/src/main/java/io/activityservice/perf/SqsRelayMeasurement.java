@@ -160,24 +160,18 @@ public final class SqsRelayMeasurement {
     int burst = a.burst;
     int rounds = a.rounds;
     SqsChannelProperties props =
-        new SqsChannelProperties(
-                null,
-                endpoint.toString(),
-                "us-east-1",
-                "test",
-                "test",
-                true,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                262_144,
-                200_000,
-                new SqsChannelProperties.Embedded(false, null, null))
-            .withReceiveLinger(Duration.parse("PT" + a.receiveLinger.toUpperCase(Locale.ROOT)))
-            .withDeleteLinger(Duration.parse("PT" + a.deleteLinger.toUpperCase(Locale.ROOT)));
+        SqsChannelProperties.builder()
+            .endpoint(endpoint.toString())
+            .region("us-east-1")
+            .accessKey("test")
+            .secretKey("test")
+            .createQueues(true)
+            .maxBatchBytes(262_144)
+            .sendBufferSize(200_000)
+            .embedded(new SqsChannelProperties.Embedded(false, null, null))
+            .receiveLinger(Duration.parse("PT" + a.receiveLinger.toUpperCase(Locale.ROOT)))
+            .deleteLinger(Duration.parse("PT" + a.deleteLinger.toUpperCase(Locale.ROOT)))
+            .build();
     System.out.println("settings: " + props);
     String run = UUID.randomUUID().toString().substring(0, 8);
     ChannelUri in = ChannelUri.parse("sqs:relay-" + run + "-in");

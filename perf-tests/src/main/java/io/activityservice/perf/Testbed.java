@@ -247,58 +247,33 @@ public final class Testbed implements AutoCloseable, Suite.Hooks {
     }
     // Clients
     JmsChannelProperties jmsProps =
-        new JmsChannelProperties(
-            null,
-            amqUrl,
-            null,
-            null,
-            "perf",
-            null,
-            null,
-            null,
-            1_000_000,
-            Duration.ofSeconds(30),
-            null,
-            null,
-            null);
+        JmsChannelProperties.builder()
+            .brokerUrl(amqUrl)
+            .subscriptionName("perf")
+            .sendQueueCapacity(1_000_000)
+            .sendTimeout(Duration.ofSeconds(30))
+            .build();
     JmsChannelAdapter jms = new JmsChannelAdapter(jmsProps);
     closeables.add(jms);
     SqsChannelAdapter sqs = null;
     if (o.sqsAws() || o.sqsEndpoint() != null) {
       SqsChannelProperties sqsProps =
           o.sqsAws()
-              ? new SqsChannelProperties(
-                  null,
-                  null,
-                  null,
-                  null,
-                  null,
-                  true,
-                  null,
-                  null,
-                  null,
-                  null,
-                  null,
-                  null,
-                  null,
-                  200_000,
-                  new SqsChannelProperties.Embedded(false, null, null))
-              : new SqsChannelProperties(
-                  null,
-                  o.sqsEndpoint(),
-                  "us-east-1",
-                  "test",
-                  "test",
-                  true,
-                  null,
-                  null,
-                  null,
-                  null,
-                  null,
-                  null,
-                  262_144,
-                  200_000,
-                  new SqsChannelProperties.Embedded(false, null, null));
+              ? SqsChannelProperties.builder()
+                  .createQueues(true)
+                  .sendBufferSize(200_000)
+                  .embedded(new SqsChannelProperties.Embedded(false, null, null))
+                  .build()
+              : SqsChannelProperties.builder()
+                  .endpoint(o.sqsEndpoint())
+                  .region("us-east-1")
+                  .accessKey("test")
+                  .secretKey("test")
+                  .createQueues(true)
+                  .maxBatchBytes(262_144)
+                  .sendBufferSize(200_000)
+                  .embedded(new SqsChannelProperties.Embedded(false, null, null))
+                  .build();
       sqs = SqsChannelAdapter.connect(sqsProps);
       closeables.add(sqs);
       settings.put(

@@ -12,9 +12,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The adapters' settings records are also built outside Spring Boot (contract tests, perf-tests,
- * the fault suite), where their compact constructors fill omitted values; bound by Spring Boot,
- * their {@code @DefaultValue}s (which docs/configuration.md shows) fill them. Both must give the
- * same settings.
+ * the fault suite): the jms and sqs ones with their builders, whose initial values are the
+ * defaults; bound by Spring Boot, their {@code @DefaultValue}s (which docs/configuration.md shows)
+ * fill them. Both must give the same settings.
  */
 class AdapterPropertiesDefaultsTest {
 
@@ -25,9 +25,9 @@ class AdapterPropertiesDefaultsTest {
     assertThat(defaults("activity.outbound", OutboundProperties.class))
         .isEqualTo(new OutboundProperties(null, null));
     assertThat(defaults("activity.channels.jms", JmsChannelProperties.class))
-        .isEqualTo(JmsChannelProperties.forBroker(null));
+        .isEqualTo(JmsChannelProperties.builder().build());
     assertThat(defaults("activity.channels.sqs", SqsChannelProperties.class))
-        .isEqualTo(SqsChannelProperties.defaults());
+        .isEqualTo(SqsChannelProperties.builder().build());
     assertThat(defaults("activity.channels.kafka", KafkaChannelProperties.class))
         .isEqualTo(KafkaChannelProperties.defaults());
   }

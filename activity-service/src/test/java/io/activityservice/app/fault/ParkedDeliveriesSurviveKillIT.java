@@ -46,8 +46,11 @@ class ParkedDeliveriesSurviveKillIT {
             EmbeddedActiveMqBroker.start("127.0.0.1", 0, dir.resolve("broker").toFile(), true);
         JmsChannelAdapter client =
             new JmsChannelAdapter(
-                JmsChannelProperties.forBroker(broker.connectUri().toString())
-                    .withTimeouts(Duration.ofSeconds(60), Duration.ofSeconds(1)))) {
+                JmsChannelProperties.builder()
+                    .brokerUrl(broker.connectUri().toString())
+                    .sendTimeout(Duration.ofSeconds(60))
+                    .reconnectDelay(Duration.ofSeconds(1))
+                    .build())) {
       List<String> args =
           List.of(
               "--activity.channels.jms.broker-url=" + broker.connectUri(),

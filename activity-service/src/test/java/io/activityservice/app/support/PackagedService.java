@@ -95,22 +95,16 @@ public final class PackagedService {
    */
   public static SqsChannelAdapter localStackClient(URI endpoint) {
     return SqsChannelAdapter.connect(
-        new SqsChannelProperties(
-            null,
-            endpoint.toString(),
-            "us-east-1",
-            "test",
-            "test",
-            true,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            LocalStackSqs.MAX_BATCH_BYTES,
-            10_000,
-            new SqsChannelProperties.Embedded(false, null, null)));
+        SqsChannelProperties.builder()
+            .endpoint(endpoint.toString())
+            .region("us-east-1")
+            .accessKey("test")
+            .secretKey("test")
+            .createQueues(true)
+            .maxBatchBytes(LocalStackSqs.MAX_BATCH_BYTES)
+            .sendBufferSize(10_000)
+            .embedded(new SqsChannelProperties.Embedded(false, null, null))
+            .build());
   }
 
   /** {@code first} followed by {@code more}. */

@@ -65,8 +65,11 @@ public final class ServiceCluster implements AutoCloseable {
     broker = EmbeddedActiveMqBroker.start("127.0.0.1", 0, dir.resolve("broker").toFile(), true);
     client =
         new JmsChannelAdapter(
-            JmsChannelProperties.forBroker(broker.connectUri().toString())
-                .withTimeouts(Duration.ofSeconds(60), Duration.ofSeconds(1)));
+            JmsChannelProperties.builder()
+                .brokerUrl(broker.connectUri().toString())
+                .sendTimeout(Duration.ofSeconds(60))
+                .reconnectDelay(Duration.ofSeconds(1))
+                .build());
     List<CompletableFuture<Void>> starting = new ArrayList<>();
     for (String id : names) {
       List<String> args =

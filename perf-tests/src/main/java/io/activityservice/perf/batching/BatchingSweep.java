@@ -224,26 +224,24 @@ public final class BatchingSweep {
 
   private SqsChannelProperties properties(String config) {
     SqsChannelProperties base =
-        new SqsChannelProperties(
-            null,
-            endpoint.toString(),
-            "us-east-1",
-            "test",
-            "test",
-            true,
-            null,
-            null,
-            null,
-            null,
-            LINGER,
-            8,
-            maxBatchBytes,
-            SEND_BUFFER,
-            new SqsChannelProperties.Embedded(false, null, null));
+        SqsChannelProperties.builder()
+            .endpoint(endpoint.toString())
+            .region("us-east-1")
+            .accessKey("test")
+            .secretKey("test")
+            .createQueues(true)
+            .batchLinger(LINGER)
+            .maxBatchRequestsInFlight(8)
+            .maxBatchBytes(maxBatchBytes)
+            .sendBufferSize(SEND_BUFFER)
+            .embedded(new SqsChannelProperties.Embedded(false, null, null))
+            .build();
     return config.equals("adaptive")
-        ? base.withBatching(SqsChannelProperties.ADAPTIVE, 10)
-        : base.withBatching(
-            SqsChannelProperties.FIXED, Integer.parseInt(config.substring("fixed-".length())));
+        ? base.toBuilder().batching(SqsChannelProperties.ADAPTIVE).batchSize(10).build()
+        : base.toBuilder()
+            .batching(SqsChannelProperties.FIXED)
+            .batchSize(Integer.parseInt(config.substring("fixed-".length())))
+            .build();
   }
 
   private SweepResult runOne(String config, String load, double rate, int rep) throws Exception {

@@ -61,7 +61,7 @@ public final class JmsChannelAdapter extends AbstractChannelAdapter {
     if (properties.useEmbeddedBroker()) {
       throw new IllegalArgumentException(
           "the jms adapter needs a broker URL: set activity.channels.jms.broker-url"
-              + " or start an EmbeddedActiveMqBroker and use properties.withBrokerUrl(broker.connectUri())");
+              + " or start an EmbeddedActiveMqBroker and use properties.toBuilder().brokerUrl(broker.connectUri()).build()");
     }
     this.properties = properties;
     this.factory = JmsConnections.factory(properties);

@@ -39,6 +39,7 @@ public class JmsChannelAutoConfiguration {
                             + " broker is on the class path: set it to your ActiveMQ broker (e.g. tcp://mq:61616), run the"
                             + " quick-start jar (it has adapter-jms-embedded), or disable the channel with"
                             + " activity.channels.jms.enabled=false"));
-    return new JmsChannelAdapter(properties.withBrokerUrl(broker.endpoint().toString()));
+    return new JmsChannelAdapter(
+        properties.toBuilder().brokerUrl(broker.endpoint().toString()).build());
   }
 }

@@ -35,7 +35,6 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  * @param redeliveryDelay deprecated old name of {@code redelivery.initial}; used only when that is
  *     not set
  * @param reconnectDelay longest wait between reconnection attempts to the broker
- * @param embeddedBroker the broker started when {@code brokerUrl} is empty
  * @param redelivery backoff of a nacked message before the channel hands it to the handler again
  *     (default 1s doubling up to 60s, full jitter; see {@link RedeliverySettings})
  * @param batch transactions: how many messages an inbound transaction takes and for how long, how
@@ -56,7 +55,6 @@ public record JmsChannelProperties(
     @DefaultValue("10s") Duration sendTimeout,
     Duration redeliveryDelay,
     @DefaultValue("5s") Duration reconnectDelay,
-    @DefaultValue EmbeddedBroker embeddedBroker,
     @NestedConfigurationProperty RedeliverySettings redelivery,
     @DefaultValue Batch batch) {
 
@@ -75,8 +73,6 @@ public record JmsChannelProperties(
     sendQueueCapacity = sendQueueCapacity == null ? 10_000 : sendQueueCapacity;
     sendTimeout = sendTimeout == null ? Duration.ofSeconds(10) : sendTimeout;
     reconnectDelay = reconnectDelay == null ? Duration.ofSeconds(5) : reconnectDelay;
-    embeddedBroker =
-        embeddedBroker == null ? new EmbeddedBroker(null, null, null, null) : embeddedBroker;
     if (redeliveryDelay != null && (redeliveryDelay.isNegative() || redeliveryDelay.isZero())) {
       throw new IllegalArgumentException(
           P
@@ -95,204 +91,161 @@ public record JmsChannelProperties(
     requirePositive(reconnectDelay, "reconnect-delay", "5s");
   }
 
-  /**
-   * The constructor of the earlier version (without {@code redelivery} and {@code batch}), kept for
-   * callers outside this module; {@code redeliveryDelay} becomes {@code redelivery.initial}.
-   */
-  public JmsChannelProperties(
-      Boolean enabled,
-      String brokerUrl,
-      String user,
-      String password,
-      String subscriptionName,
-      Boolean persistent,
-      Integer maxInFlight,
-      Integer sendConcurrency,
-      Integer sendQueueCapacity,
-      Duration sendTimeout,
-      Duration redeliveryDelay,
-      Duration reconnectDelay,
-      EmbeddedBroker embeddedBroker) {
-    this(
-        enabled,
-        brokerUrl,
-        user,
-        password,
-        subscriptionName,
-        persistent,
-        maxInFlight,
-        sendConcurrency,
-        sendQueueCapacity,
-        sendTimeout,
-        redeliveryDelay,
-        reconnectDelay,
-        embeddedBroker,
-        null,
-        null);
-  }
-
-  /**
-   * The constructor of the earlier version (without {@code batch}), kept for callers outside this
-   * module: default batching.
-   */
-  public JmsChannelProperties(
-      Boolean enabled,
-      String brokerUrl,
-      String user,
-      String password,
-      String subscriptionName,
-      Boolean persistent,
-      Integer maxInFlight,
-      Integer sendConcurrency,
-      Integer sendQueueCapacity,
-      Duration sendTimeout,
-      Duration redeliveryDelay,
-      Duration reconnectDelay,
-      EmbeddedBroker embeddedBroker,
-      RedeliverySettings redelivery) {
-    this(
-        enabled,
-        brokerUrl,
-        user,
-        password,
-        subscriptionName,
-        persistent,
-        maxInFlight,
-        sendConcurrency,
-        sendQueueCapacity,
-        sendTimeout,
-        redeliveryDelay,
-        reconnectDelay,
-        embeddedBroker,
-        redelivery,
-        null);
+  /** Settings with every default, to change with {@link Builder}. */
+  public static Builder builder() {
+    return new Builder();
   }
 
   /** Defaults, connected to {@code brokerUrl}. */
   public static JmsChannelProperties forBroker(String brokerUrl) {
-    return new JmsChannelProperties(
-        null, brokerUrl, null, null, null, null, null, null, null, null, null, null, null, null,
-        null);
+    return builder().brokerUrl(brokerUrl).build();
   }
 
-  /** A copy with another broker URL (used to point the adapter at the embedded broker). */
-  public JmsChannelProperties withBrokerUrl(String url) {
-    return new JmsChannelProperties(
-        enabled,
-        url,
-        user,
-        password,
-        subscriptionName,
-        persistent,
-        maxInFlight,
-        sendConcurrency,
-        sendQueueCapacity,
-        sendTimeout,
-        redeliveryDelay,
-        reconnectDelay,
-        embeddedBroker,
-        redelivery,
-        batch);
+  /** A builder that starts from these settings. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.enabled = enabled;
+    b.brokerUrl = brokerUrl;
+    b.user = user;
+    b.password = password;
+    b.subscriptionName = subscriptionName;
+    b.persistent = persistent;
+    b.maxInFlight = maxInFlight;
+    b.sendConcurrency = sendConcurrency;
+    b.sendQueueCapacity = sendQueueCapacity;
+    b.sendTimeout = sendTimeout;
+    b.redeliveryDelay = redeliveryDelay;
+    b.reconnectDelay = reconnectDelay;
+    b.redelivery = redelivery;
+    b.batch = batch;
+    return b;
   }
 
-  /** A copy with another default delivery mode. */
-  public JmsChannelProperties withPersistent(boolean value) {
-    return new JmsChannelProperties(
-        enabled,
-        brokerUrl,
-        user,
-        password,
-        subscriptionName,
-        value,
-        maxInFlight,
-        sendConcurrency,
-        sendQueueCapacity,
-        sendTimeout,
-        redeliveryDelay,
-        reconnectDelay,
-        embeddedBroker,
-        redelivery,
-        batch);
-  }
+  /**
+   * Builds {@link JmsChannelProperties} outside Spring Boot. Its initial values are the documented
+   * defaults, the same as the {@code @DefaultValue}s of the record (AdapterPropertiesDefaultsTest
+   * in activity-service checks that they agree).
+   */
+  public static final class Builder {
+    private boolean enabled = true;
+    private String brokerUrl = "";
+    private String user = "";
+    private String password = "";
+    private String subscriptionName = "activity-service";
+    private boolean persistent = true;
+    private int maxInFlight = 1000;
+    private int sendConcurrency = 4;
+    private int sendQueueCapacity = 10_000;
+    private Duration sendTimeout = Duration.ofSeconds(10);
+    private Duration redeliveryDelay;
+    private Duration reconnectDelay = Duration.ofSeconds(5);
+    private RedeliverySettings redelivery;
+    private Batch batch = Batch.defaults();
 
-  /** A copy with other send and reconnect timings. */
-  public JmsChannelProperties withTimeouts(Duration send, Duration reconnect) {
-    return new JmsChannelProperties(
-        enabled,
-        brokerUrl,
-        user,
-        password,
-        subscriptionName,
-        persistent,
-        maxInFlight,
-        sendConcurrency,
-        sendQueueCapacity,
-        send,
-        redeliveryDelay,
-        reconnect,
-        embeddedBroker,
-        redelivery,
-        batch);
-  }
+    private Builder() {}
 
-  /** A copy with other redelivery settings (the backoff after a nack). */
-  public JmsChannelProperties withRedelivery(RedeliverySettings value) {
-    return new JmsChannelProperties(
-        enabled,
-        brokerUrl,
-        user,
-        password,
-        subscriptionName,
-        persistent,
-        maxInFlight,
-        sendConcurrency,
-        sendQueueCapacity,
-        sendTimeout,
-        redeliveryDelay,
-        reconnectDelay,
-        embeddedBroker,
-        value,
-        batch);
-  }
+    /** See {@link JmsChannelProperties#enabled()}. */
+    public Builder enabled(boolean value) {
+      enabled = value;
+      return this;
+    }
 
-  /** A copy with other transaction batching. */
-  public JmsChannelProperties withBatch(Batch value) {
-    return new JmsChannelProperties(
-        enabled,
-        brokerUrl,
-        user,
-        password,
-        subscriptionName,
-        persistent,
-        maxInFlight,
-        sendConcurrency,
-        sendQueueCapacity,
-        sendTimeout,
-        redeliveryDelay,
-        reconnectDelay,
-        embeddedBroker,
-        redelivery,
-        value);
-  }
+    /** See {@link JmsChannelProperties#brokerUrl()}; null means empty. */
+    public Builder brokerUrl(String value) {
+      brokerUrl = value == null ? "" : value;
+      return this;
+    }
 
-  /** A copy with another {@code max-in-flight}. */
-  public JmsChannelProperties withMaxInFlight(int value) {
-    return new JmsChannelProperties(
-        enabled,
-        brokerUrl,
-        user,
-        password,
-        subscriptionName,
-        persistent,
-        value,
-        sendConcurrency,
-        sendQueueCapacity,
-        sendTimeout,
-        redeliveryDelay,
-        reconnectDelay,
-        embeddedBroker,
-        redelivery,
-        batch);
+    /** See {@link JmsChannelProperties#user()}. */
+    public Builder user(String value) {
+      user = value;
+      return this;
+    }
+
+    /** See {@link JmsChannelProperties#password()}. */
+    public Builder password(String value) {
+      password = value;
+      return this;
+    }
+
+    /** See {@link JmsChannelProperties#subscriptionName()}. */
+    public Builder subscriptionName(String value) {
+      subscriptionName = value;
+      return this;
+    }
+
+    /** See {@link JmsChannelProperties#persistent()}. */
+    public Builder persistent(boolean value) {
+      persistent = value;
+      return this;
+    }
+
+    /** See {@link JmsChannelProperties#maxInFlight()}. */
+    public Builder maxInFlight(int value) {
+      maxInFlight = value;
+      return this;
+    }
+
+    /** See {@link JmsChannelProperties#sendConcurrency()}. */
+    public Builder sendConcurrency(int value) {
+      sendConcurrency = value;
+      return this;
+    }
+
+    /** See {@link JmsChannelProperties#sendQueueCapacity()}. */
+    public Builder sendQueueCapacity(int value) {
+      sendQueueCapacity = value;
+      return this;
+    }
+
+    /** See {@link JmsChannelProperties#sendTimeout()}. */
+    public Builder sendTimeout(Duration value) {
+      sendTimeout = value;
+      return this;
+    }
+
+    /** See {@link JmsChannelProperties#redeliveryDelay()} (deprecated: use {@link #redelivery}). */
+    public Builder redeliveryDelay(Duration value) {
+      redeliveryDelay = value;
+      return this;
+    }
+
+    /** See {@link JmsChannelProperties#reconnectDelay()}. */
+    public Builder reconnectDelay(Duration value) {
+      reconnectDelay = value;
+      return this;
+    }
+
+    /** See {@link JmsChannelProperties#redelivery()}. */
+    public Builder redelivery(RedeliverySettings value) {
+      redelivery = value;
+      return this;
+    }
+
+    /** See {@link JmsChannelProperties#batch()}. */
+    public Builder batch(Batch value) {
+      batch = value;
+      return this;
+    }
+
+    /** The settings, checked as at start-up. */
+    public JmsChannelProperties build() {
+      return new JmsChannelProperties(
+          enabled,
+          brokerUrl,
+          user,
+          password,
+          subscriptionName,
+          persistent,
+          maxInFlight,
+          sendConcurrency,
+          sendQueueCapacity,
+          sendTimeout,
+          redeliveryDelay,
+          reconnectDelay,
+          redelivery,
+          batch);
+    }
   }
 
   /** Whether the embedded broker must be started (no broker URL configured). */
@@ -329,36 +282,6 @@ public record JmsChannelProperties(
   @Override
   public String toString() {
     return Redaction.record(this, java.util.Set.of("password"));
-  }
-
-  /**
-   * The embedded ActiveMQ broker ({@code activity.channels.jms.embedded-broker.*}), started only
-   * when {@code broker-url} is empty. Other processes can reach it on {@code tcp://host:port}.
-   *
-   * @param host address the TCP connector binds to
-   * @param port TCP port (0 picks a free port)
-   * @param dataDir directory of the KahaDB message store
-   * @param persistent whether messages survive a restart (KahaDB store; default true)
-   */
-  public record EmbeddedBroker(
-      @DefaultValue("127.0.0.1") String host,
-      @DefaultValue("61616") Integer port,
-      @DefaultValue("./data/activemq") String dataDir,
-      @DefaultValue("true") Boolean persistent) {
-
-    public EmbeddedBroker {
-      host = host == null || host.isBlank() ? "127.0.0.1" : host.trim();
-      port = port == null ? 61616 : port;
-      dataDir = dataDir == null || dataDir.isBlank() ? "./data/activemq" : dataDir;
-      persistent = persistent == null || persistent;
-      if (port < 0 || port > 65535) {
-        throw new IllegalArgumentException(
-            P
-                + "embedded-broker.port is "
-                + port
-                + "; use a TCP port 1-65535, or 0 for a free one");
-      }
-    }
   }
 
   /**

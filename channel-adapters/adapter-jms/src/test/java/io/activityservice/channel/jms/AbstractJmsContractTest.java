@@ -29,8 +29,10 @@ abstract class AbstractJmsContractTest extends ChannelAdapterContract {
     broker = TestBrokers.inMemory();
     adapter =
         new JmsChannelAdapter(
-            JmsChannelProperties.forBroker(TestBrokers.tcpUrl(broker))
-                .withRedelivery(CONTRACT_REDELIVERY));
+            JmsChannelProperties.builder()
+                .brokerUrl(TestBrokers.tcpUrl(broker))
+                .redelivery(CONTRACT_REDELIVERY)
+                .build());
   }
 
   @AfterAll

@@ -34,8 +34,11 @@ class JmsBrokerOutageTest {
   }
 
   private static JmsChannelProperties properties(EmbeddedActiveMqBroker broker) {
-    return JmsChannelProperties.forBroker(TestBrokers.tcpUrl(broker))
-        .withTimeouts(SEND_TIMEOUT, Duration.ofMillis(300));
+    return JmsChannelProperties.builder()
+        .brokerUrl(TestBrokers.tcpUrl(broker))
+        .sendTimeout(SEND_TIMEOUT)
+        .reconnectDelay(Duration.ofMillis(300))
+        .build();
   }
 
   @Test

@@ -77,11 +77,14 @@ class JmsTransactionBatchingTest {
       String url, JmsChannelProperties.Batch batch, Duration sendTimeout) {
     return track(
         new JmsChannelAdapter(
-            JmsChannelProperties.forBroker(url)
-                .withBatch(batch)
-                .withRedelivery(
+            JmsChannelProperties.builder()
+                .brokerUrl(url)
+                .batch(batch)
+                .redelivery(
                     new RedeliverySettings(Duration.ofMillis(300), Duration.ofSeconds(2), false))
-                .withTimeouts(sendTimeout, Duration.ofMillis(300))));
+                .sendTimeout(sendTimeout)
+                .reconnectDelay(Duration.ofMillis(300))
+                .build()));
   }
 
   private JmsChannelAdapter adapter(JmsChannelProperties.Batch batch) {

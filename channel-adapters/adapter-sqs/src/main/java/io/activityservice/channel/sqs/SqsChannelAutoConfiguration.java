@@ -42,6 +42,7 @@ public class SqsChannelAutoConfiguration {
                             + " ElasticMQ is on the class path: set the endpoint (e.g. http://127.0.0.1:4566 for LocalStack),"
                             + " set activity.channels.sqs.embedded.enabled=false to use AWS, run the quick-start jar (it has"
                             + " adapter-sqs-embedded), or disable the channel with activity.channels.sqs.enabled=false"));
-    return SqsChannelAdapter.connect(properties.withEndpoint(server.endpoint()));
+    return SqsChannelAdapter.connect(
+        properties.toBuilder().endpoint(server.endpoint().toString()).build());
   }
 }

@@ -232,103 +232,6 @@ public record SqsChannelProperties(
   }
 
   /**
-   * The constructor of the earlier version (without delete-linger and checksum-validation), kept
-   * for callers.
-   */
-  public SqsChannelProperties(
-      Boolean enabled,
-      String endpoint,
-      String region,
-      String accessKey,
-      String secretKey,
-      Boolean createQueues,
-      Integer pollers,
-      Duration waitTime,
-      Duration visibilityTimeout,
-      Integer maxInFlight,
-      Duration batchLinger,
-      Integer maxBatchRequestsInFlight,
-      Integer maxBatchBytes,
-      Integer sendBufferSize,
-      Embedded embedded,
-      RedeliverySettings redelivery,
-      String batching,
-      Integer batchSize,
-      Integer workerThreads) {
-    this(
-        enabled,
-        endpoint,
-        region,
-        accessKey,
-        secretKey,
-        createQueues,
-        pollers,
-        waitTime,
-        visibilityTimeout,
-        maxInFlight,
-        batchLinger,
-        maxBatchRequestsInFlight,
-        maxBatchBytes,
-        sendBufferSize,
-        embedded,
-        redelivery,
-        batching,
-        batchSize,
-        workerThreads,
-        null,
-        null,
-        null,
-        null);
-  }
-
-  /**
-   * The constructor of the earlier version (without the batching settings), kept for callers
-   * outside this module.
-   */
-  public SqsChannelProperties(
-      Boolean enabled,
-      String endpoint,
-      String region,
-      String accessKey,
-      String secretKey,
-      Boolean createQueues,
-      Integer pollers,
-      Duration waitTime,
-      Duration visibilityTimeout,
-      Integer maxInFlight,
-      Duration batchLinger,
-      Integer maxBatchRequestsInFlight,
-      Integer maxBatchBytes,
-      Integer sendBufferSize,
-      Embedded embedded,
-      RedeliverySettings redelivery) {
-    this(
-        enabled,
-        endpoint,
-        region,
-        accessKey,
-        secretKey,
-        createQueues,
-        pollers,
-        waitTime,
-        visibilityTimeout,
-        maxInFlight,
-        batchLinger,
-        maxBatchRequestsInFlight,
-        maxBatchBytes,
-        sendBufferSize,
-        embedded,
-        redelivery,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null);
-  }
-
-  /**
    * A new batch policy for one batcher of the adapter: adaptive or fixed, as configured.
    *
    * @param requestsInFlight the batcher's concurrent requests (the adaptive policy's slots)
@@ -337,52 +240,6 @@ public record SqsChannelProperties(
     return FIXED.equals(batching)
         ? new FixedBatchPolicy(batchSize, batchLinger)
         : new AdaptiveBatchPolicy(batchSize, batchLinger, requestsInFlight);
-  }
-
-  /**
-   * The constructor of the earlier version (without {@code redelivery}), kept for callers outside
-   * this module.
-   */
-  public SqsChannelProperties(
-      Boolean enabled,
-      String endpoint,
-      String region,
-      String accessKey,
-      String secretKey,
-      Boolean createQueues,
-      Integer pollers,
-      Duration waitTime,
-      Duration visibilityTimeout,
-      Integer maxInFlight,
-      Duration batchLinger,
-      Integer maxBatchRequestsInFlight,
-      Integer maxBatchBytes,
-      Integer sendBufferSize,
-      Embedded embedded) {
-    this(
-        enabled,
-        endpoint,
-        region,
-        accessKey,
-        secretKey,
-        createQueues,
-        pollers,
-        waitTime,
-        visibilityTimeout,
-        maxInFlight,
-        batchLinger,
-        maxBatchRequestsInFlight,
-        maxBatchBytes,
-        sendBufferSize,
-        embedded,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null,
-        null);
   }
 
   private static void require(boolean ok, String name, Object value, String expected) {
@@ -394,247 +251,249 @@ public record SqsChannelProperties(
 
   /** All defaults: embedded ElasticMQ on 127.0.0.1:9324. */
   public static SqsChannelProperties defaults() {
-    return new SqsChannelProperties(
-        null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-        null, null, null, null, null, null, null, null);
+    return builder().build();
   }
 
   /** Defaults, but against the given endpoint (LocalStack, ElasticMQ) with dummy credentials. */
   public static SqsChannelProperties forEndpoint(URI endpoint) {
-    return defaults().withEndpoint(endpoint);
+    return builder().endpoint(endpoint.toString()).build();
+  }
+
+  /** Settings with every default, to change with {@link Builder}. */
+  public static Builder builder() {
+    return new Builder();
   }
 
   /**
-   * A copy using {@code endpoint}; {@code createQueues} keeps its value if it was set explicitly.
+   * A builder that starts from these settings ({@code createQueues} keeps the value it has here,
+   * also when it was derived from the endpoint).
    */
-  public SqsChannelProperties withEndpoint(URI endpoint) {
-    return new SqsChannelProperties(
-        enabled,
-        endpoint.toString(),
-        region,
-        accessKey,
-        secretKey,
-        createQueues,
-        pollers,
-        waitTime,
-        visibilityTimeout,
-        maxInFlight,
-        batchLinger,
-        maxBatchRequestsInFlight,
-        maxBatchBytes,
-        sendBufferSize,
-        embedded,
-        redelivery,
-        batching,
-        batchSize,
-        workerThreads,
-        deleteLinger,
-        checksumValidation,
-        receiveLinger,
-        ioThreads);
-  }
-
-  /** A copy with other receive settings. */
-  public SqsChannelProperties withReceive(
-      int pollers, Duration waitTime, Duration visibilityTimeout, int maxInFlight) {
-    return new SqsChannelProperties(
-        enabled,
-        endpoint,
-        region,
-        accessKey,
-        secretKey,
-        createQueues,
-        pollers,
-        waitTime,
-        visibilityTimeout,
-        maxInFlight,
-        batchLinger,
-        maxBatchRequestsInFlight,
-        maxBatchBytes,
-        sendBufferSize,
-        embedded,
-        redelivery,
-        batching,
-        batchSize,
-        workerThreads,
-        deleteLinger,
-        checksumValidation,
-        receiveLinger,
-        ioThreads);
-  }
-
-  /** A copy with other send settings. */
-  public SqsChannelProperties withSend(
-      Duration batchLinger, int maxBatchRequestsInFlight, int maxBatchBytes) {
-    return new SqsChannelProperties(
-        enabled,
-        endpoint,
-        region,
-        accessKey,
-        secretKey,
-        createQueues,
-        pollers,
-        waitTime,
-        visibilityTimeout,
-        maxInFlight,
-        batchLinger,
-        maxBatchRequestsInFlight,
-        maxBatchBytes,
-        sendBufferSize,
-        embedded,
-        redelivery,
-        batching,
-        batchSize,
-        workerThreads,
-        deleteLinger,
-        checksumValidation,
-        receiveLinger,
-        ioThreads);
-  }
-
-  /** A copy with other redelivery settings (the backoff after a nack). */
-  public SqsChannelProperties withRedelivery(RedeliverySettings value) {
-    return new SqsChannelProperties(
-        enabled,
-        endpoint,
-        region,
-        accessKey,
-        secretKey,
-        createQueues,
-        pollers,
-        waitTime,
-        visibilityTimeout,
-        maxInFlight,
-        batchLinger,
-        maxBatchRequestsInFlight,
-        maxBatchBytes,
-        sendBufferSize,
-        embedded,
-        value,
-        batching,
-        batchSize,
-        workerThreads,
-        deleteLinger,
-        checksumValidation,
-        receiveLinger,
-        ioThreads);
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.enabled = enabled;
+    b.endpoint = endpoint;
+    b.region = region;
+    b.accessKey = accessKey;
+    b.secretKey = secretKey;
+    b.createQueues = createQueues;
+    b.pollers = pollers;
+    b.waitTime = waitTime;
+    b.visibilityTimeout = visibilityTimeout;
+    b.maxInFlight = maxInFlight;
+    b.batchLinger = batchLinger;
+    b.maxBatchRequestsInFlight = maxBatchRequestsInFlight;
+    b.maxBatchBytes = maxBatchBytes;
+    b.sendBufferSize = sendBufferSize;
+    b.embedded = embedded;
+    b.redelivery = redelivery;
+    b.batching = batching;
+    b.batchSize = batchSize;
+    b.workerThreads = workerThreads;
+    b.deleteLinger = deleteLinger;
+    b.checksumValidation = checksumValidation;
+    b.receiveLinger = receiveLinger;
+    b.ioThreads = ioThreads;
+    return b;
   }
 
   /**
-   * A copy with other batching settings.
-   *
-   * @param mode {@link #ADAPTIVE} or {@link #FIXED}
-   * @param size most entries per batch request, 1 to 10
+   * Builds {@link SqsChannelProperties} outside Spring Boot. Its initial values are the documented
+   * defaults, the same as the {@code @DefaultValue}s of the record (AdapterPropertiesDefaultsTest
+   * in activity-service checks that they agree); {@code region}, {@code accessKey}, {@code
+   * secretKey} are unset and {@code createQueues} is derived unless set.
    */
-  public SqsChannelProperties withBatching(String mode, int size) {
-    return new SqsChannelProperties(
-        enabled,
-        endpoint,
-        region,
-        accessKey,
-        secretKey,
-        createQueues,
-        pollers,
-        waitTime,
-        visibilityTimeout,
-        maxInFlight,
-        batchLinger,
-        maxBatchRequestsInFlight,
-        maxBatchBytes,
-        sendBufferSize,
-        embedded,
-        redelivery,
-        mode,
-        size,
-        workerThreads,
-        deleteLinger,
-        checksumValidation,
-        receiveLinger,
-        ioThreads);
-  }
+  public static final class Builder {
+    private boolean enabled = true;
+    private String endpoint = "";
+    private String region;
+    private String accessKey;
+    private String secretKey;
+    private Boolean createQueues;
+    private int pollers = 4;
+    private Duration waitTime = Duration.ofSeconds(20);
+    private Duration visibilityTimeout = Duration.ofSeconds(30);
+    private int maxInFlight = 100;
+    private Duration batchLinger = Duration.ofMillis(5);
+    private int maxBatchRequestsInFlight = 8;
+    private int maxBatchBytes = SQS_MAX_BATCH_BYTES;
+    private int sendBufferSize = 10_000;
+    private Embedded embedded = new Embedded(null, null, null);
+    private RedeliverySettings redelivery = RedeliverySettings.defaults();
+    private String batching = ADAPTIVE;
+    private int batchSize = 10;
+    private int workerThreads = 2;
+    private Duration deleteLinger = Duration.ofMillis(100);
+    private boolean checksumValidation = false;
+    private Duration receiveLinger = Duration.ZERO;
+    private int ioThreads = 1;
 
-  /** A copy with another {@code delete-linger} (0: every settled group is deleted at once). */
-  public SqsChannelProperties withDeleteLinger(Duration value) {
-    return new SqsChannelProperties(
-        enabled,
-        endpoint,
-        region,
-        accessKey,
-        secretKey,
-        createQueues,
-        pollers,
-        waitTime,
-        visibilityTimeout,
-        maxInFlight,
-        batchLinger,
-        maxBatchRequestsInFlight,
-        maxBatchBytes,
-        sendBufferSize,
-        embedded,
-        redelivery,
-        batching,
-        batchSize,
-        workerThreads,
-        value,
-        checksumValidation,
-        receiveLinger,
-        ioThreads);
-  }
+    private Builder() {}
 
-  /** A copy with another number of {@code io-threads}. */
-  public SqsChannelProperties withIoThreads(int value) {
-    return new SqsChannelProperties(
-        enabled,
-        endpoint,
-        region,
-        accessKey,
-        secretKey,
-        createQueues,
-        pollers,
-        waitTime,
-        visibilityTimeout,
-        maxInFlight,
-        batchLinger,
-        maxBatchRequestsInFlight,
-        maxBatchBytes,
-        sendBufferSize,
-        embedded,
-        redelivery,
-        batching,
-        batchSize,
-        workerThreads,
-        deleteLinger,
-        checksumValidation,
-        receiveLinger,
-        value);
-  }
+    /** See {@link SqsChannelProperties#enabled()}. */
+    public Builder enabled(boolean value) {
+      enabled = value;
+      return this;
+    }
 
-  /** A copy with another {@code receive-linger}. */
-  public SqsChannelProperties withReceiveLinger(Duration value) {
-    return new SqsChannelProperties(
-        enabled,
-        endpoint,
-        region,
-        accessKey,
-        secretKey,
-        createQueues,
-        pollers,
-        waitTime,
-        visibilityTimeout,
-        maxInFlight,
-        batchLinger,
-        maxBatchRequestsInFlight,
-        maxBatchBytes,
-        sendBufferSize,
-        embedded,
-        redelivery,
-        batching,
-        batchSize,
-        workerThreads,
-        deleteLinger,
-        checksumValidation,
-        value,
-        ioThreads);
+    /** See {@link SqsChannelProperties#endpoint()}. */
+    public Builder endpoint(String value) {
+      endpoint = value;
+      return this;
+    }
+
+    /** See {@link SqsChannelProperties#region()}. */
+    public Builder region(String value) {
+      region = value;
+      return this;
+    }
+
+    /** See {@link SqsChannelProperties#accessKey()}. */
+    public Builder accessKey(String value) {
+      accessKey = value;
+      return this;
+    }
+
+    /** See {@link SqsChannelProperties#secretKey()}. */
+    public Builder secretKey(String value) {
+      secretKey = value;
+      return this;
+    }
+
+    /** See {@link SqsChannelProperties#createQueues()}. */
+    public Builder createQueues(Boolean value) {
+      createQueues = value;
+      return this;
+    }
+
+    /** See {@link SqsChannelProperties#pollers()}. */
+    public Builder pollers(int value) {
+      pollers = value;
+      return this;
+    }
+
+    /** See {@link SqsChannelProperties#waitTime()}. */
+    public Builder waitTime(Duration value) {
+      waitTime = value;
+      return this;
+    }
+
+    /** See {@link SqsChannelProperties#visibilityTimeout()}. */
+    public Builder visibilityTimeout(Duration value) {
+      visibilityTimeout = value;
+      return this;
+    }
+
+    /** See {@link SqsChannelProperties#maxInFlight()}. */
+    public Builder maxInFlight(int value) {
+      maxInFlight = value;
+      return this;
+    }
+
+    /** See {@link SqsChannelProperties#batchLinger()}. */
+    public Builder batchLinger(Duration value) {
+      batchLinger = value;
+      return this;
+    }
+
+    /** See {@link SqsChannelProperties#maxBatchRequestsInFlight()}. */
+    public Builder maxBatchRequestsInFlight(int value) {
+      maxBatchRequestsInFlight = value;
+      return this;
+    }
+
+    /** See {@link SqsChannelProperties#maxBatchBytes()}. */
+    public Builder maxBatchBytes(int value) {
+      maxBatchBytes = value;
+      return this;
+    }
+
+    /** See {@link SqsChannelProperties#sendBufferSize()}. */
+    public Builder sendBufferSize(int value) {
+      sendBufferSize = value;
+      return this;
+    }
+
+    /** See {@link SqsChannelProperties#embedded()}. */
+    public Builder embedded(Embedded value) {
+      embedded = value;
+      return this;
+    }
+
+    /** See {@link SqsChannelProperties#redelivery()}. */
+    public Builder redelivery(RedeliverySettings value) {
+      redelivery = value;
+      return this;
+    }
+
+    /** See {@link SqsChannelProperties#batching()}. */
+    public Builder batching(String value) {
+      batching = value;
+      return this;
+    }
+
+    /** See {@link SqsChannelProperties#batchSize()}. */
+    public Builder batchSize(int value) {
+      batchSize = value;
+      return this;
+    }
+
+    /** See {@link SqsChannelProperties#workerThreads()}. */
+    public Builder workerThreads(int value) {
+      workerThreads = value;
+      return this;
+    }
+
+    /** See {@link SqsChannelProperties#deleteLinger()}. */
+    public Builder deleteLinger(Duration value) {
+      deleteLinger = value;
+      return this;
+    }
+
+    /** See {@link SqsChannelProperties#checksumValidation()}. */
+    public Builder checksumValidation(boolean value) {
+      checksumValidation = value;
+      return this;
+    }
+
+    /** See {@link SqsChannelProperties#receiveLinger()}. */
+    public Builder receiveLinger(Duration value) {
+      receiveLinger = value;
+      return this;
+    }
+
+    /** See {@link SqsChannelProperties#ioThreads()}. */
+    public Builder ioThreads(int value) {
+      ioThreads = value;
+      return this;
+    }
+
+    /** The settings, checked as at start-up. */
+    public SqsChannelProperties build() {
+      return new SqsChannelProperties(
+          enabled,
+          endpoint,
+          region,
+          accessKey,
+          secretKey,
+          createQueues,
+          pollers,
+          waitTime,
+          visibilityTimeout,
+          maxInFlight,
+          batchLinger,
+          maxBatchRequestsInFlight,
+          maxBatchBytes,
+          sendBufferSize,
+          embedded,
+          redelivery,
+          batching,
+          batchSize,
+          workerThreads,
+          deleteLinger,
+          checksumValidation,
+          receiveLinger,
+          ioThreads);
+    }
   }
 
   /** Whether the embedded ElasticMQ is used: no endpoint configured and the server enabled. */

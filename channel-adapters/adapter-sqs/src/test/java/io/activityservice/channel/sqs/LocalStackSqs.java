@@ -72,9 +72,15 @@ public final class LocalStackSqs {
    * 256 KiB batch limit and a short long-polling wait so that tests close quickly.
    */
   public static SqsChannelProperties properties() {
-    return SqsChannelProperties.forEndpoint(endpoint())
-        .withReceive(2, Duration.ofSeconds(2), Duration.ofSeconds(30), 100)
-        .withSend(Duration.ofMillis(5), 8, MAX_BATCH_BYTES);
+    return SqsChannelProperties.forEndpoint(endpoint()).toBuilder()
+        .pollers(2)
+        .waitTime(Duration.ofSeconds(2))
+        .visibilityTimeout(Duration.ofSeconds(30))
+        .maxInFlight(100)
+        .batchLinger(Duration.ofMillis(5))
+        .maxBatchRequestsInFlight(8)
+        .maxBatchBytes(MAX_BATCH_BYTES)
+        .build();
   }
 
   private static void locate() {

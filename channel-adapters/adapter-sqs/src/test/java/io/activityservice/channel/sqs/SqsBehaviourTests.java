@@ -78,7 +78,11 @@ abstract class SqsBehaviourTests {
   @Test
   void bigEventsAreSplitIntoSeveralBatchesAndAllDelivered() {
     SqsChannelProperties p =
-        properties().withSend(Duration.ofMillis(50), 8, properties().maxBatchBytes());
+        properties().toBuilder()
+            .batchLinger(Duration.ofMillis(50))
+            .maxBatchRequestsInFlight(8)
+            .maxBatchBytes(properties().maxBatchBytes())
+            .build();
     RequestRecorder recorder = new RequestRecorder();
     SqsChannelAdapter adapter = adapter(p, recorder);
     ChannelUri uri = fresh("split");
@@ -277,7 +281,12 @@ abstract class SqsBehaviourTests {
   @Test
   void visibilityIsExtendedWhileAnEventIsStillBeingRouted() {
     SqsChannelProperties p =
-        properties().withReceive(2, Duration.ofSeconds(1), Duration.ofSeconds(2), 10);
+        properties().toBuilder()
+            .pollers(2)
+            .waitTime(Duration.ofSeconds(1))
+            .visibilityTimeout(Duration.ofSeconds(2))
+            .maxInFlight(10)
+            .build();
     SqsChannelAdapter adapter = adapter(p, new RequestRecorder());
     ChannelUri uri = fresh("slow");
     String url = adapter.queueUrl(uri).join();
@@ -360,7 +369,12 @@ abstract class SqsBehaviourTests {
   void aRelayTakesOneReceiveOneSendAndOneDeletePerTenEvents() throws Exception {
     int events = 300;
     SqsChannelProperties p =
-        properties().withReceive(1, Duration.ofSeconds(2), Duration.ofSeconds(30), 100);
+        properties().toBuilder()
+            .pollers(1)
+            .waitTime(Duration.ofSeconds(2))
+            .visibilityTimeout(Duration.ofSeconds(30))
+            .maxInFlight(100)
+            .build();
     RequestRecorder relayRequests = new RequestRecorder();
     SqsChannelAdapter relay = adapter(p, relayRequests);
     SqsChannelAdapter client = adapter(p, new RequestRecorder());
@@ -422,7 +436,12 @@ abstract class SqsBehaviourTests {
   void theEventsOfOneReceivedBatchLeaveInOneSendPerTargetQueue() throws Exception {
     int events = 100;
     SqsChannelProperties p =
-        properties().withReceive(1, Duration.ofSeconds(2), Duration.ofSeconds(30), 100);
+        properties().toBuilder()
+            .pollers(1)
+            .waitTime(Duration.ofSeconds(2))
+            .visibilityTimeout(Duration.ofSeconds(30))
+            .maxInFlight(100)
+            .build();
     RequestRecorder relayRequests = new RequestRecorder();
     SqsChannelAdapter relay = adapter(p, relayRequests);
     SqsChannelAdapter client = adapter(p, new RequestRecorder());

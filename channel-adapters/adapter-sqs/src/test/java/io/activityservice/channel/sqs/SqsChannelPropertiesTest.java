@@ -32,22 +32,10 @@ class SqsChannelPropertiesTest {
   @Test
   void realAwsDoesNotCreateQueuesByDefault() {
     SqsChannelProperties aws =
-        new SqsChannelProperties(
-            null,
-            null,
-            "eu-west-1",
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            new SqsChannelProperties.Embedded(false, null, null));
+        SqsChannelProperties.builder()
+            .region("eu-west-1")
+            .embedded(new SqsChannelProperties.Embedded(false, null, null))
+            .build();
     assertThat(aws.usesEmbeddedServer()).isFalse();
     assertThat(aws.createQueues()).isFalse();
     assertThat(SqsChannelProperties.forEndpoint(URI.create("http://127.0.0.1:4566")).createQueues())
@@ -57,38 +45,79 @@ class SqsChannelPropertiesTest {
   @Test
   void invalidValuesAreRejectedWithAHint() {
     SqsChannelProperties d = SqsChannelProperties.defaults();
-    assertThatThrownBy(() -> d.withReceive(2, Duration.ofSeconds(25), Duration.ofSeconds(30), 10))
+    assertThatThrownBy(
+            () ->
+                d.toBuilder()
+                    .pollers(2)
+                    .waitTime(Duration.ofSeconds(25))
+                    .visibilityTimeout(Duration.ofSeconds(30))
+                    .maxInFlight(10)
+                    .build())
         .hasMessageContaining("activity.channels.sqs.wait-time=PT25S")
         .hasMessageContaining("between 0s and 20s");
-    assertThatThrownBy(() -> d.withReceive(0, Duration.ofSeconds(1), Duration.ofSeconds(30), 10))
+    assertThatThrownBy(
+            () ->
+                d.toBuilder()
+                    .pollers(0)
+                    .waitTime(Duration.ofSeconds(1))
+                    .visibilityTimeout(Duration.ofSeconds(30))
+                    .maxInFlight(10)
+                    .build())
         .hasMessageContaining("pollers");
-    assertThatThrownBy(() -> d.withReceive(1, Duration.ofSeconds(1), Duration.ZERO, 10))
+    assertThatThrownBy(
+            () ->
+                d.toBuilder()
+                    .pollers(1)
+                    .waitTime(Duration.ofSeconds(1))
+                    .visibilityTimeout(Duration.ZERO)
+                    .maxInFlight(10)
+                    .build())
         .hasMessageContaining("visibility-timeout");
-    assertThatThrownBy(() -> d.withReceive(1, Duration.ofSeconds(1), Duration.ofSeconds(30), 0))
+    assertThatThrownBy(
+            () ->
+                d.toBuilder()
+                    .pollers(1)
+                    .waitTime(Duration.ofSeconds(1))
+                    .visibilityTimeout(Duration.ofSeconds(30))
+                    .maxInFlight(0)
+                    .build())
         .hasMessageContaining("max-in-flight");
-    assertThatThrownBy(() -> d.withSend(Duration.ofMillis(200), 8, 2_000_000))
+    assertThatThrownBy(
+            () ->
+                d.toBuilder()
+                    .batchLinger(Duration.ofMillis(200))
+                    .maxBatchRequestsInFlight(8)
+                    .maxBatchBytes(2_000_000)
+                    .build())
         .hasMessageContaining("max-batch-bytes")
         .hasMessageContaining("1048576");
-    assertThatThrownBy(() -> d.withSend(Duration.ofSeconds(5), 8, 1024))
+    assertThatThrownBy(
+            () ->
+                d.toBuilder()
+                    .batchLinger(Duration.ofSeconds(5))
+                    .maxBatchRequestsInFlight(8)
+                    .maxBatchBytes(1024)
+                    .build())
         .hasMessageContaining("batch-linger");
-    assertThatThrownBy(() -> d.withDeleteLinger(Duration.ofSeconds(2)))
+    assertThatThrownBy(() -> d.toBuilder().deleteLinger(Duration.ofSeconds(2)).build())
         .hasMessageContaining("delete-linger");
     assertThatThrownBy(
             () ->
-                d.withDeleteLinger(Duration.ofMillis(600))
-                    .withReceive(1, Duration.ofSeconds(1), Duration.ofSeconds(1), 10))
+                d.toBuilder()
+                    .deleteLinger(Duration.ofMillis(600))
+                    .pollers(1)
+                    .waitTime(Duration.ofSeconds(1))
+                    .visibilityTimeout(Duration.ofSeconds(1))
+                    .maxInFlight(10)
+                    .build())
         .as("delete-linger must stay below half the visibility timeout")
         .hasMessageContaining("delete-linger");
-    assertThatThrownBy(() -> d.withReceiveLinger(Duration.ofSeconds(3)))
+    assertThatThrownBy(() -> d.toBuilder().receiveLinger(Duration.ofSeconds(3)).build())
         .hasMessageContaining("receive-linger");
-    assertThatThrownBy(() -> d.withIoThreads(0)).hasMessageContaining("io-threads");
+    assertThatThrownBy(() -> d.toBuilder().ioThreads(0).build()).hasMessageContaining("io-threads");
     assertThatThrownBy(() -> SqsChannelProperties.forEndpoint(URI.create("ftp://x")))
         .hasMessageContaining("activity.channels.sqs.endpoint");
-    assertThatThrownBy(
-            () ->
-                new SqsChannelProperties(
-                    null, null, null, "AKIA", null, null, null, null, null, null, null, null, null,
-                    null, null))
+    assertThatThrownBy(() -> SqsChannelProperties.builder().accessKey("AKIA").build())
         .hasMessageContaining("secret-key");
     assertThatThrownBy(() -> new SqsChannelProperties.Embedded(null, null, 70_000))
         .hasMessageContaining("embedded.port");
@@ -97,22 +126,11 @@ class SqsChannelPropertiesTest {
   @Test
   void toStringHidesTheSecretKey() {
     SqsChannelProperties p =
-        new SqsChannelProperties(
-            null,
-            null,
-            "eu-west-1",
-            "AKIAEXAMPLE",
-            "wJalrXUtnFEMI/K7MDENG",
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null,
-            null);
+        SqsChannelProperties.builder()
+            .region("eu-west-1")
+            .accessKey("AKIAEXAMPLE")
+            .secretKey("wJalrXUtnFEMI/K7MDENG")
+            .build();
     assertThat(p.toString())
         .contains("accessKey=AKIAEXAMPLE")
         .contains("secretKey=***")

@@ -22,7 +22,11 @@ class SqsElasticMqBehaviourTest extends SqsBehaviourTests {
 
   @Override
   protected SqsChannelProperties properties() {
-    return SqsChannelProperties.forEndpoint(server.endpoint())
-        .withReceive(2, Duration.ofSeconds(2), Duration.ofSeconds(30), 100);
+    return SqsChannelProperties.forEndpoint(server.endpoint()).toBuilder()
+        .pollers(2)
+        .waitTime(Duration.ofSeconds(2))
+        .visibilityTimeout(Duration.ofSeconds(30))
+        .maxInFlight(100)
+        .build();
   }
 }

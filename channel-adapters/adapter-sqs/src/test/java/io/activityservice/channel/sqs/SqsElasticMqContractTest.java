@@ -15,9 +15,13 @@ class SqsElasticMqContractTest extends AbstractSqsContractTest {
     server = EmbeddedElasticMq.start("127.0.0.1", 0);
     adapter =
         SqsChannelAdapter.connect(
-            SqsChannelProperties.forEndpoint(server.endpoint())
-                .withReceive(2, Duration.ofSeconds(2), Duration.ofSeconds(30), 100)
-                .withRedelivery(CONTRACT_REDELIVERY));
+            SqsChannelProperties.forEndpoint(server.endpoint()).toBuilder()
+                .pollers(2)
+                .waitTime(Duration.ofSeconds(2))
+                .visibilityTimeout(Duration.ofSeconds(30))
+                .maxInFlight(100)
+                .redelivery(CONTRACT_REDELIVERY)
+                .build());
   }
 
   @AfterAll

@@ -40,9 +40,13 @@ class SqsInboundBatchingTest {
     adapter =
         new SqsChannelAdapter(
             sqs,
-            SqsChannelProperties.forEndpoint(URI.create("http://sqs.fake"))
-                .withReceive(4, Duration.ofSeconds(20), Duration.ofSeconds(30), maxInFlight)
-                .withDeleteLinger(deleteLinger));
+            SqsChannelProperties.forEndpoint(URI.create("http://sqs.fake")).toBuilder()
+                .pollers(4)
+                .waitTime(Duration.ofSeconds(20))
+                .visibilityTimeout(Duration.ofSeconds(30))
+                .maxInFlight(maxInFlight)
+                .deleteLinger(deleteLinger)
+                .build());
     adapter.openInbound(QUEUE, InboundSettings.strict(), handler);
   }
 

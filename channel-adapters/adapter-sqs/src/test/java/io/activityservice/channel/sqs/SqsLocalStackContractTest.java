@@ -8,6 +8,7 @@ class SqsLocalStackContractTest extends AbstractSqsContractTest {
   @BeforeAll
   static void start() {
     adapter =
-        SqsChannelAdapter.connect(LocalStackSqs.properties().withRedelivery(CONTRACT_REDELIVERY));
+        SqsChannelAdapter.connect(
+            LocalStackSqs.properties().toBuilder().redelivery(CONTRACT_REDELIVERY).build());
   }
 }

@@ -105,9 +105,13 @@ class SqsOutboundBatchingTest {
     adapter =
         new SqsChannelAdapter(
             fake,
-            SqsChannelProperties.forEndpoint(URI.create("http://sqs.fake"))
-                .withSend(linger, maxRequests, maxBytes)
-                .withBatching(batching, 10));
+            SqsChannelProperties.forEndpoint(URI.create("http://sqs.fake")).toBuilder()
+                .batchLinger(linger)
+                .maxBatchRequestsInFlight(maxRequests)
+                .maxBatchBytes(maxBytes)
+                .batching(batching)
+                .batchSize(10)
+                .build());
     return adapter.openOutbound(QUEUE);
   }
 

@@ -27,9 +27,9 @@ public class EmbeddedActiveMqAutoConfiguration {
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
   EmbeddedActiveMqBroker jmsEmbeddedBroker(Environment environment) {
-    EmbeddedActiveMqSettings broker =
+    EmbeddedActiveMqProperties broker =
         Binder.get(environment)
-            .bindOrCreate(EmbeddedActiveMqSettings.PREFIX, EmbeddedActiveMqSettings.class);
+            .bindOrCreate(EmbeddedActiveMqProperties.PREFIX, EmbeddedActiveMqProperties.class);
     return EmbeddedActiveMqBroker.start(
         broker.host(), broker.port(), new File(broker.dataDir()), broker.persistent());
   }
