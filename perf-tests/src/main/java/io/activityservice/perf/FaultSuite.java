@@ -395,7 +395,7 @@ public final class FaultSuite {
                 .createQueues(true)
                 .maxBatchBytes(262_144)
                 .sendBufferSize(200_000)
-                .embedded(new SqsChannelProperties.Embedded(false, null, null))
+                .embedded(new SqsChannelProperties.Embedded(false))
                 .build());
     jmsOut = jms.openOutbound(ChannelUri.parse("jms:topic:fault.in"));
     sqsOut = sqs.openOutbound(ChannelUri.parse("sqs:fault-in-" + run));

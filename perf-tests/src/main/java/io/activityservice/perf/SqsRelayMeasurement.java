@@ -168,7 +168,7 @@ public final class SqsRelayMeasurement {
             .createQueues(true)
             .maxBatchBytes(262_144)
             .sendBufferSize(200_000)
-            .embedded(new SqsChannelProperties.Embedded(false, null, null))
+            .embedded(new SqsChannelProperties.Embedded(false))
             .receiveLinger(Duration.parse("PT" + a.receiveLinger.toUpperCase(Locale.ROOT)))
             .deleteLinger(Duration.parse("PT" + a.deleteLinger.toUpperCase(Locale.ROOT)))
             .build();

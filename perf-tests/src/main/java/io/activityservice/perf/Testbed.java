@@ -262,7 +262,7 @@ public final class Testbed implements AutoCloseable, Suite.Hooks {
               ? SqsChannelProperties.builder()
                   .createQueues(true)
                   .sendBufferSize(200_000)
-                  .embedded(new SqsChannelProperties.Embedded(false, null, null))
+                  .embedded(new SqsChannelProperties.Embedded(false))
                   .build()
               : SqsChannelProperties.builder()
                   .endpoint(o.sqsEndpoint())
@@ -272,7 +272,7 @@ public final class Testbed implements AutoCloseable, Suite.Hooks {
                   .createQueues(true)
                   .maxBatchBytes(262_144)
                   .sendBufferSize(200_000)
-                  .embedded(new SqsChannelProperties.Embedded(false, null, null))
+                  .embedded(new SqsChannelProperties.Embedded(false))
                   .build();
       sqs = SqsChannelAdapter.connect(sqsProps);
       closeables.add(sqs);

@@ -103,7 +103,7 @@ public final class PackagedService {
             .createQueues(true)
             .maxBatchBytes(LocalStackSqs.MAX_BATCH_BYTES)
             .sendBufferSize(10_000)
-            .embedded(new SqsChannelProperties.Embedded(false, null, null))
+            .embedded(new SqsChannelProperties.Embedded(false))
             .build());
   }
 

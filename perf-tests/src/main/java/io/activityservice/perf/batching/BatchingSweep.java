@@ -234,7 +234,7 @@ public final class BatchingSweep {
             .maxBatchRequestsInFlight(8)
             .maxBatchBytes(maxBatchBytes)
             .sendBufferSize(SEND_BUFFER)
-            .embedded(new SqsChannelProperties.Embedded(false, null, null))
+            .embedded(new SqsChannelProperties.Embedded(false))
             .build();
     return config.equals("adaptive")
         ? base.toBuilder().batching(SqsChannelProperties.ADAPTIVE).batchSize(10).build()

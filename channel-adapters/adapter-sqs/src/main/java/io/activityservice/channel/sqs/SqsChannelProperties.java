@@ -120,7 +120,7 @@ public record SqsChannelProperties(
     region = region == null || region.isBlank() ? null : region.trim();
     accessKey = accessKey == null || accessKey.isBlank() ? null : accessKey.trim();
     secretKey = secretKey == null || secretKey.isBlank() ? null : secretKey.trim();
-    embedded = embedded == null ? new Embedded(null, null, null) : embedded;
+    embedded = embedded == null ? new Embedded(null) : embedded;
     createQueues = createQueues != null ? createQueues : !endpoint.isEmpty() || embedded.enabled();
     pollers = pollers == null ? 4 : pollers;
     waitTime = waitTime == null ? Duration.ofSeconds(20) : waitTime;
@@ -317,7 +317,7 @@ public record SqsChannelProperties(
     private int maxBatchRequestsInFlight = 8;
     private int maxBatchBytes = SQS_MAX_BATCH_BYTES;
     private int sendBufferSize = 10_000;
-    private Embedded embedded = new Embedded(null, null, null);
+    private Embedded embedded = new Embedded(null);
     private RedeliverySettings redelivery = RedeliverySettings.defaults();
     private String batching = ADAPTIVE;
     private int batchSize = 10;
@@ -511,29 +511,17 @@ public record SqsChannelProperties(
   }
 
   /**
-   * The embedded ElasticMQ server ({@code activity.channels.sqs.embedded.*}), an in-memory SQS for
-   * development and tests. Its queues are lost when the application stops.
+   * Whether the embedded ElasticMQ serves SQS when no endpoint is configured ({@code
+   * activity.channels.sqs.embedded.enabled}). Where it listens ({@code embedded.host}, {@code
+   * embedded.port}) is bound by the {@code adapter-sqs-embedded} module, which starts it; this
+   * adapter only needs to know whether to expect it.
    *
-   * @param enabled start it when no endpoint is configured; false means real AWS
-   * @param host interface it listens on
-   * @param port port it listens on (0 picks a free port)
+   * @param enabled start it when no endpoint is configured (default); false means real AWS
    */
-  public record Embedded(
-      @DefaultValue("true") Boolean enabled,
-      @DefaultValue("127.0.0.1") String host,
-      @DefaultValue("9324") Integer port) {
+  public record Embedded(@DefaultValue("true") Boolean enabled) {
 
     public Embedded {
       enabled = enabled == null || enabled;
-      host = host == null || host.isBlank() ? "127.0.0.1" : host.trim();
-      port = port == null ? 9324 : port;
-      if (port < 0 || port > 65535) {
-        throw new IllegalArgumentException(
-            P
-                + "embedded.port="
-                + port
-                + " is invalid; set it between 1 and 65535 (0 = any free port), e.g. 9324");
-      }
     }
   }
 }

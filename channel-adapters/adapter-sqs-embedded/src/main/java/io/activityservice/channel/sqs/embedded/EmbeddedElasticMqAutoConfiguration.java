@@ -27,9 +27,9 @@ public class EmbeddedElasticMqAutoConfiguration {
   @Bean(destroyMethod = "close")
   @ConditionalOnMissingBean
   EmbeddedElasticMq embeddedElasticMq(Environment environment) {
-    EmbeddedElasticMqSettings settings =
+    EmbeddedElasticMqProperties settings =
         Binder.get(environment)
-            .bindOrCreate(EmbeddedElasticMqSettings.PREFIX, EmbeddedElasticMqSettings.class);
+            .bindOrCreate(EmbeddedElasticMqProperties.PREFIX, EmbeddedElasticMqProperties.class);
     return EmbeddedElasticMq.start(settings.host(), settings.port());
   }
 
@@ -42,13 +42,14 @@ public class EmbeddedElasticMqAutoConfiguration {
       boolean enabled =
           context
               .getEnvironment()
-              .getProperty(EmbeddedElasticMqSettings.PREFIX + ".enabled", Boolean.class, true);
+              .getProperty(EmbeddedElasticMqProperties.PREFIX + ".enabled", Boolean.class, true);
       if (!endpoint.isBlank()) {
         return ConditionOutcome.noMatch("activity.channels.sqs.endpoint is set: " + endpoint);
       }
       return enabled
           ? ConditionOutcome.match("no SQS endpoint configured: embedded ElasticMQ")
-          : ConditionOutcome.noMatch(EmbeddedElasticMqSettings.PREFIX + ".enabled=false: real AWS");
+          : ConditionOutcome.noMatch(
+              EmbeddedElasticMqProperties.PREFIX + ".enabled=false: real AWS");
     }
   }
 }
