@@ -11,6 +11,8 @@ import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.SubscriptionIndex;
+import io.activityservice.events.webhook.TargetSettings;
+import io.activityservice.events.webhook.WebhookTargets;
 import io.cloudevents.CloudEvent;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -92,6 +94,9 @@ public final class DurableDelivery implements AutoCloseable {
   private final ScheduledExecutorService scheduler;
   private final ParkAfterTimer timer;
 
+  /** Signing, credentials and timeouts of webhook subscriptions; {@code null} for none. */
+  private volatile WebhookTargets webhooks;
+
   /**
    * Routes by target (targets come and go with subscriptions: beyond the bound, looked up
    * uncached).
@@ -127,6 +132,15 @@ public final class DurableDelivery implements AutoCloseable {
         new RetryWorker(store, settler, this, deadLetters, subscriptions, settings, clock);
     this.scheduler = Executors.newScheduledThreadPool(1, DaemonThreads.named("delivery-timer"));
     this.timer = new ParkAfterTimer(settings.parkAfter(), scheduler);
+  }
+
+  /**
+   * Applies webhook subscriptions' signing, connections and timeouts from now on (set once, before
+   * {@link #start()}).
+   */
+  public DurableDelivery webhooks(WebhookTargets webhooks) {
+    this.webhooks = webhooks;
+    return this;
   }
 
   /** Starts the retry worker and housekeeping (dead-letter retention, pending gauges). */
@@ -236,8 +250,22 @@ public final class DurableDelivery implements AutoCloseable {
     metrics.failedAttempt(target);
   }
 
-  /** Sends through the target's channel, counting the outcome; never throws. */
-  CompletableFuture<Void> send(ChannelUri target, OutboundEvent event) {
+  /**
+   * Sends one attempt of a subscription's delivery through {@code route}, with the subscription's
+   * webhook settings applied (signature, credentials, timeout); never throws.
+   */
+  CompletableFuture<Void> send(Route route, SubscriptionIndex.Entry entry, OutboundEvent event) {
+    TargetSettings settings = entry.subscription().webhook();
+    WebhookTargets w = webhooks;
+    if (settings == null || w == null) {
+      return route.send(event);
+    }
+    return w.prepare(entry.subscription().id(), settings, event).thenCompose(route::send);
+  }
+
+  /** Sends through the subscription's target channel, counting the outcome; never throws. */
+  CompletableFuture<Void> send(SubscriptionIndex.Entry entry, OutboundEvent event) {
+    ChannelUri target = entry.target();
     Route route;
     try {
       route = route(target);
@@ -245,8 +273,7 @@ public final class DurableDelivery implements AutoCloseable {
       metrics.failedAttempt(target);
       return CompletableFuture.failedFuture(e);
     }
-    return route
-        .send(event)
+    return send(route, entry, event)
         .whenComplete(
             (ok, error) -> {
               if (error == null) {

@@ -215,7 +215,7 @@ final class RetryWorker implements AutoCloseable {
     long timeout = settings.lease().toMillis();
     if (row.phase() == ParkedDelivery.Phase.RETRY) {
       return owner
-          .send(entry.target(), OutboundEvent.of(event))
+          .send(entry, OutboundEvent.of(event))
           .orTimeout(timeout, TimeUnit.MILLISECONDS)
           .handle((ok, error) -> settler.afterAttempt(row, entry, error));
     }

@@ -72,7 +72,7 @@ final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTime
     CompletableFuture<Void> send;
     try {
       route = owner.route(entry.target());
-      send = route.send(event.outbound());
+      send = owner.send(route, entry, event.outbound());
     } catch (RuntimeException e) {
       send = CompletableFuture.failedFuture(e);
     }
