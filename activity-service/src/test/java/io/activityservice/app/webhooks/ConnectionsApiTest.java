@@ -12,6 +12,10 @@ import io.activityservice.events.cluster.ConfigChanges;
 import io.activityservice.events.secret.SecretCipher;
 import io.activityservice.events.webhook.Connections;
 import io.activityservice.events.webhook.TokenClient;
+import io.activityservice.rules.action.ActionContext;
+import io.activityservice.rules.action.ActionResult;
+import io.activityservice.rules.action.WebhookAction;
+import io.activityservice.rules.action.WebhookPoster;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -105,6 +109,7 @@ class ConnectionsApiTest {
   @Autowired DataSource dataSource;
   @Autowired SecretCipher cipher;
   @Autowired TokenClient tokenClient;
+  @Autowired WebhookPoster poster;
   Api api;
 
   @BeforeEach
@@ -269,6 +274,58 @@ class ConnectionsApiTest {
     String refreshed = received(path, later).header("Authorization");
     assertThat(refreshed).startsWith("Bearer tok-").isNotEqualTo(token);
     assertThat(tokens.issued.get() - before).isEqualTo(2);
+  }
+
+  @Test
+  void theRulesWebhookActionUsesAConnectionOnlyForItsAllowedTargets() throws Exception {
+    String name = unique("rules");
+    String path = "/" + unique("rule-hook");
+    Response created =
+        connection(
+            """
+            {"name": "%s", "type": "api-key", "header": "X-Api-Key", "value": "%s",
+             "allowedTargets": ["%s"]}"""
+                .formatted(name, API_KEY, receiver.url(path)));
+    assertThat(created.status()).as(created.body()).isEqualTo(201);
+    assertThat(created.json().get("allowedTargets").get(0).asText()).isEqualTo(receiver.url(path));
+    receiver.respond(path, (call, headers) -> API_KEY.equals(call.header("X-Api-Key")) ? 204 : 403);
+    WebhookAction action =
+        new WebhookAction(
+            poster, Duration.ofSeconds(10), 1, Duration.ofMillis(10), Duration.ofMillis(10));
+    ActionContext ctx = new ActionContext("rule", "r", null);
+
+    ActionResult ok =
+        action
+            .execute(
+                Map.of("url", receiver.url(path), "body", Map.of("n", 1), "connection", name), ctx)
+            .get(20, TimeUnit.SECONDS);
+    assertThat(ok.succeeded()).as(String.valueOf(ok.error())).isTrue();
+    assertThat(receiver.calls(path)).hasSize(1);
+    assertThat(receiver.calls(path).get(0).header("X-Api-Key")).isEqualTo(API_KEY);
+
+    // Not to a URL outside its allowedTargets, and not with a connection that lists none.
+    ActionResult elsewhere =
+        action
+            .execute(
+                Map.of(
+                    "url", receiver.url("/elsewhere"), "body", Map.of("n", 1), "connection", name),
+                ctx)
+            .get(20, TimeUnit.SECONDS);
+    assertThat(elsewhere.succeeded()).isFalse();
+    assertThat(elsewhere.error()).contains("allowedTargets").doesNotContain(API_KEY);
+    String open = unique("open");
+    connection(
+        "{\"name\": \"%s\", \"type\": \"api-key\", \"header\": \"X-K\", \"value\": \"v\"}"
+            .formatted(open));
+    ActionResult unrestricted =
+        action
+            .execute(
+                Map.of("url", receiver.url(path), "body", Map.of("n", 1), "connection", open), ctx)
+            .get(20, TimeUnit.SECONDS);
+    assertThat(unrestricted.succeeded()).isFalse();
+    assertThat(unrestricted.error()).contains("allowedTargets");
+    assertThat(receiver.attempts("/elsewhere")).isEmpty();
+    assertThat(receiver.calls(path)).hasSize(1);
   }
 
   @Test
