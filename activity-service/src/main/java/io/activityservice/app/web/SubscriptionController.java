@@ -12,6 +12,7 @@ import io.activityservice.events.problem.NotFoundException;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.Subscription;
 import io.activityservice.events.subscription.SubscriptionService;
+import io.activityservice.events.webhook.FlowControl;
 import io.activityservice.events.webhook.SigningSecrets;
 import io.activityservice.events.webhook.TargetSettings;
 import io.activityservice.events.webhook.WebhookTargets;
@@ -76,6 +77,7 @@ class SubscriptionController {
    * @param lastError the most recent failed attempt's error
    * @param lastAttemptAt when that attempt was made
    * @param deadLetters dead letters kept for this subscription (see /api/v1/dead-letters)
+   * @param target the webhook target's flow control on this replica, or null without {@code flow}
    */
   record DeliveriesView(
       String subscription,
@@ -86,7 +88,29 @@ class SubscriptionController {
       OffsetDateTime nextAttemptAt,
       String lastError,
       OffsetDateTime lastAttemptAt,
-      long deadLetters) {}
+      long deadLetters,
+      TargetView target) {}
+
+  /**
+   * A webhook target's flow control as this replica sees it.
+   *
+   * @param circuit {@code closed}, {@code open}, {@code half-open}, or {@code none} without a
+   *     breaker
+   * @param ratePerSecond the subscription's rate limit (all replicas), or null
+   * @param replicaShare this replica's share of it (the limit divided by the live replicas)
+   * @param sentLastSecond requests this replica sent to the target in the last full second
+   * @param deferred attempts held back by the rate limit or the open breaker since start
+   * @param parked deliveries of the subscription waiting in the durable store
+   * @param lastError the last failed request's error on this replica
+   */
+  record TargetView(
+      String circuit,
+      Double ratePerSecond,
+      double replicaShare,
+      long sentLastSecond,
+      long deferred,
+      long parked,
+      String lastError) {}
 
   /**
    * Standard Webhooks signing of every delivery ({@code webhook-id}, {@code webhook-timestamp},
@@ -330,7 +354,7 @@ class SubscriptionController {
 
   @GetMapping("/{id}/deliveries")
   DeliveriesView deliveries(@PathVariable String id) {
-    visible(subscriptions, id);
+    Subscription s = visible(subscriptions, id);
     DurableDelivery.SubscriptionDeliveries d = delivery.deliveries(id);
     Long age =
         d.oldestPendingSince() == null
@@ -345,7 +369,29 @@ class SubscriptionController {
         JsonViews.time(d.nextAttemptAt()),
         d.lastError(),
         JsonViews.time(d.lastAttemptAt()),
-        d.deadLetters());
+        d.deadLetters(),
+        target(s, d.pending()));
+  }
+
+  private TargetView target(Subscription s, long parked) {
+    if (s.webhook() == null || s.webhook().flow() == null) {
+      return null;
+    }
+    FlowControl.TargetState t = webhooks.flow().state(s.id());
+    if (t == null) {
+      // No attempt yet on this replica.
+      TargetSettings.Flow f = s.webhook().flow();
+      return new TargetView(
+          f.hasBreaker() ? "closed" : "none", f.ratePerSecond(), 0, 0, 0, parked, null);
+    }
+    return new TargetView(
+        t.circuit(),
+        t.ratePerSecond(),
+        t.replicaShare(),
+        t.sentLastSecond(),
+        t.deferred(),
+        parked,
+        t.lastError());
   }
 
   @DeleteMapping("/{id}")

@@ -32,6 +32,7 @@ import io.activityservice.events.subscription.SubscriptionIndex;
 import io.activityservice.events.subscription.SubscriptionRepository;
 import io.activityservice.events.subscription.SubscriptionService;
 import io.activityservice.events.webhook.Connections;
+import io.activityservice.events.webhook.FlowControl;
 import io.activityservice.events.webhook.SigningSecrets;
 import io.activityservice.events.webhook.TokenClient;
 import io.activityservice.events.webhook.WebhookTargets;
@@ -206,7 +207,10 @@ public class EventServiceAutoConfiguration {
       ObjectProvider<TokenClient> tokens,
       Clock clock,
       ConfigChangeLog changes,
-      ConfigPropagator propagator) {
+      ConfigPropagator propagator,
+      ClusterMembers members,
+      MeterRegistry meters,
+      EventServiceSettings settings) {
     SecretCipher c =
         cipher.getIfAvailable(
             () -> {
@@ -221,7 +225,18 @@ public class EventServiceAutoConfiguration {
     Connections connections = new Connections(jdbc, c, clock, changes, tokens.getIfAvailable());
     propagator.register(SigningSecrets.CHANGE_KIND, secrets::reload);
     propagator.register(Connections.CHANGE_KIND, connections::reload);
-    return new WebhookTargets(secrets, connections, clock);
+    // The live replicas share each target's rate; counted off the hot path, every few seconds.
+    java.util.concurrent.Executor counter =
+        java.util.concurrent.Executors.newSingleThreadExecutor(
+            io.activityservice.channel.support.DaemonThreads.factory("webhook-flow"));
+    FlowControl flow =
+        new FlowControl(
+            clock,
+            () -> (int) members.members().stream().filter(ClusterMembers.Member::live).count(),
+            counter,
+            meters,
+            settings.maxSubscriptionTags());
+    return new WebhookTargets(secrets, connections, flow, clock);
   }
 
   @Bean(destroyMethod = "close")

@@ -300,6 +300,7 @@ public class SubscriptionService {
           WebhookTargets w = webhooks;
           if (w != null) {
             w.secrets().delete(id);
+            w.flow().forget(id);
           }
         });
     index.remove(id);

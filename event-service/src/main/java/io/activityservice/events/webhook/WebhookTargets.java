@@ -3,12 +3,14 @@ package io.activityservice.events.webhook;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.OutboundEvent;
 import io.activityservice.channel.SendOptions;
+import io.activityservice.channel.support.Futures;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Function;
 
 /**
  * Applies a webhook subscription's {@link TargetSettings} to each delivery attempt, first or retry,
@@ -21,12 +23,55 @@ public final class WebhookTargets {
 
   private final SigningSecrets secrets;
   private final Connections connections;
+  private final FlowControl flow;
   private final Clock clock;
 
-  public WebhookTargets(SigningSecrets secrets, Connections connections, Clock clock) {
+  public WebhookTargets(
+      SigningSecrets secrets, Connections connections, FlowControl flow, Clock clock) {
     this.secrets = secrets;
     this.connections = connections;
+    this.flow = flow;
     this.clock = clock;
+  }
+
+  /** The targets' rate limiters and circuit breakers. */
+  public FlowControl flow() {
+    return flow;
+  }
+
+  /**
+   * One attempt for a subscription: through its target's flow control (or {@link DeliveryDeferred}
+   * at once), with its signature, credentials and timeout, sent by {@code send}. Never throws.
+   */
+  public CompletableFuture<Void> send(
+      String subscriptionId,
+      TargetSettings settings,
+      OutboundEvent event,
+      boolean reserved,
+      Function<OutboundEvent, CompletableFuture<Void>> send) {
+    FlowControl.Permit permit = null;
+    if (settings.flow() != null) {
+      try {
+        permit = flow.acquire(subscriptionId, settings.flow(), reserved);
+      } catch (RuntimeException e) {
+        return CompletableFuture.failedFuture(e);
+      }
+    }
+    CompletableFuture<Void> sent = prepare(subscriptionId, settings, event).thenCompose(send);
+    if (permit != null) {
+      FlowControl.Permit p = permit;
+      sent.whenComplete(
+          (ok, error) -> {
+            Throwable cause = error == null ? null : Futures.unwrap(error);
+            p.done(cause, cause == null ? null : describe(cause));
+          });
+    }
+    return sent;
+  }
+
+  private static String describe(Throwable t) {
+    String m = t.getMessage();
+    return m == null || m.isBlank() ? t.getClass().getSimpleName() : m;
   }
 
   /** The signing secrets. */
