@@ -89,7 +89,7 @@ class LegacySchemaUpgradeTest {
                 .single())
         .isEqualTo("key:legacykey2345678");
     // Each module's history starts at the last of its versions applied before; what came later ran.
-    assertThat(versions(jdbc, "events_schema_history")).containsExactly("7.1 baseline", "9");
+    assertThat(versions(jdbc, "events_schema_history")).containsExactly("7.1 baseline", "9", "10");
     assertThat(versions(jdbc, "detector_schema_history")).containsExactly("8.2 baseline", "9.5");
     assertThat(versions(jdbc, "rules_schema_history")).containsExactly("8.1 baseline");
     assertThat(versions(jdbc, "security_schema_history")).containsExactly("6 baseline");
