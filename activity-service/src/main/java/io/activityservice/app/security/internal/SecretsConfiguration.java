@@ -1,6 +1,6 @@
-package io.activityservice.app.security;
+package io.activityservice.app.security.internal;
 
-import io.activityservice.app.security.internal.AdminKeyFile;
+import io.activityservice.app.security.SecretsProperties;
 import io.activityservice.events.secret.SecretCipher;
 import java.io.IOException;
 import java.io.UncheckedIOException;
