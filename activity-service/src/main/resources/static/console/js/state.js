@@ -5,6 +5,8 @@ export const handoff = {
   event: null,
   /** A subscription to load into the editor (edit as new). */
   subscription: null,
+  /** A new signing secret to show once on the subscription's page. */
+  secret: null,
   /** Take a value once. */
   take(name) {
     const v = this[name];

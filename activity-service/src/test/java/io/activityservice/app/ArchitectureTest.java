@@ -42,10 +42,13 @@ class ArchitectureTest {
   void onlyTheAssemblyNamesATransportAdapter() {
     // The assembly: the *Configuration classes, and the one bridge they create from a domain port
     // to an adapter
-    // (the rules' WebhookPoster onto the http adapter's guarded client).
+    // (the rules' WebhookPoster, and webhook connections' TokenClient, onto the http adapter's
+    // guarded client).
     ArchitectureRules.NO_TRANSPORT_ADAPTER.check(
         classes.that(
-            not(simpleNameEndingWith("Configuration")).and(not(simpleName("HttpWebhookPoster")))));
+            not(simpleNameEndingWith("Configuration"))
+                .and(not(simpleName("HttpWebhookPoster")))
+                .and(not(simpleName("HttpTokenClient")))));
   }
 
   @Test

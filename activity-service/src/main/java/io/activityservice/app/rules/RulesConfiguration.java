@@ -1,6 +1,7 @@
 package io.activityservice.app.rules;
 
 import io.activityservice.channel.http.HttpChannelAdapter;
+import io.activityservice.events.webhook.Connections;
 import io.activityservice.rules.RuleSettings;
 import io.activityservice.rules.action.WebhookPoster;
 import io.activityservice.rules.autoconfigure.RulesAutoConfiguration;
@@ -29,8 +30,11 @@ public class RulesConfiguration {
    * the adapter (a condition here would be evaluated before that).
    */
   @Bean
-  WebhookPoster ruleWebhookPoster(ObjectProvider<HttpChannelAdapter> http) {
+  WebhookPoster ruleWebhookPoster(
+      ObjectProvider<HttpChannelAdapter> http, ObjectProvider<Connections> connections) {
     HttpChannelAdapter adapter = http.getIfAvailable();
-    return adapter == null ? null : new HttpWebhookPoster(adapter.webhookClient());
+    return adapter == null
+        ? null
+        : new HttpWebhookPoster(adapter.webhookClient(), connections.getIfAvailable());
   }
 }

@@ -106,7 +106,8 @@ public final class EndpointRoles {
               null,
               roles(ADMIN, SUBSCRIBER),
               "/api/v1/subscriptions/**",
-              "/api/v1/dead-letters/**"),
+              "/api/v1/dead-letters/**",
+              "/api/v1/connections/**"),
           rule(null, roles(ADMIN, AUTHOR), "/api/v1/detectors/**", "/api/v1/rules/**"),
           // Whether a definition write is in force on every replica: whoever may write one may poll
           // (names replicas only).

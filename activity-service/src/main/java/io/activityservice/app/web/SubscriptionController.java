@@ -1,14 +1,21 @@
 package io.activityservice.app.web;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.app.security.Caller;
 import io.activityservice.app.security.Callers;
 import io.activityservice.events.delivery.DurableDelivery;
 import io.activityservice.events.json.Json;
+import io.activityservice.events.problem.ConflictException;
+import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.Subscription;
 import io.activityservice.events.subscription.SubscriptionService;
+import io.activityservice.events.webhook.FlowControl;
+import io.activityservice.events.webhook.SigningSecrets;
+import io.activityservice.events.webhook.TargetSettings;
+import io.activityservice.events.webhook.WebhookTargets;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.net.URI;
 import java.time.Duration;
@@ -70,6 +77,7 @@ class SubscriptionController {
    * @param lastError the most recent failed attempt's error
    * @param lastAttemptAt when that attempt was made
    * @param deadLetters dead letters kept for this subscription (see /api/v1/dead-letters)
+   * @param target the webhook target's flow control on this replica, or null without {@code flow}
    */
   record DeliveriesView(
       String subscription,
@@ -80,7 +88,108 @@ class SubscriptionController {
       OffsetDateTime nextAttemptAt,
       String lastError,
       OffsetDateTime lastAttemptAt,
-      long deadLetters) {}
+      long deadLetters,
+      TargetView target) {}
+
+  /**
+   * A webhook target's flow control as this replica sees it.
+   *
+   * @param circuit {@code closed}, {@code open}, {@code half-open}, or {@code none} without a
+   *     breaker
+   * @param ratePerSecond the subscription's rate limit (all replicas), or null
+   * @param replicaShare this replica's share of it (the limit divided by the live replicas)
+   * @param sentLastSecond requests this replica sent to the target in the last full second
+   * @param deferred attempts held back by the rate limit or the open breaker since start
+   * @param parked deliveries of the subscription waiting in the durable store
+   * @param lastError the last failed request's error on this replica
+   */
+  record TargetView(
+      String circuit,
+      Double ratePerSecond,
+      double replicaShare,
+      long sentLastSecond,
+      long deferred,
+      long parked,
+      String lastError) {}
+
+  /**
+   * Standard Webhooks signing of every delivery ({@code webhook-id}, {@code webhook-timestamp},
+   * {@code webhook-signature}); webhook targets only.
+   *
+   * @param scheme {@code standard-webhooks}
+   */
+  record Signing(
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED, allowableValues = "standard-webhooks")
+          String scheme) {}
+
+  /**
+   * The circuit breaker of a webhook target: after {@code failures} failed requests in a row its
+   * deliveries are parked for {@code openFor}, then one probe request decides.
+   *
+   * @param failures consecutive failures that open it, 1-1000
+   * @param openFor how long it stays open before a probe (PT0.1S-PT1H; default PT30S)
+   */
+  record CircuitBreaker(
+      @Schema(requiredMode = Schema.RequiredMode.REQUIRED, minimum = "1", maximum = "1000")
+          Integer failures,
+      Duration openFor) {}
+
+  /**
+   * Flow control towards a webhook target.
+   *
+   * @param ratePerSecond most requests per second, all replicas together (0.01-100000)
+   * @param burst requests that may go at once after a quiet period (1-100000; default one second's
+   *     worth)
+   * @param timeout time the target has to answer one request (PT0.1S-PT5M; default
+   *     activity.channels.http.request-timeout)
+   * @param circuitBreaker pauses the target after repeated failures
+   */
+  record Flow(
+      @Schema(minimum = "0.01", maximum = "100000") Double ratePerSecond,
+      @Schema(minimum = "1", maximum = "100000") Integer burst,
+      Duration timeout,
+      CircuitBreaker circuitBreaker) {
+
+    TargetSettings.Flow toSettings() {
+      return new TargetSettings.Flow(
+          ratePerSecond,
+          burst,
+          timeout,
+          circuitBreaker == null ? null : required(circuitBreaker.failures()),
+          circuitBreaker == null ? null : circuitBreaker.openFor());
+    }
+
+    private static Integer required(Integer failures) {
+      if (failures == null) {
+        throw new InvalidInputException("flow.circuitBreaker.failures", "is required");
+      }
+      return failures;
+    }
+
+    static Flow of(TargetSettings.Flow f) {
+      return f == null
+          ? null
+          : new Flow(
+              f.ratePerSecond(),
+              f.burst(),
+              f.timeout(),
+              f.hasBreaker() ? new CircuitBreaker(f.breakerFailures(), f.breakerOpenFor()) : null);
+    }
+  }
+
+  /**
+   * A new signing secret and when the ones it replaces stop signing.
+   *
+   * @param secret the new secret ({@code whsec_…}); shown this once only
+   * @param previousSecretsExpireAt until then the previous secrets sign beside it
+   */
+  record SigningSecretView(String secret, OffsetDateTime previousSecretsExpireAt) {}
+
+  /**
+   * A rotation: the new secret signs at once; the current ones keep signing beside it for {@code
+   * overlap} (PT0S-P30D; default PT0S).
+   */
+  record RotationRequest(Duration overlap) {}
 
   record SubscriptionRequest(
       @Schema(
@@ -93,11 +202,30 @@ class SubscriptionController {
       String filter,
       @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String target,
       Retry retry,
-      String deadLetter) {}
+      String deadLetter,
+      Signing signing,
+      @Schema(
+              description =
+                  "name of a connection (POST /api/v1/connections) you created; webhook targets only",
+              maxLength = 64)
+          String connection,
+      Flow flow) {
+
+    TargetSettings webhook() {
+      if (signing != null && signing.scheme() == null) {
+        throw new InvalidInputException("signing.scheme", "is required: \"standard-webhooks\"");
+      }
+      return TargetSettings.orNull(
+          signing == null ? null : signing.scheme(),
+          connection,
+          flow == null ? null : flow.toSettings());
+    }
+  }
 
   /**
    * A subscription; {@code owner} is the identity that created it ({@code key:<id>}, {@code
-   * jwt:<subject>}).
+   * jwt:<subject>}). {@code secret} is present in the create answer of a signed subscription only:
+   * it is shown once and never again.
    */
   record SubscriptionView(
       String id,
@@ -108,8 +236,19 @@ class SubscriptionController {
       Retry retry,
       String deadLetter,
       OffsetDateTime createdAt,
-      String owner) {
+      String owner,
+      Signing signing,
+      String connection,
+      Flow flow,
+      @JsonInclude(JsonInclude.Include.NON_NULL)
+          @Schema(description = "the signing secret (whsec_…): in the create answer only")
+          String secret) {
     static SubscriptionView of(Subscription s) {
+      return of(s, null);
+    }
+
+    static SubscriptionView of(Subscription s, String secret) {
+      TargetSettings w = s.webhook();
       return new SubscriptionView(
           s.id(),
           s.name(),
@@ -119,16 +258,23 @@ class SubscriptionController {
           Retry.of(s.retry()),
           s.deadLetter(),
           s.createdAt(),
-          s.owner());
+          s.owner(),
+          w == null || !w.signed() ? null : new Signing(w.signingScheme()),
+          w == null ? null : w.connection(),
+          w == null ? null : Flow.of(w.flow()),
+          secret);
     }
   }
 
   private final SubscriptionService subscriptions;
   private final DurableDelivery delivery;
+  private final WebhookTargets webhooks;
 
-  SubscriptionController(SubscriptionService subscriptions, DurableDelivery delivery) {
+  SubscriptionController(
+      SubscriptionService subscriptions, DurableDelivery delivery, WebhookTargets webhooks) {
     this.subscriptions = subscriptions;
     this.delivery = delivery;
+    this.webhooks = webhooks;
   }
 
   /**
@@ -143,7 +289,21 @@ class SubscriptionController {
     // Decided on the pattern as Event Ruler will run it: every $or branch (bounds checked first,
     // 400).
     caller.scope().requireSubscribable(subscriptions.compilePattern(pattern));
-    Subscription s =
+    TargetSettings webhook = body.webhook();
+    if (webhook != null && webhook.connection() != null) {
+      // Another owner's connection is answered like a missing one: its existence does not leak.
+      boolean usable =
+          webhooks
+              .connections()
+              .find(webhook.connection())
+              .map(c -> caller.owns(c.owner()))
+              .orElse(false);
+      if (!usable) {
+        throw new InvalidInputException(
+            "connection", "no connection named '" + webhook.connection() + "'");
+      }
+    }
+    SubscriptionService.Created created =
         subscriptions.create(
             body.name(),
             pattern,
@@ -151,9 +311,30 @@ class SubscriptionController {
             body.target(),
             body.retry() == null ? null : body.retry().toPolicy(),
             body.deadLetter(),
-            caller.id());
+            caller.id(),
+            webhook);
+    Subscription s = created.subscription();
     return ResponseEntity.created(URI.create("/api/v1/subscriptions/" + s.id()))
-        .body(SubscriptionView.of(s));
+        .body(SubscriptionView.of(s, created.secret()));
+  }
+
+  /**
+   * Rotates the signing secret of a signed subscription: the answer holds the new secret, once; the
+   * previous secrets sign beside it until {@code previousSecretsExpireAt}.
+   */
+  @PostMapping("/{id}/signing-secrets")
+  @ResponseStatus(HttpStatus.CREATED)
+  SigningSecretView rotate(
+      @PathVariable String id, @RequestBody(required = false) RotationRequest body) {
+    Subscription s = visible(subscriptions, id);
+    if (s.webhook() == null || !s.webhook().signed()) {
+      throw new ConflictException(
+          "signing",
+          "the subscription is not signed; create one with \"signing\": {\"scheme\": \"standard-webhooks\"}");
+    }
+    SigningSecrets.Rotation r =
+        webhooks.secrets().rotate(s.id(), body == null ? null : body.overlap());
+    return new SigningSecretView(r.secret(), JsonViews.time(r.previousExpiresAt()));
   }
 
   /** Every subscription for admins, one's own for others. */
@@ -173,7 +354,7 @@ class SubscriptionController {
 
   @GetMapping("/{id}/deliveries")
   DeliveriesView deliveries(@PathVariable String id) {
-    visible(subscriptions, id);
+    Subscription s = visible(subscriptions, id);
     DurableDelivery.SubscriptionDeliveries d = delivery.deliveries(id);
     Long age =
         d.oldestPendingSince() == null
@@ -188,7 +369,29 @@ class SubscriptionController {
         JsonViews.time(d.nextAttemptAt()),
         d.lastError(),
         JsonViews.time(d.lastAttemptAt()),
-        d.deadLetters());
+        d.deadLetters(),
+        target(s, d.pending()));
+  }
+
+  private TargetView target(Subscription s, long parked) {
+    if (s.webhook() == null || s.webhook().flow() == null) {
+      return null;
+    }
+    FlowControl.TargetState t = webhooks.flow().state(s.id());
+    if (t == null) {
+      // No attempt yet on this replica.
+      TargetSettings.Flow f = s.webhook().flow();
+      return new TargetView(
+          f.hasBreaker() ? "closed" : "none", f.ratePerSecond(), 0, 0, 0, parked, null);
+    }
+    return new TargetView(
+        t.circuit(),
+        t.ratePerSecond(),
+        t.replicaShare(),
+        t.sentLastSecond(),
+        t.deferred(),
+        parked,
+        t.lastError());
   }
 
   @DeleteMapping("/{id}")

@@ -39,6 +39,8 @@ function list(container, ctx) {
         {label: 'Types', value: s => h('code', {}, typesOf(s.pattern))},
         {label: 'Target', value: s => h('code', {}, s.target)},
         {label: 'Pending', num: true, value: s => deliveries[s.id] ? String(deliveries[s.id].pending) : '–'},
+        {label: 'Circuit', value: s => deliveries[s.id] && deliveries[s.id].target
+          ? h('span', {class: 'circuit ' + deliveries[s.id].target.circuit}, deliveries[s.id].target.circuit) : '–'},
         {label: 'Dead letters', num: true, value: s => deliveries[s.id] && deliveries[s.id].deadLetters
           ? h('a', {href: '#/dead-letters/' + encodeURIComponent(s.id)}, String(deliveries[s.id].deadLetters))
           : (deliveries[s.id] ? '0' : '–')},
@@ -63,6 +65,7 @@ function detail(container, ctx, id) {
       return;
     }
     container.querySelector('h1').textContent = 'Subscription ' + s.name;
+    const shownOnce = handoff.take('secret');
     const tester = patternTester(() => ({pattern: s.pattern ? pretty(s.pattern) : '', filter: s.filter || ''}), null);
     mount(body,
       h('div', {class: 'grid2'},
@@ -88,10 +91,51 @@ function detail(container, ctx, id) {
             h('dt', {}, 'Oldest pending since'), h('dd', {}, time(d.oldestPendingSince) || '–'),
             h('dt', {}, 'Last error'), h('dd', {}, d.lastError || '–'),
             h('dt', {}, 'Dead letters'), h('dd', {}, String(d.deadLetters)))
-            : h('p', {class: 'muted'}, 'Not available.')),
+            : h('p', {class: 'muted'}, 'Not available.'),
+          webhookPanel(s, d, shownOnce, load)),
         tester.el));
   }
   return {ready: load()};
+}
+
+/** Signing, connection and flow control of a webhook subscription, the target's state, and secret rotation. */
+function webhookPanel(s, d, shownOnce, reload) {
+  if (!s.signing && !s.connection && !s.flow) return null;
+  const secretBox = h('div', {id: 'signing-secret-box'});
+  const showSecret = (secret, note) => mount(secretBox, h('div', {class: 'notice', role: 'status'},
+    h('p', {}, note), h('code', {id: 'signing-secret'}, secret)));
+  if (shownOnce) showSecret(shownOnce, 'The signing secret, shown this once: store it with the receiver now.');
+  const overlap = h('input', {type: 'text', id: 'rotate-overlap', value: 'PT24H', spellcheck: 'false'});
+  const t = d && d.target;
+  const f = s.flow || {};
+  return h('div', {id: 'webhook-panel'},
+    h('h2', {}, 'Webhook target'),
+    h('dl', {},
+      h('dt', {}, 'Signing'), h('dd', {}, s.signing ? s.signing.scheme : 'unsigned'),
+      h('dt', {}, 'Connection'), h('dd', {}, s.connection || '–'),
+      h('dt', {}, 'Rate limit'), h('dd', {}, f.ratePerSecond ? f.ratePerSecond + '/s (burst ' + (f.burst || '–') + ')' : '–'),
+      h('dt', {}, 'Timeout'), h('dd', {}, f.timeout || 'default'),
+      h('dt', {}, 'Circuit breaker'), h('dd', {}, f.circuitBreaker
+        ? f.circuitBreaker.failures + ' failures, open for ' + (f.circuitBreaker.openFor || 'PT30S') : '–'),
+      t ? [
+        h('dt', {}, 'Circuit'), h('dd', {id: 'target-circuit', class: 'circuit ' + t.circuit}, t.circuit),
+        h('dt', {}, 'Sent last second'), h('dd', {}, String(t.sentLastSecond) +
+          (t.ratePerSecond ? ' (this replica\'s share ' + t.replicaShare + '/s)' : '')),
+        h('dt', {}, 'Held back'), h('dd', {}, String(t.deferred)),
+        h('dt', {}, 'Parked'), h('dd', {}, String(t.parked)),
+        h('dt', {}, 'Target\'s last error'), h('dd', {}, t.lastError || '–'),
+      ] : null),
+    s.signing ? h('div', {class: 'actions'},
+      field('Overlap of the old secret', overlap, 'ISO-8601, e.g. PT24H; PT0S retires it at once'),
+      h('button', {type: 'button', id: 'rotate-secret', onclick: async () => {
+        try {
+          const r = await post('/subscriptions/' + encodeURIComponent(s.id) + '/signing-secrets',
+            {overlap: overlap.value.trim() || null});
+          showSecret(r.secret, 'The new signing secret, shown this once. The previous one signs until ' +
+            (time(r.previousSecretsExpireAt) || 'now') + '.');
+        } catch (e) { toast(e.message, {bad: true}); }
+      }}, 'Rotate signing secret')) : null,
+    secretBox);
 }
 
 /**
@@ -188,6 +232,8 @@ function editor(container, ctx, from) {
   const input = (name, value, attrs = {}) => h('input', {type: 'text', name, value: value ?? '', spellcheck: 'false',
     ...attrs});
   const retry = from && from.retry ? from.retry : {};
+  const flow = from && from.flow ? from.flow : {};
+  const breaker = flow.circuitBreaker || {};
   const form = h('form', {class: 'form', id: 'subscription-form', novalidate: true},
     field('Name', input('name', from ? from.name + ' (copy)' : '', {id: 'sub-name', required: true})),
     patternEditor.el,
@@ -204,6 +250,20 @@ function editor(container, ctx, from) {
         field('Max backoff', input('retry.maxBackoff', retry.maxBackoff, {id: 'sub-max-backoff'})),
         field('Max age', input('retry.maxAge', retry.maxAge, {id: 'sub-max-age'})),
         field('Max pending', input('retry.maxPending', retry.maxPending, {inputmode: 'numeric', id: 'sub-pending'})))),
+    h('fieldset', {},
+      h('legend', {}, 'Webhook target (http/https only; all optional)'),
+      h('label', {class: 'checkbox'}, h('input', {type: 'checkbox', name: 'signing', id: 'sub-signing',
+        ...(from && from.signing ? {checked: true} : {})}), 'Sign deliveries (Standard Webhooks)'),
+      h('div', {class: 'row'},
+        field('Connection', input('connection', from ? from.connection : '', {id: 'sub-connection'}),
+          'The name of one of your connections'),
+        field('Rate per second', input('flow.ratePerSecond', flow.ratePerSecond, {inputmode: 'decimal', id: 'sub-rate'})),
+        field('Burst', input('flow.burst', flow.burst, {inputmode: 'numeric', id: 'sub-burst'})),
+        field('Timeout', input('flow.timeout', flow.timeout, {id: 'sub-timeout'}))),
+      h('div', {class: 'row'},
+        field('Breaker: failures', input('flow.circuitBreaker.failures', breaker.failures,
+          {inputmode: 'numeric', id: 'sub-breaker-failures'})),
+        field('Breaker: open for', input('flow.circuitBreaker.openFor', breaker.openFor, {id: 'sub-breaker-open'})))),
     from ? h('label', {class: 'checkbox'}, h('input', {type: 'checkbox', name: 'replace', id: 'sub-replace'}),
       'Delete the original "' + from.name + '" after saving (its pending deliveries and dead letters are dropped)')
       : null,
@@ -230,13 +290,25 @@ function editor(container, ctx, from) {
       const value = v('retry.' + k);
       if (value) retryBody[k] = /^\d+$/.test(value) ? Number(value) : value;
     }
+    const num = value => /^\d+(\.\d+)?$/.test(value) ? Number(value) : value;
+    const flowBody = {};
+    if (v('flow.ratePerSecond')) flowBody.ratePerSecond = num(v('flow.ratePerSecond'));
+    if (v('flow.burst')) flowBody.burst = num(v('flow.burst'));
+    if (v('flow.timeout')) flowBody.timeout = v('flow.timeout');
+    if (v('flow.circuitBreaker.failures') || v('flow.circuitBreaker.openFor')) {
+      flowBody.circuitBreaker = {failures: v('flow.circuitBreaker.failures') ? num(v('flow.circuitBreaker.failures')) : null,
+        openFor: v('flow.circuitBreaker.openFor') || null};
+    }
     const body = {name: v('name'), pattern, filter: v('filter') || null, target: v('target'),
-      deadLetter: v('deadLetter') || null, retry: Object.keys(retryBody).length ? retryBody : null};
+      deadLetter: v('deadLetter') || null, retry: Object.keys(retryBody).length ? retryBody : null,
+      signing: form.elements.signing.checked ? {scheme: 'standard-webhooks'} : null,
+      connection: v('connection') || null, flow: Object.keys(flowBody).length ? flowBody : null};
     try {
       const created = await post('/subscriptions', body);
       if (from && form.elements.replace && form.elements.replace.checked) {
         await del('/subscriptions/' + encodeURIComponent(from.id));
       }
+      if (created.secret) handoff.secret = created.secret;
       toast('Saved subscription ' + created.name);
       location.hash = '#/subscriptions/' + encodeURIComponent(created.id);
     } catch (err) {

@@ -379,6 +379,38 @@ class ConsoleBrowserTest {
   }
 
   @Test
+  void aSignedSubscriptionWithABreakerShowsItsSecretOnceAndItsTargetState() throws IOException {
+    open("subscriptions/new");
+    paste(
+        find("#subscription-form textarea[name=pattern]"), "{\"type\": [\"com.example.signed\"]}");
+    String name = unique("signed subscription");
+    find("#sub-name").sendKeys(name);
+    find("#sub-target").sendKeys(webhook.url("/" + name.replace(' ', '-')));
+    find("#sub-signing").click();
+    find("#sub-rate").sendKeys("20");
+    find("#sub-breaker-failures").sendKeys("3");
+    find("#sub-breaker-open").sendKeys("PT10S");
+    find("#save-subscription").click();
+    waiting().until(d -> d.getCurrentUrl().matches(".*#/subscriptions/[0-9a-f-]{36}$"));
+    String secret = find("#signing-secret").getText();
+    assertThat(secret).startsWith("whsec_");
+    assertThat(find("#target-circuit").getText()).isEqualTo("closed");
+    assertThat(find("#webhook-panel").getText())
+        .contains("standard-webhooks")
+        .contains("20/s (burst");
+    screenshot("subscription-webhook");
+
+    // Shown once: reloading the page shows no secret; a rotation shows the new one.
+    driver.navigate().refresh();
+    find("#webhook-panel");
+    assertThat(driver.findElements(By.cssSelector("#signing-secret"))).isEmpty();
+    assertThat(driver.getPageSource()).doesNotContain(secret);
+    find("#rotate-secret").click();
+    String rotated = find("#signing-secret").getText();
+    assertThat(rotated).startsWith("whsec_").isNotEqualTo(secret);
+  }
+
+  @Test
   void subscriptionFormShowsTheServicesErrorsAtTheirFields() {
     open("subscriptions/new");
     paste(find("#subscription-form textarea[name=pattern]"), "{\"type\": \"not-a-list\"}");

@@ -241,4 +241,85 @@ class TelemetryHygieneTest {
       assertThat(output.getAll()).as("the service log").doesNotContain(secret);
     }
   }
+
+  @Test
+  void signingAndConnectionSecretsAppearInNoAnswerAfterCreationNorInLogsMetricsAuditOrDeadLetters(
+      CapturedOutput output) {
+    String password = "conn-PASSWORD-" + UUID.randomUUID();
+    String apiKey = "conn-APIKEY-" + UUID.randomUUID();
+    String basicName = unique("basic");
+    String keyName = unique("apikey");
+    Response basic =
+        api.postJson(
+            "/api/v1/connections",
+            """
+            {"name": "%s", "type": "basic", "username": "u", "password": "%s"}"""
+                .formatted(basicName, password));
+    assertThat(basic.status()).as(basic.body()).isEqualTo(201);
+    Response key =
+        api.postJson(
+            "/api/v1/connections",
+            """
+            {"name": "%s", "type": "api-key", "header": "X-Api-Key", "value": "%s"}"""
+                .formatted(keyName, apiKey));
+    assertThat(key.status()).as(key.body()).isEqualTo(201);
+    String basicHeader =
+        java.util.Base64.getEncoder()
+            .encodeToString(("u:" + password).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+
+    // Two signed subscriptions to a failing target, one per connection: their deliveries are
+    // dead-lettered after one attempt each.
+    String type = unique("com.example.hygiene");
+    String path = "/" + unique("signed");
+    webhook.failNext(path, 100);
+    List<String> secrets = new java.util.ArrayList<>();
+    List<String> ids = new java.util.ArrayList<>();
+    for (String connection : List.of(basicName, keyName)) {
+      Response created =
+          api.postJson(
+              "/api/v1/subscriptions",
+              """
+              {"name": "%s", "pattern": {"type": ["%s"]}, "target": "%s", "connection": "%s",
+               "signing": {"scheme": "standard-webhooks"}, "retry": {"maxAttempts": 1}}"""
+                  .formatted(unique("hyg"), type, webhook.url(path), connection));
+      assertThat(created.status()).as(created.body()).isEqualTo(201);
+      secrets.add(created.json().get("secret").asText());
+      ids.add(created.json().get("id").asText());
+    }
+    Response rotated =
+        api.postJson(
+            "/api/v1/subscriptions/" + ids.get(0) + "/signing-secrets", "{\"overlap\": \"PT1H\"}");
+    assertThat(rotated.status()).isEqualTo(201);
+    secrets.add(rotated.json().get("secret").asText());
+    assertThat(api.publish(event(unique("h"), type)).status()).isIn(200, 202);
+    for (String id : ids) {
+      await()
+          .atMost(Duration.ofSeconds(20))
+          .until(
+              () ->
+                  api.get("/api/v1/dead-letters?subscription=" + id).json().get("items").size()
+                      == 1);
+    }
+
+    StringBuilder seen = new StringBuilder();
+    for (String id : ids) {
+      seen.append(api.get("/api/v1/subscriptions/" + id).body())
+          .append(api.get("/api/v1/subscriptions/" + id + "/deliveries").body())
+          .append(api.get("/api/v1/dead-letters?subscription=" + id).body());
+    }
+    seen.append(api.get("/api/v1/subscriptions").body())
+        .append(api.get("/api/v1/connections").body())
+        .append(api.get("/api/v1/connections/" + basicName).body())
+        .append(api.get("/api/v1/connections/" + keyName).body())
+        .append(api.get("/api/v1/audit?limit=1000").body())
+        .append(api.get("/actuator/prometheus").body());
+    assertThat(api.get("/api/v1/audit?limit=1000").body()).contains(basicName);
+    List<String> hidden = new java.util.ArrayList<>(secrets);
+    hidden.addAll(List.of(password, apiKey, basicHeader));
+    for (String secret : hidden) {
+      String body = secret.startsWith("whsec_") ? secret.substring(6) : secret;
+      assertThat(seen.toString()).as("answers, audit and metrics").doesNotContain(body);
+      assertThat(output.getAll()).as("the service log").doesNotContain(body);
+    }
+  }
 }

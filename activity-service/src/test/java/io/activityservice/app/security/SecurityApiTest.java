@@ -116,6 +116,9 @@ class SecurityApiTest {
     "DELETE, /api/v1/event-types/x",
     "GET, /api/v1/subscriptions",
     "GET, /api/v1/subscriptions/x/deliveries",
+    "POST, /api/v1/subscriptions/x/signing-secrets",
+    "GET, /api/v1/connections",
+    "DELETE, /api/v1/connections/x",
     "GET, /api/v1/channels",
     "GET, /api/v1/detectors",
     "GET, /api/v1/rules",
@@ -216,6 +219,7 @@ class SecurityApiTest {
         subscriber.postJson("/api/v1/event-types", "{\"type\": \"com.example.nope\"}"), 403);
     assertThat(subscriber.get("/api/v1/event-types").status()).isEqualTo(200);
     assertProblem(publisher.get("/api/v1/subscriptions"), 403);
+    assertProblem(publisher.get("/api/v1/connections"), 403);
     assertThat(publisher.get("/api/v1/event-types").status()).isEqualTo(200);
     assertProblem(publisher.get("/actuator/prometheus"), 403);
 

@@ -16,8 +16,47 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class WebhookReceiver implements AutoCloseable {
 
-  /** One received request. */
-  public record Call(String path, String contentType, String body) {}
+  /**
+   * One received request.
+   *
+   * @param headers the request headers, names in lower case
+   * @param receivedAtNanos {@link System#nanoTime()} on arrival
+   */
+  public record Call(
+      String path,
+      String contentType,
+      String body,
+      java.util.Map<String, List<String>> headers,
+      long receivedAtNanos) {
+
+    public Call(String path, String contentType, String body) {
+      this(path, contentType, body, java.util.Map.of(), 0);
+    }
+
+    /** The first value of a header, or {@code null}. */
+    public String header(String name) {
+      List<String> values = headers.get(name.toLowerCase(java.util.Locale.ROOT));
+      return values == null || values.isEmpty() ? null : values.get(0);
+    }
+  }
+
+  /**
+   * Decides the answer to a request to one path instead of the default (204, or 503 while failures
+   * are asked for).
+   */
+  @FunctionalInterface
+  public interface Responder {
+    /**
+     * @param call the request
+     * @param responseHeaders headers to send back (e.g. Retry-After)
+     * @return the status; a 2xx records the call
+     */
+    int respond(Call call, com.sun.net.httpserver.Headers responseHeaders);
+  }
+
+  private final java.util.Map<String, Responder> responders =
+      new java.util.concurrent.ConcurrentHashMap<>();
+  private final List<Call> attempts = new CopyOnWriteArrayList<>();
 
   private final HttpServer server;
   private final List<Call> calls = new CopyOnWriteArrayList<>();
@@ -40,18 +79,37 @@ public final class WebhookReceiver implements AutoCloseable {
     server.createContext(
         "/",
         exchange -> {
+          long at = System.nanoTime();
           String body =
               new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+          java.util.Map<String, List<String>> headers = new java.util.HashMap<>();
+          exchange
+              .getRequestHeaders()
+              .forEach((k, v) -> headers.put(k.toLowerCase(java.util.Locale.ROOT), List.copyOf(v)));
+          Call call =
+              new Call(
+                  exchange.getRequestURI().getPath(),
+                  exchange.getRequestHeaders().getFirst("Content-Type"),
+                  body,
+                  java.util.Map.copyOf(headers),
+                  at);
+          attempts.add(call);
+          Responder responder = responders.get(call.path());
+          if (responder != null) {
+            int status = responder.respond(call, exchange.getResponseHeaders());
+            if (status / 100 == 2) {
+              calls.add(call);
+            }
+            exchange.sendResponseHeaders(status, -1);
+            exchange.close();
+            return;
+          }
           AtomicInteger forPath = failuresByPath.get(exchange.getRequestURI().getPath());
           boolean fail =
               (forPath != null && forPath.getAndUpdate(n -> Math.max(0, n - 1)) > 0)
                   || failuresLeft.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
           if (!fail) {
-            calls.add(
-                new Call(
-                    exchange.getRequestURI().getPath(),
-                    exchange.getRequestHeaders().getFirst("Content-Type"),
-                    body));
+            calls.add(call);
           }
           exchange.sendResponseHeaders(fail ? 503 : 204, -1);
           exchange.close();
@@ -69,6 +127,16 @@ public final class WebhookReceiver implements AutoCloseable {
 
   public List<Call> calls(String path) {
     return calls.stream().filter(c -> c.path().equals(path)).toList();
+  }
+
+  /** Answers requests to {@code path} with {@code responder} from now on. */
+  public void respond(String path, Responder responder) {
+    responders.put(path, responder);
+  }
+
+  /** Every request to {@code path}, answered 2xx or not, in arrival order. */
+  public List<Call> attempts(String path) {
+    return attempts.stream().filter(c -> c.path().equals(path)).toList();
   }
 
   /** The next {@code n} requests are answered 503 and not recorded. */

@@ -27,6 +27,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * CloudEvents Partitioning extension), if it has one; {@link #withPartitionKey(String)} sets
  * another.
  *
+ * <p><b>Send options</b> ({@link #options()}): request headers and an answer timeout for one
+ * delivery (a webhook subscription's signature and credentials); channels other than webhooks
+ * ignore them.
+ *
  * <p><b>Encodings</b> ({@link #encoded(WireFormat)}): each wire format encodes the event once,
  * however many channels of that format send it and from however many threads; copies made with
  * {@link #withPartitionKey(String)} share the cache. Immutable apart from that cache; thread-safe.
@@ -39,12 +43,17 @@ public final class OutboundEvent {
   private final CloudEvent event;
   private final String partitionKey;
   private final ConcurrentHashMap<WireFormat<?>, Object> encodings;
+  private final SendOptions options;
 
   private OutboundEvent(
-      CloudEvent event, String partitionKey, ConcurrentHashMap<WireFormat<?>, Object> encodings) {
+      CloudEvent event,
+      String partitionKey,
+      ConcurrentHashMap<WireFormat<?>, Object> encodings,
+      SendOptions options) {
     this.event = event;
     this.partitionKey = partitionKey;
     this.encodings = encodings;
+    this.options = options;
   }
 
   /**
@@ -56,7 +65,10 @@ public final class OutboundEvent {
     Objects.requireNonNull(event, "event");
     Object key = event.getExtension(PARTITION_KEY_EXTENSION);
     return new OutboundEvent(
-        event, key == null ? null : emptyToNull(key.toString()), new ConcurrentHashMap<>(4));
+        event,
+        key == null ? null : emptyToNull(key.toString()),
+        new ConcurrentHashMap<>(4),
+        SendOptions.NONE);
   }
 
   /** The event. */
@@ -75,7 +87,24 @@ public final class OutboundEvent {
    * @param key the key; {@code null} or empty for none
    */
   public OutboundEvent withPartitionKey(String key) {
-    return new OutboundEvent(event, emptyToNull(key), encodings);
+    return new OutboundEvent(event, emptyToNull(key), encodings, options);
+  }
+
+  /**
+   * What this delivery asks of the channel besides the event (webhooks: request headers and answer
+   * timeout); {@link SendOptions#NONE} unless set with {@link #withOptions}.
+   */
+  public SendOptions options() {
+    return options;
+  }
+
+  /**
+   * The same event for one delivery with other send options, sharing this one's encodings (so a
+   * signature computed over {@link #encoded} covers exactly the bytes the channel sends).
+   */
+  public OutboundEvent withOptions(SendOptions options) {
+    return new OutboundEvent(
+        event, partitionKey, encodings, options == null ? SendOptions.NONE : options);
   }
 
   /**

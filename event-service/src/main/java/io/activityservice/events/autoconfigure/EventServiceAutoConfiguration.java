@@ -27,9 +27,15 @@ import io.activityservice.events.routing.EventRouter;
 import io.activityservice.events.routing.RoutingMetrics;
 import io.activityservice.events.schema.EventsSchema;
 import io.activityservice.events.schema.ModuleSchema;
+import io.activityservice.events.secret.SecretCipher;
 import io.activityservice.events.subscription.SubscriptionIndex;
 import io.activityservice.events.subscription.SubscriptionRepository;
 import io.activityservice.events.subscription.SubscriptionService;
+import io.activityservice.events.webhook.Connections;
+import io.activityservice.events.webhook.FlowControl;
+import io.activityservice.events.webhook.SigningSecrets;
+import io.activityservice.events.webhook.TokenClient;
+import io.activityservice.events.webhook.WebhookTargets;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.List;
@@ -188,6 +194,56 @@ public class EventServiceAutoConfiguration {
         settings.delivery());
   }
 
+  /**
+   * Signing secrets, connections and per-delivery webhook settings. The {@link SecretCipher} comes
+   * from the application ({@code activity.secrets.*}); without one, a key is made up for this run
+   * only (secrets stored now cannot be read after a restart), which suits tests of this module.
+   */
+  @DependsOnDatabaseInitialization
+  @Bean(destroyMethod = "")
+  WebhookTargets webhookTargets(
+      DataSource dataSource,
+      ObjectProvider<SecretCipher> cipher,
+      ObjectProvider<TokenClient> tokens,
+      Clock clock,
+      ConfigChangeLog changes,
+      ConfigPropagator propagator,
+      ClusterMembers members,
+      MeterRegistry meters,
+      EventServiceSettings settings) {
+    SecretCipher c =
+        cipher.getIfAvailable(
+            () -> {
+              org.slf4j.LoggerFactory.getLogger(EventServiceAutoConfiguration.class)
+                  .warn(
+                      "no SecretCipher bean: webhook secrets are encrypted with a key of this run"
+                          + " only");
+              return new SecretCipher(SecretCipher.newKey());
+            });
+    JdbcClient jdbc = JdbcClient.create(dataSource);
+    SigningSecrets secrets = new SigningSecrets(jdbc, c, clock, changes);
+    Connections connections = new Connections(jdbc, c, clock, changes, tokens.getIfAvailable());
+    propagator.register(SigningSecrets.CHANGE_KIND, secrets::reload);
+    propagator.register(Connections.CHANGE_KIND, connections::reload);
+    // The live replicas share each target's rate; counted off the hot path, every few seconds.
+    java.util.concurrent.Executor counter =
+        java.util.concurrent.Executors.newSingleThreadExecutor(
+            io.activityservice.channel.support.DaemonThreads.factory("webhook-flow"));
+    FlowControl flow =
+        new FlowControl(
+            clock,
+            () -> (int) members.members().stream().filter(ClusterMembers.Member::live).count(),
+            counter,
+            meters,
+            settings.maxSubscriptionTags());
+    return new WebhookTargets(secrets, connections, flow, clock);
+  }
+
+  @Bean(destroyMethod = "close")
+  Connections webhookConnections(WebhookTargets targets) {
+    return targets.connections();
+  }
+
   @Bean
   DeadLetters deadLetters(DurableDelivery delivery) {
     return delivery.deadLetters();
@@ -202,7 +258,9 @@ public class EventServiceAutoConfiguration {
       DurableDelivery delivery,
       ConfigChangeLog changes,
       ConfigPropagator propagator,
-      EventServiceSettings settings) {
+      EventServiceSettings settings,
+      WebhookTargets webhooks) {
+    delivery.webhooks(webhooks);
     SubscriptionService service =
         new SubscriptionService(
             new SubscriptionRepository(JdbcClient.create(dataSource)),
@@ -212,6 +270,7 @@ public class EventServiceAutoConfiguration {
             delivery::subscriptionDeleted,
             changes,
             settings.patterns());
+    service.webhooks(webhooks);
     service.loadAll();
     propagator.register(SubscriptionService.CHANGE_KIND, service::reload);
     delivery.start();

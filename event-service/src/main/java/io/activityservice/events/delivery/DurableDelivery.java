@@ -5,12 +5,16 @@ import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.OutboundChannel;
 import io.activityservice.channel.OutboundEvent;
 import io.activityservice.channel.support.DaemonThreads;
+import io.activityservice.channel.support.Futures;
 import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.SubscriptionIndex;
+import io.activityservice.events.webhook.DeliveryDeferred;
+import io.activityservice.events.webhook.TargetSettings;
+import io.activityservice.events.webhook.WebhookTargets;
 import io.cloudevents.CloudEvent;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -92,6 +96,9 @@ public final class DurableDelivery implements AutoCloseable {
   private final ScheduledExecutorService scheduler;
   private final ParkAfterTimer timer;
 
+  /** Signing, credentials and timeouts of webhook subscriptions; {@code null} for none. */
+  private volatile WebhookTargets webhooks;
+
   /**
    * Routes by target (targets come and go with subscriptions: beyond the bound, looked up
    * uncached).
@@ -127,6 +134,15 @@ public final class DurableDelivery implements AutoCloseable {
         new RetryWorker(store, settler, this, deadLetters, subscriptions, settings, clock);
     this.scheduler = Executors.newScheduledThreadPool(1, DaemonThreads.named("delivery-timer"));
     this.timer = new ParkAfterTimer(settings.parkAfter(), scheduler);
+  }
+
+  /**
+   * Applies webhook subscriptions' signing, connections and timeouts from now on (set once, before
+   * {@link #start()}).
+   */
+  public DurableDelivery webhooks(WebhookTargets webhooks) {
+    this.webhooks = webhooks;
+    return this;
   }
 
   /** Starts the retry worker and housekeeping (dead-letter retention, pending gauges). */
@@ -236,8 +252,32 @@ public final class DurableDelivery implements AutoCloseable {
     metrics.failedAttempt(target);
   }
 
-  /** Sends through the target's channel, counting the outcome; never throws. */
-  CompletableFuture<Void> send(ChannelUri target, OutboundEvent event) {
+  /**
+   * Sends one attempt of a subscription's delivery through {@code route}, with the subscription's
+   * webhook settings applied (signature, credentials, timeout); never throws.
+   */
+  CompletableFuture<Void> send(Route route, SubscriptionIndex.Entry entry, OutboundEvent event) {
+    return send(route, entry, event, false);
+  }
+
+  private CompletableFuture<Void> send(
+      Route route, SubscriptionIndex.Entry entry, OutboundEvent event, boolean reserved) {
+    TargetSettings settings = entry.subscription().webhook();
+    WebhookTargets w = webhooks;
+    if (settings == null || w == null) {
+      return route.send(event);
+    }
+    return w.send(entry.subscription().id(), settings, event, reserved, route::send);
+  }
+
+  /**
+   * Sends a retry through the subscription's target channel, counting the outcome; never throws.
+   *
+   * @param reserved whether the delivery holds a rate-limit slot of its target
+   */
+  CompletableFuture<Void> send(
+      SubscriptionIndex.Entry entry, OutboundEvent event, boolean reserved) {
+    ChannelUri target = entry.target();
     Route route;
     try {
       route = route(target);
@@ -245,13 +285,12 @@ public final class DurableDelivery implements AutoCloseable {
       metrics.failedAttempt(target);
       return CompletableFuture.failedFuture(e);
     }
-    return route
-        .send(event)
+    return send(route, entry, event, reserved)
         .whenComplete(
             (ok, error) -> {
               if (error == null) {
                 route.meters().delivered().increment();
-              } else {
+              } else if (!(Futures.unwrap(error) instanceof DeliveryDeferred)) {
                 route.meters().failed().increment();
               }
             });
@@ -263,12 +302,20 @@ public final class DurableDelivery implements AutoCloseable {
   CompletableFuture<Result> parkFailedFirstAttempt(
       SubscriptionIndex.Entry entry, RoutableEvent event, Throwable error) {
     long now = clock.millis();
-    String failure = "attempt 1: " + Settler.describe(error);
     RetryPolicy policy = entry.subscription().retry();
-    long delay = policy.backoff(1).toMillis();
+    Throwable cause = Futures.unwrap(error);
+    boolean deferred = cause instanceof DeliveryDeferred;
+    String failure =
+        deferred ? "deferred: " + cause.getMessage() : "attempt 1: " + Settler.describe(error);
+    long delay =
+        deferred ? ((DeliveryDeferred) cause).delayMillis() : Settler.delayAfter(policy, 1, cause);
     long received = receivedAtMillis(event, now);
     String subscription = entry.subscription().id();
-    if (policy.allowsAnotherAttempt(1, now - received, delay)) {
+    boolean another =
+        deferred
+            ? now - received + delay < policy.maxAge().toMillis()
+            : policy.allowsAnotherAttempt(1, now - received, delay);
+    if (another) {
       ParkedDelivery row =
           row(
               entry,
@@ -279,15 +326,18 @@ public final class DurableDelivery implements AutoCloseable {
               failure,
               null,
               null,
-              now);
+              now,
+              deferred ? 0 : 1);
       metrics.parked(subscription);
       return writer.park(new DeliveryStore.Park(row, null, null)).thenApply(v -> Result.PARKED);
     }
     String reason =
-        "gave up after 1 of retry.maxAttempts="
-            + policy.maxAttempts()
-            + " attempts; last "
-            + failure;
+        deferred
+            ? "gave up: retry.maxAge=" + policy.maxAge() + " would pass while " + failure
+            : "gave up after 1 of retry.maxAttempts="
+                + policy.maxAttempts()
+                + " attempts; last "
+                + failure;
     metrics.deadLettered(subscription, entry.target().toString(), 1);
     CloudEvent e = event.event();
     if (deadLetters.channelFor(entry.deadLetter()) != null) {
@@ -301,7 +351,8 @@ public final class DurableDelivery implements AutoCloseable {
               failure,
               reason,
               null,
-              now);
+              now,
+              deferred ? 0 : 1);
       return writer
           .park(new DeliveryStore.Park(row, null, null))
           .thenApply(v -> Result.DEAD_LETTERED);
@@ -338,7 +389,8 @@ public final class DurableDelivery implements AutoCloseable {
         null,
         null,
         UUID.randomUUID().toString(),
-        now);
+        now,
+        1);
   }
 
   CompletableFuture<Void> parkInFlight(ParkedDelivery row) {
@@ -362,7 +414,8 @@ public final class DurableDelivery implements AutoCloseable {
       String lastError,
       String reason,
       String lockToken,
-      long now) {
+      long now,
+      int attempts) {
     CloudEvent e = event.event();
     return new ParkedDelivery(
         UUID.randomUUID().toString(),
@@ -372,7 +425,7 @@ public final class DurableDelivery implements AutoCloseable {
         e.getSource().toString(),
         e.getType(),
         json(event),
-        1,
+        attempts,
         receivedAt,
         nextAttemptAt,
         lastError,

@@ -5,6 +5,7 @@ import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.OutboundEvent;
 import io.activityservice.channel.support.DaemonThreads;
 import io.activityservice.events.subscription.SubscriptionIndex;
+import io.activityservice.events.webhook.DeliveryDeferred;
 import io.cloudevents.CloudEvent;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -215,7 +216,7 @@ final class RetryWorker implements AutoCloseable {
     long timeout = settings.lease().toMillis();
     if (row.phase() == ParkedDelivery.Phase.RETRY) {
       return owner
-          .send(entry.target(), OutboundEvent.of(event))
+          .send(entry, OutboundEvent.of(event), DeliveryDeferred.holdsReservation(row.lastError()))
           .orTimeout(timeout, TimeUnit.MILLISECONDS)
           .handle((ok, error) -> settler.afterAttempt(row, entry, error));
     }

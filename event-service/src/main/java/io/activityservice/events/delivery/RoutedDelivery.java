@@ -72,7 +72,7 @@ final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTime
     CompletableFuture<Void> send;
     try {
       route = owner.route(entry.target());
-      send = route.send(event.outbound());
+      send = owner.send(route, entry, event.outbound());
     } catch (RuntimeException e) {
       send = CompletableFuture.failedFuture(e);
     }
@@ -87,7 +87,12 @@ final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTime
   @Override
   public void accept(Void ok, Throwable error) {
     if (route != null) {
-      (error == null ? route.meters().delivered() : route.meters().failed()).increment();
+      if (error == null) {
+        route.meters().delivered().increment();
+      } else if (!(io.activityservice.channel.support.Futures.unwrap(error)
+          instanceof io.activityservice.events.webhook.DeliveryDeferred)) {
+        route.meters().failed().increment();
+      }
     } else {
       owner.countFailedAttempt(entry.target());
     }

@@ -1,9 +1,11 @@
 package io.activityservice.events.delivery;
 
 import io.activityservice.channel.ChannelUri;
+import io.activityservice.channel.RetryAfterHint;
 import io.activityservice.channel.support.Futures;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.SubscriptionIndex;
+import io.activityservice.events.webhook.DeliveryDeferred;
 import java.time.Clock;
 import java.util.concurrent.CompletableFuture;
 
@@ -39,10 +41,17 @@ final class Settler {
       return writer.delete(claim);
     }
     long now = clock.millis();
-    String failure = "attempt " + row.attempts() + ": " + describe(error);
     RetryPolicy policy = entry.subscription().retry();
-    long delay = policy.backoff(Math.max(1, row.attempts())).toMillis();
-    if (policy.allowsAnotherAttempt(row.attempts(), now - row.receivedAt(), delay)) {
+    Throwable cause = Futures.unwrap(error);
+    if (cause instanceof DeliveryDeferred deferred
+        && now - row.receivedAt() + deferred.delayMillis() < policy.maxAge().toMillis()) {
+      // Held back by the target's flow control: wait without counting an attempt.
+      return release(row, deferred.delayMillis(), "deferred: " + deferred.getMessage());
+    }
+    String failure = "attempt " + row.attempts() + ": " + describe(error);
+    long delay = delayAfter(policy, Math.max(1, row.attempts()), cause);
+    if (!(cause instanceof DeliveryDeferred)
+        && policy.allowsAnotherAttempt(row.attempts(), now - row.receivedAt(), delay)) {
       return writer.reschedule(
           new DeliveryStore.Reschedule(claim, now + delay, failure, now, null));
     }
@@ -123,6 +132,18 @@ final class Settler {
 
   static DeliveryStore.Claim claim(ParkedDelivery row) {
     return new DeliveryStore.Claim(row.id(), row.lockToken());
+  }
+
+  /**
+   * The wait before the next attempt: the policy's backoff, or longer if the target asked for it
+   * ({@code Retry-After} on a 429 or 503); {@code maxAge} bounds it where it is checked.
+   */
+  static long delayAfter(RetryPolicy policy, int attempt, Throwable cause) {
+    long backoff = policy.backoff(attempt).toMillis();
+    if (cause instanceof RetryAfterHint hint && hint.retryAfter() != null) {
+      return Math.max(backoff, hint.retryAfter().toMillis());
+    }
+    return backoff;
   }
 
   static String describe(Throwable error) {

@@ -1,6 +1,7 @@
 package io.activityservice.events.subscription;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.activityservice.events.webhook.TargetSettings;
 import java.time.OffsetDateTime;
 
 /**
@@ -17,6 +18,7 @@ import java.time.OffsetDateTime;
  * @param createdAt creation time
  * @param owner identity that created it (e.g. {@code key:<id>} or {@code jwt:<subject>}), or {@code
  *     null}
+ * @param webhook signing, connection and flow control of a webhook target, or {@code null} for none
  */
 public record Subscription(
     String id,
@@ -27,7 +29,22 @@ public record Subscription(
     RetryPolicy retry,
     String deadLetter,
     OffsetDateTime createdAt,
-    String owner) {
+    String owner,
+    TargetSettings webhook) {
+
+  /** A subscription without webhook settings. */
+  public Subscription(
+      String id,
+      String name,
+      JsonNode pattern,
+      String filter,
+      String target,
+      RetryPolicy retry,
+      String deadLetter,
+      OffsetDateTime createdAt,
+      String owner) {
+    this(id, name, pattern, filter, target, retry, deadLetter, createdAt, owner, null);
+  }
 
   /** A subscription without an owner. */
   public Subscription(
@@ -39,6 +56,6 @@ public record Subscription(
       RetryPolicy retry,
       String deadLetter,
       OffsetDateTime createdAt) {
-    this(id, name, pattern, filter, target, retry, deadLetter, createdAt, null);
+    this(id, name, pattern, filter, target, retry, deadLetter, createdAt, null, null);
   }
 }

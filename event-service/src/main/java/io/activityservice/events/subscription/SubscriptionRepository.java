@@ -1,6 +1,7 @@
 package io.activityservice.events.subscription;
 
 import io.activityservice.events.json.Json;
+import io.activityservice.events.webhook.TargetSettings;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -33,8 +34,9 @@ public class SubscriptionRepository {
     jdbc.sql(
             """
             insert into subscription (id, name, pattern_json, filter_expr, target, max_attempts,
-              initial_backoff_ms, max_backoff_ms, max_age_ms, max_pending, dead_letter, created_at, owner)
-            values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
+              initial_backoff_ms, max_backoff_ms, max_age_ms, max_pending, dead_letter, created_at, owner,
+              signing_scheme, connection_name, flow_json)
+            values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
         .params(
             s.id(),
             s.name(),
@@ -48,7 +50,12 @@ public class SubscriptionRepository {
             s.retry().maxPending(),
             s.deadLetter(),
             s.createdAt(),
-            s.owner())
+            s.owner(),
+            s.webhook() == null ? null : s.webhook().signingScheme(),
+            s.webhook() == null ? null : s.webhook().connection(),
+            s.webhook() == null || s.webhook().flow() == null
+                ? null
+                : writeFlow(s.webhook().flow()))
         .update();
   }
 
@@ -74,6 +81,43 @@ public class SubscriptionRepository {
         retry,
         rs.getString("dead_letter"),
         rs.getObject("created_at", OffsetDateTime.class),
-        rs.getString("owner"));
+        rs.getString("owner"),
+        TargetSettings.orNull(
+            rs.getString("signing_scheme"),
+            rs.getString("connection_name"),
+            readFlow(rs.getString("flow_json"))));
+  }
+
+  private static String writeFlow(TargetSettings.Flow f) {
+    com.fasterxml.jackson.databind.node.ObjectNode n = Json.MAPPER.createObjectNode();
+    if (f.ratePerSecond() != null) {
+      n.put("ratePerSecond", f.ratePerSecond());
+    }
+    if (f.burst() != null) {
+      n.put("burst", f.burst());
+    }
+    if (f.timeout() != null) {
+      n.put("timeoutMs", f.timeout().toMillis());
+    }
+    if (f.breakerFailures() != null) {
+      n.put("breakerFailures", f.breakerFailures());
+      n.put("breakerOpenForMs", f.breakerOpenFor().toMillis());
+    }
+    return Json.write(n);
+  }
+
+  private static TargetSettings.Flow readFlow(String json) {
+    if (json == null) {
+      return null;
+    }
+    com.fasterxml.jackson.databind.JsonNode n = Json.parse(json, "flow");
+    return new TargetSettings.Flow(
+        n.hasNonNull("ratePerSecond") ? n.get("ratePerSecond").asDouble() : null,
+        n.hasNonNull("burst") ? n.get("burst").asInt() : null,
+        n.hasNonNull("timeoutMs") ? Duration.ofMillis(n.get("timeoutMs").asLong()) : null,
+        n.hasNonNull("breakerFailures") ? n.get("breakerFailures").asInt() : null,
+        n.hasNonNull("breakerOpenForMs")
+            ? Duration.ofMillis(n.get("breakerOpenForMs").asLong())
+            : null);
   }
 }

@@ -7,6 +7,8 @@ import io.activityservice.events.cluster.ConfigChanges;
 import io.activityservice.events.log.LogSafe;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
+import io.activityservice.events.webhook.TargetSettings;
+import io.activityservice.events.webhook.WebhookTargets;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -30,6 +32,16 @@ public class SubscriptionService {
   private final Consumer<String> onDeleted;
   private final ConfigChanges changes;
   private final PatternLimits limits;
+
+  /** Signing secrets and connections of webhook subscriptions; {@code null} for none. */
+  private volatile WebhookTargets webhooks;
+
+  /**
+   * A created subscription and, for a signed one, its signing secret (to be shown once).
+   *
+   * @param secret the {@code whsec_…} secret, or {@code null} if unsigned
+   */
+  public record Created(Subscription subscription, String secret) {}
 
   public SubscriptionService(
       SubscriptionRepository repository,
@@ -70,6 +82,12 @@ public class SubscriptionService {
     this.clock = clock;
     this.onDeleted = onDeleted;
     this.changes = changes;
+  }
+
+  /** Lets subscriptions sign their deliveries and use connections (set once, at start-up). */
+  public SubscriptionService webhooks(WebhookTargets webhooks) {
+    this.webhooks = webhooks;
+    return this;
   }
 
   /** Kind of the subscription changes in the configuration log. */
@@ -148,6 +166,25 @@ public class SubscriptionService {
       RetryPolicy retry,
       String deadLetter,
       String owner) {
+    return create(name, pattern, filter, target, retry, deadLetter, owner, null).subscription();
+  }
+
+  /**
+   * Validates and stores a subscription owned by {@code owner} with webhook settings; a signed one
+   * gets its first signing secret in the same transaction.
+   *
+   * @param webhook signing, connection and flow control, or {@code null}; webhook targets only
+   * @throws InvalidInputException naming the first offending field
+   */
+  public Created create(
+      String name,
+      JsonNode pattern,
+      String filter,
+      String target,
+      RetryPolicy retry,
+      String deadLetter,
+      String owner,
+      TargetSettings webhook) {
     if (name == null || name.isBlank() || name.length() > 255) {
       throw new InvalidInputException("name", "is required (1-255 characters)");
     }
@@ -163,21 +200,41 @@ public class SubscriptionService {
             retry == null ? RetryPolicy.DEFAULT : retry,
             cleanDeadLetter,
             OffsetDateTime.now(clock),
-            owner);
+            owner,
+            webhook);
     CompiledPattern compiled = compilePattern(pattern);
     SubscriptionIndex.Entry entry = compile(s);
+    WebhookTargets w = webhooks;
+    if (webhook != null) {
+      if (w == null) {
+        throw new InvalidInputException(
+            webhook.signed() ? "signing" : webhook.connection() != null ? "connection" : "flow",
+            "webhook settings are not available in this deployment");
+      }
+      if (webhook.connection() != null) {
+        w.connections().requireUsable("connection", webhook.connection(), target.trim(), false);
+      }
+    }
+    String[] secret = new String[1];
+    Runnable insert =
+        () -> {
+          repository.insert(s);
+          if (webhook != null && webhook.signed()) {
+            secret[0] = w.secrets().create(s.id());
+          }
+        };
     if (compiled.wildcards() && owner != null) {
       synchronized (
           this) { // count and insert together, so concurrent creates cannot pass the bound on this
         // replica
         requireWildcardBudget(owner);
-        changes.record(CHANGE_KIND, s.id(), () -> repository.insert(s));
+        changes.record(CHANGE_KIND, s.id(), insert);
       }
     } else {
-      changes.record(CHANGE_KIND, s.id(), () -> repository.insert(s));
+      changes.record(CHANGE_KIND, s.id(), insert);
     }
     index.add(entry);
-    return s;
+    return new Created(s, secret[0]);
   }
 
   /**
@@ -240,6 +297,11 @@ public class SubscriptionService {
           if (!repository.delete(id)) {
             throw new NotFoundException("subscription", id);
           }
+          WebhookTargets w = webhooks;
+          if (w != null) {
+            w.secrets().delete(id);
+            w.flow().forget(id);
+          }
         });
     index.remove(id);
     onDeleted.accept(id);
@@ -253,6 +315,15 @@ public class SubscriptionService {
           "target", "is required: a channel URI such as https://host/hook or jms:queue:orders");
     }
     ChannelUri target = channels.parse("target", s.target());
+    if (s.webhook() != null
+        && !target.scheme().equals("http")
+        && !target.scheme().equals("https")) {
+      throw new InvalidInputException(
+          s.webhook().signed()
+              ? "signing"
+              : s.webhook().connection() != null ? "connection" : "flow",
+          "applies to webhook (http/https) targets only");
+    }
     ChannelUri deadLetter =
         s.deadLetter() == null ? null : channels.parse("deadLetter", s.deadLetter());
     return new SubscriptionIndex.Entry(s, filter, target, deadLetter);

@@ -19,9 +19,10 @@ import java.util.concurrent.TimeUnit;
  * {@code webhook}: HTTP POST to {@code url}. The body is the {@code event} parameter as a
  * structured CloudEvent ({@code application/cloudevents+json}), or {@code body} (JSON, or a string
  * as given with {@code contentType}), or else the triggering event. Optional {@code headers} (a
- * map), {@code timeout} (ms or ISO-8601) and {@code maxAttempts}. A 2xx answer succeeds; 5xx, 408,
- * 429 and I/O errors are retried with exponential backoff; other answers (redirects are not
- * followed) fail at once.
+ * map), {@code timeout} (ms or ISO-8601), {@code maxAttempts} and {@code connection} (the name of a
+ * connection whose credentials each attempt carries; it must list the URL in its {@code
+ * allowedTargets}). A 2xx answer succeeds; 5xx, 408, 429 and I/O errors are retried with
+ * exponential backoff; other answers (redirects are not followed) fail at once.
  *
  * <p>Requests go through the {@link WebhookPoster} the application hands over (the http channel
  * adapter's guarded client): the same outbound policy as webhook subscriptions (internal targets
@@ -123,9 +124,15 @@ public final class WebhookAction implements ActionHandler {
       given.forEach((k, v) -> headers.put(String.valueOf(k), String.valueOf(v)));
     }
     Duration attemptTimeout = Params.duration(params, "timeout", timeout);
+    String connection = Params.optional(params, "connection");
     return new Request(
         poster.prepare(
-            uri, contentType, body.getBytes(StandardCharsets.UTF_8), headers, attemptTimeout),
+            uri,
+            contentType,
+            body.getBytes(StandardCharsets.UTF_8),
+            headers,
+            attemptTimeout,
+            connection),
         uri,
         attemptTimeout);
   }

@@ -28,6 +28,28 @@ public interface WebhookPoster {
   Attempt prepare(
       URI target, String contentType, byte[] body, Map<String, String> headers, Duration timeout);
 
+  /**
+   * Like {@link #prepare(URI, String, byte[], Map, Duration)}, each attempt carrying the
+   * credentials of a named connection (fetched anew per attempt, so a refreshed OAuth 2 token is
+   * used).
+   *
+   * @param connection the connection's name, or {@code null} for none
+   * @throws IllegalArgumentException also if there is no such connection, or it may not be used for
+   *     {@code target} by rules
+   */
+  default Attempt prepare(
+      URI target,
+      String contentType,
+      byte[] body,
+      Map<String, String> headers,
+      Duration timeout,
+      String connection) {
+    if (connection != null) {
+      throw new IllegalArgumentException("this deployment offers no connections to rule webhooks");
+    }
+    return prepare(target, contentType, body, headers, timeout);
+  }
+
   /** One prepared POST. */
   @FunctionalInterface
   interface Attempt {

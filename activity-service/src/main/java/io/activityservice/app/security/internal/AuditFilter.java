@@ -48,7 +48,9 @@ public class AuditFilter extends OncePerRequestFilter {
           "archives",
           "archive",
           "replays",
-          "replay");
+          "replay",
+          "connections",
+          "connection");
 
   private final AuditLog audit;
 

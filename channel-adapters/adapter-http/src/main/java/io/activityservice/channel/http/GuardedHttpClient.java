@@ -81,6 +81,10 @@ final class GuardedHttpClient implements WebhookClient, AutoCloseable {
   private static final long REFUSAL_LOG_INTERVAL_NANOS = TimeUnit.MINUTES.toNanos(5);
 
   private static final int RESOLVER_THREADS = 4;
+
+  /** Largest response body {@link #exchange(WebhookRequest, int)} reads. */
+  static final int MAX_BODY_BYTES = 1 << 20;
+
   private static final int RESOLVER_QUEUE = 10_000;
 
   private final OutboundPolicy policy;
@@ -157,10 +161,18 @@ final class GuardedHttpClient implements WebhookClient, AutoCloseable {
 
   @Override
   public CompletableFuture<Integer> post(WebhookRequest request) {
+    return exchange(request, 0).thenApply(WebhookResponse::status);
+  }
+
+  @Override
+  public CompletableFuture<WebhookResponse> exchange(WebhookRequest request, int maxBodyBytes) {
     try {
+      if (maxBodyBytes < 0 || maxBodyBytes > MAX_BODY_BYTES) {
+        throw new IllegalArgumentException("maxBodyBytes must be 0 to " + MAX_BODY_BYTES);
+      }
       URI target = request.target();
       String host = OutboundPolicy.host(target);
-      return limiter.submit(hostAndPort(target), () -> exchange(request, host));
+      return limiter.submit(hostAndPort(target), () -> exchange(request, host, maxBodyBytes));
     } catch (OutboundRefusedException e) {
       logRefusal(request.target(), e);
       return CompletableFuture.failedFuture(e);
@@ -192,8 +204,9 @@ final class GuardedHttpClient implements WebhookClient, AutoCloseable {
     }
   }
 
-  private CompletableFuture<Integer> exchange(WebhookRequest request, String host) {
-    CompletableFuture<Integer> result = new CompletableFuture<>();
+  private CompletableFuture<WebhookResponse> exchange(
+      WebhookRequest request, String host, int maxBody) {
+    CompletableFuture<WebhookResponse> result = new CompletableFuture<>();
     Duration timeout = request.timeout() != null ? request.timeout() : requestTimeout;
     AtomicReference<Future<?>> call = new AtomicReference<>();
     ScheduledFuture<?> deadline;
@@ -231,7 +244,7 @@ final class GuardedHttpClient implements WebhookClient, AutoCloseable {
                 return;
               }
               try {
-                call.set(send(request, host, addresses.get(0), timeout, result));
+                call.set(send(request, host, addresses.get(0), timeout, maxBody, result));
               } catch (RuntimeException e) {
                 result.completeExceptionally(e);
               }
@@ -248,7 +261,8 @@ final class GuardedHttpClient implements WebhookClient, AutoCloseable {
       String host,
       InetAddress address,
       Duration timeout,
-      CompletableFuture<Integer> result) {
+      int maxBody,
+      CompletableFuture<WebhookResponse> result) {
     URI target = request.target();
     String scheme = target.getScheme().toLowerCase(Locale.ROOT);
     HttpHost pinned = new HttpHost(scheme, address, host, port(target));
@@ -271,13 +285,23 @@ final class GuardedHttpClient implements WebhookClient, AutoCloseable {
         new BasicRequestProducer(
             post,
             new BasicAsyncEntityProducer(request.body(), ContentType.parse(request.contentType()))),
-        new BasicResponseConsumer<>(new DiscardingEntityConsumer<Void>()),
+        new BasicResponseConsumer<>(
+            maxBody > 0 ? new BoundedBodyConsumer(maxBody) : new DiscardingEntityConsumer<>()),
         null,
         context,
-        new FutureCallback<Message<HttpResponse, Void>>() {
+        new FutureCallback<Message<HttpResponse, byte[]>>() {
           @Override
-          public void completed(Message<HttpResponse, Void> response) {
-            settle(result, response.getHead().getCode(), null);
+          public void completed(Message<HttpResponse, byte[]> response) {
+            HttpResponse head = response.getHead();
+            org.apache.hc.core5.http.Header retryAfter = head.getFirstHeader("Retry-After");
+            byte[] body = response.getBody();
+            settle(
+                result,
+                new WebhookResponse(
+                    head.getCode(),
+                    retryAfter == null ? null : retryAfter.getValue(),
+                    body == null ? new byte[0] : body),
+                null);
           }
 
           @Override
@@ -293,7 +317,8 @@ final class GuardedHttpClient implements WebhookClient, AutoCloseable {
   }
 
   /** Completes a request's future off the client's I/O threads. */
-  private void settle(CompletableFuture<Integer> result, Integer status, Throwable error) {
+  private void settle(
+      CompletableFuture<WebhookResponse> result, WebhookResponse status, Throwable error) {
     Runnable complete =
         () -> {
           if (error == null) {

@@ -22,4 +22,13 @@ public interface WebhookClient {
    *     discarded)
    */
   CompletableFuture<Integer> post(WebhookRequest request);
+
+  /**
+   * Sends one POST like {@link #post} and returns the status, the {@code Retry-After} header and,
+   * if {@code maxBodyBytes > 0}, the body (an OAuth 2 token endpoint's answer); a longer body fails
+   * the future.
+   *
+   * @param maxBodyBytes 0 to discard the body, else its bound (at most 1 MiB)
+   */
+  CompletableFuture<WebhookResponse> exchange(WebhookRequest request, int maxBodyBytes);
 }

@@ -5,13 +5,15 @@ import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.OutboundChannel;
 import io.activityservice.channel.OutboundEvent;
 import io.activityservice.channel.Redaction;
+import io.activityservice.channel.SendOptions;
 import java.net.URI;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * POSTs each event as a structured-mode CloudEvent (the shared {@link CloudEventJson#STRUCTURED}
- * encoding) through the adapter's {@link WebhookClient}; any 2xx answer means delivered. Partition
- * keys are ignored: a webhook has no competing consumers.
+ * encoding) through the adapter's {@link WebhookClient}; any 2xx answer means delivered. The
+ * event's {@link SendOptions} add request headers (signature, credentials) and set the answer
+ * timeout. Partition keys are ignored: a webhook has no competing consumers.
  */
 final class WebhookOutboundChannel implements OutboundChannel {
 
@@ -43,20 +45,30 @@ final class WebhookOutboundChannel implements OutboundChannel {
       return CompletableFuture.failedFuture(
           new IllegalStateException("the webhook channel " + Redaction.uri(uri) + " is closed"));
     }
-    CompletableFuture<Integer> post;
+    CompletableFuture<WebhookResponse> post;
     try {
+      SendOptions options = event.options();
+      byte[] body = event.encoded(CloudEventJson.STRUCTURED);
       post =
-          client.post(
-              new WebhookRequest(
-                  target, CloudEventJson.CONTENT_TYPE, event.encoded(CloudEventJson.STRUCTURED)));
+          client.exchange(
+              options.isNone()
+                  ? new WebhookRequest(target, CloudEventJson.CONTENT_TYPE, body)
+                  : new WebhookRequest(
+                      target,
+                      CloudEventJson.CONTENT_TYPE,
+                      body,
+                      options.headers(),
+                      options.timeout()),
+              0);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
     CompletableFuture<Void> delivered =
         post.thenApply(
-            status -> {
-              if (status / 100 != 2) {
-                throw new WebhookRejectedException(target, status);
+            response -> {
+              if (response.status() / 100 != 2) {
+                throw new WebhookRejectedException(
+                    target, response.status(), response.retryAfter());
               }
               return null;
             });
