@@ -11,6 +11,7 @@ import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.SubscriptionIndex;
+import io.activityservice.events.tracing.EventTracing;
 import io.cloudevents.CloudEvent;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -91,6 +92,7 @@ public final class DurableDelivery implements AutoCloseable {
   private final RetryWorker worker;
   private final ScheduledExecutorService scheduler;
   private final ParkAfterTimer timer;
+  private EventTracing tracing = EventTracing.NONE;
 
   /**
    * Routes by target (targets come and go with subscriptions: beyond the bound, looked up
@@ -127,6 +129,19 @@ public final class DurableDelivery implements AutoCloseable {
         new RetryWorker(store, settler, this, deadLetters, subscriptions, settings, clock);
     this.scheduler = Executors.newScheduledThreadPool(1, DaemonThreads.named("delivery-timer"));
     this.timer = new ParkAfterTimer(settings.parkAfter(), scheduler);
+  }
+
+  /**
+   * Traces delivery attempts with {@code tracing}; set once, at start-up, before the first
+   * delivery.
+   */
+  public DurableDelivery tracing(EventTracing tracing) {
+    this.tracing = tracing == null ? EventTracing.NONE : tracing;
+    return this;
+  }
+
+  EventTracing tracing() {
+    return tracing;
   }
 
   /** Starts the retry worker and housekeeping (dead-letter retention, pending gauges). */
@@ -202,7 +217,10 @@ public final class DurableDelivery implements AutoCloseable {
    * The outbound channel of a target and its delivery counters, looked up once per target: one map
    * lookup per delivery, no tag built per event.
    */
-  record Route(OutboundChannel channel, DeliveryMetrics.ChannelMeters meters) {
+  record Route(
+      OutboundChannel channel,
+      DeliveryMetrics.ChannelMeters meters,
+      EventTracing.Destination destination) {
 
     /** Sends; never throws (a channel that throws fails the attempt). */
     CompletableFuture<Void> send(OutboundEvent event) {
@@ -222,7 +240,7 @@ public final class DurableDelivery implements AutoCloseable {
   Route route(ChannelUri target) {
     Route r = routes.get(target);
     if (r == null) {
-      r = new Route(channels.outbound(target), metrics.channel(target));
+      r = new Route(channels.outbound(target), metrics.channel(target), tracing.outbound(target));
       if (routes.size() < MAX_ROUTES) {
         routes.putIfAbsent(
             target, r); // the registry keeps one channel per URI, so racing routes are equal
@@ -236,8 +254,12 @@ public final class DurableDelivery implements AutoCloseable {
     metrics.failedAttempt(target);
   }
 
-  /** Sends through the target's channel, counting the outcome; never throws. */
-  CompletableFuture<Void> send(ChannelUri target, OutboundEvent event) {
+  /**
+   * One attempt of a parked delivery (a retry, or a redriven dead letter) in a span of its own: a
+   * child of the stored event's trace context, whose context the target receives. Never throws.
+   */
+  CompletableFuture<Void> retry(
+      ChannelUri target, CloudEvent event, String subscriptionId, int attempt) {
     Route route;
     try {
       route = route(target);
@@ -245,10 +267,14 @@ public final class DurableDelivery implements AutoCloseable {
       metrics.failedAttempt(target);
       return CompletableFuture.failedFuture(e);
     }
+    EventTracing.Hop hop =
+        tracing.deliver(null, event, route.destination(), subscriptionId, attempt);
+    OutboundEvent outbound = tracing.continued(hop, OutboundEvent.of(event));
     return route
-        .send(event)
+        .send(outbound)
         .whenComplete(
             (ok, error) -> {
+              hop.end(error);
               if (error == null) {
                 route.meters().delivered().increment();
               } else {

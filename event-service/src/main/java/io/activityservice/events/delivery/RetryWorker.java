@@ -2,7 +2,6 @@ package io.activityservice.events.delivery;
 
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
-import io.activityservice.channel.OutboundEvent;
 import io.activityservice.channel.support.DaemonThreads;
 import io.activityservice.events.subscription.SubscriptionIndex;
 import io.cloudevents.CloudEvent;
@@ -215,7 +214,7 @@ final class RetryWorker implements AutoCloseable {
     long timeout = settings.lease().toMillis();
     if (row.phase() == ParkedDelivery.Phase.RETRY) {
       return owner
-          .send(entry.target(), OutboundEvent.of(event))
+          .retry(entry.target(), event, row.subscriptionId(), row.attempts())
           .orTimeout(timeout, TimeUnit.MILLISECONDS)
           .handle((ok, error) -> settler.afterAttempt(row, entry, error));
     }

@@ -2,6 +2,7 @@ package io.activityservice.events.delivery;
 
 import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.subscription.SubscriptionIndex;
+import io.activityservice.events.tracing.EventTracing;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 
@@ -38,6 +39,9 @@ final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTime
 
   private DurableDelivery.Route route;
 
+  /** The attempt's span ({@link EventTracing.Hop#NONE} when the event is not traced). */
+  private EventTracing.Hop hop = EventTracing.Hop.NONE;
+
   /** Changed under {@code this}; read without the lock by the timer. */
   private volatile State state = State.PENDING;
 
@@ -72,7 +76,16 @@ final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTime
     CompletableFuture<Void> send;
     try {
       route = owner.route(entry.target());
-      send = route.send(event.outbound());
+      EventTracing.Hop parent = event.trace();
+      if (parent.recording()) {
+        EventTracing tracing = owner.tracing();
+        hop =
+            tracing.deliver(
+                parent, event.event(), route.destination(), entry.subscription().id(), 1);
+        send = route.send(tracing.continued(hop, event.outbound()));
+      } else {
+        send = route.send(event.outbound());
+      }
     } catch (RuntimeException e) {
       send = CompletableFuture.failedFuture(e);
     }
@@ -86,6 +99,7 @@ final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTime
   /** The first attempt ended ({@code error == null}: the target accepted the event). */
   @Override
   public void accept(Void ok, Throwable error) {
+    hop.end(error);
     if (route != null) {
       (error == null ? route.meters().delivered() : route.meters().failed()).increment();
     } else {
@@ -133,6 +147,7 @@ final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTime
         return;
       }
       state = State.PARKED_IN_FLIGHT;
+      hop.note("parked: still running at park-after");
       parkedRow = owner.inFlightRow(entry, event);
       event = null;
       parking = owner.parkInFlight(parkedRow);
