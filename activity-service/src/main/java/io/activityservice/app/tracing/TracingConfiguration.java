@@ -103,15 +103,18 @@ public class TracingConfiguration {
   }
 
   /**
-   * The SDK's settings: its defaults here (no metrics or logs export, the sampler, the service's
-   * name), overridden by any {@code otel.*} Spring property; the SDK itself still lets system
-   * properties and environment variables override these.
+   * The SDK's settings: its defaults here (no metrics or logs export, OTLP over HTTP/protobuf, the
+   * sampler, the service's name), overridden by any {@code otel.*} Spring property; the SDK itself
+   * still lets system properties and environment variables override these.
    */
   static Map<String, String> settings(java.util.function.Function<String, String> property) {
     Map<String, String> s = new HashMap<>();
     s.put("otel.service.name", "activity-service");
     s.put("otel.metrics.exporter", "none");
     s.put("otel.logs.exporter", "none");
+    // OTLP over HTTP (the JDK sender): the Java SDK's own default is gRPC, which needs OkHttp or
+    // gRPC.
+    s.put("otel.exporter.otlp.protocol", "http/protobuf");
     s.put("otel.traces.sampler", "parentbased_traceidratio");
     s.put("otel.traces.sampler.arg", DEFAULT_SAMPLER_ARG);
     for (String key : SETTINGS) {

@@ -140,6 +140,9 @@ class EventController {
       Throwable refusedNow = answer.refusedAt(i);
       if (refusedNow != null) {
         // Fail fast (e.g. 503 at the in-flight bound) instead of routing the rest of a batch.
+        for (int rest = i + 1; rest < prepared.size(); rest++) {
+          prepared.get(rest).trace().end(refusedNow); // never routed: end their spans here
+        }
         throw refused(refusedNow, i, prepared.size());
       }
     }

@@ -400,6 +400,119 @@ class TracingAcrossHopsTest {
     }
   }
 
+  @Test
+  void aDeadLetterKeepsTheTraceContextAndItsRedriveContinuesTheProducersTrace() {
+    String leg = leg();
+    Api api = new Api(port);
+    String type = "com.example.trace.d" + leg;
+    String path = "/redrive-" + leg;
+    Api.Response sub =
+        api.postJson(
+            "/api/v1/subscriptions",
+            """
+            {"name": "dl %s", "pattern": {"type": ["%s"]}, "target": "%s", "retry": {"maxAttempts": 1}}"""
+                .formatted(leg, type, webhook.url(path)));
+    assertThat(sub.status()).isEqualTo(201);
+    String id = sub.json().get("id").asText();
+    webhook.failNext(path, 1);
+    Span producer = app().spanBuilder("producer").setSpanKind(SpanKind.PRODUCER).startSpan();
+    producer.end();
+    String traceparent = traceparent(producer.getSpanContext());
+    assertThat(
+            api.publish(
+                    """
+                    {"specversion":"1.0","id":"d-%s","source":"/producer","type":"%s",
+                     "traceparent":"%s"}"""
+                        .formatted(leg, type, traceparent))
+                .status())
+        .isEqualTo(202);
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                api.get("/api/v1/dead-letters?subscription=" + id).json().get("items").size() == 1);
+    JsonNode letter = api.get("/api/v1/dead-letters?subscription=" + id).json().get("items").get(0);
+    assertThat(letter.get("event").get("traceparent").asText()).isEqualTo(traceparent);
+
+    Api.Response redriven =
+        api.postJson("/api/v1/dead-letters/redrive", "{\"subscription\": \"" + id + "\"}");
+    assertThat(redriven.status()).as(redriven.body()).isEqualTo(200);
+    await().atMost(Duration.ofSeconds(20)).until(() -> !webhook.calls(path).isEmpty());
+    SpanContext continued =
+        spanContext(readTree(webhook.calls(path).get(0).body()).get("traceparent").asText());
+    List<SpanData> chain = await().until(() -> chain(continued), c -> endsAt(c, producer));
+    assertThat(chain).hasSize(2);
+    assertThat(chain.get(0).getKind()).isEqualTo(SpanKind.PRODUCER);
+    assertThat(chain.get(0).getAttributes().get(AttributeKey.stringKey("activity.subscription")))
+        .isEqualTo(id);
+  }
+
+  @Test
+  void anArchivedEventKeepsItsTraceContextAndItsReplayIsANewTraceLinkedToTheOriginal() {
+    String leg = leg();
+    Api api = new Api(port);
+    String type = "com.example.trace.arc" + leg;
+    assertThat(
+            api.postJson(
+                    "/api/v1/archives",
+                    """
+                    {"name": "tarc-%s", "pattern": {"type": ["%s"]}, "retention": "P7D"}"""
+                        .formatted(leg, type))
+                .status())
+        .isEqualTo(201);
+    Span producer = app().spanBuilder("producer").setSpanKind(SpanKind.PRODUCER).startSpan();
+    producer.end();
+    String traceparent = traceparent(producer.getSpanContext());
+    assertThat(
+            api.publish(
+                    """
+                    {"specversion":"1.0","id":"arc-%s","source":"/producer","type":"%s",
+                     "time":"2026-11-20T08:00:00Z","traceparent":"%s"}"""
+                        .formatted(leg, type, traceparent))
+                .status())
+        .isEqualTo(202);
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> api.get("/api/v1/archives/tarc-" + leg).json().get("eventCount").asInt() == 1);
+    JsonNode archived =
+        api.get("/api/v1/archives/tarc-" + leg + "/events").json().get("items").get(0);
+    assertThat(archived.toString()).contains(traceparent);
+
+    String path = "/replayed-" + leg;
+    Api.Response late =
+        api.postJson(
+            "/api/v1/subscriptions",
+            """
+            {"name": "late %s", "pattern": {"type": ["%s"]}, "target": "%s"}"""
+                .formatted(leg, type, webhook.url(path)));
+    String lateId = late.json().get("id").asText();
+    Api.Response replay =
+        api.postJson(
+            "/api/v1/replays",
+            """
+            {"name": "trp-%s", "archive": "tarc-%s", "from": "2026-11-20T07:00:00Z",
+             "to": "2026-11-20T09:00:00Z",
+             "destinations": {"subscriptions": ["%s"], "detectors": [], "rules": []}}"""
+                .formatted(leg, leg, lateId));
+    assertThat(replay.status()).as(replay.body()).isEqualTo(201);
+    await().atMost(Duration.ofSeconds(30)).until(() -> !webhook.calls(path).isEmpty());
+    JsonNode delivered = readTree(webhook.calls(path).get(0).body());
+    SpanContext continued = spanContext(delivered.get("traceparent").asText());
+    // A replay is a new cause: a new trace, whose root links to the original producer's span.
+    assertThat(continued.getTraceId()).isNotEqualTo(producer.getSpanContext().getTraceId());
+    List<SpanData> chain =
+        await()
+            .until(
+                () -> chain(continued),
+                c -> c.size() == 2 && c.get(1).getName().equals("replay trp-" + leg));
+    assertThat(chain.get(1).getLinks())
+        .extracting(LinkData::getSpanContext)
+        .extracting(SpanContext::getTraceId, SpanContext::getSpanId)
+        .containsExactly(
+            org.assertj.core.groups.Tuple.tuple(
+                producer.getSpanContext().getTraceId(), producer.getSpanContext().getSpanId()));
+  }
+
   // ---- helpers
 
   private static boolean hasCreate(List<SpanData> chain, String emits) {

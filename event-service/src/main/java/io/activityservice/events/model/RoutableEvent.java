@@ -52,8 +52,11 @@ public final class RoutableEvent {
   private volatile ObjectNode json;
   private volatile String time;
 
-  /** The span this event is handled under ({@link EventTracing.Hop#NONE}: not traced). */
-  private volatile EventTracing.Hop trace = EventTracing.Hop.NONE;
+  /**
+   * The span this event is handled under; {@code null} for not traced (no volatile store per event
+   * when tracing is off).
+   */
+  private volatile EventTracing.Hop trace;
 
   private RoutableEvent(CloudEvent event, boolean dataIsJson, JsonNode data, byte[] unparsed) {
     this.event = event;
@@ -124,12 +127,13 @@ public final class RoutableEvent {
    * spans as its children. {@link EventTracing.Hop#NONE} when the event is not traced.
    */
   public EventTracing.Hop trace() {
-    return trace;
+    EventTracing.Hop t = trace;
+    return t == null ? EventTracing.Hop.NONE : t;
   }
 
   /** Sets the span the event is handled under; see {@link #trace()}. */
   public RoutableEvent trace(EventTracing.Hop hop) {
-    this.trace = hop == null ? EventTracing.Hop.NONE : hop;
+    this.trace = hop;
     return this;
   }
 
