@@ -102,6 +102,15 @@ public final class JmsRelayCostMeasurement {
     int straceEvents;
 
     @Option(
+        names = "--tracing-ratio",
+        paramLabel = "R",
+        description =
+            "turn the service's tracing on (issue 23): OTLP export to a receiver in this process"
+                + " that discards it, sampler parentbased_traceidratio with ratio R (0, 0.1, 1);"
+                + " default: tracing off")
+    String tracingRatio;
+
+    @Option(
         names = "--work-dir",
         paramLabel = "DIR",
         defaultValue = "perf-tests/target/jms-relay-cost",
@@ -130,15 +139,28 @@ public final class JmsRelayCostMeasurement {
     ChannelUri direct = ChannelUri.parse("jms:topic:relaycost.direct");
     StringBuilder report =
         new StringBuilder("# JMS relay cost (by hand)\n\nService jar: `" + jar + "`\n\n");
-    try (BrokerProcess broker = BrokerProcess.start(work.resolve("broker"))) {
+    report.append(
+        a.tracingRatio == null
+            ? "Tracing: off\n\n"
+            : "Tracing: on, OTLP to a discarding receiver, parentbased_traceidratio "
+                + a.tracingRatio
+                + "\n\n");
+    try (BrokerProcess broker = BrokerProcess.start(work.resolve("broker"));
+        OtlpReceiver otlp = new OtlpReceiver()) {
       List<String> serviceArgs =
-          List.of(
-              "--activity.channels.jms.broker-url=" + broker.url(),
-              "--activity.channels.sqs.embedded.enabled=false",
-              "--activity.channels.sqs.enabled=false",
-              "--activity.inbound[0].uri=" + in,
-              "--activity.routing.dead-letter=",
-              "--logging.level.root=WARN");
+          new ArrayList<>(
+              List.of(
+                  "--activity.channels.jms.broker-url=" + broker.url(),
+                  "--activity.channels.sqs.embedded.enabled=false",
+                  "--activity.channels.sqs.enabled=false",
+                  "--activity.inbound[0].uri=" + in,
+                  "--activity.routing.dead-letter=",
+                  "--logging.level.root=WARN"));
+      if (a.tracingRatio != null) {
+        serviceArgs.add("--otel.exporter.otlp.endpoint=" + otlp.endpoint());
+        serviceArgs.add("--otel.traces.sampler=parentbased_traceidratio");
+        serviceArgs.add("--otel.traces.sampler.arg=" + a.tracingRatio);
+      }
       try (ServiceProcess service =
               ServiceProcess.builder(jar, ServiceProcess.freePort())
                   .workDir(work.resolve("service"))
@@ -319,6 +341,11 @@ public final class JmsRelayCostMeasurement {
                       calls.values().stream().mapToLong(Long::longValue).sum()
                           / (double) straceEvents));
         }
+      }
+      if (a.tracingRatio != null) {
+        report.append(
+            String.format(
+                "%nOTLP export requests received: %d (%d bytes)%n", otlp.requests(), otlp.bytes()));
       }
     }
     System.out.println(report);

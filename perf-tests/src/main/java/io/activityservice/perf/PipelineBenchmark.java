@@ -105,6 +105,18 @@ public class PipelineBenchmark {
   @Param({"type", "data"})
   public String pattern;
 
+  /**
+   * Tracing (issue 23): {@code off} (no tracer: {@code EventTracing.NONE}, the service without an
+   * exporter), or the OpenTelemetry SDK with a {@code parentbased_traceidratio} sampler of this
+   * ratio ({@code 0}, {@code 0.1}, {@code 1}) and the service's OTLP/HTTP exporter batching to a
+   * local sink ({@link TracingSink}), so export and serialization count in {@code
+   * cpu.process.norm}. The events carry no {@code traceparent}, so the ratio decides.
+   */
+  @Param({"off"})
+  public String tracing;
+
+  private TracingSink tracingSink;
+
   private final NoOpAdapter adapter = new NoOpAdapter();
   private final CountingAck ack = new CountingAck();
   private CloudEvent[] events;
@@ -161,6 +173,12 @@ public class PipelineBenchmark {
             10_000);
     EventIngest ingest =
         new EventIngest(registry, router, clock, EventIngest.DEFAULT_MAX_ATTRIBUTE_LENGTH);
+    if (!tracing.equals("off")) {
+      tracingSink = TracingSink.start(Double.parseDouble(tracing));
+      delivery.tracing(tracingSink.tracing());
+      router.tracing(tracingSink.tracing());
+      ingest.tracing(tracingSink.tracing());
+    }
     inbound =
         new InboundChannels(
             channels, new InboundChannelRepository(jdbc), ingest, delivery.deadLetters(), clock);
@@ -240,6 +258,9 @@ public class PipelineBenchmark {
     inbound.close();
     delivery.close();
     channels.close();
+    if (tracingSink != null) {
+      tracingSink.close();
+    }
   }
 
   /** One event through the pipeline; it is delivered and acknowledged before the call returns. */

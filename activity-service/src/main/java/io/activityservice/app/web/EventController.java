@@ -11,7 +11,9 @@ import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.problem.ForbiddenException;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.OverloadedException;
+import io.activityservice.events.tracing.EventTracing;
 import io.cloudevents.CloudEvent;
+import io.cloudevents.core.builder.CloudEventBuilder;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -64,6 +66,7 @@ class EventController {
   private final JsonMapper json;
   private final HandlerExceptionResolver problems;
   private final long answerTimeoutMillis;
+  private final EventTracing.Destination restInbound;
 
   EventController(
       EventIngest ingest,
@@ -76,6 +79,7 @@ class EventController {
     this.json = json;
     this.problems = problems;
     this.answerTimeoutMillis = answerTimeout.toMillis();
+    this.restInbound = ingest.tracing().inbound(null);
   }
 
   /**
@@ -106,15 +110,23 @@ class EventController {
       for (int i = 0; i < batch.size(); i++) {
         requirePublishable(batch.get(i), "[" + i + "].type");
       }
-      prepared = ingest.prepareAll(batch);
+      String traceparent = request.getHeader(EventTracing.TRACEPARENT);
+      if (traceparent != null) {
+        batch = new ArrayList<>(batch);
+        for (int i = 0; i < batch.size(); i++) {
+          batch.set(i, withTraceContext(batch.get(i), request));
+        }
+      }
+      prepared = ingest.prepareAll(batch, restInbound);
     } else if (base.startsWith(CloudEventJson.CONTENT_TYPE)) {
-      CloudEvent event = CloudEventParser.structured(body);
+      CloudEvent event = withTraceContext(CloudEventParser.structured(body), request);
       requirePublishable(event, "type");
-      prepared = List.of(ingest.prepare(event));
+      prepared = List.of(prepareTraced(event));
     } else if (request.getHeader("ce-specversion") != null || request.getHeader("ce-id") != null) {
-      CloudEvent event = CloudEventParser.binary(ceHeaders(request), contentType, body);
+      CloudEvent event =
+          withTraceContext(CloudEventParser.binary(ceHeaders(request), contentType, body), request);
       requirePublishable(event, "ce-type");
-      prepared = List.of(ingest.prepare(event));
+      prepared = List.of(prepareTraced(event));
     } else {
       throw new InvalidInputException(
           "Content-Type",
@@ -128,6 +140,9 @@ class EventController {
       Throwable refusedNow = answer.refusedAt(i);
       if (refusedNow != null) {
         // Fail fast (e.g. 503 at the in-flight bound) instead of routing the rest of a batch.
+        for (int rest = i + 1; rest < prepared.size(); rest++) {
+          prepared.get(rest).trace().end(refusedNow); // never routed: end their spans here
+        }
         throw refused(refusedNow, i, prepared.size());
       }
     }
@@ -137,6 +152,39 @@ class EventController {
       accepted.add(new Accepted(ce.getId(), ce.getSource().toString(), ce.getType()));
     }
     answer.routedAll(accepted, request, response);
+  }
+
+  /** Prepares one event under its receive span (ended by routing, or here if it is refused). */
+  private RoutableEvent prepareTraced(CloudEvent event) {
+    EventTracing.Hop hop = ingest.tracing().received(event, restInbound);
+    try {
+      return ingest.prepare(event, hop);
+    } catch (RuntimeException e) {
+      hop.end(e);
+      throw e;
+    }
+  }
+
+  /**
+   * The event with the request's W3C {@code traceparent} / {@code tracestate} headers as its
+   * distributed-tracing extension when it has none: a producer that traces its HTTP calls but not
+   * its events still starts the event's trace. Only a {@code traceparent} of W3C's shape (55
+   * characters) is taken; anything else is ignored, as a tracing header should be.
+   */
+  static CloudEvent withTraceContext(CloudEvent event, HttpServletRequest request) {
+    String traceparent = request.getHeader(EventTracing.TRACEPARENT);
+    if (traceparent == null
+        || traceparent.length() != 55
+        || event.getExtension(EventTracing.TRACEPARENT) != null) {
+      return event;
+    }
+    CloudEventBuilder copy =
+        CloudEventBuilder.from(event).withExtension(EventTracing.TRACEPARENT, traceparent);
+    String tracestate = request.getHeader(EventTracing.TRACESTATE);
+    if (tracestate != null && !tracestate.isBlank() && tracestate.length() <= 512) {
+      copy.withExtension(EventTracing.TRACESTATE, tracestate);
+    }
+    return copy.build();
   }
 
   /**

@@ -225,14 +225,15 @@ final class EsperDetector implements UpdateListener {
     Set<String> explicit = new LinkedHashSet<>();
     Set<String> selected = new LinkedHashSet<>();
     int[] hop = {-1};
+    Map<String, String> traces = new LinkedHashMap<>();
     boolean hasExplicit = false;
     for (String column : columns) {
       Object value = row.get(column);
       if (column.equals("causedby")) {
         hasExplicit = true;
-        collectIds(value, explicit, hop);
+        collectIds(value, explicit, hop, traces);
       } else {
-        data.put(column, plain(value, selected, hop));
+        data.put(column, plain(value, selected, hop, traces));
       }
     }
     List<String> causes;
@@ -242,48 +243,64 @@ final class EsperDetector implements UpdateListener {
       causes = new ArrayList<>(selected);
     } else if (current != null) {
       causes = List.of(current.id());
+      if (current.traceparent() != null) {
+        traces.put(current.id(), current.traceparent());
+      }
     } else {
       causes = List.of();
     }
     int inputHop = hop[0] >= 0 ? hop[0] : current != null ? current.hopCount() : lastHop;
-    return new DetectorRow(definition, data, causes, inputHop + 1, time);
+    List<String> causeTraces = new ArrayList<>(causes.size());
+    for (String cause : causes) {
+      String traceparent = traces.get(cause);
+      if (traceparent != null) {
+        causeTraces.add(traceparent);
+      }
+    }
+    return new DetectorRow(definition, data, causes, inputHop + 1, time, causeTraces);
   }
 
   /**
    * Converts Esper values to JSON-ready values, noting ids and hop counts of input events found.
    */
-  private static Object plain(Object value, Set<String> ids, int[] hop) {
+  private static Object plain(
+      Object value, Set<String> ids, int[] hop, Map<String, String> traces) {
     if (value instanceof EventBean bean) {
-      return plain(bean.getUnderlying(), ids, hop);
+      return plain(bean.getUnderlying(), ids, hop, traces);
     }
     if (value instanceof InputEvent e) {
       ids.add(e.id());
       hop[0] = Math.max(hop[0], e.hopCount());
+      String traceparent = e.traceparent();
+      if (traceparent != null) {
+        traces.put(e.id(), traceparent);
+      }
       return e;
     }
     if (value instanceof Map<?, ?> m) {
       Map<String, Object> out = new LinkedHashMap<>();
-      m.forEach((k, v) -> out.put(String.valueOf(k), plain(v, ids, hop)));
+      m.forEach((k, v) -> out.put(String.valueOf(k), plain(v, ids, hop, traces)));
       return out;
     }
     if (value != null && value.getClass().isArray()) {
       int n = Array.getLength(value);
       List<Object> out = new ArrayList<>(n);
       for (int i = 0; i < n; i++) {
-        out.add(plain(Array.get(value, i), ids, hop));
+        out.add(plain(Array.get(value, i), ids, hop, traces));
       }
       return out;
     }
     if (value instanceof Collection<?> c) {
       List<Object> out = new ArrayList<>(c.size());
-      c.forEach(v -> out.add(plain(v, ids, hop)));
+      c.forEach(v -> out.add(plain(v, ids, hop, traces)));
       return out;
     }
     return value;
   }
 
   /** Ids from a {@code causedby} column: a (comma-separated) string, strings, or events. */
-  private static void collectIds(Object value, Set<String> ids, int[] hop) {
+  private static void collectIds(
+      Object value, Set<String> ids, int[] hop, Map<String, String> traces) {
     if (value == null) {
       return;
     }
@@ -296,17 +313,17 @@ final class EsperDetector implements UpdateListener {
       return;
     }
     if (value instanceof EventBean || value instanceof InputEvent) {
-      plain(value, ids, hop);
+      plain(value, ids, hop, traces);
       return;
     }
     if (value.getClass().isArray()) {
       for (int i = 0, n = Array.getLength(value); i < n; i++) {
-        collectIds(Array.get(value, i), ids, hop);
+        collectIds(Array.get(value, i), ids, hop, traces);
       }
       return;
     }
     if (value instanceof Collection<?> c) {
-      c.forEach(v -> collectIds(v, ids, hop));
+      c.forEach(v -> collectIds(v, ids, hop, traces));
       return;
     }
     ids.add(String.valueOf(value));

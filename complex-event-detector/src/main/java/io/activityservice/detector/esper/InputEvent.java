@@ -1,5 +1,6 @@
 package io.activityservice.detector.esper;
 
+import io.activityservice.events.tracing.EventTracing;
 import java.util.AbstractMap;
 import java.util.Collections;
 import java.util.HashMap;
@@ -35,6 +36,13 @@ final class InputEvent extends AbstractMap<String, Object> {
   int hopCount() {
     Object h = values.get("hopcount");
     return h instanceof Integer i ? i : 0;
+  }
+
+  /** The event's W3C {@code traceparent} extension, or {@code null}. */
+  String traceparent() {
+    Object extensions = values.get("extensions");
+    Object value = extensions instanceof Map<?, ?> m ? m.get(EventTracing.TRACEPARENT) : null;
+    return value == null ? null : value.toString();
   }
 
   @Override

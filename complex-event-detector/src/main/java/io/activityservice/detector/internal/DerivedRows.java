@@ -107,7 +107,7 @@ public class DerivedRows implements DetectorOutput, AutoCloseable {
     try {
       CloudEvent event = toCloudEvent(row);
       derived
-          .emit(event, name, row.detector().effectiveScope())
+          .emit(event, name, row.detector().effectiveScope(), row.causeTraces())
           .whenComplete(
               (outcome, error) -> {
                 if (error == null) {

@@ -4,6 +4,7 @@ import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.support.DaemonThreads;
 import io.activityservice.events.log.LogSafe;
 import io.activityservice.events.model.RoutableEvent;
+import io.activityservice.events.tracing.EventTracing;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import java.nio.charset.StandardCharsets;
@@ -44,6 +45,7 @@ final class ReplayRunner implements AutoCloseable {
   private final int pageSize;
   private final int maxInFlight;
   private final Object wake = new Object();
+  private volatile EventTracing tracing = EventTracing.NONE;
   private final Thread thread;
   private volatile boolean closed;
 
@@ -184,19 +186,36 @@ final class ReplayRunner implements AutoCloseable {
     }
   }
 
-  /** Hands an event over; never throws. */
-  private CompletableFuture<Void> handOver(RoutableEvent event, Replay.Destinations destinations) {
-    try {
-      return target.replay(event, destinations);
-    } catch (RuntimeException e) {
-      return CompletableFuture.failedFuture(e);
-    }
+  /** Traces replays with {@code tracing}: each replayed event in a span linked to the original. */
+  void tracing(EventTracing tracing) {
+    this.tracing = tracing == null ? EventTracing.NONE : tracing;
   }
 
-  private static RoutableEvent replayed(ArchivedEvent stored, String replay) {
+  /** Hands an event over; never throws. The event's span ends once it was taken over. */
+  private CompletableFuture<Void> handOver(RoutableEvent event, Replay.Destinations destinations) {
+    CompletableFuture<Void> handed;
+    try {
+      handed = target.replay(event, destinations);
+    } catch (RuntimeException e) {
+      handed = CompletableFuture.failedFuture(e);
+    }
+    EventTracing.Hop hop = event.trace();
+    if (hop.recording()) {
+      handed.whenComplete((ok, error) -> hop.end(error));
+    }
+    return handed;
+  }
+
+  /**
+   * The archived event as replayed: with {@code replayname}, and under a span of its own (a new
+   * trace linked to the original's), which its deliveries continue. The event keeps the original
+   * {@code traceparent}: it still names the trace that started it.
+   */
+  private RoutableEvent replayed(ArchivedEvent stored, String replay) {
     CloudEvent original = CloudEventJson.decode(stored.json().getBytes(StandardCharsets.UTF_8));
-    return RoutableEvent.of(
-        CloudEventBuilder.from(original).withExtension(REPLAY_EXTENSION, replay).build());
+    CloudEvent copy =
+        CloudEventBuilder.from(original).withExtension(REPLAY_EXTENSION, replay).build();
+    return RoutableEvent.of(copy).trace(tracing.replayed(copy, replay));
   }
 
   private void acquire(Semaphore s) {

@@ -3,6 +3,7 @@ package io.activityservice.events.archive;
 import io.activityservice.events.problem.ConflictException;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
+import io.activityservice.events.tracing.EventTracing;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -54,6 +55,12 @@ public class ReplayService implements AutoCloseable {
             settings.poll(),
             settings.pageSize(),
             settings.maxInFlight());
+  }
+
+  /** Traces replayed events with {@code tracing} (set once, before {@link #start()}). */
+  public ReplayService tracing(EventTracing tracing) {
+    runner.tracing(tracing);
+    return this;
   }
 
   public ReplayService start() {

@@ -31,6 +31,7 @@ import io.activityservice.events.secret.SecretCipher;
 import io.activityservice.events.subscription.SubscriptionIndex;
 import io.activityservice.events.subscription.SubscriptionRepository;
 import io.activityservice.events.subscription.SubscriptionService;
+import io.activityservice.events.tracing.EventTracing;
 import io.activityservice.events.webhook.Connections;
 import io.activityservice.events.webhook.FlowControl;
 import io.activityservice.events.webhook.SigningSecrets;
@@ -81,6 +82,17 @@ public class EventServiceAutoConfiguration {
   @ConditionalOnMissingBean
   Clock clock() {
     return Clock.systemUTC();
+  }
+
+  /**
+   * No tracing unless the application provides an {@link EventTracing} (the Activity Service does,
+   * with the OpenTelemetry SDK, once an exporter is configured): events pass through with their
+   * trace context unchanged.
+   */
+  @Bean
+  @ConditionalOnMissingBean
+  EventTracing eventTracing() {
+    return EventTracing.NONE;
   }
 
   // ---- cluster: configuration changes and the replicas' view ----
@@ -180,18 +192,20 @@ public class EventServiceAutoConfiguration {
       SubscriptionIndex index,
       MeterRegistry meters,
       Clock clock,
-      EventServiceSettings settings) {
+      EventServiceSettings settings,
+      EventTracing tracing) {
     String dl = settings.routing().deadLetter();
     ChannelUri fallback =
         dl == null || dl.isBlank() ? null : channels.parse("activity.routing.dead-letter", dl);
     return new DurableDelivery(
-        new DeliveryStore(dataSource),
-        channels,
-        fallback,
-        index::get,
-        new DeliveryMetrics(meters, settings.maxSubscriptionTags()),
-        clock,
-        settings.delivery());
+            new DeliveryStore(dataSource),
+            channels,
+            fallback,
+            index::get,
+            new DeliveryMetrics(meters, settings.maxSubscriptionTags()),
+            clock,
+            settings.delivery())
+        .tracing(tracing);
   }
 
   /**
@@ -284,21 +298,27 @@ public class EventServiceAutoConfiguration {
       MeterRegistry meters,
       EventServiceSettings settings,
       SubscriptionService subscriptionsLoaded,
-      EventRegistry registry) {
+      EventRegistry registry,
+      EventTracing tracing) {
     EventServiceSettings.Routing r = settings.routing();
     // Type tags for registered types only: publishers cannot grow the metric with random types.
     return new EventRouter(
-        index,
-        delivery,
-        new DuplicateFilter(r.dedupWindow(), r.dedupMaxEntries()),
-        new RoutingMetrics(meters, registry::isRegistered, registry::version),
-        r.maxInFlight());
+            index,
+            delivery,
+            new DuplicateFilter(r.dedupWindow(), r.dedupMaxEntries()),
+            new RoutingMetrics(meters, registry::isRegistered, registry::version),
+            r.maxInFlight())
+        .tracing(tracing);
   }
 
   @Bean
   EventIngest eventIngest(
-      EventRegistry registry, EventRouter router, Clock clock, EventServiceSettings settings) {
-    return new EventIngest(registry, router, clock, settings.maxAttributeLength());
+      EventRegistry registry,
+      EventRouter router,
+      Clock clock,
+      EventServiceSettings settings,
+      EventTracing tracing) {
+    return new EventIngest(registry, router, clock, settings.maxAttributeLength()).tracing(tracing);
   }
 
   /** Derived events (detector rows, rule actions) leave their producer through this one emitter. */
@@ -370,8 +390,10 @@ public class EventServiceAutoConfiguration {
       ReplayTarget target,
       Clock clock,
       EventServiceSettings settings,
-      ReplayService.Settings replay) {
+      ReplayService.Settings replay,
+      EventTracing tracing) {
     return new ReplayService(dataSource, archives, target, clock, settings.replicaId(), replay)
+        .tracing(tracing)
         .start();
   }
 

@@ -6,6 +6,7 @@ import io.activityservice.events.model.HopCount;
 import io.activityservice.events.scope.TypeScope;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -57,6 +58,15 @@ public final class DerivedEvents {
    */
   public CompletableFuture<?> emit(CloudEvent event, String origin, TypeScope scope) {
     return emitter.emit(event, producer(origin, scope));
+  }
+
+  /**
+   * Like {@link #emit(CloudEvent, String, TypeScope)}, traced as derived from events whose {@code
+   * traceparent}s are {@code causes} (its span links to each).
+   */
+  public CompletableFuture<?> emit(
+      CloudEvent event, String origin, TypeScope scope, List<String> causes) {
+    return emitter.emit(event, producer(origin, scope), causes);
   }
 
   /**

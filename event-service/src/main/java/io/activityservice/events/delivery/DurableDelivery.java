@@ -12,6 +12,7 @@ import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.SubscriptionIndex;
+import io.activityservice.events.tracing.EventTracing;
 import io.activityservice.events.webhook.DeliveryDeferred;
 import io.activityservice.events.webhook.TargetSettings;
 import io.activityservice.events.webhook.WebhookTargets;
@@ -95,6 +96,7 @@ public final class DurableDelivery implements AutoCloseable {
   private final RetryWorker worker;
   private final ScheduledExecutorService scheduler;
   private final ParkAfterTimer timer;
+  private EventTracing tracing = EventTracing.NONE;
 
   /** Signing, credentials and timeouts of webhook subscriptions; {@code null} for none. */
   private volatile WebhookTargets webhooks;
@@ -143,6 +145,19 @@ public final class DurableDelivery implements AutoCloseable {
   public DurableDelivery webhooks(WebhookTargets webhooks) {
     this.webhooks = webhooks;
     return this;
+  }
+
+  /**
+   * Traces delivery attempts with {@code tracing}; set once, at start-up, before the first
+   * delivery.
+   */
+  public DurableDelivery tracing(EventTracing tracing) {
+    this.tracing = tracing == null ? EventTracing.NONE : tracing;
+    return this;
+  }
+
+  EventTracing tracing() {
+    return tracing;
   }
 
   /** Starts the retry worker and housekeeping (dead-letter retention, pending gauges). */
@@ -218,7 +233,10 @@ public final class DurableDelivery implements AutoCloseable {
    * The outbound channel of a target and its delivery counters, looked up once per target: one map
    * lookup per delivery, no tag built per event.
    */
-  record Route(OutboundChannel channel, DeliveryMetrics.ChannelMeters meters) {
+  record Route(
+      OutboundChannel channel,
+      DeliveryMetrics.ChannelMeters meters,
+      EventTracing.Destination destination) {
 
     /** Sends; never throws (a channel that throws fails the attempt). */
     CompletableFuture<Void> send(OutboundEvent event) {
@@ -238,7 +256,7 @@ public final class DurableDelivery implements AutoCloseable {
   Route route(ChannelUri target) {
     Route r = routes.get(target);
     if (r == null) {
-      r = new Route(channels.outbound(target), metrics.channel(target));
+      r = new Route(channels.outbound(target), metrics.channel(target), tracing.outbound(target));
       if (routes.size() < MAX_ROUTES) {
         routes.putIfAbsent(
             target, r); // the registry keeps one channel per URI, so racing routes are equal
@@ -271,12 +289,15 @@ public final class DurableDelivery implements AutoCloseable {
   }
 
   /**
-   * Sends a retry through the subscription's target channel, counting the outcome; never throws.
+   * One attempt of a parked delivery (a retry, or a redriven dead letter) in a span of its own: a
+   * child of the stored event's trace context, whose context the target receives; the outcome is
+   * counted. Never throws.
    *
+   * @param attempt the attempt's number, for the span
    * @param reserved whether the delivery holds a rate-limit slot of its target
    */
-  CompletableFuture<Void> send(
-      SubscriptionIndex.Entry entry, OutboundEvent event, boolean reserved) {
+  CompletableFuture<Void> retry(
+      SubscriptionIndex.Entry entry, CloudEvent event, int attempt, boolean reserved) {
     ChannelUri target = entry.target();
     Route route;
     try {
@@ -285,9 +306,13 @@ public final class DurableDelivery implements AutoCloseable {
       metrics.failedAttempt(target);
       return CompletableFuture.failedFuture(e);
     }
-    return send(route, entry, event, reserved)
+    EventTracing.Hop hop =
+        tracing.deliver(null, event, route.destination(), entry.subscription().id(), attempt);
+    OutboundEvent outbound = tracing.continued(hop, OutboundEvent.of(event));
+    return send(route, entry, outbound, reserved)
         .whenComplete(
             (ok, error) -> {
+              hop.end(error);
               if (error == null) {
                 route.meters().delivered().increment();
               } else if (!(Futures.unwrap(error) instanceof DeliveryDeferred)) {

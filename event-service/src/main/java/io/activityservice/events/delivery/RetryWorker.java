@@ -2,7 +2,6 @@ package io.activityservice.events.delivery;
 
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
-import io.activityservice.channel.OutboundEvent;
 import io.activityservice.channel.support.DaemonThreads;
 import io.activityservice.events.subscription.SubscriptionIndex;
 import io.activityservice.events.webhook.DeliveryDeferred;
@@ -216,7 +215,7 @@ final class RetryWorker implements AutoCloseable {
     long timeout = settings.lease().toMillis();
     if (row.phase() == ParkedDelivery.Phase.RETRY) {
       return owner
-          .send(entry, OutboundEvent.of(event), DeliveryDeferred.holdsReservation(row.lastError()))
+          .retry(entry, event, row.attempts(), DeliveryDeferred.holdsReservation(row.lastError()))
           .orTimeout(timeout, TimeUnit.MILLISECONDS)
           .handle((ok, error) -> settler.afterAttempt(row, entry, error));
     }

@@ -1,7 +1,10 @@
 package io.activityservice.events.delivery;
 
+import io.activityservice.channel.support.Futures;
 import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.subscription.SubscriptionIndex;
+import io.activityservice.events.tracing.EventTracing;
+import io.activityservice.events.webhook.DeliveryDeferred;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 
@@ -38,6 +41,9 @@ final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTime
 
   private DurableDelivery.Route route;
 
+  /** The attempt's span ({@link EventTracing.Hop#NONE} when the event is not traced). */
+  private EventTracing.Hop hop = EventTracing.Hop.NONE;
+
   /** Changed under {@code this}; read without the lock by the timer. */
   private volatile State state = State.PENDING;
 
@@ -72,7 +78,16 @@ final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTime
     CompletableFuture<Void> send;
     try {
       route = owner.route(entry.target());
-      send = owner.send(route, entry, event.outbound());
+      EventTracing.Hop parent = event.trace();
+      if (parent.recording()) {
+        EventTracing tracing = owner.tracing();
+        hop =
+            tracing.deliver(
+                parent, event.event(), route.destination(), entry.subscription().id(), 1);
+        send = owner.send(route, entry, tracing.continued(hop, event.outbound()));
+      } else {
+        send = owner.send(route, entry, event.outbound());
+      }
     } catch (RuntimeException e) {
       send = CompletableFuture.failedFuture(e);
     }
@@ -86,11 +101,11 @@ final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTime
   /** The first attempt ended ({@code error == null}: the target accepted the event). */
   @Override
   public void accept(Void ok, Throwable error) {
+    hop.end(error);
     if (route != null) {
       if (error == null) {
         route.meters().delivered().increment();
-      } else if (!(io.activityservice.channel.support.Futures.unwrap(error)
-          instanceof io.activityservice.events.webhook.DeliveryDeferred)) {
+      } else if (!(Futures.unwrap(error) instanceof DeliveryDeferred)) {
         route.meters().failed().increment();
       }
     } else {
@@ -138,6 +153,7 @@ final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTime
         return;
       }
       state = State.PARKED_IN_FLIGHT;
+      hop.note("parked: still running at park-after");
       parkedRow = owner.inFlightRow(entry, event);
       event = null;
       parking = owner.parkInFlight(parkedRow);

@@ -8,7 +8,9 @@ import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.routing.RoutingOutcome;
 import io.activityservice.events.scope.TypeScope;
+import io.activityservice.events.tracing.EventTracing;
 import io.cloudevents.CloudEvent;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -108,15 +110,31 @@ public final class DerivedEventEmitter {
    *     instead, or with the routing error
    */
   public CompletableFuture<RoutingOutcome> emit(CloudEvent event, Producer producer) {
+    return emit(event, producer, List.of());
+  }
+
+  /**
+   * Guards, validates and routes a derived event in a span linked to the spans of every event it
+   * was derived from (and a child of the last one's), which the derived event's deliveries
+   * continue. Never throws.
+   *
+   * @param causes the {@code traceparent} of each event it was derived from, where known
+   * @return the routing outcome; fails with {@link NotEmitted} when the event was dead-lettered
+   *     instead, or with the routing error
+   */
+  public CompletableFuture<RoutingOutcome> emit(
+      CloudEvent event, Producer producer, List<String> causes) {
     try {
       CompletableFuture<Void> stopped = guard(event, producer);
       if (stopped != null) {
         return stopped.thenApply(v -> null);
       }
+      EventTracing.Hop hop = ingest.tracing().derived(event, producer.origin(), causes);
       RoutableEvent routable;
       try {
-        routable = ingest.prepare(event);
+        routable = ingest.prepare(event, hop);
       } catch (InvalidInputException e) {
+        hop.end(e);
         return deadLetter(
                 event,
                 producer,

@@ -6,6 +6,7 @@ import io.activityservice.events.problem.InvalidInputException.FieldError;
 import io.activityservice.events.registry.EventRegistry;
 import io.activityservice.events.routing.EventRouter;
 import io.activityservice.events.routing.RoutingOutcome;
+import io.activityservice.events.tracing.EventTracing;
 import io.cloudevents.CloudEvent;
 import java.time.Clock;
 import java.time.Instant;
@@ -27,6 +28,7 @@ public class EventIngest {
   private final EventRouter router;
   private final Clock clock;
   private final int maxAttributeLength;
+  private EventTracing tracing = EventTracing.NONE;
 
   /**
    * Names an extension may not have: the context attributes and the members of the structured JSON
@@ -70,6 +72,58 @@ public class EventIngest {
     this.router = router;
     this.clock = clock;
     this.maxAttributeLength = maxAttributeLength;
+  }
+
+  /**
+   * Traces ingest with {@code tracing} (set once, at start-up); {@link EventTracing#NONE} by
+   * default.
+   */
+  public EventIngest tracing(EventTracing tracing) {
+    this.tracing = tracing == null ? EventTracing.NONE : tracing;
+    return this;
+  }
+
+  /** How ingest is traced; channels, the REST API and derived events start their spans with it. */
+  public EventTracing tracing() {
+    return tracing;
+  }
+
+  /**
+   * Prepares an event received under {@code hop} (see {@link EventTracing#received}): stamps the
+   * hop's trace context on an event that came without one, validates it (in an {@code ingest} step
+   * span) and hands the hop on with the prepared event.
+   *
+   * @throws InvalidInputException naming the offending field (the step span records it)
+   */
+  public RoutableEvent prepare(CloudEvent event, EventTracing.Hop hop) {
+    if (!hop.recording()) {
+      return prepare(event); // its trace is Hop.NONE already: no write per event
+    }
+    EventTracing.Hop step = tracing.step(hop, "ingest");
+    try {
+      RoutableEvent routable = prepare(tracing.startingTrace(hop, event)).trace(hop);
+      step.end(null);
+      return routable;
+    } catch (RuntimeException e) {
+      step.end(e);
+      throw e;
+    }
+  }
+
+  /**
+   * Ends the span of an event once routing settled it, with what became of its deliveries: the
+   * {@code settle} of the event's trace.
+   */
+  public static void settled(EventTracing.Hop hop, RoutingOutcome outcome, Throwable error) {
+    if (outcome != null && hop.recording()) {
+      hop.attribute("activity.delivery.delivered", outcome.delivered());
+      hop.attribute("activity.delivery.parked", outcome.parked());
+      hop.attribute("activity.delivery.dead_lettered", outcome.deadLettered());
+      if (outcome.duplicate()) {
+        hop.note("duplicate");
+      }
+    }
+    hop.end(error);
   }
 
   /**
@@ -173,17 +227,68 @@ public class EventIngest {
     return prepared;
   }
 
+  /**
+   * Validates a whole batch received from {@code from} before any of it is routed, each event under
+   * a span of its own (see {@link #prepare(CloudEvent, EventTracing.Hop)}); errors name the entry.
+   * {@link #route(RoutableEvent, EventRouter.Callback)} ends the spans.
+   */
+  public List<RoutableEvent> prepareAll(List<CloudEvent> events, EventTracing.Destination from) {
+    List<RoutableEvent> prepared = new ArrayList<>(events.size());
+    List<FieldError> errors = new ArrayList<>();
+    for (int i = 0; i < events.size(); i++) {
+      EventTracing.Hop hop = tracing.received(events.get(i), from);
+      try {
+        prepared.add(prepare(events.get(i), hop));
+      } catch (InvalidInputException e) {
+        hop.end(e);
+        for (FieldError fe : e.errors()) {
+          errors.add(new FieldError("[" + i + "]." + fe.field(), fe.reason()));
+        }
+      }
+    }
+    if (!errors.isEmpty()) {
+      for (RoutableEvent e : prepared) {
+        e.trace().end(null); // nothing of the batch is routed
+      }
+      throw new InvalidInputException(errors);
+    }
+    return prepared;
+  }
+
   /** Routes a prepared event; see {@link EventRouter#route(RoutableEvent)}. */
   public CompletableFuture<RoutingOutcome> route(RoutableEvent event) {
-    return router.route(event);
+    if (!event.trace().recording()) {
+      return router.route(event);
+    }
+    CompletableFuture<RoutingOutcome> outcome = new CompletableFuture<>();
+    route(
+        event,
+        (o, error) -> {
+          if (error != null) {
+            outcome.completeExceptionally(error);
+          } else {
+            outcome.complete(o);
+          }
+        });
+    return outcome;
   }
 
   /**
-   * Routes a prepared event and tells {@code done}; see {@link EventRouter#route(RoutableEvent,
-   * EventRouter.Callback)}.
+   * Routes a prepared event and tells {@code done}, ending the event's span (see {@link #settled})
+   * first; see {@link EventRouter#route(RoutableEvent, EventRouter.Callback)}.
    */
   public void route(RoutableEvent event, EventRouter.Callback done) {
-    router.route(event, done);
+    EventTracing.Hop hop = event.trace();
+    if (hop.recording()) {
+      router.route(
+          event,
+          (outcome, error) -> {
+            settled(hop, outcome, error);
+            done.routed(outcome, error);
+          });
+    } else {
+      router.route(event, done);
+    }
   }
 
   /** Prepares and routes; validation errors fail the returned future. */

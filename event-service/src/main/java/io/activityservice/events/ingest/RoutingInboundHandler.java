@@ -7,6 +7,7 @@ import io.activityservice.channel.Redaction;
 import io.activityservice.events.delivery.DeadLetters;
 import io.activityservice.events.log.LogSafe;
 import io.activityservice.events.problem.InvalidInputException;
+import io.activityservice.events.tracing.EventTracing;
 import io.cloudevents.CloudEvent;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,18 +25,23 @@ final class RoutingInboundHandler implements InboundHandler {
   private final ChannelUri channel;
   private final EventIngest ingest;
   private final DeadLetters deadLetters;
+  private final EventTracing tracing;
+  private final EventTracing.Destination from;
 
   RoutingInboundHandler(ChannelUri channel, EventIngest ingest, DeadLetters deadLetters) {
     this.channel = channel;
     this.ingest = ingest;
     this.deadLetters = deadLetters;
+    this.tracing = ingest.tracing();
+    this.from = tracing.inbound(channel);
   }
 
   @Override
   public void onEvent(CloudEvent event, Acknowledgement ack) {
+    EventTracing.Hop hop = tracing.received(event, from);
     try {
       ingest.route(
-          ingest.prepare(event),
+          ingest.prepare(event, hop),
           (outcome, error) -> {
             if (error == null) {
               ack.ack();
@@ -44,6 +50,8 @@ final class RoutingInboundHandler implements InboundHandler {
             }
           });
     } catch (InvalidInputException invalid) {
+      hop.note("dead-lettered: invalid");
+      hop.end(invalid);
       log.warn(
           "invalid event {} on {}: {}",
           LogSafe.text(event.getId()),
@@ -67,6 +75,7 @@ final class RoutingInboundHandler implements InboundHandler {
                 }
               });
     } catch (RuntimeException unexpected) {
+      hop.end(unexpected);
       log.error(
           "ingest of event {} on {} failed",
           LogSafe.text(event.getId()),

@@ -9,6 +9,7 @@ import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.OutboundEvent;
 import io.activityservice.events.json.Json;
 import io.activityservice.events.problem.InvalidInputException;
+import io.activityservice.events.tracing.EventTracing;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.CloudEventData;
 import io.cloudevents.jackson.JsonCloudEventData;
@@ -50,6 +51,12 @@ public final class RoutableEvent {
   private volatile JsonNode data;
   private volatile ObjectNode json;
   private volatile String time;
+
+  /**
+   * The span this event is handled under; {@code null} for not traced (no volatile store per event
+   * when tracing is off).
+   */
+  private volatile EventTracing.Hop trace;
 
   private RoutableEvent(CloudEvent event, boolean dataIsJson, JsonNode data, byte[] unparsed) {
     this.event = event;
@@ -113,6 +120,21 @@ public final class RoutableEvent {
    */
   public OutboundEvent outbound() {
     return outbound;
+  }
+
+  /**
+   * The span the event is handled under (its receipt, derivation or replay): deliveries start their
+   * spans as its children. {@link EventTracing.Hop#NONE} when the event is not traced.
+   */
+  public EventTracing.Hop trace() {
+    EventTracing.Hop t = trace;
+    return t == null ? EventTracing.Hop.NONE : t;
+  }
+
+  /** Sets the span the event is handled under; see {@link #trace()}. */
+  public RoutableEvent trace(EventTracing.Hop hop) {
+    this.trace = hop;
+    return this;
   }
 
   /** Whether the data is JSON (or absent). */

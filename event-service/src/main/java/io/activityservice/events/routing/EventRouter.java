@@ -5,6 +5,7 @@ import io.activityservice.events.log.LogSafe;
 import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.problem.OverloadedException;
 import io.activityservice.events.subscription.SubscriptionIndex;
+import io.activityservice.events.tracing.EventTracing;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -42,6 +43,7 @@ public class EventRouter {
   private final RoutingMetrics metrics;
   private final Semaphore inFlight;
   private final int maxInFlight;
+  private EventTracing tracing = EventTracing.NONE;
 
   /** Copy-on-write arrays: read per event without an iterator. */
   private volatile Tap[] taps = new Tap[0];
@@ -84,6 +86,12 @@ public class EventRouter {
   @FunctionalInterface
   public interface Forwarder {
     CompletableFuture<Void> forward(RoutableEvent event);
+  }
+
+  /** Traces routing with {@code tracing} (set once, at start-up). */
+  public EventRouter tracing(EventTracing tracing) {
+    this.tracing = tracing == null ? EventTracing.NONE : tracing;
+    return this;
   }
 
   /** Registers a forwarder that sees every routed (non-duplicate) event. */
@@ -235,7 +243,13 @@ public class EventRouter {
     CompletableFuture<?> forwarded = forward(event);
     boolean waitForForward =
         forwarded != null && (!forwarded.isDone() || forwarded.isCompletedExceptionally());
+    EventTracing.Hop hop = event.trace();
+    EventTracing.Hop step = hop.recording() ? tracing.step(hop, "route") : EventTracing.Hop.NONE;
     List<SubscriptionIndex.Entry> matches = index.match(event);
+    if (step.recording()) {
+      traceMatches(step, matches);
+      step.end(null);
+    }
     s.expect(matches.size(), waitForForward);
     if (!waitForForward) {
       deliverAll(matches, event, s);
@@ -261,6 +275,15 @@ public class EventRouter {
           });
     }
     s.dispatched();
+  }
+
+  /** The matched subscriptions as attributes of a recording route span. */
+  private void traceMatches(EventTracing.Hop step, List<SubscriptionIndex.Entry> matches) {
+    List<String> ids = new java.util.ArrayList<>(Math.min(matches.size(), 32));
+    for (int i = 0; i < matches.size() && i < 32; i++) {
+      ids.add(matches.get(i).subscription().id());
+    }
+    tracing.routed(step, matches.size(), ids);
   }
 
   private void deliverAll(

@@ -261,6 +261,7 @@ public final class RelayCost {
     rows.add(
         cpuRow("cpu-r1", "REST single-event publish (R1)", "R1", 300, a.cpu().brokerInService()));
     rows.add(jmhRow());
+    rows.add(tracingRow());
     for (String[] p : PEER_PATHS) {
       rows.addAll(peerRows(p[0], p[1], p[2]));
     }
@@ -478,6 +479,86 @@ public final class RelayCost {
           "n/a (unreadable " + f.jmhResult() + ": " + e.getMessage() + ")",
           null);
     }
+  }
+
+  /**
+   * What tracing costs per event (issue 23), from the pipeline benchmark run with {@code -p
+   * tracing=off,0,0.1,1}: the process's CPU per event ({@code cpu.process.norm}) at each sampling
+   * ratio, against the same pipeline without a tracer.
+   */
+  private Row tracingRow() {
+    String target =
+        "Tracing cost per event (JMH pipeline, CPU): sampling 0 %, 10 %, 100 % vs no tracer";
+    if (f.jmhResult() == null || !Files.isRegularFile(f.jmhResult())) {
+      return new Row("jmh-tracing", target, "-", "not measured: no JMH result", null);
+    }
+    try {
+      Map<String, Double> cpu = tracingCpu(Files.readString(f.jmhResult()));
+      Double off = cpu.get("off");
+      if (off == null || cpu.size() < 2) {
+        return new Row(
+            "jmh-tracing",
+            target,
+            "-",
+            "not measured: run perf-tests/jmh-pipeline.sh -p tracing=off,0,0.1,1",
+            null);
+      }
+      StringBuilder figure =
+          new StringBuilder(String.format(Locale.ROOT, "no tracer %.2f µs", off / 1000));
+      for (var e : cpu.entrySet()) {
+        if (!e.getKey().equals("off")) {
+          double added = (e.getValue() - off) / 1000;
+          figure.append(
+              String.format(
+                  Locale.ROOT,
+                  "; %s %% sampled %+.2f µs (%+.0f %%)",
+                  new java.math.BigDecimal(e.getKey())
+                      .multiply(java.math.BigDecimal.valueOf(100))
+                      .stripTrailingZeros()
+                      .toPlainString(),
+                  added,
+                  100 * (e.getValue() - off) / off));
+        }
+      }
+      return new Row("jmh-tracing", target, figure.toString(), "measured", null);
+    } catch (IOException | RuntimeException e) {
+      return new Row(
+          "jmh-tracing", target, "-", "n/a (unreadable JMH result: " + e.getMessage() + ")", null);
+    }
+  }
+
+  /**
+   * The process CPU per event ({@code cpu.process.norm}, ns) of each {@code tracing} parameter of
+   * the pipeline benchmark in a JMH JSON result, for its first {@code pattern} parameter seen; in
+   * the order found.
+   */
+  static Map<String, Double> tracingCpu(String json) throws IOException {
+    JsonNode root = new ObjectMapper().readTree(json);
+    Map<String, Double> cpu = new LinkedHashMap<>();
+    String pattern = null;
+    for (JsonNode b : root) {
+      if (!b.path("benchmark").asText().toLowerCase(Locale.ROOT).contains("pipeline")) {
+        continue;
+      }
+      JsonNode params = b.path("params");
+      String tracing = params.path("tracing").asText(null);
+      String p = params.path("pattern").asText("");
+      if (tracing == null) {
+        continue;
+      }
+      if (pattern == null) {
+        pattern = p;
+      }
+      var metrics = b.path("secondaryMetrics").properties().iterator();
+      while (metrics.hasNext()) {
+        var m = metrics.next();
+        JsonNode score = m.getValue().path("score");
+        if (m.getKey().endsWith("cpu.process.norm") && p.equals(pattern) && score.isNumber()) {
+          cpu.put(tracing, score.asDouble());
+        }
+      }
+    }
+    return cpu;
   }
 
   /**

@@ -155,6 +155,49 @@ class RelayCostTest {
   }
 
   @Test
+  void reportsTracingCostPerSamplingRatioAgainstNoTracer() throws Exception {
+    String json =
+        "["
+            + bench("off", "type", 8000)
+            + ","
+            + bench("0", "type", 8400)
+            + ","
+            + bench("0.1", "type", 9000)
+            + ","
+            + bench("1", "type", 16000)
+            + ","
+            + bench("off", "data", 12000)
+            + "]";
+    assertEquals(
+        Map.of("off", 8000.0, "0", 8400.0, "0.1", 9000.0, "1", 16000.0),
+        RelayCost.tracingCpu(json));
+    Path file = dir.resolve("pipeline-tracing.json");
+    Files.writeString(file, json);
+    RelayCost rc =
+        new RelayCost(
+            new Analysis(List.of(), Map.of(), "not run"),
+            new RelayCost.Facts(10_000, 3, 0.02, Map.of(), Map.of(), Map.of(), "not run", file));
+    RelayCost.Row row =
+        rc.targets().stream().filter(x -> x.key().equals("jmh-tracing")).findFirst().orElseThrow();
+    assertEquals(
+        "no tracer 8.00 µs; 0 % sampled +0.40 µs (+5 %); 10 % sampled +1.00 µs (+13 %);"
+            + " 100 % sampled +8.00 µs (+100 %)",
+        row.figure());
+    assertEquals("measured", row.status());
+  }
+
+  private static String bench(String tracing, String pattern, double cpuNanos) {
+    return "{\"benchmark\":\"x.PipelineBenchmark.relay\",\"params\":{\"pattern\":\""
+        + pattern
+        + "\",\"tracing\":\""
+        + tracing
+        + "\"},\"primaryMetric\":{\"score\":1000.0,\"scoreUnit\":\"ns/op\"},"
+        + "\"secondaryMetrics\":{\"·cpu.process.norm\":{\"score\":"
+        + cpuNanos
+        + ",\"scoreUnit\":\"ns/op\"}}}";
+  }
+
+  @Test
   void targetRowsRoundTripThroughTheirFileForTheBeforeColumn() throws Exception {
     Path file = dir.resolve(RelayTargets.FILE);
     RelayTargets.write(

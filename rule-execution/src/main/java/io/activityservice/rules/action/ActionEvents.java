@@ -2,12 +2,14 @@ package io.activityservice.rules.action;
 
 import io.activityservice.events.definition.DerivedEvents;
 import io.activityservice.events.derive.DerivedEventEmitter;
+import io.activityservice.events.tracing.EventTracing;
 import io.activityservice.rules.Event;
 import io.activityservice.rules.EventAccess;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import io.cloudevents.jackson.JsonCloudEventData;
 import java.net.URI;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
@@ -112,7 +114,18 @@ final class ActionEvents {
    * dead-lettered.
    */
   CompletableFuture<?> emit(CloudEvent event, ActionContext ctx, String handler) {
-    return derived.emit(event, origin(ctx, handler), ctx.authorScope());
+    return derived.emit(event, origin(ctx, handler), ctx.authorScope(), causes(ctx));
+  }
+
+  /**
+   * The trace context of the event that fired the rule, which the derived event's span links to.
+   */
+  private static List<String> causes(ActionContext ctx) {
+    if (ctx.event() == null) {
+      return List.of();
+    }
+    Object traceparent = EventAccess.cloudEvent(ctx.event()).getExtension(EventTracing.TRACEPARENT);
+    return traceparent == null ? List.of() : List.of(traceparent.toString());
   }
 
   /**
