@@ -12,6 +12,7 @@ import io.activityservice.events.problem.ForbiddenException;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.OverloadedException;
 import io.cloudevents.CloudEvent;
+import io.micrometer.core.instrument.Counter;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -64,6 +65,7 @@ class EventController {
   private final JsonMapper json;
   private final HandlerExceptionResolver problems;
   private final long answerTimeoutMillis;
+  private final Counter received;
 
   EventController(
       EventIngest ingest,
@@ -76,6 +78,7 @@ class EventController {
     this.json = json;
     this.problems = problems;
     this.answerTimeoutMillis = answerTimeout.toMillis();
+    this.received = ingest.receivedOn("http");
   }
 
   /**
@@ -122,6 +125,7 @@ class EventController {
               + "application/cloudevents-batch+json (batch), or binary mode with ce-specversion, ce-id, ce-source "
               + "and ce-type headers");
     }
+    received.increment(prepared.size());
     PublishAnswer answer = new PublishAnswer(prepared.size(), json, problems, answerTimeoutMillis);
     for (int i = 0; i < prepared.size(); i++) {
       ingest.route(prepared.get(i), answer.event(i));

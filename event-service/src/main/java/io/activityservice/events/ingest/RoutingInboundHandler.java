@@ -8,6 +8,7 @@ import io.activityservice.events.delivery.DeadLetters;
 import io.activityservice.events.log.LogSafe;
 import io.activityservice.events.problem.InvalidInputException;
 import io.cloudevents.CloudEvent;
+import io.micrometer.core.instrument.Counter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,15 +25,18 @@ final class RoutingInboundHandler implements InboundHandler {
   private final ChannelUri channel;
   private final EventIngest ingest;
   private final DeadLetters deadLetters;
+  private final Counter received;
 
   RoutingInboundHandler(ChannelUri channel, EventIngest ingest, DeadLetters deadLetters) {
     this.channel = channel;
+    this.received = ingest.receivedOn(channel.scheme());
     this.ingest = ingest;
     this.deadLetters = deadLetters;
   }
 
   @Override
   public void onEvent(CloudEvent event, Acknowledgement ack) {
+    received.increment();
     try {
       ingest.route(
           ingest.prepare(event),
