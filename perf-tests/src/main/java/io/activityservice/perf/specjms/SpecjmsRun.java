@@ -114,10 +114,28 @@ public final class SpecjmsRun {
   private final AtomicInteger leftovers = new AtomicInteger();
   private final List<String> leftoverWhere = new java.util.concurrent.CopyOnWriteArrayList<>();
   private final AtomicLong seq = new AtomicLong();
+  private final AtomicLong families = new AtomicLong();
   private volatile long measureFrom = Long.MAX_VALUE;
   private volatile long measureTo = Long.MAX_VALUE;
   private volatile boolean preAudit = true;
   private final Map<Role, EventSender> senders = new EnumMap<>(Role.class);
+
+  /**
+   * The locations' agents: they send an execution's follow-up messages, as SPECjms's event handlers
+   * do, so that a driver thread sends only the message that starts its interaction.
+   */
+  private final java.util.concurrent.ExecutorService agents =
+      Executors.newFixedThreadPool(
+          4,
+          r -> {
+            Thread t = new Thread(r, "specjms-agent");
+            t.setDaemon(true);
+            return t;
+          });
+
+  /** The sends of the execution being built on this driver thread, after its first. */
+  private final ThreadLocal<List<Runnable>> followUps = new ThreadLocal<>();
+
   private final List<Listener> listeners = new ArrayList<>();
   private HttpServer webhooks;
 
@@ -449,8 +467,29 @@ public final class SpecjmsRun {
     }
   }
 
-  /** Sends the messages of one execution of an interaction. */
+  /**
+   * Sends the first message of one execution of an interaction on the driver's thread and hands the
+   * rest to the agents.
+   */
   private void execute(int interaction, long intended, boolean measured) {
+    List<Runnable> sends = new ArrayList<>();
+    followUps.set(sends);
+    try {
+      compose(interaction, intended, measured);
+    } finally {
+      followUps.remove();
+    }
+    if (!sends.isEmpty()) {
+      sends.get(0).run();
+    }
+    if (sends.size() > 1) {
+      List<Runnable> rest = sends.subList(1, sends.size());
+      agents.execute(() -> rest.forEach(Runnable::run));
+    }
+  }
+
+  /** The messages of one execution of an interaction, in the order the chain sends them. */
+  private void compose(int interaction, long intended, boolean measured) {
     ThreadLocalRandom r = ThreadLocalRandom.current();
     int sm = r.nextInt(w.supermarkets());
     int dc = sm * w.distributionCentres() / w.supermarkets();
@@ -466,7 +505,9 @@ public final class SpecjmsRun {
       }
       case 2 -> {
         int d = r.nextInt(w.distributionCentres());
-        int family = r.nextInt(w.productFamilies());
+        // Families in turn, not at random: the offers per execution then average ζ over every Π
+        // executions, so a short measurement meets the ±5 % count rule.
+        int family = (int) (families.getAndIncrement() % w.productFamilies());
         List<Integer> offering = new ArrayList<>();
         for (int p = 0; p < w.suppliers(); p++) {
           if (w.familiesOfSupplier().get(p).contains(family)) {
@@ -551,10 +592,12 @@ public final class SpecjmsRun {
     if (measured) {
       sentMeasured[m.interaction()].increment();
     }
-    senders.get(from).send(event);
+    EventSender sender = senders.get(from);
+    followUps.get().add(() -> sender.send(event));
   }
 
   private void close() {
+    agents.shutdownNow();
     for (EventSender s : senders.values()) {
       s.close();
     }
