@@ -2,6 +2,7 @@
 # Channel-to-channel performance suite of the Activity Service: see perf-tests/README.md.
 #   perf-tests/run.sh [--quick] [--no-build] [--service-url URL] [--activemq-url URL | --activemq-process]
 #                     [--sqs-endpoint URL | --sqs=aws] [--kafka BROKERS | --no-kafka] [--compare-jar OLD.jar] [more: --help]
+#   perf-tests/run.sh --specjms --base N [--topology horizontal|vertical] [--specjms-search]   (SPECjms2007, docs/performance.md)
 # Builds what is missing or stale (service jar, runner), starts LocalStack on the host if the default
 # endpoint is used, runs the suite (progress on stderr) and writes perf-tests/target/report/.
 set -euo pipefail
@@ -19,11 +20,12 @@ for a in "$@"; do
   prev="$a"
   case "$a" in
     --quick) QUICK=true ;;
+    --specjms|--specjms-search) PEER="${PEER:-none}" ;;  # the SPECjms workload needs no Camel peer
     --peer=*) PEER="${a#--peer=}" ;;
     --no-build) NO_BUILD=true ;;
     --sqs-endpoint|--sqs-endpoint=*|--sqs=aws) SQS_DEFAULT=false ;;
     --service-url|--service-url=*) SERVICE_URL=yes ;;
-    -h|--help) sed -n '2,6p' "$0"; exec java -cp perf-tests/target/perf-runner.jar io.activityservice.perf.PerfRunner --help 2>&1 || true; exit 2 ;;
+    -h|--help) sed -n '2,7p' "$0"; exec java -cp perf-tests/target/perf-runner.jar io.activityservice.perf.PerfRunner --help 2>&1 || true; exit 2 ;;
   esac
 done
 

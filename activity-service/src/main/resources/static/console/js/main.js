@@ -12,6 +12,7 @@ import * as rules from './pages/rules.js';
 import * as channels from './pages/channels.js';
 import * as archives from './pages/archives.js';
 import * as cluster from './pages/cluster.js';
+import * as capacity from './pages/capacity.js';
 
 /** Route name -> page module and the capability it needs. */
 const PAGES = {
@@ -24,6 +25,7 @@ const PAGES = {
   channels: {module: channels, cap: 'channels', title: 'Channels'},
   archives: {module: archives, cap: 'archives', title: 'Archives'},
   cluster: {module: cluster, cap: 'cluster', title: 'Cluster'},
+  capacity: {module: capacity, cap: 'stats', title: 'Capacity'},
 };
 
 const ctx = {identity: null, can: name => !!(ctx.identity && ctx.identity.can[name])};

@@ -37,6 +37,18 @@ public final class PerfRunner {
 
   /** Runs the suite; see {@link Options#usage()}. */
   public static void main(String[] args) {
+    if (SpecjmsCommand.wanted(args)) {
+      int code;
+      try {
+        code = SpecjmsCommand.run(args);
+      } catch (Exception e) {
+        System.err.println("perf-tests --specjms failed: " + e);
+        e.printStackTrace();
+        code = 1;
+      }
+      System.exit(code);
+      return;
+    }
     Options o;
     try {
       o = Options.parse(args);

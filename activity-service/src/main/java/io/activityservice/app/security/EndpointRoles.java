@@ -91,6 +91,7 @@ public final class EndpointRoles {
           // scope).
           rule(HttpMethod.GET, roles(ADMIN, SUBSCRIBER), "/api/v1/events/stream"),
           rule(HttpMethod.GET, roles(ADMIN, METRICS), "/api/v1/stats"),
+          rule(HttpMethod.GET, roles(ADMIN, METRICS), "/api/v1/capacity"),
           // Tests a pattern against an event the caller gives: nothing stored is read, but the
           // schema check is.
           rule(

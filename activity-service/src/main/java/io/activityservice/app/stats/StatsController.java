@@ -30,9 +30,10 @@ class StatsController {
    * @param interval the sampling interval
    * @param window the window asked for
    * @param times end of each interval, epoch milliseconds
-   * @param series per family ({@code in} by type; {@code out}, {@code failed}, {@code deadLettered}
-   *     by channel; {@code detectorIn}, {@code detectorOut} by detector; {@code ruleMatches},
-   *     {@code ruleActionFailures} by rule set): series to events per second, one value per time
+   * @param series per family ({@code in} by type; {@code received} by inbound channel kind; {@code
+   *     out}, {@code failed}, {@code deadLettered} by channel; {@code detectorIn}, {@code
+   *     detectorOut} by detector; {@code ruleMatches}, {@code ruleActionFailures} by rule set):
+   *     series to events per second, one value per time
    * @param totals per family: series to events in the window
    * @param latency routing latency (receipt until every matching delivery was delivered or parked)
    *     per interval: {@code p50}, {@code p99} in milliseconds (null where no event completed) and
@@ -65,7 +66,8 @@ class StatsController {
       description =
           """
       Per-second rates sampled from the service's meters every `activity.console.stats.interval` (1s) into a ring \
-      buffer of `activity.console.stats.retention` (15m): events in by type, deliveries out, failed attempts and \
+      buffer of `activity.console.stats.retention` (15m): events in by type and by inbound channel kind \
+      (`received`: `http` or the channel's scheme), deliveries out, failed attempts and \
       dead letters by channel, detector input and output, rule firings and failed actions, and routing latency \
       p50/p99 per interval. Columnar, ready for charts.""")
   @GetMapping("/api/v1/stats")

@@ -44,6 +44,8 @@ public final class StatsSampler implements AutoCloseable {
   public enum Family {
     /** Events received, by type. */
     IN("in", "activity.events.in", "type"),
+    /** Events received, by inbound channel kind (scheme, or {@code http} for the REST API). */
+    RECEIVED("received", "activity.events.received", "channel"),
     /** Deliveries accepted, by target channel. */
     OUT("out", "activity.events.out", "channel"),
     /** Failed delivery attempts, by target channel. */
@@ -87,15 +89,24 @@ public final class StatsSampler implements AutoCloseable {
    * @param latencyCount events whose routing completed in the interval
    * @param p50 their median routing latency in milliseconds, or null (none, or not measurable)
    * @param p99 their 99th percentile, or null
+   * @param elapsedNanos the interval's measured length (the scheduler drifts under load)
+   * @param cpuNanos CPU time this process used in the interval, or -1 when not measurable
+   * @param hostLoad the whole host's recent CPU load (0 to 1), or NaN when not measurable
    */
   record Sample(
       long epochMillis,
       Map<Family, Map<String, Double>> counts,
       long latencyCount,
       Double p50,
-      Double p99) {}
+      Double p99,
+      long elapsedNanos,
+      long cpuNanos,
+      double hostLoad) {}
 
   private final MeterRegistry registry;
+  private final ProcessCpu cpu;
+  private long lastNanos;
+  private long lastCpuNanos = -1;
   private final Clock clock;
   private final ConsoleProperties.Stats settings;
   private final int capacity;
@@ -113,7 +124,17 @@ public final class StatsSampler implements AutoCloseable {
   private volatile boolean metersChanged = true;
 
   public StatsSampler(MeterRegistry registry, Clock clock, ConsoleProperties.Stats settings) {
+    this(registry, clock, settings, ProcessCpu.platform());
+  }
+
+  /**
+   * @param cpu the process's CPU time and the host's load, sampled with the counters (for the
+   *     capacity model)
+   */
+  public StatsSampler(
+      MeterRegistry registry, Clock clock, ConsoleProperties.Stats settings, ProcessCpu cpu) {
     this.registry = registry;
+    this.cpu = cpu;
     registry
         .config()
         .onMeterAdded(m -> metersChanged = true)
@@ -182,8 +203,24 @@ public final class StatsSampler implements AutoCloseable {
       }
     }
     Latency latency = latency();
+    long now = System.nanoTime();
+    long cpuNow = cpu.processCpuNanos();
+    double hostLoad = cpu.hostLoad();
+    long cpuDelta = cpuNow >= 0 && lastCpuNanos >= 0 ? Math.max(0, cpuNow - lastCpuNanos) : -1;
+    long elapsed = now - lastNanos;
+    lastNanos = now;
+    lastCpuNanos = cpuNow;
     if (!baseline) {
-      samples.addLast(new Sample(clock.millis(), deltas, latency.count, latency.p50, latency.p99));
+      samples.addLast(
+          new Sample(
+              clock.millis(),
+              deltas,
+              latency.count,
+              latency.p50,
+              latency.p99,
+              elapsed,
+              cpuDelta,
+              hostLoad));
       while (samples.size() > capacity) {
         samples.removeFirst();
       }
@@ -302,6 +339,63 @@ public final class StatsSampler implements AutoCloseable {
     List<Double> p99 = in.stream().map(Sample::p99).toList();
     List<Long> routed = in.stream().map(Sample::latencyCount).toList();
     return new Window(times, series, totals, new LatencyColumns(p50, p99, routed));
+  }
+
+  /**
+   * What the capacity model reads over a window: the samples' measured time, the process's CPU time
+   * and the host's mean load in it, and the events received per inbound channel kind and delivered
+   * per target channel.
+   *
+   * @param seconds time the samples cover (0 when there are none yet)
+   * @param cpuSeconds CPU time of this process in them, or -1 when any sample could not measure it
+   * @param hostLoad the host's mean CPU load (0 to 1) over them, or NaN when not measurable
+   * @param received inbound channel kind to events received
+   * @param delivered target channel (redacted URI, or {@code other}) to deliveries accepted
+   */
+  public record Totals(
+      double seconds,
+      double cpuSeconds,
+      double hostLoad,
+      Map<String, Double> received,
+      Map<String, Double> delivered) {}
+
+  /** The totals of the last {@code window}, for the capacity model. */
+  public synchronized Totals totals(Duration window) {
+    long from = clock.millis() - window.toMillis();
+    long nanos = 0;
+    long cpuNanos = 0;
+    boolean cpuKnown = true;
+    double load = 0;
+    int loads = 0;
+    Map<String, Double> received = new LinkedHashMap<>();
+    Map<String, Double> delivered = new LinkedHashMap<>();
+    for (Sample s : samples) {
+      if (s.epochMillis() <= from) {
+        continue;
+      }
+      nanos += s.elapsedNanos();
+      if (s.cpuNanos() < 0) {
+        cpuKnown = false;
+      } else {
+        cpuNanos += s.cpuNanos();
+      }
+      if (!Double.isNaN(s.hostLoad())) {
+        load += s.hostLoad();
+        loads++;
+      }
+      s.counts()
+          .getOrDefault(Family.RECEIVED, Map.of())
+          .forEach((k, v) -> received.merge(k, v, Double::sum));
+      s.counts()
+          .getOrDefault(Family.OUT, Map.of())
+          .forEach((k, v) -> delivered.merge(k, v, Double::sum));
+    }
+    return new Totals(
+        nanos / 1e9,
+        cpuKnown ? cpuNanos / 1e9 : -1,
+        loads == 0 ? Double.NaN : load / loads,
+        received,
+        delivered);
   }
 
   /** Latency columns: milliseconds (null where no event completed) and the events counted. */

@@ -14,6 +14,7 @@ import io.activityservice.events.problem.OverloadedException;
 import io.activityservice.events.tracing.EventTracing;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
+import io.micrometer.core.instrument.Counter;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -67,6 +68,7 @@ class EventController {
   private final HandlerExceptionResolver problems;
   private final long answerTimeoutMillis;
   private final EventTracing.Destination restInbound;
+  private final Counter received;
 
   EventController(
       EventIngest ingest,
@@ -80,6 +82,7 @@ class EventController {
     this.problems = problems;
     this.answerTimeoutMillis = answerTimeout.toMillis();
     this.restInbound = ingest.tracing().inbound(null);
+    this.received = ingest.receivedOn("http");
   }
 
   /**
@@ -134,6 +137,7 @@ class EventController {
               + "application/cloudevents-batch+json (batch), or binary mode with ce-specversion, ce-id, ce-source "
               + "and ce-type headers");
     }
+    received.increment(prepared.size());
     PublishAnswer answer = new PublishAnswer(prepared.size(), json, problems, answerTimeoutMillis);
     for (int i = 0; i < prepared.size(); i++) {
       ingest.route(prepared.get(i), answer.event(i));

@@ -271,7 +271,8 @@ class ConsoleBrowserTest {
             "Detectors",
             "Rules",
             "Channels",
-            "Cluster");
+            "Cluster",
+            "Capacity");
     assertThat(
             (String)
                 ((JavascriptExecutor) driver)
@@ -521,6 +522,36 @@ class ConsoleBrowserTest {
   }
 
   @Test
+  void capacityPageShowsThePathTheTrafficTook() throws IOException {
+    String type = registerType();
+    String path = "/" + unique("capacity");
+    assertThat(
+            api.postJson(
+                    "/api/v1/subscriptions",
+                    """
+        {"name": "%s", "pattern": {"type": ["%s"]}, "target": "%s"}"""
+                        .formatted(unique("capacity"), type, webhook.url(path)))
+                .status())
+        .isEqualTo(201);
+    for (int i = 0; i < 20; i++) {
+      assertThat(api.publish(event(unique("cap"), type, i)).status()).isEqualTo(202);
+    }
+    await().atMost(WAIT).until(() -> webhook.calls(path).size() == 20);
+
+    open("capacity");
+    // REST in, webhook (http) out; the page refreshes every five seconds until the sampler has it.
+    WebElement row = find("tr[data-path='http>http']");
+    List<WebElement> cells = row.findElements(By.cssSelector("td"));
+    assertThat(Double.parseDouble(cells.get(2).getText())).as("events/s").isPositive();
+    assertThat(Double.parseDouble(cells.get(3).getText())).as("CPU µs/event").isPositive();
+    assertThat(cells.get(4).getText()).as("headroom").matches("\\d+\\.\\d");
+    assertThat(find("#cap-cpu").getText()).contains("%").contains("cores");
+    assertThat(find("#cap-bottleneck").getText()).contains("CPU");
+    screenshot("capacity");
+    assertNoHorizontalScroll("capacity");
+  }
+
+  @Test
   void deadLetterIsRedrivenFromTheConsole() throws IOException {
     String type = registerType();
     String path = "/" + unique("dead");
@@ -633,6 +664,7 @@ class ConsoleBrowserTest {
     pages.put("channels", "Inbound channels");
     pages.put("archives", "Archives and replays");
     pages.put("cluster", "Cluster");
+    pages.put("capacity", "Capacity");
     for (int width : new int[] {WIDE, NARROW}) {
       resize(width);
       for (Map.Entry<String, String> page : pages.entrySet()) {

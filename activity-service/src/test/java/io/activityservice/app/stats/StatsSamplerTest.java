@@ -110,4 +110,47 @@ class StatsSamplerTest {
     }
     assertThat(s.window(Duration.ofSeconds(5), List.of()).times()).hasSize(5);
   }
+
+  @Test
+  void totalsForTheCapacityModelAddCpuTimeAndCountsPerInboundKindAndTarget() {
+    long[] cpuNanos = {1_000_000_000L};
+    ProcessCpu cpu =
+        new ProcessCpu() {
+          @Override
+          public long processCpuNanos() {
+            return cpuNanos[0];
+          }
+
+          @Override
+          public double hostLoad() {
+            return 0.5;
+          }
+        };
+    StatsSampler s =
+        new StatsSampler(
+            registry,
+            Clock.systemUTC(),
+            new ConsoleProperties.Stats(Duration.ofSeconds(1), Duration.ofMinutes(1), 3),
+            cpu);
+    Counter jms =
+        Counter.builder("activity.events.received").tag("channel", "jms").register(registry);
+    Counter out =
+        Counter.builder("activity.events.out").tag("channel", "sqs:orders").register(registry);
+    jms.increment(100); // before the baseline: not in any interval
+    s.sample();
+    jms.increment(10);
+    out.increment(20);
+    cpuNanos[0] += 30_000_000L;
+    s.sample();
+    jms.increment(5);
+    cpuNanos[0] += 12_000_000L;
+    s.sample();
+
+    StatsSampler.Totals t = s.totals(Duration.ofMinutes(1));
+    assertThat(t.received()).containsExactly(java.util.Map.entry("jms", 15.0));
+    assertThat(t.delivered()).containsExactly(java.util.Map.entry("sqs:orders", 20.0));
+    assertThat(t.cpuSeconds()).isCloseTo(0.042, within(1e-9));
+    assertThat(t.hostLoad()).isEqualTo(0.5);
+    assertThat(t.seconds()).isPositive();
+  }
 }

@@ -8,6 +8,7 @@ import io.activityservice.events.routing.EventRouter;
 import io.activityservice.events.routing.RoutingOutcome;
 import io.activityservice.events.tracing.EventTracing;
 import io.cloudevents.CloudEvent;
+import io.micrometer.core.instrument.Counter;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -253,6 +254,14 @@ public class EventIngest {
       throw new InvalidInputException(errors);
     }
     return prepared;
+  }
+
+  /**
+   * The counter of events received on a kind of inbound channel (its scheme, or {@code http}):
+   * resolve once, increment per event; see {@link EventRouter#receivedOn}.
+   */
+  public Counter receivedOn(String channel) {
+    return router.receivedOn(channel);
   }
 
   /** Routes a prepared event; see {@link EventRouter#route(RoutableEvent)}. */

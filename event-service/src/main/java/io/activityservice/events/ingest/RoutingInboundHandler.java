@@ -9,6 +9,7 @@ import io.activityservice.events.log.LogSafe;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.tracing.EventTracing;
 import io.cloudevents.CloudEvent;
+import io.micrometer.core.instrument.Counter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,9 +28,11 @@ final class RoutingInboundHandler implements InboundHandler {
   private final DeadLetters deadLetters;
   private final EventTracing tracing;
   private final EventTracing.Destination from;
+  private final Counter received;
 
   RoutingInboundHandler(ChannelUri channel, EventIngest ingest, DeadLetters deadLetters) {
     this.channel = channel;
+    this.received = ingest.receivedOn(channel.scheme());
     this.ingest = ingest;
     this.deadLetters = deadLetters;
     this.tracing = ingest.tracing();
@@ -39,6 +42,7 @@ final class RoutingInboundHandler implements InboundHandler {
   @Override
   public void onEvent(CloudEvent event, Acknowledgement ack) {
     EventTracing.Hop hop = tracing.received(event, from);
+    received.increment();
     try {
       ingest.route(
           ingest.prepare(event, hop),

@@ -6,6 +6,7 @@ import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.problem.OverloadedException;
 import io.activityservice.events.subscription.SubscriptionIndex;
 import io.activityservice.events.tracing.EventTracing;
+import io.micrometer.core.instrument.Counter;
 import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -224,6 +225,13 @@ public class EventRouter {
     }
     return new RoutingOutcome(
         id, deliveries.length, delivered, parked, deliveries.length - delivered - parked, false);
+  }
+
+  /**
+   * The counter of events received on a kind of inbound channel: {@link RoutingMetrics#receivedOn}.
+   */
+  public Counter receivedOn(String channel) {
+    return metrics.receivedOn(channel);
   }
 
   /** Events currently being routed. */

@@ -29,6 +29,7 @@ public class RoutingMetrics {
   private final LongSupplier version;
   private final Timer latency;
   private final Map<String, Counter> in = new ConcurrentHashMap<>();
+  private final Map<String, Counter> receivedOn = new ConcurrentHashMap<>();
 
   /**
    * Event type to its counter (its own or "other"), for the registry version {@link
@@ -97,6 +98,24 @@ public class RoutingMetrics {
                     .description("Events received, by type")
                     .tag("type", v)
                     .register(registry));
+  }
+
+  /**
+   * The counter of events received on one kind of inbound channel ({@code
+   * activity.events.received}, tag {@code channel}: the channel's scheme, e.g. {@code jms}, {@code
+   * sqs}, {@code kafka}, or {@code http} for the REST API). Callers resolve it once (per inbound
+   * channel, per controller) and increment it per event, so counting costs one add. With {@code
+   * activity.events.out} by target channel it gives the traffic per path that the capacity model
+   * needs; the tag is bounded by the schemes the adapters know.
+   */
+  public Counter receivedOn(String channel) {
+    return receivedOn.computeIfAbsent(
+        channel,
+        c ->
+            Counter.builder("activity.events.received")
+                .description("Events received, by inbound channel kind (scheme)")
+                .tag("channel", c)
+                .register(registry));
   }
 
   /**

@@ -101,7 +101,9 @@ public final class ServiceApi {
       throws IOException {
     Map<String, Object> body = new java.util.LinkedHashMap<>(more);
     body.put("name", name);
-    body.put("pattern", Map.of("type", List.of(type)));
+    if (!body.containsKey("pattern")) { // "more" may bring its own pattern (type is then unused)
+      body.put("pattern", Map.of("type", List.of(type)));
+    }
     body.put("target", target);
     Answer a = post("/api/v1/subscriptions", json(body));
     require(a, "POST /api/v1/subscriptions " + name);

@@ -1,0 +1,275 @@
+package io.activityservice.perf;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.activityservice.perf.cli.CommandLines;
+import io.activityservice.perf.specjms.Audit;
+import io.activityservice.perf.specjms.SpecjmsRun;
+import io.activityservice.perf.specjms.Workload;
+import io.activityservice.perf.specjms.Workload.Topology;
+import io.activityservice.perf.suite.Options;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Unmatched;
+
+/**
+ * {@code perf-tests/run.sh --specjms --base N [--topology horizontal|vertical]}: one audited
+ * SPECjms2007 run through a service the suite starts (the suite's other options, e.g. {@code
+ * --activemq-process}, set up the test bed as usual); {@code --specjms-search} runs BASE 1, 2, 4, …
+ * until a run fails its audit, then bisects, and reports the highest BASE that passes. Output: the
+ * audit per run on stdout and {@code <report dir>/specjms.md}. Exit code 0 when the (last single)
+ * run passed or the search found a passing BASE, 1 otherwise, 2 for bad options or a refused
+ * pre-audit.
+ */
+@Command(name = "specjms", mixinStandardHelpOptions = true)
+public final class SpecjmsCommand {
+
+  @Option(names = "--specjms", description = "run the SPECjms2007 workload")
+  boolean specjms;
+
+  @Option(names = "--specjms-search", description = "find the highest BASE that passes the audit")
+  boolean search;
+
+  @Option(names = "--base", description = "BASE (default 1; the search's first BASE)")
+  int base = 1;
+
+  @Option(
+      names = "--topology",
+      description = "horizontal or vertical (default horizontal; the search runs the one given)")
+  String topology = "horizontal";
+
+  @Option(names = "--specjms-warmup", description = "warm-up seconds (default 10)")
+  int warmup = 10;
+
+  @Option(
+      names = "--specjms-measure",
+      description =
+          "measurement seconds (default: long enough for 40 executions of the rarest interaction,"
+              + " at least 30)")
+  int measure = 0;
+
+  @Option(names = "--specjms-drain", description = "longest drain in seconds (default 15)")
+  int drain = 15;
+
+  @Option(names = "--specjms-max-base", description = "the search's highest BASE (default 64)")
+  int maxBase = 64;
+
+  @Unmatched List<String> rest = new ArrayList<>();
+
+  /** Whether the arguments ask for a SPECjms run. */
+  public static boolean wanted(String[] args) {
+    for (String a : args) {
+      if (a.equals("--specjms") || a.equals("--specjms-search")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Runs as the arguments say; returns the exit code. */
+  public static int run(String[] args) throws Exception {
+    SpecjmsCommand c;
+    Options o;
+    Topology t;
+    try {
+      c = CommandLines.parseOrThrow(new SpecjmsCommand(), args);
+      t = Topology.valueOf(c.topology.toUpperCase(Locale.ROOT));
+      if (c.base < 1 || c.warmup < 0 || c.measure < 0 || c.drain < 0 || c.maxBase < c.base) {
+        throw new IllegalArgumentException(
+            "--base at least 1 and at most --specjms-max-base; --specjms-measure, warm-up"
+                + " and drain at least 0");
+      }
+      o = Options.parse(c.rest.toArray(String[]::new));
+    } catch (CommandLines.HelpRequested e) {
+      System.out.println(e.getMessage());
+      return 0;
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      return 2;
+    }
+    SpecjmsCommand command = c;
+    java.util.function.IntFunction<SpecjmsRun.Phases> phasesAt =
+        b ->
+            new SpecjmsRun.Phases(
+                Duration.ofSeconds(command.warmup),
+                Duration.ofSeconds(
+                    command.measure > 0 ? command.measure : measureSeconds(Workload.of(t, b))),
+                Duration.ofSeconds(command.drain));
+    StringBuilder report = new StringBuilder("# SPECjms2007 through the Activity Service\n\n");
+    report.append(
+        String.format(
+            Locale.ROOT,
+            "Topology %s; warm-up %d s, measurement %s, drain ≤ %d s; mapping and rules:"
+                + " docs/performance.md.%n%n",
+            t.name().toLowerCase(Locale.ROOT),
+            c.warmup,
+            c.measure > 0 ? c.measure + " s" : "40 executions of the rarest interaction (≥ 30 s)",
+            c.drain));
+    int code;
+    try (Testbed bed = Testbed.start(o)) {
+      if (!c.search) {
+        SpecjmsRun.Result r = once(bed, t, c.base, 0, phasesAt.apply(c.base), report);
+        code = r.refused() != null ? 2 : r.passed() ? 0 : 1;
+      } else {
+        int lastPass = 0;
+        int firstFail = 0;
+        Map<Integer, SpecjmsRun.Result> results = new java.util.TreeMap<>();
+        int b = c.base;
+        int k = 0;
+        while (b <= c.maxBase) {
+          SpecjmsRun.Result r = once(bed, t, b, k++, phasesAt.apply(b), report);
+          if (r.refused() != null) {
+            return 2;
+          }
+          results.put(b, r);
+          if (r.passed()) {
+            lastPass = b;
+            if (firstFail > 0) {
+              if (firstFail - lastPass <= 1) {
+                break;
+              }
+              b = (lastPass + firstFail) / 2;
+            } else {
+              b = b * 2;
+            }
+          } else {
+            firstFail = b;
+            if (firstFail - lastPass <= 1) {
+              break;
+            }
+            b = (lastPass + firstFail) / 2;
+          }
+        }
+        String line =
+            lastPass > 0
+                ? String.format(
+                    Locale.ROOT,
+                    "Highest passing BASE (%s): %d%s%n",
+                    t.name().toLowerCase(Locale.ROOT),
+                    lastPass,
+                    firstFail > 0 ? " (BASE " + firstFail + " failed)" : " (the search's limit)")
+                : "No BASE passed (the first, " + c.base + ", failed)\n";
+        System.out.print(line);
+        report.append("\n**").append(line.strip()).append("**\n");
+        String check = headroomCheck(results, lastPass, firstFail);
+        if (check != null) {
+          System.out.print(check);
+          report.append('\n').append(check);
+        }
+        code = lastPass > 0 ? 0 : 1;
+      }
+    }
+    Path dir = o.reportDir();
+    Files.createDirectories(dir);
+    Files.writeString(dir.resolve("specjms.md"), report);
+    System.err.println("specjms: report in " + dir.resolve("specjms.md"));
+    return code;
+  }
+
+  /**
+   * A measurement long enough for 40 executions of the rarest interaction (so that one execution
+   * more or less is within the ±5 % rules), at least 30 s.
+   */
+  static long measureSeconds(Workload w) {
+    double slowest = Double.MAX_VALUE;
+    for (int i = 1; i <= 7; i++) {
+      slowest = Math.min(slowest, w.rate(i));
+    }
+    return Math.max(30, (long) Math.ceil(40 / slowest));
+  }
+
+  /**
+   * The run-time capacity model against the search: what {@code GET /api/v1/capacity} predicted as
+   * the highest sustainable inbound rate during the highest passing BASE, beside the inbound rate
+   * of that BASE and of the first failing one.
+   */
+  static String headroomCheck(
+      Map<Integer, SpecjmsRun.Result> results, int lastPass, int firstFail) {
+    SpecjmsRun.Result pass = results.get(lastPass);
+    if (pass == null
+        || pass.capacity() == null
+        || !pass.capacity().path("maxEventsPerSecond").isNumber()) {
+      return null;
+    }
+    double predicted = pass.capacity().path("maxEventsPerSecond").asDouble();
+    SpecjmsRun.Result fail = results.get(firstFail);
+    return String.format(
+        Locale.ROOT,
+        "Headroom check: at BASE %d GET /api/v1/capacity predicted at most %.1f events in/s"
+            + " (bottleneck %s, host CPU %.0f %%); BASE %d sent %.1f/s and passed%s.%n",
+        lastPass,
+        predicted,
+        pass.capacity().path("bottleneck").asText(),
+        100 * pass.capacity().path("hostCpuUtilisation").asDouble(),
+        lastPass,
+        pass.sentPerSecond(),
+        fail == null
+            ? ""
+            : String.format(
+                Locale.ROOT,
+                ", BASE %d sent %.1f/s and failed: the measured highest rate lies between; predicted"
+                    + " / measured %.2f",
+                firstFail,
+                fail.sentPerSecond(),
+                predicted / pass.sentPerSecond()));
+  }
+
+  private static SpecjmsRun.Result once(
+      Testbed bed, Topology t, int base, int k, SpecjmsRun.Phases phases, StringBuilder report)
+      throws Exception {
+    Workload w = Workload.of(t, base);
+    String prefix = "specjms-" + (t == Topology.HORIZONTAL ? "h" : "v") + k;
+    PrintStream out = System.out;
+    SpecjmsRun.Result r =
+        new SpecjmsRun(w, bed.legs(), bed.api(), bed.cpuMeter(), prefix).run(phases, System.err);
+    report.append("## BASE ").append(base).append("\n\n");
+    if (r.refused() != null) {
+      out.println("specjms: BASE " + base + " refused: " + r.refused());
+      report.append("Refused: ").append(r.refused()).append("\n\n");
+      return r;
+    }
+    String table = Audit.table(r.rules());
+    out.printf(Locale.ROOT, "%nSPECjms2007 %s BASE %d%n%s", t, base, table);
+    StringBuilder facts = new StringBuilder();
+    facts.append(
+        String.format(
+            Locale.ROOT,
+            "Predicted %.1f sent/s and %.1f received/s; measured %.1f sent/s, %.1f delivered/s.%n",
+            w.totals()[0],
+            w.totals()[1],
+            r.sentPerSecond(),
+            r.deliveredPerSecond()));
+    for (Map.Entry<String, Double> e : r.cpuMicrosPerDelivery().entrySet()) {
+      facts.append(
+          String.format(
+              Locale.ROOT, "CPU of %s: %.0f µs per delivery.%n", e.getKey(), e.getValue()));
+    }
+    JsonNode cap = r.capacity();
+    if (cap != null) {
+      facts.append(
+          String.format(
+              Locale.ROOT,
+              "GET /api/v1/capacity at the end of the measurement: service CPU %.1f %% of %d"
+                  + " cores, host %.1f %%, %.1f events in/s, predicted highest %s events in/s"
+                  + " (bottleneck %s).%n",
+              100 * cap.path("cpuUtilisation").asDouble(),
+              cap.path("cores").asInt(),
+              100 * cap.path("hostCpuUtilisation").asDouble(),
+              cap.path("eventsPerSecond").asDouble(),
+              cap.path("maxEventsPerSecond").isNumber()
+                  ? String.format(Locale.ROOT, "%.1f", cap.path("maxEventsPerSecond").asDouble())
+                  : "n/a",
+              cap.path("bottleneck").asText()));
+    }
+    out.print(facts);
+    report.append("```\n").append(table).append("```\n\n").append(facts).append('\n');
+    return r;
+  }
+}
