@@ -540,11 +540,19 @@ class ConsoleBrowserTest {
 
     open("capacity");
     // REST in, webhook (http) out; the page refreshes every five seconds until the sampler has it.
-    WebElement row = find("tr[data-path='http>http']");
-    List<WebElement> cells = row.findElements(By.cssSelector("td"));
-    assertThat(Double.parseDouble(cells.get(2).getText())).as("events/s").isPositive();
-    assertThat(Double.parseDouble(cells.get(3).getText())).as("CPU µs/event").isPositive();
-    assertThat(cells.get(4).getText()).as("headroom").matches("\\d+\\.\\d");
+    // The row can show before the sampler has counted the traffic (0.0): wait for the refresh.
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> {
+              WebElement row = find("tr[data-path='http>http']");
+              List<WebElement> cells = row.findElements(By.cssSelector("td"));
+              assertThat(Double.parseDouble(cells.get(2).getText())).as("events/s").isPositive();
+              assertThat(Double.parseDouble(cells.get(3).getText()))
+                  .as("CPU µs/event")
+                  .isPositive();
+              assertThat(cells.get(4).getText()).as("headroom").matches("\\d+\\.\\d");
+            });
     assertThat(find("#cap-cpu").getText()).contains("%").contains("cores");
     assertThat(find("#cap-bottleneck").getText()).contains("CPU");
     screenshot("capacity");
