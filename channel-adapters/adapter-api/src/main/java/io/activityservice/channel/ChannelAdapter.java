@@ -26,6 +26,15 @@ public interface ChannelAdapter extends AutoCloseable {
   Set<String> schemes();
 
   /**
+   * The {@link DeliveryFormat}s this adapter can send besides its default (a subscription asking
+   * for another is refused when it is created). The default serves adapters written before formats:
+   * structured JSON only.
+   */
+  default Set<DeliveryFormat> formats() {
+    return Set.of(DeliveryFormat.STRUCTURED);
+  }
+
+  /**
    * Checks a URI of one of {@link #schemes()} without opening anything, so that bad subscriptions
    * are rejected when they are created.
    *

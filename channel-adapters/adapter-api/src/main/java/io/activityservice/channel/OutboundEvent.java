@@ -38,12 +38,17 @@ public final class OutboundEvent {
 
   private final CloudEvent event;
   private final String partitionKey;
+  private final DeliveryFormat format;
   private final ConcurrentHashMap<WireFormat<?>, Object> encodings;
 
   private OutboundEvent(
-      CloudEvent event, String partitionKey, ConcurrentHashMap<WireFormat<?>, Object> encodings) {
+      CloudEvent event,
+      String partitionKey,
+      DeliveryFormat format,
+      ConcurrentHashMap<WireFormat<?>, Object> encodings) {
     this.event = event;
     this.partitionKey = partitionKey;
+    this.format = format;
     this.encodings = encodings;
   }
 
@@ -56,7 +61,7 @@ public final class OutboundEvent {
     Objects.requireNonNull(event, "event");
     Object key = event.getExtension(PARTITION_KEY_EXTENSION);
     return new OutboundEvent(
-        event, key == null ? null : emptyToNull(key.toString()), new ConcurrentHashMap<>(4));
+        event, key == null ? null : emptyToNull(key.toString()), null, new ConcurrentHashMap<>(4));
   }
 
   /** The event. */
@@ -75,7 +80,23 @@ public final class OutboundEvent {
    * @param key the key; {@code null} or empty for none
    */
   public OutboundEvent withPartitionKey(String key) {
-    return new OutboundEvent(event, emptyToNull(key), encodings);
+    return new OutboundEvent(event, emptyToNull(key), format, encodings);
+  }
+
+  /**
+   * The format the subscription asked for, or {@code null} for the transport's default (see {@link
+   * DeliveryFormat}).
+   */
+  public DeliveryFormat format() {
+    return format;
+  }
+
+  /**
+   * The same event to be sent in {@code format} ({@code null}: the transport's default), sharing
+   * this one's encodings (each wire format is its own cache key).
+   */
+  public OutboundEvent withFormat(DeliveryFormat format) {
+    return format == this.format ? this : new OutboundEvent(event, partitionKey, format, encodings);
   }
 
   /**
@@ -103,6 +124,7 @@ public final class OutboundEvent {
     return "OutboundEvent["
         + event.getId()
         + (partitionKey == null ? "" : ", key=" + partitionKey)
+        + (format == null ? "" : ", format=" + format.wireName())
         + "]";
   }
 }

@@ -211,7 +211,8 @@ public class EventServiceAutoConfiguration {
             clock,
             delivery::subscriptionDeleted,
             changes,
-            settings.patterns());
+            settings.patterns(),
+            settings.transforms());
     service.loadAll();
     propagator.register(SubscriptionService.CHANGE_KIND, service::reload);
     delivery.start();

@@ -4,7 +4,9 @@ import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.OutboundEvent;
 import io.activityservice.channel.support.DaemonThreads;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.subscription.SubscriptionIndex;
+import io.activityservice.events.transform.TransformException;
 import io.cloudevents.CloudEvent;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
@@ -214,8 +216,21 @@ final class RetryWorker implements AutoCloseable {
     }
     long timeout = settings.lease().toMillis();
     if (row.phase() == ParkedDelivery.Phase.RETRY) {
+      if (!row.shaped() && entry.transform() != null) {
+        // A row parked as received (e.g. a redriven transformation failure): transform it now.
+        try {
+          event = entry.transform().apply(RoutableEvent.of(event));
+        } catch (TransformException e) {
+          return settler.giveUp(
+              Settler.claim(row),
+              entry,
+              DurableDelivery.transformFailure(e),
+              e.getMessage(),
+              clock.millis());
+        }
+      }
       return owner
-          .send(entry.target(), OutboundEvent.of(event))
+          .send(entry.target(), OutboundEvent.of(event).withFormat(entry.format()))
           .orTimeout(timeout, TimeUnit.MILLISECONDS)
           .handle((ok, error) -> settler.afterAttempt(row, entry, error));
     }

@@ -1,7 +1,9 @@
 package io.activityservice.events.delivery;
 
+import io.activityservice.channel.OutboundEvent;
 import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.subscription.SubscriptionIndex;
+import io.activityservice.events.transform.TransformException;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
 
@@ -38,6 +40,9 @@ final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTime
 
   private DurableDelivery.Route route;
 
+  /** What is sent when the subscription transforms events (kept for parking), else null. */
+  private OutboundEvent shaped;
+
   /** Changed under {@code this}; read without the lock by the timer. */
   private volatile State state = State.PENDING;
 
@@ -70,9 +75,31 @@ final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTime
    */
   void start() {
     CompletableFuture<Void> send;
+    OutboundEvent out;
+    try {
+      out = DurableDelivery.shape(entry, event);
+    } catch (TransformException e) {
+      // Deterministic: a retry would fail the same way. Dead-lettered at once; the others go on.
+      RoutableEvent e0 = event;
+      synchronized (this) {
+        state = State.SETTLED;
+        event = null;
+      }
+      CompletableFuture<DurableDelivery.Result> dead;
+      try {
+        dead = owner.deadLetterUntransformable(entry, e0, e);
+      } catch (RuntimeException unexpected) {
+        dead = CompletableFuture.failedFuture(unexpected);
+      }
+      dead.whenComplete(done::settled);
+      return;
+    }
+    if (entry.transform() != null) {
+      shaped = out;
+    }
     try {
       route = owner.route(entry.target());
-      send = route.send(event.outbound());
+      send = route.send(out);
     } catch (RuntimeException e) {
       send = CompletableFuture.failedFuture(e);
     }
@@ -111,7 +138,7 @@ final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTime
     } else if (inFlightPark == null) {
       CompletableFuture<DurableDelivery.Result> parked;
       try {
-        parked = owner.parkFailedFirstAttempt(entry, e, error);
+        parked = owner.parkFailedFirstAttempt(entry, e, shaped, error);
       } catch (RuntimeException unexpected) {
         parked = CompletableFuture.failedFuture(unexpected);
       }
@@ -133,7 +160,7 @@ final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTime
         return;
       }
       state = State.PARKED_IN_FLIGHT;
-      parkedRow = owner.inFlightRow(entry, event);
+      parkedRow = owner.inFlightRow(entry, event, shaped);
       event = null;
       parking = owner.parkInFlight(parkedRow);
       p = parking;

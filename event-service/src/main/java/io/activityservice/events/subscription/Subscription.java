@@ -1,6 +1,8 @@
 package io.activityservice.events.subscription;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.activityservice.channel.DeliveryFormat;
+import io.activityservice.events.transform.Transform;
 import java.time.OffsetDateTime;
 
 /**
@@ -17,6 +19,8 @@ import java.time.OffsetDateTime;
  * @param createdAt creation time
  * @param owner identity that created it (e.g. {@code key:<id>} or {@code jwt:<subject>}), or {@code
  *     null}
+ * @param transform JSONata expressions that reshape each delivered event, or {@code null}
+ * @param format how events go on the wire, or {@code null} for the transport's default
  */
 public record Subscription(
     String id,
@@ -27,7 +31,23 @@ public record Subscription(
     RetryPolicy retry,
     String deadLetter,
     OffsetDateTime createdAt,
-    String owner) {
+    String owner,
+    Transform transform,
+    DeliveryFormat format) {
+
+  /** A subscription that delivers events as they are, in the transport's default format. */
+  public Subscription(
+      String id,
+      String name,
+      JsonNode pattern,
+      String filter,
+      String target,
+      RetryPolicy retry,
+      String deadLetter,
+      OffsetDateTime createdAt,
+      String owner) {
+    this(id, name, pattern, filter, target, retry, deadLetter, createdAt, owner, null, null);
+  }
 
   /** A subscription without an owner. */
   public Subscription(

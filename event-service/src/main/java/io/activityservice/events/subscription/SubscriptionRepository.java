@@ -1,11 +1,16 @@
 package io.activityservice.events.subscription;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.activityservice.channel.DeliveryFormat;
 import io.activityservice.events.json.Json;
+import io.activityservice.events.transform.Transform;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.OffsetDateTime;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
@@ -33,8 +38,9 @@ public class SubscriptionRepository {
     jdbc.sql(
             """
             insert into subscription (id, name, pattern_json, filter_expr, target, max_attempts,
-              initial_backoff_ms, max_backoff_ms, max_age_ms, max_pending, dead_letter, created_at, owner)
-            values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
+              initial_backoff_ms, max_backoff_ms, max_age_ms, max_pending, dead_letter, created_at, owner,
+              transform_json, delivery_format)
+            values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
         .params(
             s.id(),
             s.name(),
@@ -48,7 +54,9 @@ public class SubscriptionRepository {
             s.retry().maxPending(),
             s.deadLetter(),
             s.createdAt(),
-            s.owner())
+            s.owner(),
+            s.transform() == null ? null : Json.write(Json.tree(s.transform())),
+            s.format() == null ? null : s.format().wireName())
         .update();
   }
 
@@ -58,6 +66,7 @@ public class SubscriptionRepository {
 
   private Subscription map(ResultSet rs, int row) throws SQLException {
     String pattern = rs.getString("pattern_json");
+    String format = rs.getString("delivery_format");
     RetryPolicy retry =
         new RetryPolicy(
             rs.getInt("max_attempts"),
@@ -74,6 +83,22 @@ public class SubscriptionRepository {
         retry,
         rs.getString("dead_letter"),
         rs.getObject("created_at", OffsetDateTime.class),
-        rs.getString("owner"));
+        rs.getString("owner"),
+        transform(rs.getString("transform_json")),
+        format == null ? null : DeliveryFormat.parse(format));
+  }
+
+  private static Transform transform(String json) {
+    if (json == null) {
+      return null;
+    }
+    JsonNode tree = Json.parse(json, "transform");
+    JsonNode data = tree.get("data");
+    Map<String, String> attributes = new LinkedHashMap<>();
+    JsonNode a = tree.get("attributes");
+    if (a != null && a.isObject()) {
+      a.properties().forEach(e -> attributes.put(e.getKey(), e.getValue().asText()));
+    }
+    return new Transform(data == null || data.isNull() ? null : data.asText(), attributes);
   }
 }

@@ -2,14 +2,19 @@ package io.activityservice.events.subscription;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.channel.ChannelUri;
+import io.activityservice.channel.DeliveryFormat;
 import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.cluster.ConfigChanges;
 import io.activityservice.events.log.LogSafe;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
+import io.activityservice.events.transform.CompiledTransform;
+import io.activityservice.events.transform.Transform;
+import io.activityservice.events.transform.TransformLimits;
 import java.time.Clock;
 import java.time.OffsetDateTime;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -30,6 +35,7 @@ public class SubscriptionService {
   private final Consumer<String> onDeleted;
   private final ConfigChanges changes;
   private final PatternLimits limits;
+  private final TransformLimits transformLimits;
 
   public SubscriptionService(
       SubscriptionRepository repository,
@@ -63,6 +69,22 @@ public class SubscriptionService {
       Consumer<String> onDeleted,
       ConfigChanges changes,
       PatternLimits limits) {
+    this(repository, index, channels, clock, onDeleted, changes, limits, TransformLimits.DEFAULT);
+  }
+
+  /**
+   * @param transformLimits bounds on each evaluation of a subscription's transformation
+   */
+  public SubscriptionService(
+      SubscriptionRepository repository,
+      SubscriptionIndex index,
+      ChannelRegistry channels,
+      Clock clock,
+      Consumer<String> onDeleted,
+      ConfigChanges changes,
+      PatternLimits limits,
+      TransformLimits transformLimits) {
+    this.transformLimits = transformLimits;
     this.repository = repository;
     this.limits = limits;
     this.index = index;
@@ -148,6 +170,26 @@ public class SubscriptionService {
       RetryPolicy retry,
       String deadLetter,
       String owner) {
+    return create(name, pattern, filter, target, retry, deadLetter, owner, null, null);
+  }
+
+  /**
+   * Validates and stores a subscription that reshapes its events ({@code transform}, compiled here:
+   * a syntax error is an {@link InvalidInputException} naming the expression's field and position)
+   * and delivers them in {@code format} (refused if the target's adapter cannot send it).
+   *
+   * @throws InvalidInputException naming the first offending field
+   */
+  public Subscription create(
+      String name,
+      JsonNode pattern,
+      String filter,
+      String target,
+      RetryPolicy retry,
+      String deadLetter,
+      String owner,
+      Transform transform,
+      DeliveryFormat format) {
     if (name == null || name.isBlank() || name.length() > 255) {
       throw new InvalidInputException("name", "is required (1-255 characters)");
     }
@@ -163,7 +205,9 @@ public class SubscriptionService {
             retry == null ? RetryPolicy.DEFAULT : retry,
             cleanDeadLetter,
             OffsetDateTime.now(clock),
-            owner);
+            owner,
+            transform == null || transform.isEmpty() ? null : transform,
+            format);
     CompiledPattern compiled = compilePattern(pattern);
     SubscriptionIndex.Entry entry = compile(s);
     if (compiled.wildcards() && owner != null) {
@@ -255,7 +299,29 @@ public class SubscriptionService {
     ChannelUri target = channels.parse("target", s.target());
     ChannelUri deadLetter =
         s.deadLetter() == null ? null : channels.parse("deadLetter", s.deadLetter());
-    return new SubscriptionIndex.Entry(s, filter, target, deadLetter);
+    CompiledTransform transform = CompiledTransform.compile(s.transform(), transformLimits);
+    if (s.format() != null) {
+      Set<DeliveryFormat> formats = channels.adapter(target).formats();
+      if (!formats.contains(s.format())) {
+        throw new InvalidInputException(
+            "format",
+            "\""
+                + s.format().wireName()
+                + "\" is not offered by "
+                + target.scheme()
+                + " targets; they offer "
+                + formats.stream()
+                    .map(DeliveryFormat::wireName)
+                    .sorted()
+                    .collect(java.util.stream.Collectors.joining(", ")));
+      }
+    }
+    return new SubscriptionIndex.Entry(s, filter, target, deadLetter, transform);
+  }
+
+  /** The bounds on each evaluation of a transformation. */
+  public TransformLimits transformLimits() {
+    return transformLimits;
   }
 
   /**

@@ -2,6 +2,7 @@ package io.activityservice.channel.http;
 
 import io.activityservice.channel.AbstractChannelAdapter;
 import io.activityservice.channel.ChannelUri;
+import io.activityservice.channel.DeliveryFormat;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundHandler;
 import io.activityservice.channel.InboundSettings;
@@ -43,6 +44,15 @@ public final class HttpChannelAdapter extends AbstractChannelAdapter {
   public HttpChannelAdapter(HttpChannelProperties properties, OutboundPolicy policy) {
     super("http");
     this.client = new GuardedHttpClient(properties, policy);
+  }
+
+  /**
+   * {@inheritDoc} Here: structured JSON (the default) or the data alone as the body, with its
+   * content type.
+   */
+  @Override
+  public Set<DeliveryFormat> formats() {
+    return Set.of(DeliveryFormat.STRUCTURED, DeliveryFormat.DATA);
   }
 
   @Override

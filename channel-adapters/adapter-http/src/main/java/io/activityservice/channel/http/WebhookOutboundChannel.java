@@ -2,6 +2,7 @@ package io.activityservice.channel.http;
 
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
+import io.activityservice.channel.DeliveryFormat;
 import io.activityservice.channel.OutboundChannel;
 import io.activityservice.channel.OutboundEvent;
 import io.activityservice.channel.Redaction;
@@ -10,8 +11,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * POSTs each event as a structured-mode CloudEvent (the shared {@link CloudEventJson#STRUCTURED}
- * encoding) through the adapter's {@link WebhookClient}; any 2xx answer means delivered. Partition
- * keys are ignored: a webhook has no competing consumers.
+ * encoding), or, for {@link DeliveryFormat#DATA}, its data alone with the data's content type,
+ * through the adapter's {@link WebhookClient}; any 2xx answer means delivered. Partition keys are
+ * ignored: a webhook has no competing consumers.
  */
 final class WebhookOutboundChannel implements OutboundChannel {
 
@@ -47,8 +49,15 @@ final class WebhookOutboundChannel implements OutboundChannel {
     try {
       post =
           client.post(
-              new WebhookRequest(
-                  target, CloudEventJson.CONTENT_TYPE, event.encoded(CloudEventJson.STRUCTURED)));
+              event.format() == DeliveryFormat.DATA
+                  ? new WebhookRequest(
+                      target,
+                      dataContentType(event.event()),
+                      event.encoded(DeliveryFormat.DATA_BYTES))
+                  : new WebhookRequest(
+                      target,
+                      CloudEventJson.CONTENT_TYPE,
+                      event.encoded(CloudEventJson.STRUCTURED)));
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
@@ -67,6 +76,12 @@ final class WebhookOutboundChannel implements OutboundChannel {
           }
         });
     return delivered;
+  }
+
+  /** The data's content type; JSON data has none declared, and octets are sent as such. */
+  private static String dataContentType(io.cloudevents.CloudEvent event) {
+    String type = event.getDataContentType();
+    return type != null ? type : "application/json";
   }
 
   @Override

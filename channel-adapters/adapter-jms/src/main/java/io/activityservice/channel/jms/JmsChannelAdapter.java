@@ -2,6 +2,7 @@ package io.activityservice.channel.jms;
 
 import io.activityservice.channel.AbstractChannelAdapter;
 import io.activityservice.channel.ChannelUri;
+import io.activityservice.channel.DeliveryFormat;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundHandler;
 import io.activityservice.channel.InboundSettings;
@@ -74,6 +75,12 @@ public final class JmsChannelAdapter extends AbstractChannelAdapter {
             properties.batch().sendSize(),
             properties.sendTimeout());
     this.redeliverer = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("jms-redelivery"));
+  }
+
+  /** {@inheritDoc} Here: binary mode (the default), structured mode, or the data alone. */
+  @Override
+  public Set<DeliveryFormat> formats() {
+    return Set.of(DeliveryFormat.STRUCTURED, DeliveryFormat.BINARY, DeliveryFormat.DATA);
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.activityservice.channel.sqs;
 
 import io.activityservice.channel.AbstractChannelAdapter;
 import io.activityservice.channel.ChannelUri;
+import io.activityservice.channel.DeliveryFormat;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundHandler;
 import io.activityservice.channel.InboundSettings;
@@ -117,6 +118,15 @@ public final class SqsChannelAdapter extends AbstractChannelAdapter {
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
+  }
+
+  /**
+   * {@inheritDoc} Here: structured JSON (the default) or the data alone as the body; SQS has no
+   * CloudEvents binary binding.
+   */
+  @Override
+  public Set<DeliveryFormat> formats() {
+    return Set.of(DeliveryFormat.STRUCTURED, DeliveryFormat.DATA);
   }
 
   @Override

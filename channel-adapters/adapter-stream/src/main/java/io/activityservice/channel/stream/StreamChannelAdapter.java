@@ -2,6 +2,7 @@ package io.activityservice.channel.stream;
 
 import io.activityservice.channel.AbstractChannelAdapter;
 import io.activityservice.channel.ChannelUri;
+import io.activityservice.channel.DeliveryFormat;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundHandler;
 import io.activityservice.channel.InboundSettings;
@@ -93,6 +94,12 @@ public final class StreamChannelAdapter extends AbstractChannelAdapter {
     }
     this.scheduler =
         Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("kafka-channel-timer"));
+  }
+
+  /** {@inheritDoc} Here: binary mode (the default), structured mode, or the value alone. */
+  @Override
+  public Set<DeliveryFormat> formats() {
+    return Set.of(DeliveryFormat.STRUCTURED, DeliveryFormat.BINARY, DeliveryFormat.DATA);
   }
 
   @Override
