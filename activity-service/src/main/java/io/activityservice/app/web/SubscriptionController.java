@@ -3,17 +3,21 @@ package io.activityservice.app.web;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.app.security.Caller;
 import io.activityservice.app.security.Callers;
+import io.activityservice.channel.DeliveryFormat;
 import io.activityservice.events.delivery.DurableDelivery;
 import io.activityservice.events.json.Json;
+import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.Subscription;
 import io.activityservice.events.subscription.SubscriptionService;
+import io.activityservice.events.transform.Transform;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.net.URI;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
+import java.util.Map;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -82,6 +86,29 @@ class SubscriptionController {
       OffsetDateTime lastAttemptAt,
       long deadLetters) {}
 
+  /**
+   * A transformation: JSONata expressions over the whole event in structured-mode JSON (attributes,
+   * extensions, {@code data}). {@code data} gives the delivered data (a string is sent as text,
+   * anything else as JSON); each attribute expression gives that attribute's or extension's value
+   * (none removes an optional one; {@code id} and {@code specversion} cannot be changed). Compiled
+   * when the subscription is created: a syntax error is a 400 naming {@code transform.data} or
+   * {@code transform.attributes.<name>} and the position. Each evaluation is bounded in time,
+   * depth, memory and output ({@code activity.transforms.*}); one that fails dead-letters that
+   * delivery with the reason. See docs/transformations.md.
+   */
+  record TransformSpec(
+      @Schema(maxLength = 65536, example = "{'orderId': data.id, 'total': data.amount}")
+          String data,
+      @Schema(example = "{\"type\": \"'com.partner.order'\"}") Map<String, String> attributes) {
+    Transform toTransform() {
+      return new Transform(data, attributes);
+    }
+
+    static TransformSpec of(Transform t) {
+      return t == null ? null : new TransformSpec(t.data(), t.attributes());
+    }
+  }
+
   record SubscriptionRequest(
       @Schema(
               requiredMode = Schema.RequiredMode.REQUIRED,
@@ -93,7 +120,18 @@ class SubscriptionController {
       String filter,
       @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String target,
       Retry retry,
-      String deadLetter) {}
+      String deadLetter,
+      TransformSpec transform,
+      @Schema(
+              description =
+                  "How events go on the wire: structured (one application/cloudevents+json body),"
+                      + " binary (data as the body, attributes as headers or properties), or data"
+                      + " (the data alone with its content type, for consumers that do not read"
+                      + " CloudEvents). Absent: the transport's default (structured for SQS and"
+                      + " webhooks, binary for JMS and Kafka). A format the target's transport"
+                      + " cannot send is a 400 naming format.",
+              allowableValues = {"structured", "binary", "data"})
+          String format) {}
 
   /**
    * A subscription; {@code owner} is the identity that created it ({@code key:<id>}, {@code
@@ -108,7 +146,9 @@ class SubscriptionController {
       Retry retry,
       String deadLetter,
       OffsetDateTime createdAt,
-      String owner) {
+      String owner,
+      TransformSpec transform,
+      @Schema(allowableValues = {"structured", "binary", "data"}) String format) {
     static SubscriptionView of(Subscription s) {
       return new SubscriptionView(
           s.id(),
@@ -119,7 +159,9 @@ class SubscriptionController {
           Retry.of(s.retry()),
           s.deadLetter(),
           s.createdAt(),
-          s.owner());
+          s.owner(),
+          TransformSpec.of(s.transform()),
+          s.format() == null ? null : s.format().wireName());
     }
   }
 
@@ -151,9 +193,23 @@ class SubscriptionController {
             body.target(),
             body.retry() == null ? null : body.retry().toPolicy(),
             body.deadLetter(),
-            caller.id());
+            caller.id(),
+            body.transform() == null ? null : body.transform().toTransform(),
+            format(body.format()));
     return ResponseEntity.created(URI.create("/api/v1/subscriptions/" + s.id()))
         .body(SubscriptionView.of(s));
+  }
+
+  /** The delivery format named in a request, or null for the transport's default. */
+  static DeliveryFormat format(String name) {
+    if (name == null || name.isBlank()) {
+      return null;
+    }
+    try {
+      return DeliveryFormat.parse(name);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidInputException("format", e.getMessage());
+    }
   }
 
   /** Every subscription for admins, one's own for others. */

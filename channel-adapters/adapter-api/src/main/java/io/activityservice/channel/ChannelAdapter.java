@@ -35,6 +35,15 @@ public interface ChannelAdapter extends AutoCloseable {
   }
 
   /**
+   * What {@link OutboundChannel#send(OutboundEvent)} to {@code uri} would put on the wire for this
+   * event (in its {@link OutboundEvent#format()}), without sending anything. The default serves
+   * adapters that send structured JSON bodies.
+   */
+  default WirePreview preview(ChannelUri uri, OutboundEvent event) {
+    return WirePreview.structured(event);
+  }
+
+  /**
    * Checks a URI of one of {@link #schemes()} without opening anything, so that bad subscriptions
    * are rejected when they are created.
    *

@@ -3,17 +3,25 @@ package io.activityservice.events.subscription;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.DeliveryFormat;
+import io.activityservice.channel.OutboundEvent;
+import io.activityservice.channel.PlainMessages;
+import io.activityservice.channel.WirePreview;
 import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.cluster.ConfigChanges;
 import io.activityservice.events.log.LogSafe;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
 import io.activityservice.events.transform.CompiledTransform;
 import io.activityservice.events.transform.Transform;
+import io.activityservice.events.transform.TransformException;
 import io.activityservice.events.transform.TransformLimits;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.OffsetDateTime;
+import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
@@ -300,23 +308,77 @@ public class SubscriptionService {
     ChannelUri deadLetter =
         s.deadLetter() == null ? null : channels.parse("deadLetter", s.deadLetter());
     CompiledTransform transform = CompiledTransform.compile(s.transform(), transformLimits);
-    if (s.format() != null) {
-      Set<DeliveryFormat> formats = channels.adapter(target).formats();
-      if (!formats.contains(s.format())) {
-        throw new InvalidInputException(
-            "format",
-            "\""
-                + s.format().wireName()
-                + "\" is not offered by "
-                + target.scheme()
-                + " targets; they offer "
-                + formats.stream()
-                    .map(DeliveryFormat::wireName)
-                    .sorted()
-                    .collect(java.util.stream.Collectors.joining(", ")));
-      }
-    }
+    requireFormat(target, s.format());
     return new SubscriptionIndex.Entry(s, filter, target, deadLetter, transform);
+  }
+
+  /**
+   * What a subscription with this target, transformation and format would put on the wire for an
+   * event, without sending it: the transport's headers and the body, byte for byte (as UTF-8 text,
+   * or base64 when the body is not UTF-8). A transformation that fails on the event gives the
+   * reason the delivery would be dead-lettered with.
+   *
+   * @throws InvalidInputException naming {@code target}, {@code transform.*} or {@code format}
+   */
+  public DeliveryPreview previewDelivery(
+      String target, Transform transform, DeliveryFormat format, RoutableEvent event) {
+    if (target == null || target.isBlank()) {
+      throw new InvalidInputException(
+          "target", "is required to preview a delivery: a channel URI such as jms:queue:orders");
+    }
+    ChannelUri uri = channels.parse("target", target);
+    CompiledTransform compiled = CompiledTransform.compile(transform, transformLimits);
+    requireFormat(uri, format);
+    OutboundEvent out;
+    try {
+      out =
+          compiled == null
+              ? event.outbound().withFormat(format)
+              : OutboundEvent.of(compiled.apply(event)).withFormat(format);
+    } catch (TransformException e) {
+      return new DeliveryPreview(
+          Map.of(), null, false, "the subscription's transformation failed: " + e.getMessage());
+    }
+    WirePreview wire = channels.adapter(uri).preview(uri, out);
+    boolean text = PlainMessages.isUtf8(wire.body());
+    return new DeliveryPreview(
+        wire.headers(),
+        text
+            ? new String(wire.body(), StandardCharsets.UTF_8)
+            : Base64.getEncoder().encodeToString(wire.body()),
+        !text,
+        null);
+  }
+
+  /**
+   * A delivery as it would be sent.
+   *
+   * @param headers the transport's headers or properties
+   * @param body the body as text, or base64 when {@code base64}; null when {@code error} is set
+   * @param base64 whether the body is base64 (it is not UTF-8 text)
+   * @param error why the delivery would be dead-lettered instead, or null
+   */
+  public record DeliveryPreview(
+      Map<String, String> headers, String body, boolean base64, String error) {}
+
+  private void requireFormat(ChannelUri target, DeliveryFormat format) {
+    if (format == null) {
+      return;
+    }
+    Set<DeliveryFormat> formats = channels.adapter(target).formats();
+    if (!formats.contains(format)) {
+      throw new InvalidInputException(
+          "format",
+          "\""
+              + format.wireName()
+              + "\" is not offered by "
+              + target.scheme()
+              + " targets; they offer "
+              + formats.stream()
+                  .map(DeliveryFormat::wireName)
+                  .sorted()
+                  .collect(java.util.stream.Collectors.joining(", ")));
+    }
   }
 
   /** The bounds on each evaluation of a transformation. */

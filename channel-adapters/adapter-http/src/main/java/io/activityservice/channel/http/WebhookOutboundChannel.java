@@ -79,7 +79,7 @@ final class WebhookOutboundChannel implements OutboundChannel {
   }
 
   /** The data's content type; JSON data has none declared, and octets are sent as such. */
-  private static String dataContentType(io.cloudevents.CloudEvent event) {
+  static String dataContentType(io.cloudevents.CloudEvent event) {
     String type = event.getDataContentType();
     return type != null ? type : "application/json";
   }

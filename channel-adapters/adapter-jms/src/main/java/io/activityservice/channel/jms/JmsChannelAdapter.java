@@ -7,7 +7,10 @@ import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundHandler;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.OutboundChannel;
+import io.activityservice.channel.OutboundEvent;
+import io.activityservice.channel.WirePreview;
 import io.activityservice.channel.support.DaemonThreads;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import org.apache.activemq.ActiveMQConnectionFactory;
@@ -81,6 +84,23 @@ public final class JmsChannelAdapter extends AbstractChannelAdapter {
   @Override
   public Set<DeliveryFormat> formats() {
     return Set.of(DeliveryFormat.STRUCTURED, DeliveryFormat.BINARY, DeliveryFormat.DATA);
+  }
+
+  /** {@inheritDoc} Here: the message's properties (and group) and its body. */
+  @Override
+  public WirePreview preview(ChannelUri uri, OutboundEvent event) {
+    JmsCloudEventCodec.Encoded encoded =
+        event.encoded(JmsCloudEventCodec.wireFormat(event.format()));
+    Map<String, String> headers = new java.util.LinkedHashMap<>();
+    encoded.properties().forEach((k, v) -> headers.put(k, String.valueOf(v)));
+    if (event.partitionKey() != null) {
+      headers.put("JMSXGroupID", event.partitionKey());
+    }
+    byte[] body =
+        encoded.text() != null
+            ? encoded.text().getBytes(java.nio.charset.StandardCharsets.UTF_8)
+            : encoded.bytes();
+    return new WirePreview(headers, body);
   }
 
   @Override

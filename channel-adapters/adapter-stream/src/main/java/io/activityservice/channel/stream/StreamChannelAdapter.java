@@ -7,6 +7,8 @@ import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundHandler;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.OutboundChannel;
+import io.activityservice.channel.OutboundEvent;
+import io.activityservice.channel.WirePreview;
 import io.activityservice.channel.batching.AdaptiveBatchPolicy;
 import io.activityservice.channel.batching.FixedBatchPolicy;
 import io.activityservice.channel.support.DaemonThreads;
@@ -100,6 +102,18 @@ public final class StreamChannelAdapter extends AbstractChannelAdapter {
   @Override
   public Set<DeliveryFormat> formats() {
     return Set.of(DeliveryFormat.STRUCTURED, DeliveryFormat.BINARY, DeliveryFormat.DATA);
+  }
+
+  /** {@inheritDoc} Here: the record's headers and value. */
+  @Override
+  public WirePreview preview(ChannelUri uri, OutboundEvent event) {
+    KafkaCloudEventCodec.Encoded encoded =
+        event.encoded(KafkaCloudEventCodec.wireFormat(event.format()));
+    Map<String, String> headers = new java.util.LinkedHashMap<>();
+    encoded
+        .headers()
+        .forEach((k, v) -> headers.put(k, new String(v, java.nio.charset.StandardCharsets.UTF_8)));
+    return new WirePreview(headers, encoded.value());
   }
 
   @Override
