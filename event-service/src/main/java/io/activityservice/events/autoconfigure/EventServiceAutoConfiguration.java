@@ -30,6 +30,7 @@ import io.activityservice.events.schema.ModuleSchema;
 import io.activityservice.events.subscription.SubscriptionIndex;
 import io.activityservice.events.subscription.SubscriptionRepository;
 import io.activityservice.events.subscription.SubscriptionService;
+import io.activityservice.events.transform.OutputCheck;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.List;
@@ -202,7 +203,8 @@ public class EventServiceAutoConfiguration {
       DurableDelivery delivery,
       ConfigChangeLog changes,
       ConfigPropagator propagator,
-      EventServiceSettings settings) {
+      EventServiceSettings settings,
+      EventRegistry registry) {
     SubscriptionService service =
         new SubscriptionService(
             new SubscriptionRepository(JdbcClient.create(dataSource)),
@@ -212,7 +214,8 @@ public class EventServiceAutoConfiguration {
             delivery::subscriptionDeleted,
             changes,
             settings.patterns(),
-            settings.transforms());
+            settings.transforms(),
+            OutputCheck.againstSchemas(registry));
     service.loadAll();
     propagator.register(SubscriptionService.CHANGE_KIND, service::reload);
     delivery.start();

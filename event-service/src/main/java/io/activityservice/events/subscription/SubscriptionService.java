@@ -13,6 +13,7 @@ import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
 import io.activityservice.events.transform.CompiledTransform;
+import io.activityservice.events.transform.OutputCheck;
 import io.activityservice.events.transform.Transform;
 import io.activityservice.events.transform.TransformException;
 import io.activityservice.events.transform.TransformLimits;
@@ -44,6 +45,7 @@ public class SubscriptionService {
   private final ConfigChanges changes;
   private final PatternLimits limits;
   private final TransformLimits transformLimits;
+  private final OutputCheck outputCheck;
 
   public SubscriptionService(
       SubscriptionRepository repository,
@@ -92,6 +94,33 @@ public class SubscriptionService {
       ConfigChanges changes,
       PatternLimits limits,
       TransformLimits transformLimits) {
+    this(
+        repository,
+        index,
+        channels,
+        clock,
+        onDeleted,
+        changes,
+        limits,
+        transformLimits,
+        OutputCheck.NONE);
+  }
+
+  /**
+   * @param outputCheck checks each transformed event before it is delivered (e.g. {@link
+   *     OutputCheck#againstSchemas})
+   */
+  public SubscriptionService(
+      SubscriptionRepository repository,
+      SubscriptionIndex index,
+      ChannelRegistry channels,
+      Clock clock,
+      Consumer<String> onDeleted,
+      ConfigChanges changes,
+      PatternLimits limits,
+      TransformLimits transformLimits,
+      OutputCheck outputCheck) {
+    this.outputCheck = outputCheck;
     this.transformLimits = transformLimits;
     this.repository = repository;
     this.limits = limits;
@@ -307,7 +336,8 @@ public class SubscriptionService {
     ChannelUri target = channels.parse("target", s.target());
     ChannelUri deadLetter =
         s.deadLetter() == null ? null : channels.parse("deadLetter", s.deadLetter());
-    CompiledTransform transform = CompiledTransform.compile(s.transform(), transformLimits);
+    CompiledTransform transform =
+        CompiledTransform.compile(s.transform(), transformLimits, outputCheck);
     requireFormat(target, s.format());
     return new SubscriptionIndex.Entry(s, filter, target, deadLetter, transform);
   }
@@ -327,7 +357,7 @@ public class SubscriptionService {
           "target", "is required to preview a delivery: a channel URI such as jms:queue:orders");
     }
     ChannelUri uri = channels.parse("target", target);
-    CompiledTransform compiled = CompiledTransform.compile(transform, transformLimits);
+    CompiledTransform compiled = CompiledTransform.compile(transform, transformLimits, outputCheck);
     requireFormat(uri, format);
     OutboundEvent out;
     try {

@@ -73,12 +73,15 @@ public final class CompiledTransform {
   private final TransformLimits limits;
   private final Expression data;
   private final Map<String, Expression> attributes;
+  private final OutputCheck check;
 
   private CompiledTransform(
       Transform source,
       TransformLimits limits,
       Expression data,
-      Map<String, Expression> attributes) {
+      Map<String, Expression> attributes,
+      OutputCheck check) {
+    this.check = check;
     this.source = source;
     this.limits = limits;
     this.data = data;
@@ -92,6 +95,18 @@ public final class CompiledTransform {
    *     transform.attributes.<name>}, with the position of a syntax error
    */
   public static CompiledTransform compile(Transform transform, TransformLimits limits) {
+    return compile(transform, limits, OutputCheck.NONE);
+  }
+
+  /**
+   * Compiles a transformation whose results {@code check} accepts or refuses; {@code null} for none
+   * or an empty one.
+   *
+   * @throws InvalidInputException naming {@code transform.data} or {@code
+   *     transform.attributes.<name>}, with the position of a syntax error
+   */
+  public static CompiledTransform compile(
+      Transform transform, TransformLimits limits, OutputCheck check) {
     if (transform == null || transform.isEmpty()) {
       return null;
     }
@@ -122,7 +137,7 @@ public final class CompiledTransform {
       }
       attributes.put(name, Expression.compile(field, a.getValue(), limits));
     }
-    return new CompiledTransform(transform, limits, data, Map.copyOf(attributes));
+    return new CompiledTransform(transform, limits, data, Map.copyOf(attributes), check);
   }
 
   /** The transformation as written. */
@@ -164,11 +179,14 @@ public final class CompiledTransform {
         out.withData(typeGiven ? contentType : "application/json", serialize(value));
       }
     }
+    CloudEvent result;
     try {
-      return out.build();
+      result = out.build();
     } catch (IllegalStateException e) {
       throw new TransformException("the transformed event is not valid: " + e.getMessage(), e);
     }
+    check.check(original, result);
+    return result;
   }
 
   private void setAttribute(CloudEventBuilder out, String name, Object value) {
