@@ -356,6 +356,61 @@ class TransformedDeliveryApiTest {
     assertThat(api.get("/actuator/health").status()).isEqualTo(200);
   }
 
+  @Test
+  void aReplayIntoATransformingSubscriptionDeliversTransformedEvents() throws Exception {
+    String run = run();
+    String type = "com.example.replayed." + run;
+    Api api = new Api(port);
+    Api.Response archive =
+        api.postJson(
+            "/api/v1/archives",
+            """
+            {"name": "tf-%s", "pattern": {"type": ["%s"]}, "retention": "P7D"}"""
+                .formatted(run, type));
+    assertThat(archive.status()).as(archive.body()).isEqualTo(201);
+    String t0 = "2026-11-20T08:00:00Z";
+    for (int i = 0; i < 3; i++) {
+      Api.Response r =
+          api.publish(
+              """
+              {"specversion":"1.0","id":"rp-%s-%d","source":"/shop","type":"%s","time":"2026-11-20T08:00:0%dZ",
+               "datacontenttype":"application/json","data":{"orderId":"o-%d","total":%d}}"""
+                  .formatted(run, i, type, i, i, 10 * i));
+      assertThat(r.status()).as(r.body()).isEqualTo(202);
+    }
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> api.get("/api/v1/archives/tf-" + run).json().path("eventCount").asInt() == 3);
+
+    String path = "/replayed/" + run;
+    Api.Response late =
+        subscribe(
+            type,
+            partner.url(path),
+            """
+            , "transform": {"data": "{'ref': data.orderId, 'cents': data.total * 100}"}, "format": "data\"""");
+    assertThat(late.status()).as(late.body()).isEqualTo(201);
+    Api.Response replay =
+        api.postJson(
+            "/api/v1/replays",
+            """
+            {"name": "tf-rp-%s", "archive": "tf-%s", "from": "%s", "to": "2026-11-20T09:00:00Z",
+             "destinations": {"subscriptions": ["%s"], "detectors": [], "rules": []}}"""
+                .formatted(run, run, t0, late.json().path("id").asText()));
+    assertThat(replay.status()).as(replay.body()).isEqualTo(201);
+
+    await().atMost(Duration.ofSeconds(30)).until(() -> partner.calls(path).size() == 3);
+    List<JsonNode> bodies = new ArrayList<>();
+    for (WebhookReceiver.Call c : partner.calls(path)) {
+      bodies.add(JSON.readTree(c.body()));
+    }
+    assertThat(bodies)
+        .containsExactlyInAnyOrder(
+            JSON.readTree("{\"ref\":\"o-0\",\"cents\":0}"),
+            JSON.readTree("{\"ref\":\"o-1\",\"cents\":1000}"),
+            JSON.readTree("{\"ref\":\"o-2\",\"cents\":2000}"));
+  }
+
   static SqsAsyncClient sqs() {
     return SqsAsyncClient.builder()
         .endpointOverride(LocalStackSqs.endpoint())
