@@ -21,7 +21,7 @@ import org.springframework.util.unit.DataSize;
  */
 @ConfigurationProperties("activity.transforms")
 public record TransformProperties(
-    @DefaultValue("100ms") Duration timeout,
+    @DefaultValue("1s") Duration timeout,
     @DefaultValue("200") Integer maxDepth,
     @DefaultValue("256KB") DataSize maxOutputBytes,
     @DefaultValue("64MB") DataSize maxAllocatedBytes,

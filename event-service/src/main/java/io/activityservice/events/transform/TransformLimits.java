@@ -20,14 +20,19 @@ public record TransformLimits(
     long maxAllocatedBytes,
     int maxExpressionLength) {
 
-  /** 100 ms, depth 200, 256 KiB out, 64 MiB allocated, 8,192 characters. */
+  /**
+   * 1 s, depth 200, 256 KiB out, 64 MiB allocated, 8,192 characters. The time is wall time, so it
+   * includes GC pauses and waiting for a core: 100 ms stopped a harmless evaluation during a GC pause
+   * on a loaded 2-core machine (PipelineBenchmark); runaway expressions are mostly stopped earlier
+   * by the depth and allocation bounds.
+   */
   public static final TransformLimits DEFAULT =
-      new TransformLimits(Duration.ofMillis(100), 200, 256 * 1024, 64L * 1024 * 1024, 8192);
+      new TransformLimits(Duration.ofSeconds(1), 200, 256 * 1024, 64L * 1024 * 1024, 8192);
 
   public TransformLimits {
     if (timeout == null || timeout.isNegative() || timeout.isZero()) {
       throw new IllegalArgumentException(
-          "activity.transforms.timeout must be a positive duration, e.g. 100ms");
+          "activity.transforms.timeout must be a positive duration, e.g. 1s");
     }
     if (maxDepth < 10 || maxDepth > 10_000) {
       throw new IllegalArgumentException(

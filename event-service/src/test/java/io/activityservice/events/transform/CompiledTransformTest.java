@@ -122,7 +122,7 @@ class CompiledTransformTest {
     TransformException e = catchThrowableOfType(TransformException.class, () -> t.apply(order()));
     long millis = (System.nanoTime() - start) / 1_000_000;
     assertThat(e).as("stopped: %s", expression).isNotNull();
-    // The budget is 100 ms; allow for a loaded machine, but not for an unbounded run.
+    // The time budget is 1 s; allow for a loaded machine, but not for an unbounded run.
     assertThat(millis).as("time to stop %s", expression).isLessThan(3_000);
     return e.getMessage();
   }
