@@ -22,9 +22,9 @@ public record TransformLimits(
 
   /**
    * 1 s, depth 200, 256 KiB out, 64 MiB allocated, 8,192 characters. The time is wall time, so it
-   * includes GC pauses and waiting for a core: 100 ms stopped a harmless evaluation during a GC pause
-   * on a loaded 2-core machine (PipelineBenchmark); runaway expressions are mostly stopped earlier
-   * by the depth and allocation bounds.
+   * includes GC pauses and waiting for a core: 100 ms stopped a harmless evaluation during a GC
+   * pause on a loaded 2-core machine (PipelineBenchmark); runaway expressions are mostly stopped
+   * earlier by the depth and allocation bounds.
    */
   public static final TransformLimits DEFAULT =
       new TransformLimits(Duration.ofSeconds(1), 200, 256 * 1024, 64L * 1024 * 1024, 8192);
