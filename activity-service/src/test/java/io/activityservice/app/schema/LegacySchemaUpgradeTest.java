@@ -89,7 +89,7 @@ class LegacySchemaUpgradeTest {
                 .single())
         .isEqualTo("key:legacykey2345678");
     // Each module's history starts at the last of its versions applied before; what came later ran.
-    assertThat(versions(jdbc, "events_schema_history")).containsExactly("7.1 baseline", "9");
+    assertThat(versions(jdbc, "events_schema_history")).containsExactly("7.1 baseline", "9", "11");
     assertThat(versions(jdbc, "detector_schema_history")).containsExactly("8.2 baseline", "9.5");
     assertThat(versions(jdbc, "rules_schema_history")).containsExactly("8.1 baseline");
     assertThat(versions(jdbc, "security_schema_history")).containsExactly("6 baseline");
@@ -123,7 +123,8 @@ class LegacySchemaUpgradeTest {
 
     assertThat(outcomes)
         .containsExactly(
-            new ModuleMigrations.Outcome("events", Optional.of("9"), 0),
+            // V11 (transformations) came after the single history
+            new ModuleMigrations.Outcome("events", Optional.of("9"), 1),
             new ModuleMigrations.Outcome("security", Optional.of("6"), 0),
             new ModuleMigrations.Outcome("rules", Optional.of("8.1"), 0),
             new ModuleMigrations.Outcome("detector", Optional.of("9.5"), 0));
