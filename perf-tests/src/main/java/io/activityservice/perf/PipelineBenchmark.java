@@ -29,6 +29,9 @@ import io.activityservice.events.schema.ModuleMigrations;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.Subscription;
 import io.activityservice.events.subscription.SubscriptionIndex;
+import io.activityservice.events.transform.CompiledTransform;
+import io.activityservice.events.transform.Transform;
+import io.activityservice.events.transform.TransformLimits;
 import io.activityservice.perf.transport.PerfEvents;
 import io.cloudevents.CloudEvent;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -117,6 +120,20 @@ public class PipelineBenchmark {
 
   private TracingSink tracingSink;
 
+  /**
+   * {@code none}: the relay's subscription delivers the event as it is (the suite's figure); {@code
+   * jsonata}: it reshapes each event with a typical JSONata transformation ({@value
+   * #TRANSFORM_DATA}, and a new {@code type}) before delivery — the transformation's cost per event
+   * is the difference. Only {@code none} runs by default; {@code -p transform=none,jsonata} runs
+   * both.
+   */
+  @Param({"none"})
+  public String transform;
+
+  /** A typical reshaping: a few fields picked and renamed, one computed. */
+  static final String TRANSFORM_DATA =
+      "{'reading': data.value, 'size': $length(data.payload), 'unit': 'kWh', 'at': time, 'source': source}";
+
   private final NoOpAdapter adapter = new NoOpAdapter();
   private final CountingAck ack = new CountingAck();
   private CloudEvent[] events;
@@ -141,7 +158,16 @@ public class PipelineBenchmark {
         pattern.equals("data")
             ? "{\"type\": [\"" + TYPE + "\"], \"data\": {\"value\": [1]}}"
             : "{\"type\": [\"" + TYPE + "\"]}";
-    subscribe(index, jdbc, "relay", relayPattern, "noop:out", now);
+    subscribe(
+        index,
+        jdbc,
+        "relay",
+        relayPattern,
+        "noop:out",
+        now,
+        transform.equals("jsonata")
+            ? new Transform(TRANSFORM_DATA, Map.of("type", "'com.example.perf.reshaped'"))
+            : null);
     for (int i = 0; i < OTHER_SUBSCRIPTIONS; i++) {
       subscribe(
           index,
@@ -149,7 +175,8 @@ public class PipelineBenchmark {
           "other-" + i,
           "{\"type\": [\"com.example.perf.other" + i + "\"]}",
           "noop:other" + i,
-          now);
+          now,
+          null);
     }
     DeliverySettings settings = DeliverySettings.defaults("bench");
     delivery =
@@ -202,10 +229,21 @@ public class PipelineBenchmark {
       String id,
       String pattern,
       String target,
-      OffsetDateTime now) {
+      OffsetDateTime now,
+      Transform transform) {
     Subscription s =
         new Subscription(
-            id, id, Json.parse(pattern, "pattern"), null, target, RetryPolicy.DEFAULT, null, now);
+            id,
+            id,
+            Json.parse(pattern, "pattern"),
+            null,
+            target,
+            RetryPolicy.DEFAULT,
+            null,
+            now,
+            null,
+            transform,
+            null);
     // Parked deliveries refer to their subscription's row; none is parked here, but keep the store
     // consistent.
     jdbc.sql(
@@ -213,7 +251,13 @@ public class PipelineBenchmark {
                 + " max_age_ms, created_at) values (?, ?, ?, 1, 1, 1, 1, ?)")
         .params(id, id, target, now)
         .update();
-    index.add(new SubscriptionIndex.Entry(s, null, ChannelUri.parse(target), null));
+    index.add(
+        new SubscriptionIndex.Entry(
+            s,
+            null,
+            ChannelUri.parse(target),
+            null,
+            CompiledTransform.compile(transform, TransformLimits.DEFAULT)));
   }
 
   private static DataSource h2() {

@@ -22,6 +22,7 @@ public class EventServiceConfiguration {
       DeliveryProperties delivery,
       IngestProperties ingest,
       PatternProperties patterns,
+      TransformProperties transforms,
       ClusterProperties cluster) {
     ActivityProperties.Routing r = props.routing();
     return new EventServiceSettings(
@@ -45,6 +46,7 @@ public class EventServiceConfiguration {
                         i.properties(),
                         "config",
                         null))
-            .toList());
+            .toList(),
+        transforms.limits());
   }
 }

@@ -10,8 +10,10 @@ import io.activityservice.events.subscription.PatternLimits;
 import io.activityservice.events.subscription.PatternTester;
 import io.activityservice.events.subscription.SubscriptionService;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Map;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
@@ -31,7 +33,33 @@ class PatternTestController {
    * @param event a structured-mode CloudEvent ({@code specversion}, {@code id}, {@code source},
    *     {@code type}, ...)
    */
-  record PatternTestRequest(Object pattern, String filter, Object event) {}
+  record PatternTestRequest(
+      Object pattern,
+      String filter,
+      Object event,
+      @Schema(
+              description =
+                  "A subscription's target: with it, the answer also shows what that subscription"
+                      + " would deliver (delivery)")
+          String target,
+      SubscriptionController.TransformSpec transform,
+      @Schema(allowableValues = {"structured", "binary", "data"}) String format) {}
+
+  /**
+   * What a subscription with the request's target, transform and format would send for the event,
+   * byte for byte.
+   *
+   * @param headers the transport's headers or message properties as sent
+   * @param body the body as sent (UTF-8 text; base64 when {@code bodyEncoding} is {@code base64})
+   * @param bodyEncoding {@code text} or {@code base64}
+   * @param error why the delivery would be dead-lettered instead (the transformation failed), or
+   *     null; then there are no headers and no body
+   */
+  record DeliveryView(
+      Map<String, String> headers,
+      String body,
+      @Schema(allowableValues = {"text", "base64"}) String bodyEncoding,
+      String error) {}
 
   /**
    * A pattern field the event fails on its own: where, what the pattern wants, what the event has
@@ -54,14 +82,17 @@ class PatternTestController {
       boolean patternMatches,
       Boolean filterMatches,
       String reason,
-      List<MismatchView> mismatches) {}
+      List<MismatchView> mismatches,
+      @Schema(description = "Only when the request names a target") DeliveryView delivery) {}
 
   private final EventIngest ingest;
   private final PatternLimits limits;
+  private final SubscriptionService subscriptions;
 
   PatternTestController(EventIngest ingest, SubscriptionService subscriptions) {
     this.ingest = ingest;
     this.limits = subscriptions.limits();
+    this.subscriptions = subscriptions;
   }
 
   @Operation(
@@ -75,7 +106,10 @@ class PatternTestController {
       that the filter is false or could not be evaluated. The pattern and filter are held to the bounds of a \
       subscription's (`activity.patterns.*`: sub-patterns after `$or` expansion, depth, wildcards, filter length, \
       nesting and operators), checked before anything is matched; a pattern beyond one is a 400 naming it. \
-      Nothing here is scoped: the caller supplies the event.""")
+      Nothing here is scoped: the caller supplies the event. With a `target` (and optionally a `transform` and \
+      `format`, as on a subscription), `delivery` shows what that subscription would send for the event: the \
+      transport's headers or properties and the body, byte for byte, or the reason the delivery would be \
+      dead-lettered (a transformation that fails on it). Nothing is sent.""")
   @PostMapping("/api/v1/patterns/test")
   PatternTestView test(@RequestBody PatternTestRequest body) {
     if (body == null || body.event() == null) {
@@ -88,6 +122,21 @@ class PatternTestController {
     RoutableEvent event = prepare(body.event());
     PatternTester.Outcome o =
         PatternTester.test(Json.tree(body.pattern()), body.filter(), event, limits);
+    DeliveryView delivery = null;
+    if (body.target() != null || body.transform() != null || body.format() != null) {
+      SubscriptionService.DeliveryPreview p =
+          subscriptions.previewDelivery(
+              body.target(),
+              body.transform() == null ? null : body.transform().toTransform(),
+              SubscriptionController.format(body.format()),
+              event);
+      delivery =
+          new DeliveryView(
+              p.headers(),
+              p.body(),
+              p.error() != null ? null : p.base64() ? "base64" : "text",
+              p.error());
+    }
     return new PatternTestView(
         o.matches(),
         o.patternMatches(),
@@ -98,7 +147,8 @@ class PatternTestController {
                 m ->
                     new MismatchView(
                         m.field(), JsonViews.plain(m.expected()), JsonViews.plain(m.actual())))
-            .toList());
+            .toList(),
+        delivery);
   }
 
   private RoutableEvent prepare(Object event) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.app.security.Caller;
 import io.activityservice.app.security.Callers;
+import io.activityservice.channel.DeliveryFormat;
 import io.activityservice.events.delivery.DurableDelivery;
 import io.activityservice.events.json.Json;
 import io.activityservice.events.problem.ConflictException;
@@ -12,6 +13,7 @@ import io.activityservice.events.problem.NotFoundException;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.Subscription;
 import io.activityservice.events.subscription.SubscriptionService;
+import io.activityservice.events.transform.Transform;
 import io.activityservice.events.webhook.FlowControl;
 import io.activityservice.events.webhook.SigningSecrets;
 import io.activityservice.events.webhook.TargetSettings;
@@ -21,6 +23,7 @@ import java.net.URI;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
+import java.util.Map;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
@@ -191,6 +194,29 @@ class SubscriptionController {
    */
   record RotationRequest(Duration overlap) {}
 
+  /**
+   * A transformation: JSONata expressions over the whole event in structured-mode JSON (attributes,
+   * extensions, {@code data}). {@code data} gives the delivered data (a string is sent as text,
+   * anything else as JSON); each attribute expression gives that attribute's or extension's value
+   * (none removes an optional one; {@code id} and {@code specversion} cannot be changed). Compiled
+   * when the subscription is created: a syntax error is a 400 naming {@code transform.data} or
+   * {@code transform.attributes.<name>} and the position. Each evaluation is bounded in time,
+   * depth, memory and output ({@code activity.transforms.*}); one that fails dead-letters that
+   * delivery with the reason. See docs/transformations.md.
+   */
+  record TransformSpec(
+      @Schema(maxLength = 65536, example = "{'orderId': data.id, 'total': data.amount}")
+          String data,
+      @Schema(example = "{\"type\": \"'com.partner.order'\"}") Map<String, String> attributes) {
+    Transform toTransform() {
+      return new Transform(data, attributes);
+    }
+
+    static TransformSpec of(Transform t) {
+      return t == null ? null : new TransformSpec(t.data(), t.attributes());
+    }
+  }
+
   record SubscriptionRequest(
       @Schema(
               requiredMode = Schema.RequiredMode.REQUIRED,
@@ -209,7 +235,18 @@ class SubscriptionController {
                   "name of a connection (POST /api/v1/connections) you created; webhook targets only",
               maxLength = 64)
           String connection,
-      Flow flow) {
+      Flow flow,
+      TransformSpec transform,
+      @Schema(
+              description =
+                  "How events go on the wire: structured (one application/cloudevents+json body),"
+                      + " binary (data as the body, attributes as headers or properties), or data"
+                      + " (the data alone with its content type, for consumers that do not read"
+                      + " CloudEvents). Absent: the transport's default (structured for SQS and"
+                      + " webhooks, binary for JMS and Kafka). A format the target's transport"
+                      + " cannot send is a 400 naming format.",
+              allowableValues = {"structured", "binary", "data"})
+          String format) {
 
     TargetSettings webhook() {
       if (signing != null && signing.scheme() == null) {
@@ -242,7 +279,9 @@ class SubscriptionController {
       Flow flow,
       @JsonInclude(JsonInclude.Include.NON_NULL)
           @Schema(description = "the signing secret (whsec_…): in the create answer only")
-          String secret) {
+          String secret,
+      TransformSpec transform,
+      @Schema(allowableValues = {"structured", "binary", "data"}) String format) {
     static SubscriptionView of(Subscription s) {
       return of(s, null);
     }
@@ -262,7 +301,9 @@ class SubscriptionController {
           w == null || !w.signed() ? null : new Signing(w.signingScheme()),
           w == null ? null : w.connection(),
           w == null ? null : Flow.of(w.flow()),
-          secret);
+          secret,
+          TransformSpec.of(s.transform()),
+          s.format() == null ? null : s.format().wireName());
     }
   }
 
@@ -312,7 +353,10 @@ class SubscriptionController {
             body.retry() == null ? null : body.retry().toPolicy(),
             body.deadLetter(),
             caller.id(),
-            webhook);
+            new SubscriptionService.DeliveryOptions(
+                webhook,
+                body.transform() == null ? null : body.transform().toTransform(),
+                format(body.format())));
     Subscription s = created.subscription();
     return ResponseEntity.created(URI.create("/api/v1/subscriptions/" + s.id()))
         .body(SubscriptionView.of(s, created.secret()));
@@ -335,6 +379,18 @@ class SubscriptionController {
     SigningSecrets.Rotation r =
         webhooks.secrets().rotate(s.id(), body == null ? null : body.overlap());
     return new SigningSecretView(r.secret(), JsonViews.time(r.previousExpiresAt()));
+  }
+
+  /** The delivery format named in a request, or null for the transport's default. */
+  static DeliveryFormat format(String name) {
+    if (name == null || name.isBlank()) {
+      return null;
+    }
+    try {
+      return DeliveryFormat.parse(name);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidInputException("format", e.getMessage());
+    }
   }
 
   /** Every subscription for admins, one's own for others. */

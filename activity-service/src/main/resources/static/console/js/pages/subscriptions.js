@@ -66,7 +66,8 @@ function detail(container, ctx, id) {
     }
     container.querySelector('h1').textContent = 'Subscription ' + s.name;
     const shownOnce = handoff.take('secret');
-    const tester = patternTester(() => ({pattern: s.pattern ? pretty(s.pattern) : '', filter: s.filter || ''}), null);
+    const tester = patternTester(() => ({pattern: s.pattern ? pretty(s.pattern) : '', filter: s.filter || '',
+      target: s.target, transform: s.transform || null, format: s.format || null}), null);
     mount(body,
       h('div', {class: 'grid2'},
         h('section', {class: 'panel', 'aria-labelledby': 'sub-def'},
@@ -138,6 +139,23 @@ function webhookPanel(s, d, shownOnce, reload) {
     secretBox);
 }
 
+/** What the subscription would send for the tested event: headers and body as sent, or why it would not. */
+function deliveryPreview(d) {
+  if (d.error) {
+    return h('div', {class: 'delivery-preview', id: 'delivery-preview', 'data-error': 'true'},
+      h('h3', {}, 'Delivery'), h('p', {class: 'error'}, 'Would be dead-lettered: ' + d.error));
+  }
+  const headers = Object.entries(d.headers || {});
+  return h('div', {class: 'delivery-preview', id: 'delivery-preview'},
+    h('h3', {}, 'Delivery (as sent)'),
+    headers.length ? table([
+      {label: 'Header / property', value: e => h('code', {}, e[0])},
+      {label: 'Value', value: e => h('code', {}, e[1])},
+    ], headers, {caption: 'Headers'}) : h('p', {class: 'muted'}, 'No headers or properties.'),
+    h('p', {class: 'muted'}, d.bodyEncoding === 'base64' ? 'Body (base64, not UTF-8 text):' : 'Body:'),
+    h('pre', {tabindex: 0, id: 'delivery-body'}, d.body));
+}
+
 /**
  * The pattern tester panel. `source()` gives {pattern, filter} text to test; `onResult` is told each verdict.
  */
@@ -171,7 +189,7 @@ function patternTester(source, onResult, {patternEditor} = {}) {
   });
 
   async function test() {
-    const {pattern, filter} = source();
+    const {pattern, filter, target, transform, format} = source();
     eventEditor.setErrors([]);
     const eventErr = jsonError(eventEditor.value);
     if (!eventEditor.value.trim()) {
@@ -190,8 +208,9 @@ function patternTester(source, onResult, {patternEditor} = {}) {
       patternValue = JSON.parse(pattern);
     }
     try {
-      const r = await post('/patterns/test', {pattern: patternValue, filter: filter || null,
-        event: JSON.parse(eventEditor.value)});
+      const request = {pattern: patternValue, filter: filter || null, event: JSON.parse(eventEditor.value)};
+      if (target) Object.assign(request, {target, transform: transform || null, format: format || null});
+      const r = await post('/patterns/test', request);
       mount(verdict, h('div', {class: 'verdict ' + (r.matches ? 'match' : 'nomatch'), 'data-matches': String(r.matches)},
         h('strong', {}, r.matches ? '✓ Matches' : '✗ Does not match'),
         h('span', {class: 'reason'}, r.reason),
@@ -199,7 +218,8 @@ function patternTester(source, onResult, {patternEditor} = {}) {
           {label: 'Field', value: m => h('code', {}, m.field)},
           {label: 'Pattern wants', value: m => h('code', {}, JSON.stringify(m.expected))},
           {label: 'Event has', value: m => m.actual === null ? h('em', {}, 'nothing') : h('code', {}, JSON.stringify(m.actual))},
-        ], r.mismatches, {caption: 'Fields that do not match'}) : null));
+        ], r.mismatches, {caption: 'Fields that do not match'}) : null,
+        r.delivery ? deliveryPreview(r.delivery) : null));
       onResult && onResult(r);
     } catch (e) {
       const where = e.field || '';
@@ -234,6 +254,7 @@ function editor(container, ctx, from) {
   const retry = from && from.retry ? from.retry : {};
   const flow = from && from.flow ? from.flow : {};
   const breaker = flow.circuitBreaker || {};
+  const transform = from && from.transform ? from.transform : {};
   const form = h('form', {class: 'form', id: 'subscription-form', novalidate: true},
     field('Name', input('name', from ? from.name + ' (copy)' : '', {id: 'sub-name', required: true})),
     patternEditor.el,
@@ -242,6 +263,20 @@ function editor(container, ctx, from) {
     field('Target', input('target', from ? from.target : '', {id: 'sub-target', required: true}),
       'A channel URI: https://host/hook, jms:queue:name, sqs:queue, kafka:topic'),
     field('Dead-letter channel (optional)', input('deadLetter', from ? from.deadLetter : '', {id: 'sub-dead-letter'})),
+    h('fieldset', {},
+      h('legend', {}, 'Transformation and format (optional)'),
+      field('Data (JSONata)', h('textarea', {name: 'transform.data', id: 'sub-transform-data', rows: 4,
+        spellcheck: 'false'}, transform.data || ''),
+        'An expression over the whole event giving the delivered data, e.g. {\'ref\': data.orderId, \'amount\': data.total}'),
+      field('Attributes (JSON object of JSONata)', h('textarea', {name: 'transform.attributes',
+        id: 'sub-transform-attributes', rows: 3, spellcheck: 'false'},
+        transform.attributes && Object.keys(transform.attributes).length ? pretty(transform.attributes) : ''),
+        'e.g. {"type": "\'com.partner.order\'", "subject": "data.orderId"}'),
+      field('Delivery format', h('select', {name: 'format', id: 'sub-format'},
+        ...[['', '(the transport\'s default)'], ['structured', 'structured: one CloudEvent JSON body'],
+          ['binary', 'binary: data as body, attributes as headers'],
+          ['data', 'data: the data alone, for consumers that do not read CloudEvents']].map(([value, label]) =>
+          h('option', {value, selected: (from && from.format || '') === value ? true : null}, label))))),
     h('fieldset', {},
       h('legend', {}, 'Retries (empty: defaults)'),
       h('div', {class: 'row'},
@@ -271,8 +306,20 @@ function editor(container, ctx, from) {
     h('div', {class: 'actions'}, h('button', {type: 'submit', class: 'primary', id: 'save-subscription'}, 'Save subscription'),
       h('a', {class: 'button', href: '#/subscriptions'}, 'Cancel')));
 
-  const tester = patternTester(() => ({pattern: patternEditor.value, filter: form.elements.filter.value.trim()}), null,
-    {patternEditor});
+  /** The transformation and format in the form; attributes that are not a JSON object are left to the server. */
+  function delivery() {
+    const data = form.elements['transform.data'].value.trim();
+    const attributesText = form.elements['transform.attributes'].value.trim();
+    let attributes = null;
+    if (attributesText) {
+      try { attributes = JSON.parse(attributesText); } catch (e) { attributes = {'': attributesText}; }
+    }
+    const transformBody = data || attributes ? {data: data || null, attributes} : null;
+    return {transform: transformBody, format: form.elements.format.value || null};
+  }
+
+  const tester = patternTester(() => ({pattern: patternEditor.value, filter: form.elements.filter.value.trim(),
+    target: form.elements.target.value.trim() || null, ...delivery()}), null, {patternEditor});
 
   form.addEventListener('submit', async e => {
     e.preventDefault();
@@ -302,7 +349,7 @@ function editor(container, ctx, from) {
     const body = {name: v('name'), pattern, filter: v('filter') || null, target: v('target'),
       deadLetter: v('deadLetter') || null, retry: Object.keys(retryBody).length ? retryBody : null,
       signing: form.elements.signing.checked ? {scheme: 'standard-webhooks'} : null,
-      connection: v('connection') || null, flow: Object.keys(flowBody).length ? flowBody : null};
+      connection: v('connection') || null, flow: Object.keys(flowBody).length ? flowBody : null, ...delivery()};
     try {
       const created = await post('/subscriptions', body);
       if (from && form.elements.replace && form.elements.replace.checked) {

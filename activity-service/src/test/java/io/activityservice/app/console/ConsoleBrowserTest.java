@@ -412,6 +412,44 @@ class ConsoleBrowserTest {
   }
 
   @Test
+  void theSubscriptionEditorPreviewsTheTransformedDeliveryAndShowsExpressionErrors()
+      throws IOException {
+    open("subscriptions/new");
+    paste(find("#subscription-form textarea[name=pattern]"), "{\"type\": [\"com.example.order\"]}");
+    find("#sub-target").sendKeys("jms:queue:legacy.orders");
+    paste(find("#sub-transform-data"), "{'ref': data.orderId, 'amount': data.total}");
+    new org.openqa.selenium.support.ui.Select(find("#sub-format")).selectByValue("data");
+    paste(
+        find("#pattern-tester textarea[name=event]"),
+        """
+        {"specversion": "1.0", "id": "o-1", "source": "/shop", "type": "com.example.order",
+         "datacontenttype": "application/json", "data": {"orderId": "o-1", "total": 42.5}}""");
+    find("#test-pattern").click();
+    WebElement body = waiting().until(d -> d.findElement(By.cssSelector("#delivery-body")));
+    assertThat(body.getText()).isEqualTo("{\"ref\":\"o-1\",\"amount\":42.5}");
+    assertThat(find("#delivery-preview").getText())
+        .contains("contentType")
+        .doesNotContain("cloudEvents_");
+    screenshot("subscription-delivery-preview");
+
+    paste(find("#sub-transform-data"), "{'ref': }");
+    find("#sub-name").sendKeys(unique("bad transform"));
+    find("#save-subscription").click();
+    WebElement error =
+        waiting()
+            .until(
+                d ->
+                    d.findElement(By.cssSelector("[data-error-for='transform.data']"))
+                            .getText()
+                            .isEmpty()
+                        ? null
+                        : d.findElement(By.cssSelector("[data-error-for='transform.data']")));
+    assertThat(error.getText()).contains("position");
+    assertThat(find("#sub-transform-data").getAttribute("aria-invalid")).isEqualTo("true");
+    assertThat(driver.getCurrentUrl()).endsWith("#/subscriptions/new");
+  }
+
+  @Test
   void subscriptionFormShowsTheServicesErrorsAtTheirFields() {
     open("subscriptions/new");
     paste(find("#subscription-form textarea[name=pattern]"), "{\"type\": \"not-a-list\"}");

@@ -89,7 +89,8 @@ class LegacySchemaUpgradeTest {
                 .single())
         .isEqualTo("key:legacykey2345678");
     // Each module's history starts at the last of its versions applied before; what came later ran.
-    assertThat(versions(jdbc, "events_schema_history")).containsExactly("7.1 baseline", "9", "10");
+    assertThat(versions(jdbc, "events_schema_history"))
+        .containsExactly("7.1 baseline", "9", "10", "11");
     assertThat(versions(jdbc, "detector_schema_history")).containsExactly("8.2 baseline", "9.5");
     assertThat(versions(jdbc, "rules_schema_history")).containsExactly("8.1 baseline");
     assertThat(versions(jdbc, "security_schema_history")).containsExactly("6 baseline");
@@ -121,10 +122,10 @@ class LegacySchemaUpgradeTest {
                 EventsSchema.SCHEMA)
             .migrate();
 
-    // Only scripts born after the single history run: events' V10 (webhooks).
+    // Only scripts born after the single history run: events' V10 (webhooks) and V11 (transforms).
     assertThat(outcomes)
         .containsExactly(
-            new ModuleMigrations.Outcome("events", Optional.of("9"), 1),
+            new ModuleMigrations.Outcome("events", Optional.of("9"), 2),
             new ModuleMigrations.Outcome("security", Optional.of("6"), 0),
             new ModuleMigrations.Outcome("rules", Optional.of("8.1"), 0),
             new ModuleMigrations.Outcome("detector", Optional.of("9.5"), 0));

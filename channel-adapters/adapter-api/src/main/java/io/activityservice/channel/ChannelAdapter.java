@@ -26,6 +26,24 @@ public interface ChannelAdapter extends AutoCloseable {
   Set<String> schemes();
 
   /**
+   * The {@link DeliveryFormat}s this adapter can send besides its default (a subscription asking
+   * for another is refused when it is created). The default serves adapters written before formats:
+   * structured JSON only.
+   */
+  default Set<DeliveryFormat> formats() {
+    return Set.of(DeliveryFormat.STRUCTURED);
+  }
+
+  /**
+   * What {@link OutboundChannel#send(OutboundEvent)} to {@code uri} would put on the wire for this
+   * event (in its {@link OutboundEvent#format()}), without sending anything. The default serves
+   * adapters that send structured JSON bodies.
+   */
+  default WirePreview preview(ChannelUri uri, OutboundEvent event) {
+    return WirePreview.structured(event);
+  }
+
+  /**
    * Checks a URI of one of {@link #schemes()} without opening anything, so that bad subscriptions
    * are rejected when they are created.
    *

@@ -42,16 +42,19 @@ public final class OutboundEvent {
 
   private final CloudEvent event;
   private final String partitionKey;
+  private final DeliveryFormat format;
   private final ConcurrentHashMap<WireFormat<?>, Object> encodings;
   private final SendOptions options;
 
   private OutboundEvent(
       CloudEvent event,
       String partitionKey,
+      DeliveryFormat format,
       ConcurrentHashMap<WireFormat<?>, Object> encodings,
       SendOptions options) {
     this.event = event;
     this.partitionKey = partitionKey;
+    this.format = format;
     this.encodings = encodings;
     this.options = options;
   }
@@ -67,6 +70,7 @@ public final class OutboundEvent {
     return new OutboundEvent(
         event,
         key == null ? null : emptyToNull(key.toString()),
+        null,
         new ConcurrentHashMap<>(4),
         SendOptions.NONE);
   }
@@ -87,7 +91,17 @@ public final class OutboundEvent {
    * @param key the key; {@code null} or empty for none
    */
   public OutboundEvent withPartitionKey(String key) {
-    return new OutboundEvent(event, emptyToNull(key), encodings, options);
+    return new OutboundEvent(event, emptyToNull(key), format, encodings, options);
+  }
+
+  /**
+   * Another event for the same delivery (e.g. with a new trace context): the partition key, format
+   * and send options are kept; the encodings start afresh, as they belong to the event.
+   */
+  public OutboundEvent withEvent(CloudEvent replacement) {
+    Objects.requireNonNull(replacement, "replacement");
+    return new OutboundEvent(
+        replacement, partitionKey, format, new ConcurrentHashMap<>(4), options);
   }
 
   /**
@@ -104,7 +118,25 @@ public final class OutboundEvent {
    */
   public OutboundEvent withOptions(SendOptions options) {
     return new OutboundEvent(
-        event, partitionKey, encodings, options == null ? SendOptions.NONE : options);
+        event, partitionKey, format, encodings, options == null ? SendOptions.NONE : options);
+  }
+
+  /**
+   * The format the subscription asked for, or {@code null} for the transport's default (see {@link
+   * DeliveryFormat}).
+   */
+  public DeliveryFormat format() {
+    return format;
+  }
+
+  /**
+   * The same event to be sent in {@code format} ({@code null}: the transport's default), sharing
+   * this one's encodings (each wire format is its own cache key).
+   */
+  public OutboundEvent withFormat(DeliveryFormat format) {
+    return format == this.format
+        ? this
+        : new OutboundEvent(event, partitionKey, format, encodings, options);
   }
 
   /**
@@ -132,6 +164,7 @@ public final class OutboundEvent {
     return "OutboundEvent["
         + event.getId()
         + (partitionKey == null ? "" : ", key=" + partitionKey)
+        + (format == null ? "" : ", format=" + format.wireName())
         + "]";
   }
 }

@@ -32,6 +32,7 @@ import io.activityservice.events.subscription.SubscriptionIndex;
 import io.activityservice.events.subscription.SubscriptionRepository;
 import io.activityservice.events.subscription.SubscriptionService;
 import io.activityservice.events.tracing.EventTracing;
+import io.activityservice.events.transform.OutputCheck;
 import io.activityservice.events.webhook.Connections;
 import io.activityservice.events.webhook.FlowControl;
 import io.activityservice.events.webhook.SigningSecrets;
@@ -273,7 +274,8 @@ public class EventServiceAutoConfiguration {
       ConfigChangeLog changes,
       ConfigPropagator propagator,
       EventServiceSettings settings,
-      WebhookTargets webhooks) {
+      WebhookTargets webhooks,
+      EventRegistry registry) {
     delivery.webhooks(webhooks);
     SubscriptionService service =
         new SubscriptionService(
@@ -283,7 +285,9 @@ public class EventServiceAutoConfiguration {
             clock,
             delivery::subscriptionDeleted,
             changes,
-            settings.patterns());
+            settings.patterns(),
+            settings.transforms(),
+            OutputCheck.againstSchemas(registry));
     service.webhooks(webhooks);
     service.loadAll();
     propagator.register(SubscriptionService.CHANGE_KIND, service::reload);

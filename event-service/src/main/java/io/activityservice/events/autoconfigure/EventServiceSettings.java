@@ -4,6 +4,7 @@ import io.activityservice.events.delivery.DeliverySettings;
 import io.activityservice.events.ingest.InboundChannelDefinition;
 import io.activityservice.events.registry.UnregisteredTypePolicy;
 import io.activityservice.events.subscription.PatternLimits;
+import io.activityservice.events.transform.TransformLimits;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -31,6 +32,7 @@ import java.util.Objects;
  * @param maxAttributeLength the longest CloudEvents attribute value ingest accepts
  * @param cluster the replicas' heartbeat and configuration propagation
  * @param inbound inbound channels from the configuration, started once the application is ready
+ * @param transforms bounds on each evaluation of a subscription's transformation
  */
 public record EventServiceSettings(
     String replicaId,
@@ -41,7 +43,32 @@ public record EventServiceSettings(
     PatternLimits patterns,
     int maxAttributeLength,
     Cluster cluster,
-    List<InboundChannelDefinition> inbound) {
+    List<InboundChannelDefinition> inbound,
+    TransformLimits transforms) {
+
+  /** Settings with the default bounds on transformations. */
+  public EventServiceSettings(
+      String replicaId,
+      UnregisteredTypePolicy unregisteredTypes,
+      Routing routing,
+      DeliverySettings delivery,
+      int maxSubscriptionTags,
+      PatternLimits patterns,
+      int maxAttributeLength,
+      Cluster cluster,
+      List<InboundChannelDefinition> inbound) {
+    this(
+        replicaId,
+        unregisteredTypes,
+        routing,
+        delivery,
+        maxSubscriptionTags,
+        patterns,
+        maxAttributeLength,
+        cluster,
+        inbound,
+        TransformLimits.DEFAULT);
+  }
 
   public EventServiceSettings {
     Objects.requireNonNull(replicaId, "replicaId");
@@ -50,6 +77,7 @@ public record EventServiceSettings(
     Objects.requireNonNull(patterns, "patterns");
     Objects.requireNonNull(cluster, "cluster");
     inbound = inbound == null ? List.of() : List.copyOf(inbound);
+    Objects.requireNonNull(transforms, "transforms");
   }
 
   /**

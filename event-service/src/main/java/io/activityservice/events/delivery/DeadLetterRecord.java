@@ -16,6 +16,7 @@ package io.activityservice.events.delivery;
  * @param reason why it was given up
  * @param receivedAt when the service received the event (epoch ms)
  * @param deadLetteredAt when it was given up (epoch ms)
+ * @param shaped whether {@code eventJson} is already the subscription's transformation of the event
  */
 public record DeadLetterRecord(
     String id,
@@ -28,4 +29,34 @@ public record DeadLetterRecord(
     int attempts,
     String reason,
     long receivedAt,
-    long deadLetteredAt) {}
+    long deadLetteredAt,
+    boolean shaped) {
+
+  /** A dead letter holding the event as received (not transformed). */
+  public DeadLetterRecord(
+      String id,
+      String subscriptionId,
+      String origin,
+      String eventId,
+      String eventSource,
+      String eventType,
+      String eventJson,
+      int attempts,
+      String reason,
+      long receivedAt,
+      long deadLetteredAt) {
+    this(
+        id,
+        subscriptionId,
+        origin,
+        eventId,
+        eventSource,
+        eventType,
+        eventJson,
+        attempts,
+        reason,
+        receivedAt,
+        deadLetteredAt,
+        false);
+  }
+}

@@ -19,7 +19,7 @@ public final class DeadLetterStore {
 
   static final String DEAD_COLUMNS =
       "id, subscription_id, origin, event_id, event_source, event_type, "
-          + "event_json, attempts, reason, received_at, dead_lettered_at";
+          + "event_json, attempts, reason, received_at, dead_lettered_at, shaped";
 
   /** A position in the dead-letter list: the last item of the previous page. */
   public record Cursor(long deadLetteredAt, String id) {}
@@ -39,7 +39,7 @@ public final class DeadLetterStore {
             jdbc.batchUpdate(
                 "insert into dead_letter ("
                     + DEAD_COLUMNS
-                    + ") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    + ") values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 records,
                 records.size(),
                 (ps, r) -> {
@@ -54,6 +54,7 @@ public final class DeadLetterStore {
                   ps.setString(9, StoreDatabase.cut(r.reason()));
                   ps.setLong(10, r.receivedAt());
                   ps.setLong(11, r.deadLetteredAt());
+                  ps.setBoolean(12, r.shaped());
                 }));
   }
 
@@ -125,8 +126,9 @@ public final class DeadLetterStore {
           insertArgs.addAll(chosen);
           jdbc.update(
               "insert into parked_delivery (id, subscription_id, phase, event_id, event_source, event_type,"
-                  + " event_json, attempts, received_at, next_attempt_at, created_at) select id, subscription_id, 'RETRY',"
-                  + " event_id, event_source, event_type, event_json, 0, ?, ?, ? from dead_letter where id in ("
+                  + " event_json, attempts, received_at, next_attempt_at, created_at, shaped) select id, subscription_id,"
+                  + " 'RETRY', event_id, event_source, event_type, event_json, 0, ?, ?, ?, shaped from dead_letter"
+                  + " where id in ("
                   + in
                   + ")",
               insertArgs.toArray());
@@ -152,6 +154,7 @@ public final class DeadLetterStore {
         rs.getInt("attempts"),
         rs.getString("reason"),
         rs.getLong("received_at"),
-        rs.getLong("dead_lettered_at"));
+        rs.getLong("dead_lettered_at"),
+        rs.getBoolean("shaped"));
   }
 }

@@ -36,7 +36,7 @@ public class DeliveryStore {
 
   private static final String PARKED_COLUMNS =
       "id, subscription_id, phase, event_id, event_source, event_type, "
-          + "event_json, attempts, received_at, next_attempt_at, last_error, dead_letter_reason, lock_token, created_at";
+          + "event_json, attempts, received_at, next_attempt_at, last_error, dead_letter_reason, lock_token, created_at, shaped";
 
   /** Pending deliveries of one subscription. */
   public record PendingStats(
@@ -99,7 +99,7 @@ public class DeliveryStore {
     jdbc.batchUpdate(
         "insert into parked_delivery ("
             + PARKED_COLUMNS
-            + ", locked_by, locked_until) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            + ", locked_by, locked_until) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         parks,
         parks.size(),
         (ps, p) -> {
@@ -118,8 +118,9 @@ public class DeliveryStore {
           ps.setString(12, StoreDatabase.cut(r.deadLetterReason()));
           ps.setString(13, r.lockToken());
           ps.setLong(14, r.createdAt());
-          ps.setString(15, p.lockedBy());
-          setLong(ps, 16, p.lockedUntil());
+          ps.setBoolean(15, r.shaped());
+          ps.setString(16, p.lockedBy());
+          setLong(ps, 17, p.lockedUntil());
         });
   }
 
@@ -284,7 +285,7 @@ public class DeliveryStore {
               "insert into dead_letter ("
                   + DeadLetterStore.DEAD_COLUMNS
                   + ") select id, subscription_id, ?, event_id,"
-                  + " event_source, event_type, event_json, attempts, ?, received_at, ? from parked_delivery"
+                  + " event_source, event_type, event_json, attempts, ?, received_at, ?, shaped from parked_delivery"
                   + " where id = ? and lock_token = ?",
               burials,
               burials.size(),
@@ -365,7 +366,7 @@ public class DeliveryStore {
                 "insert into dead_letter ("
                     + DeadLetterStore.DEAD_COLUMNS
                     + ") select id, subscription_id, ?, event_id,"
-                    + " event_source, event_type, event_json, attempts, ?, received_at, ? from parked_delivery where id in ("
+                    + " event_source, event_type, event_json, attempts, ?, received_at, ?, shaped from parked_delivery where id in ("
                     + in
                     + ")",
                 args.toArray());
@@ -459,7 +460,8 @@ public class DeliveryStore {
         rs.getString("last_error"),
         rs.getString("dead_letter_reason"),
         rs.getString("lock_token"),
-        rs.getLong("created_at"));
+        rs.getLong("created_at"),
+        rs.getBoolean("shaped"));
   }
 
   private static void setLong(PreparedStatement ps, int i, Long v) throws SQLException {

@@ -13,6 +13,7 @@ import io.activityservice.events.problem.NotFoundException;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.SubscriptionIndex;
 import io.activityservice.events.tracing.EventTracing;
+import io.activityservice.events.transform.TransformException;
 import io.activityservice.events.webhook.DeliveryDeferred;
 import io.activityservice.events.webhook.TargetSettings;
 import io.activityservice.events.webhook.WebhookTargets;
@@ -308,7 +309,8 @@ public final class DurableDelivery implements AutoCloseable {
     }
     EventTracing.Hop hop =
         tracing.deliver(null, event, route.destination(), entry.subscription().id(), attempt);
-    OutboundEvent outbound = tracing.continued(hop, OutboundEvent.of(event));
+    OutboundEvent outbound =
+        tracing.continued(hop, OutboundEvent.of(event).withFormat(entry.format()));
     return send(route, entry, outbound, reserved)
         .whenComplete(
             (ok, error) -> {
@@ -322,10 +324,78 @@ public final class DurableDelivery implements AutoCloseable {
   }
 
   /**
+   * What this subscription delivers of the event: its transformation (applied here, once per
+   * delivery), in its format. Without a transformation, the event's shared outbound form, so
+   * channels of one format still encode it once for all subscriptions.
+   *
+   * @throws TransformException if the transformation fails on this event
+   */
+  static OutboundEvent shape(SubscriptionIndex.Entry entry, RoutableEvent event) {
+    if (entry.transform() == null) {
+      return event.outbound().withFormat(entry.format());
+    }
+    return OutboundEvent.of(entry.transform().apply(event)).withFormat(entry.format());
+  }
+
+  /** The dead-letter reason of a failed transformation. */
+  static String transformFailure(TransformException e) {
+    return "the subscription's transformation failed: " + e.getMessage();
+  }
+
+  /**
+   * The transformation failed on this event: it is dead-lettered at once with the reason (a retry
+   * would fail the same way); the event is kept as received.
+   */
+  CompletableFuture<Result> deadLetterUntransformable(
+      SubscriptionIndex.Entry entry, RoutableEvent event, TransformException error) {
+    long now = clock.millis();
+    String reason = transformFailure(error);
+    String subscription = entry.subscription().id();
+    long received = receivedAtMillis(event, now);
+    metrics.deadLettered(subscription, entry.target().toString(), 0);
+    CloudEvent e = event.event();
+    if (deadLetters.channelFor(entry.deadLetter()) != null) {
+      ParkedDelivery row =
+          row(
+              entry,
+              event,
+              null,
+              ParkedDelivery.Phase.DEAD_LETTER,
+              received,
+              now,
+              reason,
+              reason,
+              null,
+              now,
+              0);
+      return writer
+          .park(new DeliveryStore.Park(row, null, null))
+          .thenApply(v -> Result.DEAD_LETTERED);
+    }
+    return writer
+        .deadLetter(
+            new DeadLetterRecord(
+                UUID.randomUUID().toString(),
+                subscription,
+                Settler.origin(entry),
+                e.getId(),
+                e.getSource().toString(),
+                e.getType(),
+                json(event),
+                0,
+                reason,
+                received,
+                now))
+        .thenApply(v -> Result.DEAD_LETTERED);
+  }
+
+  /**
    * The first attempt failed before {@code park-after}: park it for a retry, or give it up at once.
+   *
+   * @param shaped what was sent (the transformed event), or {@code null} if it is the event itself
    */
   CompletableFuture<Result> parkFailedFirstAttempt(
-      SubscriptionIndex.Entry entry, RoutableEvent event, Throwable error) {
+      SubscriptionIndex.Entry entry, RoutableEvent event, OutboundEvent shaped, Throwable error) {
     long now = clock.millis();
     RetryPolicy policy = entry.subscription().retry();
     Throwable cause = Futures.unwrap(error);
@@ -345,6 +415,7 @@ public final class DurableDelivery implements AutoCloseable {
           row(
               entry,
               event,
+              shaped,
               ParkedDelivery.Phase.RETRY,
               received,
               now + delay,
@@ -364,12 +435,13 @@ public final class DurableDelivery implements AutoCloseable {
                 + " attempts; last "
                 + failure;
     metrics.deadLettered(subscription, entry.target().toString(), 1);
-    CloudEvent e = event.event();
+    CloudEvent e = shaped != null ? shaped.event() : event.event();
     if (deadLetters.channelFor(entry.deadLetter()) != null) {
       ParkedDelivery row =
           row(
               entry,
               event,
+              shaped,
               ParkedDelivery.Phase.DEAD_LETTER,
               received,
               now,
@@ -391,11 +463,12 @@ public final class DurableDelivery implements AutoCloseable {
                 e.getId(),
                 e.getSource().toString(),
                 e.getType(),
-                json(event),
+                json(event, shaped),
                 1,
                 reason,
                 received,
-                now))
+                now,
+                shaped != null))
         .thenApply(v -> Result.DEAD_LETTERED);
   }
 
@@ -403,11 +476,13 @@ public final class DurableDelivery implements AutoCloseable {
    * The row of a first attempt still running at {@code park-after}: claimed by this replica,
    * attempt 1 counted.
    */
-  ParkedDelivery inFlightRow(SubscriptionIndex.Entry entry, RoutableEvent event) {
+  ParkedDelivery inFlightRow(
+      SubscriptionIndex.Entry entry, RoutableEvent event, OutboundEvent shaped) {
     long now = clock.millis();
     return row(
         entry,
         event,
+        shaped,
         ParkedDelivery.Phase.RETRY,
         receivedAtMillis(event, now),
         now + settings.lease().toMillis(),
@@ -433,6 +508,7 @@ public final class DurableDelivery implements AutoCloseable {
   private ParkedDelivery row(
       SubscriptionIndex.Entry entry,
       RoutableEvent event,
+      OutboundEvent shaped,
       ParkedDelivery.Phase phase,
       long receivedAt,
       long nextAttemptAt,
@@ -441,7 +517,7 @@ public final class DurableDelivery implements AutoCloseable {
       String lockToken,
       long now,
       int attempts) {
-    CloudEvent e = event.event();
+    CloudEvent e = shaped != null ? shaped.event() : event.event();
     return new ParkedDelivery(
         UUID.randomUUID().toString(),
         entry.subscription().id(),
@@ -449,14 +525,15 @@ public final class DurableDelivery implements AutoCloseable {
         e.getId(),
         e.getSource().toString(),
         e.getType(),
-        json(event),
+        json(event, shaped),
         attempts,
         receivedAt,
         nextAttemptAt,
         lastError,
         reason,
         lockToken,
-        now);
+        now,
+        shaped != null);
   }
 
   private long receivedAtMillis(RoutableEvent event, long nowMillis) {
@@ -473,6 +550,13 @@ public final class DurableDelivery implements AutoCloseable {
    */
   private static String json(RoutableEvent e) {
     return new String(e.outbound().encoded(CloudEventJson.STRUCTURED), StandardCharsets.UTF_8);
+  }
+
+  /** The structured JSON of what was sent: the transformed event if there is one. */
+  private static String json(RoutableEvent e, OutboundEvent shaped) {
+    return shaped == null
+        ? json(e)
+        : new String(shaped.encoded(CloudEventJson.STRUCTURED), StandardCharsets.UTF_8);
   }
 
   // ------------------------------------------------------------------ retry.maxPending

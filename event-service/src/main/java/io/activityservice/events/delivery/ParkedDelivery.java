@@ -18,6 +18,8 @@ package io.activityservice.events.delivery;
  * @param deadLetterReason why it was given up ({@link Phase#DEAD_LETTER}), or {@code null}
  * @param lockToken the claim this copy of the row belongs to; writes are fenced by it
  * @param createdAt when it was parked (epoch ms)
+ * @param shaped whether {@code eventJson} is already the subscription's transformation of the event
+ *     (then retries send it as it is, so an event is transformed once per delivery)
  */
 public record ParkedDelivery(
     String id,
@@ -33,7 +35,42 @@ public record ParkedDelivery(
     String lastError,
     String deadLetterReason,
     String lockToken,
-    long createdAt) {
+    long createdAt,
+    boolean shaped) {
+
+  /** A row holding the event as received (not transformed). */
+  public ParkedDelivery(
+      String id,
+      String subscriptionId,
+      Phase phase,
+      String eventId,
+      String eventSource,
+      String eventType,
+      String eventJson,
+      int attempts,
+      long receivedAt,
+      long nextAttemptAt,
+      String lastError,
+      String deadLetterReason,
+      String lockToken,
+      long createdAt) {
+    this(
+        id,
+        subscriptionId,
+        phase,
+        eventId,
+        eventSource,
+        eventType,
+        eventJson,
+        attempts,
+        receivedAt,
+        nextAttemptAt,
+        lastError,
+        deadLetterReason,
+        lockToken,
+        createdAt,
+        false);
+  }
 
   /** What a parked delivery waits for. */
   public enum Phase {
@@ -59,6 +96,7 @@ public record ParkedDelivery(
         lastError,
         deadLetterReason,
         token,
-        createdAt);
+        createdAt,
+        shaped);
   }
 }

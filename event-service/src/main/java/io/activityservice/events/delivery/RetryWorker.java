@@ -3,7 +3,9 @@ package io.activityservice.events.delivery;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.support.DaemonThreads;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.subscription.SubscriptionIndex;
+import io.activityservice.events.transform.TransformException;
 import io.activityservice.events.webhook.DeliveryDeferred;
 import io.cloudevents.CloudEvent;
 import java.nio.charset.StandardCharsets;
@@ -214,6 +216,19 @@ final class RetryWorker implements AutoCloseable {
     }
     long timeout = settings.lease().toMillis();
     if (row.phase() == ParkedDelivery.Phase.RETRY) {
+      if (!row.shaped() && entry.transform() != null) {
+        // A row parked as received (e.g. a redriven transformation failure): transform it now.
+        try {
+          event = entry.transform().apply(RoutableEvent.of(event));
+        } catch (TransformException e) {
+          return settler.giveUp(
+              Settler.claim(row),
+              entry,
+              DurableDelivery.transformFailure(e),
+              e.getMessage(),
+              clock.millis());
+        }
+      }
       return owner
           .retry(entry, event, row.attempts(), DeliveryDeferred.holdsReservation(row.lastError()))
           .orTimeout(timeout, TimeUnit.MILLISECONDS)

@@ -1,9 +1,11 @@
 package io.activityservice.events.delivery;
 
+import io.activityservice.channel.OutboundEvent;
 import io.activityservice.channel.support.Futures;
 import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.subscription.SubscriptionIndex;
 import io.activityservice.events.tracing.EventTracing;
+import io.activityservice.events.transform.TransformException;
 import io.activityservice.events.webhook.DeliveryDeferred;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.BiConsumer;
@@ -44,6 +46,9 @@ final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTime
   /** The attempt's span ({@link EventTracing.Hop#NONE} when the event is not traced). */
   private EventTracing.Hop hop = EventTracing.Hop.NONE;
 
+  /** What is sent when the subscription transforms events (kept for parking), else null. */
+  private OutboundEvent shaped;
+
   /** Changed under {@code this}; read without the lock by the timer. */
   private volatile State state = State.PENDING;
 
@@ -76,6 +81,28 @@ final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTime
    */
   void start() {
     CompletableFuture<Void> send;
+    OutboundEvent out;
+    try {
+      out = DurableDelivery.shape(entry, event);
+    } catch (TransformException e) {
+      // Deterministic: a retry would fail the same way. Dead-lettered at once; the others go on.
+      RoutableEvent e0 = event;
+      synchronized (this) {
+        state = State.SETTLED;
+        event = null;
+      }
+      CompletableFuture<DurableDelivery.Result> dead;
+      try {
+        dead = owner.deadLetterUntransformable(entry, e0, e);
+      } catch (RuntimeException unexpected) {
+        dead = CompletableFuture.failedFuture(unexpected);
+      }
+      dead.whenComplete(done::settled);
+      return;
+    }
+    if (entry.transform() != null) {
+      shaped = out;
+    }
     try {
       route = owner.route(entry.target());
       EventTracing.Hop parent = event.trace();
@@ -84,9 +111,9 @@ final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTime
         hop =
             tracing.deliver(
                 parent, event.event(), route.destination(), entry.subscription().id(), 1);
-        send = owner.send(route, entry, tracing.continued(hop, event.outbound()));
+        send = owner.send(route, entry, tracing.continued(hop, out));
       } else {
-        send = owner.send(route, entry, event.outbound());
+        send = owner.send(route, entry, out);
       }
     } catch (RuntimeException e) {
       send = CompletableFuture.failedFuture(e);
@@ -131,7 +158,7 @@ final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTime
     } else if (inFlightPark == null) {
       CompletableFuture<DurableDelivery.Result> parked;
       try {
-        parked = owner.parkFailedFirstAttempt(entry, e, error);
+        parked = owner.parkFailedFirstAttempt(entry, e, shaped, error);
       } catch (RuntimeException unexpected) {
         parked = CompletableFuture.failedFuture(unexpected);
       }
@@ -154,7 +181,7 @@ final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTime
       }
       state = State.PARKED_IN_FLIGHT;
       hop.note("parked: still running at park-after");
-      parkedRow = owner.inFlightRow(entry, event);
+      parkedRow = owner.inFlightRow(entry, event, shaped);
       event = null;
       parking = owner.parkInFlight(parkedRow);
       p = parking;

@@ -1,6 +1,8 @@
 package io.activityservice.events.subscription;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.activityservice.channel.DeliveryFormat;
+import io.activityservice.events.transform.Transform;
 import io.activityservice.events.webhook.TargetSettings;
 import java.time.OffsetDateTime;
 
@@ -19,6 +21,8 @@ import java.time.OffsetDateTime;
  * @param owner identity that created it (e.g. {@code key:<id>} or {@code jwt:<subject>}), or {@code
  *     null}
  * @param webhook signing, connection and flow control of a webhook target, or {@code null} for none
+ * @param transform JSONata expressions that reshape each delivered event, or {@code null}
+ * @param format how events go on the wire, or {@code null} for the transport's default
  */
 public record Subscription(
     String id,
@@ -30,9 +34,69 @@ public record Subscription(
     String deadLetter,
     OffsetDateTime createdAt,
     String owner,
-    TargetSettings webhook) {
+    TargetSettings webhook,
+    Transform transform,
+    DeliveryFormat format) {
 
-  /** A subscription without webhook settings. */
+  /**
+   * A subscription with webhook settings, delivering events as they are in the transport's default
+   * format.
+   */
+  public Subscription(
+      String id,
+      String name,
+      JsonNode pattern,
+      String filter,
+      String target,
+      RetryPolicy retry,
+      String deadLetter,
+      OffsetDateTime createdAt,
+      String owner,
+      TargetSettings webhook) {
+    this(
+        id,
+        name,
+        pattern,
+        filter,
+        target,
+        retry,
+        deadLetter,
+        createdAt,
+        owner,
+        webhook,
+        null,
+        null);
+  }
+
+  /** A subscription without webhook settings that may transform events and choose their format. */
+  public Subscription(
+      String id,
+      String name,
+      JsonNode pattern,
+      String filter,
+      String target,
+      RetryPolicy retry,
+      String deadLetter,
+      OffsetDateTime createdAt,
+      String owner,
+      Transform transform,
+      DeliveryFormat format) {
+    this(
+        id,
+        name,
+        pattern,
+        filter,
+        target,
+        retry,
+        deadLetter,
+        createdAt,
+        owner,
+        null,
+        transform,
+        format);
+  }
+
+  /** A subscription without webhook settings that delivers events as they are. */
   public Subscription(
       String id,
       String name,
@@ -43,7 +107,7 @@ public record Subscription(
       String deadLetter,
       OffsetDateTime createdAt,
       String owner) {
-    this(id, name, pattern, filter, target, retry, deadLetter, createdAt, owner, null);
+    this(id, name, pattern, filter, target, retry, deadLetter, createdAt, owner, null, null, null);
   }
 
   /** A subscription without an owner. */

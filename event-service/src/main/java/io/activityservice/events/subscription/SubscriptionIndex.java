@@ -2,8 +2,10 @@ package io.activityservice.events.subscription;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.channel.ChannelUri;
+import io.activityservice.channel.DeliveryFormat;
 import io.activityservice.events.json.Json;
 import io.activityservice.events.model.RoutableEvent;
+import io.activityservice.events.transform.CompiledTransform;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,9 +33,29 @@ import software.amazon.event.ruler.GenericMachine;
  */
 public class SubscriptionIndex {
 
-  /** A subscription with its compiled parts. */
+  /**
+   * A subscription with its compiled parts.
+   *
+   * @param transform its compiled transformation, or {@code null} for none
+   */
   public record Entry(
-      Subscription subscription, CesqlFilter filter, ChannelUri target, ChannelUri deadLetter) {}
+      Subscription subscription,
+      CesqlFilter filter,
+      ChannelUri target,
+      ChannelUri deadLetter,
+      CompiledTransform transform) {
+
+    /** An entry without a transformation. */
+    public Entry(
+        Subscription subscription, CesqlFilter filter, ChannelUri target, ChannelUri deadLetter) {
+      this(subscription, filter, target, deadLetter, null);
+    }
+
+    /** The format the subscription asked for, or {@code null} for the transport's default. */
+    public DeliveryFormat format() {
+      return subscription.format();
+    }
+  }
 
   private static final String[] NONE = new String[0];
 

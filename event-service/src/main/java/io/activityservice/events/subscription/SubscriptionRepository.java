@@ -1,12 +1,17 @@
 package io.activityservice.events.subscription;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.activityservice.channel.DeliveryFormat;
 import io.activityservice.events.json.Json;
+import io.activityservice.events.transform.Transform;
 import io.activityservice.events.webhook.TargetSettings;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.OffsetDateTime;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
@@ -35,8 +40,8 @@ public class SubscriptionRepository {
             """
             insert into subscription (id, name, pattern_json, filter_expr, target, max_attempts,
               initial_backoff_ms, max_backoff_ms, max_age_ms, max_pending, dead_letter, created_at, owner,
-              signing_scheme, connection_name, flow_json)
-            values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
+              signing_scheme, connection_name, flow_json, transform_json, delivery_format)
+            values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
         .params(
             s.id(),
             s.name(),
@@ -55,7 +60,9 @@ public class SubscriptionRepository {
             s.webhook() == null ? null : s.webhook().connection(),
             s.webhook() == null || s.webhook().flow() == null
                 ? null
-                : writeFlow(s.webhook().flow()))
+                : writeFlow(s.webhook().flow()),
+            s.transform() == null ? null : Json.write(Json.tree(s.transform())),
+            s.format() == null ? null : s.format().wireName())
         .update();
   }
 
@@ -65,6 +72,7 @@ public class SubscriptionRepository {
 
   private Subscription map(ResultSet rs, int row) throws SQLException {
     String pattern = rs.getString("pattern_json");
+    String format = rs.getString("delivery_format");
     RetryPolicy retry =
         new RetryPolicy(
             rs.getInt("max_attempts"),
@@ -85,7 +93,9 @@ public class SubscriptionRepository {
         TargetSettings.orNull(
             rs.getString("signing_scheme"),
             rs.getString("connection_name"),
-            readFlow(rs.getString("flow_json"))));
+            readFlow(rs.getString("flow_json"))),
+        transform(rs.getString("transform_json")),
+        format == null ? null : DeliveryFormat.parse(format));
   }
 
   private static String writeFlow(TargetSettings.Flow f) {
@@ -119,5 +129,19 @@ public class SubscriptionRepository {
         n.hasNonNull("breakerOpenForMs")
             ? Duration.ofMillis(n.get("breakerOpenForMs").asLong())
             : null);
+  }
+
+  private static Transform transform(String json) {
+    if (json == null) {
+      return null;
+    }
+    JsonNode tree = Json.parse(json, "transform");
+    JsonNode data = tree.get("data");
+    Map<String, String> attributes = new LinkedHashMap<>();
+    JsonNode a = tree.get("attributes");
+    if (a != null && a.isObject()) {
+      a.properties().forEach(e -> attributes.put(e.getKey(), e.getValue().asText()));
+    }
+    return new Transform(data == null || data.isNull() ? null : data.asText(), attributes);
   }
 }

@@ -2,16 +2,30 @@ package io.activityservice.events.subscription;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.channel.ChannelUri;
+import io.activityservice.channel.DeliveryFormat;
+import io.activityservice.channel.OutboundEvent;
+import io.activityservice.channel.PlainMessages;
+import io.activityservice.channel.WirePreview;
 import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.cluster.ConfigChanges;
 import io.activityservice.events.log.LogSafe;
+import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
+import io.activityservice.events.transform.CompiledTransform;
+import io.activityservice.events.transform.OutputCheck;
+import io.activityservice.events.transform.Transform;
+import io.activityservice.events.transform.TransformException;
+import io.activityservice.events.transform.TransformLimits;
 import io.activityservice.events.webhook.TargetSettings;
 import io.activityservice.events.webhook.WebhookTargets;
+import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.OffsetDateTime;
+import java.util.Base64;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
@@ -32,6 +46,8 @@ public class SubscriptionService {
   private final Consumer<String> onDeleted;
   private final ConfigChanges changes;
   private final PatternLimits limits;
+  private final TransformLimits transformLimits;
+  private final OutputCheck outputCheck;
 
   /** Signing secrets and connections of webhook subscriptions; {@code null} for none. */
   private volatile WebhookTargets webhooks;
@@ -75,6 +91,49 @@ public class SubscriptionService {
       Consumer<String> onDeleted,
       ConfigChanges changes,
       PatternLimits limits) {
+    this(repository, index, channels, clock, onDeleted, changes, limits, TransformLimits.DEFAULT);
+  }
+
+  /**
+   * @param transformLimits bounds on each evaluation of a subscription's transformation
+   */
+  public SubscriptionService(
+      SubscriptionRepository repository,
+      SubscriptionIndex index,
+      ChannelRegistry channels,
+      Clock clock,
+      Consumer<String> onDeleted,
+      ConfigChanges changes,
+      PatternLimits limits,
+      TransformLimits transformLimits) {
+    this(
+        repository,
+        index,
+        channels,
+        clock,
+        onDeleted,
+        changes,
+        limits,
+        transformLimits,
+        OutputCheck.NONE);
+  }
+
+  /**
+   * @param outputCheck checks each transformed event before it is delivered (e.g. {@link
+   *     OutputCheck#againstSchemas})
+   */
+  public SubscriptionService(
+      SubscriptionRepository repository,
+      SubscriptionIndex index,
+      ChannelRegistry channels,
+      Clock clock,
+      Consumer<String> onDeleted,
+      ConfigChanges changes,
+      PatternLimits limits,
+      TransformLimits transformLimits,
+      OutputCheck outputCheck) {
+    this.outputCheck = outputCheck;
+    this.transformLimits = transformLimits;
     this.repository = repository;
     this.limits = limits;
     this.index = index;
@@ -166,14 +225,29 @@ public class SubscriptionService {
       RetryPolicy retry,
       String deadLetter,
       String owner) {
-    return create(name, pattern, filter, target, retry, deadLetter, owner, null).subscription();
+    return create(name, pattern, filter, target, retry, deadLetter, owner, DeliveryOptions.NONE)
+        .subscription();
   }
 
   /**
-   * Validates and stores a subscription owned by {@code owner} with webhook settings; a signed one
-   * gets its first signing secret in the same transaction.
+   * How a subscription delivers beyond its target; every part optional.
    *
-   * @param webhook signing, connection and flow control, or {@code null}; webhook targets only
+   * @param webhook signing, connection and flow control (webhook targets only), or {@code null}
+   * @param transform JSONata expressions that reshape each event (compiled at create: a syntax
+   *     error names the expression's field and position), or {@code null}
+   * @param format how events go on the wire (refused if the target's adapter cannot send it), or
+   *     {@code null} for the transport's default
+   */
+  public record DeliveryOptions(
+      TargetSettings webhook, Transform transform, DeliveryFormat format) {
+    /** Events as they are, in the transport's default format, without webhook settings. */
+    public static final DeliveryOptions NONE = new DeliveryOptions(null, null, null);
+  }
+
+  /**
+   * Validates and stores a subscription owned by {@code owner} that delivers as {@code options}
+   * say; a signed one gets its first signing secret in the same transaction.
+   *
    * @throws InvalidInputException naming the first offending field
    */
   public Created create(
@@ -184,7 +258,9 @@ public class SubscriptionService {
       RetryPolicy retry,
       String deadLetter,
       String owner,
-      TargetSettings webhook) {
+      DeliveryOptions options) {
+    TargetSettings webhook = options.webhook();
+    Transform transform = options.transform();
     if (name == null || name.isBlank() || name.length() > 255) {
       throw new InvalidInputException("name", "is required (1-255 characters)");
     }
@@ -201,7 +277,9 @@ public class SubscriptionService {
             cleanDeadLetter,
             OffsetDateTime.now(clock),
             owner,
-            webhook);
+            webhook,
+            transform == null || transform.isEmpty() ? null : transform,
+            options.format());
     CompiledPattern compiled = compilePattern(pattern);
     SubscriptionIndex.Entry entry = compile(s);
     WebhookTargets w = webhooks;
@@ -326,7 +404,84 @@ public class SubscriptionService {
     }
     ChannelUri deadLetter =
         s.deadLetter() == null ? null : channels.parse("deadLetter", s.deadLetter());
-    return new SubscriptionIndex.Entry(s, filter, target, deadLetter);
+    CompiledTransform transform =
+        CompiledTransform.compile(s.transform(), transformLimits, outputCheck);
+    requireFormat(target, s.format());
+    return new SubscriptionIndex.Entry(s, filter, target, deadLetter, transform);
+  }
+
+  /**
+   * What a subscription with this target, transformation and format would put on the wire for an
+   * event, without sending it: the transport's headers and the body, byte for byte (as UTF-8 text,
+   * or base64 when the body is not UTF-8). A transformation that fails on the event gives the
+   * reason the delivery would be dead-lettered with.
+   *
+   * @throws InvalidInputException naming {@code target}, {@code transform.*} or {@code format}
+   */
+  public DeliveryPreview previewDelivery(
+      String target, Transform transform, DeliveryFormat format, RoutableEvent event) {
+    if (target == null || target.isBlank()) {
+      throw new InvalidInputException(
+          "target", "is required to preview a delivery: a channel URI such as jms:queue:orders");
+    }
+    ChannelUri uri = channels.parse("target", target);
+    CompiledTransform compiled = CompiledTransform.compile(transform, transformLimits, outputCheck);
+    requireFormat(uri, format);
+    OutboundEvent out;
+    try {
+      out =
+          compiled == null
+              ? event.outbound().withFormat(format)
+              : OutboundEvent.of(compiled.apply(event)).withFormat(format);
+    } catch (TransformException e) {
+      return new DeliveryPreview(
+          Map.of(), null, false, "the subscription's transformation failed: " + e.getMessage());
+    }
+    WirePreview wire = channels.adapter(uri).preview(uri, out);
+    boolean text = PlainMessages.isUtf8(wire.body());
+    return new DeliveryPreview(
+        wire.headers(),
+        text
+            ? new String(wire.body(), StandardCharsets.UTF_8)
+            : Base64.getEncoder().encodeToString(wire.body()),
+        !text,
+        null);
+  }
+
+  /**
+   * A delivery as it would be sent.
+   *
+   * @param headers the transport's headers or properties
+   * @param body the body as text, or base64 when {@code base64}; null when {@code error} is set
+   * @param base64 whether the body is base64 (it is not UTF-8 text)
+   * @param error why the delivery would be dead-lettered instead, or null
+   */
+  public record DeliveryPreview(
+      Map<String, String> headers, String body, boolean base64, String error) {}
+
+  private void requireFormat(ChannelUri target, DeliveryFormat format) {
+    if (format == null) {
+      return;
+    }
+    Set<DeliveryFormat> formats = channels.adapter(target).formats();
+    if (!formats.contains(format)) {
+      throw new InvalidInputException(
+          "format",
+          "\""
+              + format.wireName()
+              + "\" is not offered by "
+              + target.scheme()
+              + " targets; they offer "
+              + formats.stream()
+                  .map(DeliveryFormat::wireName)
+                  .sorted()
+                  .collect(java.util.stream.Collectors.joining(", ")));
+    }
+  }
+
+  /** The bounds on each evaluation of a transformation. */
+  public TransformLimits transformLimits() {
+    return transformLimits;
   }
 
   /**

@@ -262,7 +262,7 @@ public final class OpenTelemetryTracing implements EventTracing {
     if (!(delivery instanceof OtelHop h)) {
       return event;
     }
-    return OutboundEvent.of(withContext(event.event(), h)).withPartitionKey(event.partitionKey());
+    return event.withEvent(withContext(event.event(), h));
   }
 
   /** The event with the hop's span as its trace context. */

@@ -1,6 +1,6 @@
 package io.activityservice.events.webhook;
 
-import io.activityservice.channel.CloudEventJson;
+import io.activityservice.channel.DeliveryFormat;
 import io.activityservice.channel.OutboundEvent;
 import io.activityservice.channel.SendOptions;
 import io.activityservice.channel.support.Futures;
@@ -106,8 +106,7 @@ public final class WebhookTargets {
         headers.put(StandardWebhooks.TIMESTAMP, Long.toString(timestamp));
         headers.put(
             StandardWebhooks.SIGNATURE,
-            StandardWebhooks.signature(
-                id, timestamp, event.encoded(CloudEventJson.STRUCTURED), keys));
+            StandardWebhooks.signature(id, timestamp, DeliveryFormat.httpBody(event), keys));
       }
       if (settings.connection() == null) {
         return CompletableFuture.completedFuture(

@@ -2,14 +2,18 @@ package io.activityservice.channel.http;
 
 import io.activityservice.channel.AbstractChannelAdapter;
 import io.activityservice.channel.ChannelUri;
+import io.activityservice.channel.DeliveryFormat;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundHandler;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.OutboundChannel;
+import io.activityservice.channel.OutboundEvent;
 import io.activityservice.channel.Redaction;
+import io.activityservice.channel.WirePreview;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -43,6 +47,26 @@ public final class HttpChannelAdapter extends AbstractChannelAdapter {
   public HttpChannelAdapter(HttpChannelProperties properties, OutboundPolicy policy) {
     super("http");
     this.client = new GuardedHttpClient(properties, policy);
+  }
+
+  /**
+   * {@inheritDoc} Here: structured JSON (the default) or the data alone as the body, with its
+   * content type.
+   */
+  @Override
+  public Set<DeliveryFormat> formats() {
+    return Set.of(DeliveryFormat.STRUCTURED, DeliveryFormat.DATA);
+  }
+
+  /** {@inheritDoc} Here: the request's content type and body. */
+  @Override
+  public WirePreview preview(ChannelUri uri, OutboundEvent event) {
+    if (event.format() != DeliveryFormat.DATA) {
+      return WirePreview.structured(event);
+    }
+    return new WirePreview(
+        Map.of("content-type", WebhookOutboundChannel.dataContentType(event.event())),
+        event.encoded(DeliveryFormat.DATA_BYTES));
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.activityservice.channel.http;
 
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
+import io.activityservice.channel.DeliveryFormat;
 import io.activityservice.channel.OutboundChannel;
 import io.activityservice.channel.OutboundEvent;
 import io.activityservice.channel.Redaction;
@@ -14,9 +15,10 @@ import java.util.regex.Pattern;
 
 /**
  * POSTs each event as a structured-mode CloudEvent (the shared {@link CloudEventJson#STRUCTURED}
- * encoding) through the adapter's {@link WebhookClient}, with the event's {@code traceparent} and
- * {@code tracestate} extensions also as W3C Trace Context headers; any 2xx answer means delivered.
- * The event's {@link SendOptions} add request headers (signature, credentials) and set the answer
+ * encoding), or, for {@link DeliveryFormat#DATA}, its data alone with the data's content type,
+ * through the adapter's {@link WebhookClient}, with the event's {@code traceparent} and {@code
+ * tracestate} extensions also as W3C Trace Context headers; any 2xx answer means delivered. The
+ * event's {@link SendOptions} add request headers (signature, credentials) and set the answer
  * timeout. Partition keys are ignored: a webhook has no competing consumers.
  */
 final class WebhookOutboundChannel implements OutboundChannel {
@@ -52,12 +54,14 @@ final class WebhookOutboundChannel implements OutboundChannel {
     CompletableFuture<WebhookResponse> post;
     try {
       SendOptions options = event.options();
-      byte[] body = event.encoded(CloudEventJson.STRUCTURED);
+      byte[] body = DeliveryFormat.httpBody(event);
       post =
           client.exchange(
               new WebhookRequest(
                   target,
-                  CloudEventJson.CONTENT_TYPE,
+                  event.format() == DeliveryFormat.DATA
+                      ? dataContentType(event.event())
+                      : CloudEventJson.CONTENT_TYPE,
                   body,
                   options.withHeaders(traceHeaders(event.event())).headers(),
                   options.timeout()),
@@ -106,6 +110,12 @@ final class WebhookOutboundChannel implements OutboundChannel {
   private static final Pattern TRACEPARENT_SHAPE =
       Pattern.compile("[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}");
   private static final Pattern TRACESTATE_SHAPE = Pattern.compile("[\\x20-\\x7e]{1,512}");
+
+  /** The data's content type; JSON data has none declared, and octets are sent as such. */
+  static String dataContentType(CloudEvent event) {
+    String type = event.getDataContentType();
+    return type != null ? type : "application/json";
+  }
 
   @Override
   public void close() {

@@ -2,11 +2,15 @@ package io.activityservice.channel.jms;
 
 import io.activityservice.channel.AbstractChannelAdapter;
 import io.activityservice.channel.ChannelUri;
+import io.activityservice.channel.DeliveryFormat;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundHandler;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.OutboundChannel;
+import io.activityservice.channel.OutboundEvent;
+import io.activityservice.channel.WirePreview;
 import io.activityservice.channel.support.DaemonThreads;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import org.apache.activemq.ActiveMQConnectionFactory;
@@ -74,6 +78,29 @@ public final class JmsChannelAdapter extends AbstractChannelAdapter {
             properties.batch().sendSize(),
             properties.sendTimeout());
     this.redeliverer = new ScheduledThreadPoolExecutor(1, DaemonThreads.named("jms-redelivery"));
+  }
+
+  /** {@inheritDoc} Here: binary mode (the default), structured mode, or the data alone. */
+  @Override
+  public Set<DeliveryFormat> formats() {
+    return Set.of(DeliveryFormat.STRUCTURED, DeliveryFormat.BINARY, DeliveryFormat.DATA);
+  }
+
+  /** {@inheritDoc} Here: the message's properties (and group) and its body. */
+  @Override
+  public WirePreview preview(ChannelUri uri, OutboundEvent event) {
+    JmsCloudEventCodec.Encoded encoded =
+        event.encoded(JmsCloudEventCodec.wireFormat(event.format()));
+    Map<String, String> headers = new java.util.LinkedHashMap<>();
+    encoded.properties().forEach((k, v) -> headers.put(k, String.valueOf(v)));
+    if (event.partitionKey() != null) {
+      headers.put("JMSXGroupID", event.partitionKey());
+    }
+    byte[] body =
+        encoded.text() != null
+            ? encoded.text().getBytes(java.nio.charset.StandardCharsets.UTF_8)
+            : encoded.bytes();
+    return new WirePreview(headers, body);
   }
 
   @Override

@@ -3,6 +3,7 @@ package io.activityservice.channel.jms;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
+import io.activityservice.channel.DeliveryFormat;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.PlainMessages;
 import io.activityservice.channel.WireFormat;
@@ -91,6 +92,35 @@ public final class JmsCloudEventCodec {
   /** The binary-mode wire format, for {@link io.activityservice.channel.OutboundEvent#encoded}. */
   public static final WireFormat<Encoded> BINARY = JmsCloudEventCodec::encodeBinary;
 
+  /**
+   * Structured mode: the whole event as a text body, content type {@code
+   * application/cloudevents+json}, no {@code cloudEvents_*} properties.
+   */
+  public static final WireFormat<Encoded> STRUCTURED =
+      event ->
+          new Encoded(
+              Map.of(CONTENT_TYPE, CloudEventJson.CONTENT_TYPE),
+              new String(CloudEventJson.encode(event), StandardCharsets.UTF_8),
+              null);
+
+  /**
+   * The data alone ({@link DeliveryFormat#DATA}): a text message for textual content types, else a
+   * bytes message, with only the {@value #CONTENT_TYPE} property — what a plain JMS consumer reads.
+   */
+  public static final WireFormat<Encoded> DATA = JmsCloudEventCodec::encodeData;
+
+  /** The wire format of a delivery format ({@code null}: binary mode, the default). */
+  public static WireFormat<Encoded> wireFormat(DeliveryFormat format) {
+    if (format == null) {
+      return BINARY;
+    }
+    return switch (format) {
+      case STRUCTURED -> STRUCTURED;
+      case BINARY -> BINARY;
+      case DATA -> DATA;
+    };
+  }
+
   /** Encodes {@code event} in binary mode as a message of {@code session}. */
   public Message encode(Session session, CloudEvent event) throws JMSException {
     return toMessage(session, encodeBinary(event));
@@ -112,6 +142,20 @@ public final class JmsCloudEventCodec {
       message.setObjectProperty(property.getKey(), property.getValue());
     }
     return message;
+  }
+
+  private static Encoded encodeData(CloudEvent event) {
+    String contentType = event.getDataContentType();
+    Map<String, Object> properties =
+        contentType == null ? Map.of() : Map.of(CONTENT_TYPE, contentType);
+    if (event.getData() == null) {
+      return new Encoded(properties, null, null);
+    }
+    byte[] data = event.getData().toBytes();
+    if (isTextual(contentType) && PlainMessages.isUtf8(data)) {
+      return new Encoded(properties, new String(data, StandardCharsets.UTF_8), null);
+    }
+    return new Encoded(properties, null, data);
   }
 
   private static Encoded encodeBinary(CloudEvent event) {

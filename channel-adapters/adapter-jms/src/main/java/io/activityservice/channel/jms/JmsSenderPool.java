@@ -404,7 +404,9 @@ final class JmsSenderPool implements AutoCloseable {
         for (Pending p : events) {
           Message message;
           try {
-            message = codec.toMessage(session, p.event().encoded(JmsCloudEventCodec.BINARY));
+            message =
+                codec.toMessage(
+                    session, p.event().encoded(JmsCloudEventCodec.wireFormat(p.event().format())));
             if (p.event().partitionKey() != null) {
               message.setStringProperty(GROUP_ID, p.event().partitionKey());
             }
@@ -452,7 +454,9 @@ final class JmsSenderPool implements AutoCloseable {
       Message message;
       try {
         open();
-        message = codec.toMessage(plainSession, p.event().encoded(JmsCloudEventCodec.BINARY));
+        message =
+            codec.toMessage(
+                plainSession, p.event().encoded(JmsCloudEventCodec.wireFormat(p.event().format())));
         if (p.event().partitionKey() != null) {
           message.setStringProperty(GROUP_ID, p.event().partitionKey());
         }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.activityservice.channel.CloudEventJson;
+import io.activityservice.channel.DeliveryFormat;
 import io.activityservice.channel.InboundSettings;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
@@ -74,6 +75,49 @@ class JmsCloudEventCodecTest {
       bytes.reset();
     }
     return m;
+  }
+
+  @Test
+  void dataFormatSendsTheDataAloneWithItsContentType() throws Exception {
+    CloudEvent sent =
+        fullEvent("application/json", "{\"ref\":\"o-1\"}".getBytes(StandardCharsets.UTF_8));
+
+    Message message =
+        codec.toMessage(SESSION, JmsCloudEventCodec.wireFormat(DeliveryFormat.DATA).encode(sent));
+
+    assertThat(message).isInstanceOf(TextMessage.class);
+    assertThat(((TextMessage) message).getText()).isEqualTo("{\"ref\":\"o-1\"}");
+    assertThat(java.util.Collections.list(message.getPropertyNames()))
+        .containsExactly(JmsCloudEventCodec.CONTENT_TYPE);
+    assertThat(message.getStringProperty(JmsCloudEventCodec.CONTENT_TYPE))
+        .isEqualTo("application/json");
+    byte[] octets = {0, (byte) 0xff, 7};
+    assertThat(
+            codec.toMessage(
+                SESSION,
+                JmsCloudEventCodec.DATA.encode(fullEvent("application/octet-stream", octets))))
+        .isInstanceOf(jakarta.jms.BytesMessage.class);
+  }
+
+  @Test
+  void structuredFormatRoundTripsThroughTheDecoder() throws Exception {
+    CloudEvent sent =
+        fullEvent("application/json", "{\"total\":12.5}".getBytes(StandardCharsets.UTF_8));
+
+    Message message =
+        codec.toMessage(
+            SESSION, JmsCloudEventCodec.wireFormat(DeliveryFormat.STRUCTURED).encode(sent));
+
+    assertThat(message.propertyExists("cloudEvents_id")).isFalse();
+    assertThat(message.getStringProperty(JmsCloudEventCodec.CONTENT_TYPE))
+        .isEqualTo("application/cloudevents+json");
+    CloudEvent got = codec.decode(received(message), CHANNEL, InboundSettings.strict());
+    assertThat(got.getId()).isEqualTo(sent.getId());
+    assertThat(got.getType()).isEqualTo(sent.getType());
+    assertThat(got.getExtension("sequence")).isEqualTo(42);
+    assertThat(new String(got.getData().toBytes(), StandardCharsets.UTF_8))
+        .isEqualTo("{\"total\":12.5}");
+    assertThat(JmsCloudEventCodec.wireFormat(null)).isSameAs(JmsCloudEventCodec.BINARY);
   }
 
   @Test

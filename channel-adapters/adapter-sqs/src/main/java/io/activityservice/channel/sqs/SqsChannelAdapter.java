@@ -2,13 +2,17 @@ package io.activityservice.channel.sqs;
 
 import io.activityservice.channel.AbstractChannelAdapter;
 import io.activityservice.channel.ChannelUri;
+import io.activityservice.channel.DeliveryFormat;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundHandler;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.OutboundChannel;
+import io.activityservice.channel.OutboundEvent;
+import io.activityservice.channel.WirePreview;
 import io.activityservice.channel.support.DaemonThreads;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -117,6 +121,25 @@ public final class SqsChannelAdapter extends AbstractChannelAdapter {
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
+  }
+
+  /**
+   * {@inheritDoc} Here: structured JSON (the default) or the data alone as the body; SQS has no
+   * CloudEvents binary binding.
+   */
+  @Override
+  public Set<DeliveryFormat> formats() {
+    return Set.of(DeliveryFormat.STRUCTURED, DeliveryFormat.DATA);
+  }
+
+  /** {@inheritDoc} Here: the message body (SQS messages are sent without attributes). */
+  @Override
+  public WirePreview preview(ChannelUri uri, OutboundEvent event) {
+    byte[] body =
+        event.format() == DeliveryFormat.DATA
+            ? event.encoded(DeliveryFormat.DATA_BYTES)
+            : event.encoded(io.activityservice.channel.CloudEventJson.STRUCTURED);
+    return new WirePreview(Map.of(), body);
   }
 
   @Override

@@ -2,8 +2,10 @@ package io.activityservice.channel.sqs;
 
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
+import io.activityservice.channel.DeliveryFormat;
 import io.activityservice.channel.OutboundChannel;
 import io.activityservice.channel.OutboundEvent;
+import io.activityservice.channel.PlainMessages;
 import io.activityservice.channel.WireFormat;
 import io.activityservice.channel.batching.BatchPolicy;
 import io.cloudevents.CloudEvent;
@@ -74,7 +76,19 @@ final class SqsOutboundChannel implements OutboundChannel {
   public CompletableFuture<Void> send(OutboundEvent outbound) {
     try {
       CloudEvent event = outbound.event();
-      byte[] json = outbound.encoded(CloudEventJson.STRUCTURED);
+      boolean dataOnly = outbound.format() == DeliveryFormat.DATA;
+      byte[] json =
+          dataOnly
+              ? outbound.encoded(DeliveryFormat.DATA_BYTES)
+              : outbound.encoded(CloudEventJson.STRUCTURED);
+      if (dataOnly && !PlainMessages.isUtf8(json)) {
+        return CompletableFuture.failedFuture(
+            new IllegalArgumentException(
+                "event "
+                    + event.getId()
+                    + " has data that is not UTF-8 text; an SQS body must be text, so format"
+                    + " \"data\" cannot carry it (deliver it structured, or transform it to text)"));
+      }
       if (json.length > maxBytes) {
         return CompletableFuture.failedFuture(
             new IllegalArgumentException(
@@ -82,7 +96,8 @@ final class SqsOutboundChannel implements OutboundChannel {
                     + event.getId()
                     + " is "
                     + json.length
-                    + " bytes as CloudEvent JSON; SQS channel "
+                    + (dataOnly ? " bytes of data" : " bytes as CloudEvent JSON")
+                    + "; SQS channel "
                     + uri
                     + " accepts at most "
                     + maxBytes

@@ -2,6 +2,7 @@ package io.activityservice.channel.stream;
 
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
+import io.activityservice.channel.DeliveryFormat;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.PlainMessages;
 import io.activityservice.channel.WireFormat;
@@ -55,6 +56,40 @@ public final class KafkaCloudEventCodec {
 
   /** The binary-mode wire format, for {@link io.activityservice.channel.OutboundEvent#encoded}. */
   public static final WireFormat<Encoded> BINARY = KafkaCloudEventCodec::encode;
+
+  /**
+   * Structured mode: the value is the whole event as JSON, {@code content-type:
+   * application/cloudevents+json}, no {@code ce_*} headers.
+   */
+  public static final WireFormat<Encoded> STRUCTURED =
+      event ->
+          new Encoded(
+              Map.of(CONTENT_TYPE, utf8(CloudEventJson.CONTENT_TYPE)),
+              CloudEventJson.encode(event));
+
+  /**
+   * The data alone ({@link DeliveryFormat#DATA}): the value, with only the {@code content-type}
+   * header (when the event has a content type) and no {@code ce_*} headers.
+   */
+  public static final WireFormat<Encoded> DATA =
+      event ->
+          new Encoded(
+              event.getDataContentType() == null
+                  ? Map.of()
+                  : Map.of(CONTENT_TYPE, utf8(event.getDataContentType())),
+              event.getData() == null ? new byte[0] : event.getData().toBytes());
+
+  /** The wire format of a delivery format ({@code null}: binary mode, the default). */
+  public static WireFormat<Encoded> wireFormat(DeliveryFormat format) {
+    if (format == null) {
+      return BINARY;
+    }
+    return switch (format) {
+      case STRUCTURED -> STRUCTURED;
+      case BINARY -> BINARY;
+      case DATA -> DATA;
+    };
+  }
 
   /** Encodes an event in binary mode. */
   public static Encoded encode(CloudEvent event) {

@@ -2,10 +2,13 @@ package io.activityservice.channel.stream;
 
 import io.activityservice.channel.AbstractChannelAdapter;
 import io.activityservice.channel.ChannelUri;
+import io.activityservice.channel.DeliveryFormat;
 import io.activityservice.channel.InboundChannel;
 import io.activityservice.channel.InboundHandler;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.OutboundChannel;
+import io.activityservice.channel.OutboundEvent;
+import io.activityservice.channel.WirePreview;
 import io.activityservice.channel.batching.AdaptiveBatchPolicy;
 import io.activityservice.channel.batching.FixedBatchPolicy;
 import io.activityservice.channel.support.DaemonThreads;
@@ -93,6 +96,24 @@ public final class StreamChannelAdapter extends AbstractChannelAdapter {
     }
     this.scheduler =
         Executors.newSingleThreadScheduledExecutor(DaemonThreads.factory("kafka-channel-timer"));
+  }
+
+  /** {@inheritDoc} Here: binary mode (the default), structured mode, or the value alone. */
+  @Override
+  public Set<DeliveryFormat> formats() {
+    return Set.of(DeliveryFormat.STRUCTURED, DeliveryFormat.BINARY, DeliveryFormat.DATA);
+  }
+
+  /** {@inheritDoc} Here: the record's headers and value. */
+  @Override
+  public WirePreview preview(ChannelUri uri, OutboundEvent event) {
+    KafkaCloudEventCodec.Encoded encoded =
+        event.encoded(KafkaCloudEventCodec.wireFormat(event.format()));
+    Map<String, String> headers = new java.util.LinkedHashMap<>();
+    encoded
+        .headers()
+        .forEach((k, v) -> headers.put(k, new String(v, java.nio.charset.StandardCharsets.UTF_8)));
+    return new WirePreview(headers, encoded.value());
   }
 
   @Override

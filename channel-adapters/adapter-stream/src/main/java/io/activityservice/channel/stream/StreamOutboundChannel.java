@@ -97,7 +97,9 @@ final class StreamOutboundChannel implements OutboundChannel {
     CompletableFuture<Void> result = new CompletableFuture<>();
     ProducerRecord<byte[], byte[]> record;
     try {
-      record = toRecord(event.encoded(KafkaCloudEventCodec.BINARY), event.partitionKey());
+      record =
+          toRecord(
+              event.encoded(KafkaCloudEventCodec.wireFormat(event.format())), event.partitionKey());
     } catch (RuntimeException e) {
       result.completeExceptionally(e);
       return result;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.activityservice.channel.CloudEventJson;
+import io.activityservice.channel.DeliveryFormat;
 import io.activityservice.channel.InboundSettings;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
@@ -35,6 +36,31 @@ class KafkaCloudEventCodecTest {
 
   private static String text(byte[] bytes) {
     return new String(bytes, StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void dataFormatIsTheValueWithOnlyItsContentType() {
+    CloudEvent sent = event().build();
+    KafkaCloudEventCodec.Encoded record =
+        KafkaCloudEventCodec.wireFormat(DeliveryFormat.DATA).encode(sent);
+
+    assertThat(record.headers().keySet()).containsExactly(KafkaCloudEventCodec.CONTENT_TYPE);
+    assertThat(record.value()).isEqualTo(sent.getData().toBytes());
+  }
+
+  @Test
+  void structuredFormatRoundTripsThroughTheDecoder() {
+    CloudEvent sent = event().build();
+    KafkaCloudEventCodec.Encoded record =
+        KafkaCloudEventCodec.wireFormat(DeliveryFormat.STRUCTURED).encode(sent);
+
+    assertThat(record.headers().keySet()).containsExactly(KafkaCloudEventCodec.CONTENT_TYPE);
+    CloudEvent got =
+        KafkaCloudEventCodec.decode(
+            record.headers(), record.value(), "t-0-1", "t", null, InboundSettings.strict());
+    assertThat(got.getId()).isEqualTo(sent.getId());
+    assertThat(got.getSubject()).isEqualTo("order-42");
+    assertThat(text(got.getData().toBytes())).isEqualTo("{\"n\":1}");
   }
 
   @Test
