@@ -215,7 +215,12 @@ final class RetryWorker implements AutoCloseable {
     long timeout = settings.lease().toMillis();
     if (row.phase() == ParkedDelivery.Phase.RETRY) {
       return owner
-          .retry(entry, event, row.attempts(), DeliveryDeferred.holdsReservation(row.lastError()))
+          .retry(
+              entry,
+              event,
+              row.attempts(),
+              DeliveryDeferred.holdsReservation(row.lastError()),
+              row.createdAt())
           .orTimeout(timeout, TimeUnit.MILLISECONDS)
           .handle((ok, error) -> settler.afterAttempt(row, entry, error));
     }

@@ -6,6 +6,7 @@ import io.activityservice.events.subscription.SubscriptionIndex;
 import io.activityservice.events.tracing.EventTracing;
 import io.activityservice.events.webhook.DeliveryDeferred;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 
 /**
@@ -44,6 +45,9 @@ final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTime
   /** The attempt's span ({@link EventTracing.Hop#NONE} when the event is not traced). */
   private EventTracing.Hop hop = EventTracing.Hop.NONE;
 
+  /** When the first attempt was handed to the channel ({@link System#nanoTime()}). */
+  private long sendNanos;
+
   /** Changed under {@code this}; read without the lock by the timer. */
   private volatile State state = State.PENDING;
 
@@ -76,6 +80,7 @@ final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTime
    */
   void start() {
     CompletableFuture<Void> send;
+    sendNanos = System.nanoTime();
     try {
       route = owner.route(entry.target());
       EventTracing.Hop parent = event.trace();
@@ -105,6 +110,7 @@ final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTime
     if (route != null) {
       if (error == null) {
         route.meters().delivered().increment();
+        route.meters().send().record(System.nanoTime() - sendNanos, TimeUnit.NANOSECONDS);
       } else if (!(Futures.unwrap(error) instanceof DeliveryDeferred)) {
         route.meters().failed().increment();
       }
