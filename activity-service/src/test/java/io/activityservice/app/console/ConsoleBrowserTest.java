@@ -475,6 +475,48 @@ class ConsoleBrowserTest {
   }
 
   @Test
+  void theLivePageBreaksEachPathsLatencyIntoHops() throws IOException {
+    String type = registerType();
+    String path = "/" + unique("hops");
+    Response sub =
+        api.postJson(
+            "/api/v1/subscriptions",
+            """
+        {"name": "%s", "pattern": {"type": ["%s"]}, "target": "%s"}"""
+                .formatted(unique("hops"), type, webhook.url(path)));
+    assertThat(sub.status()).as(sub.body()).isEqualTo(201);
+    // The producer's time is 1.5 s before the post: the transport wait of the REST path.
+    String time =
+        java.time.OffsetDateTime.now(java.time.ZoneOffset.UTC)
+            .minusNanos(1_500_000_000L)
+            .toString();
+    for (int i = 0; i < 5; i++) {
+      String timed =
+          event(unique("hop"), type, i)
+              .replace("\"type\":", "\"time\": \"" + time + "\", \"type\":");
+      assertThat(api.publish(timed).status()).isEqualTo(202);
+    }
+    await().atMost(WAIT).until(() -> webhook.calls(path).size() == 5);
+
+    open("live");
+    String row = "#live-hops .hop-row[data-path='rest → http']";
+    waiting()
+        .until(
+            d ->
+                d.findElements(By.cssSelector(row + " .hop[data-hop]")).stream()
+                    .map(e -> e.getAttribute("data-hop"))
+                    .toList()
+                    .containsAll(List.of("transport", "ingest", "route", "send")));
+    double transportMs =
+        Double.parseDouble(find(row + " .hop[data-hop='transport']").getAttribute("data-ms"));
+    assertThat(transportMs).as("mean transport wait (ms)").isBetween(1_500.0, 60_000.0);
+    assertThat(find(row + " .hop-total").getText()).endsWith("ms");
+    ((JavascriptExecutor) driver)
+        .executeScript("document.getElementById('live-hops').scrollIntoView()");
+    screenshot("live-hops");
+  }
+
+  @Test
   void ruleWithASyntaxErrorShowsTheErrorAtItsLine() throws IOException {
     open("rules/new");
     String name = unique("console-rule");
