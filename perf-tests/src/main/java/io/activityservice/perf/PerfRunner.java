@@ -219,6 +219,7 @@ public final class PerfRunner {
             comparison,
             o.baseline() == null ? null : o.baseline().toString())
         .withRelayCost(relay, before)
+        .withHops(suite.hops().meansMillis())
         .write(o.reportDir());
     rows.forEach(
         r ->

@@ -38,6 +38,9 @@ class StatsController {
    * @param latency routing latency (receipt until every matching delivery was delivered or parked)
    *     per interval: {@code p50}, {@code p99} in milliseconds (null where no event completed) and
    *     {@code count}
+   * @param hops per-hop latency in the window ({@code activity.hop.*} timers): per hop ({@code
+   *     transport}, {@code ingest}, {@code route}, {@code parked}, {@code send}), series (the
+   *     inbound channel's or target's scheme, or {@code all}) to mean milliseconds
    */
   record StatsView(
       String replica,
@@ -46,7 +49,8 @@ class StatsController {
       List<Long> times,
       Map<String, Map<String, List<Double>>> series,
       Map<String, Map<String, Double>> totals,
-      StatsSampler.LatencyColumns latency) {}
+      StatsSampler.LatencyColumns latency,
+      Map<String, Map<String, Double>> hops) {}
 
   private final StatsSampler sampler;
   private final ConsoleProperties props;
@@ -68,8 +72,9 @@ class StatsController {
       Per-second rates sampled from the service's meters every `activity.console.stats.interval` (1s) into a ring \
       buffer of `activity.console.stats.retention` (15m): events in by type and by inbound channel kind \
       (`received`: `http` or the channel's scheme), deliveries out, failed attempts and \
-      dead letters by channel, detector input and output, rule firings and failed actions, and routing latency \
-      p50/p99 per interval. Columnar, ready for charts.""")
+      dead letters by channel, detector input and output, rule firings and failed actions, routing latency \
+      p50/p99 per interval, and the mean time per hop (transport wait, ingest, route, parked, send) in the window. \
+      Columnar, ready for charts.""")
   @GetMapping("/api/v1/stats")
   StatsView stats(
       @Parameter(
@@ -90,7 +95,8 @@ class StatsController {
         data.times(),
         data.series(),
         data.totals(),
-        data.latency());
+        data.latency(),
+        data.hops());
   }
 
   private Duration parseWindow(String text) {

@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -81,6 +82,16 @@ public final class StatsSampler implements AutoCloseable {
   static final String LATENCY_METER = "activity.routing.latency";
 
   /**
+   * The per-hop timers ({@code activity.hop.*}), in the order of an event's path: the key in the
+   * answer is the suffix ({@code transport}, {@code ingest}, {@code route}, {@code parked}, {@code
+   * send}); series are the {@code channel} tag (a scheme) or {@code all}.
+   */
+  static final List<String> HOPS = List.of("transport", "ingest", "route", "parked", "send");
+
+  /** A timer's count and total time (ms) in an interval, or cumulative. */
+  record Timed(long count, double totalMs) {}
+
+  /**
    * One interval.
    *
    * @param epochMillis end of the interval
@@ -101,7 +112,8 @@ public final class StatsSampler implements AutoCloseable {
       Double p99,
       long elapsedNanos,
       long cpuNanos,
-      double hostLoad) {}
+      double hostLoad,
+      Map<String, Map<String, Timed>> hops) {}
 
   private final MeterRegistry registry;
   private final ProcessCpu cpu;
@@ -121,6 +133,8 @@ public final class StatsSampler implements AutoCloseable {
   private final Map<Family, List<Counter>> byFamily = new EnumMap<>(Family.class);
 
   private Timer latencyTimer;
+  private List<Timer> hopTimers;
+  private Map<String, Timed> lastHops = Map.of();
   private volatile boolean metersChanged = true;
 
   public StatsSampler(MeterRegistry registry, Clock clock, ConsoleProperties.Stats settings) {
@@ -220,10 +234,13 @@ public final class StatsSampler implements AutoCloseable {
               latency.p99,
               elapsed,
               cpuDelta,
-              hostLoad));
+              hostLoad,
+              hops()));
       while (samples.size() > capacity) {
         samples.removeFirst();
       }
+    } else {
+      hops(); // the baseline of the hop timers
     }
   }
 
@@ -245,8 +262,40 @@ public final class StatsSampler implements AutoCloseable {
       metersChanged = false;
       byFamily.clear();
       latencyTimer = null;
+      hopTimers = null;
     }
     return byFamily.computeIfAbsent(f, k -> List.copyOf(registry.find(k.meter).counters()));
+  }
+
+  /** Per hop, per series: the events timed in the interval and their total time. */
+  private Map<String, Map<String, Timed>> hops() {
+    List<Timer> timers = hopTimers; // null again after meters changed (see counters)
+    if (timers == null) {
+      List<Timer> found = new ArrayList<>();
+      for (String hop : HOPS) {
+        found.addAll(registry.find("activity.hop." + hop).timers());
+      }
+      timers = List.copyOf(found);
+      hopTimers = timers;
+    }
+    Map<String, Timed> now = new HashMap<>();
+    Map<String, Map<String, Timed>> interval = new HashMap<>();
+    for (Timer t : timers) {
+      String hop = t.getId().getName().substring("activity.hop.".length());
+      String channel = t.getId().getTag("channel");
+      String series = channel == null ? "all" : channel;
+      Timed total = new Timed(t.count(), t.totalTime(TimeUnit.MILLISECONDS));
+      now.put(hop + '|' + series, total);
+      Timed before = lastHops.getOrDefault(hop + '|' + series, new Timed(0, 0));
+      long n = total.count() - before.count();
+      if (n > 0) {
+        interval
+            .computeIfAbsent(hop, k -> new HashMap<>())
+            .put(series, new Timed(n, total.totalMs() - before.totalMs()));
+      }
+    }
+    lastHops = now;
+    return interval;
   }
 
   private record Latency(long count, Double p50, Double p99) {}
@@ -338,7 +387,29 @@ public final class StatsSampler implements AutoCloseable {
     List<Double> p50 = in.stream().map(Sample::p50).toList();
     List<Double> p99 = in.stream().map(Sample::p99).toList();
     List<Long> routed = in.stream().map(Sample::latencyCount).toList();
-    return new Window(times, series, totals, new LatencyColumns(p50, p99, routed));
+    Map<String, Map<String, Timed>> sums = new HashMap<>();
+    for (Sample sample : in) {
+      sample
+          .hops()
+          .forEach(
+              (hop, bySeries) ->
+                  bySeries.forEach(
+                      (k, t) ->
+                          sums.computeIfAbsent(hop, x -> new HashMap<>())
+                              .merge(
+                                  k,
+                                  t,
+                                  (a, b) ->
+                                      new Timed(
+                                          a.count() + b.count(), a.totalMs() + b.totalMs()))));
+    }
+    Map<String, Map<String, Double>> hops = new LinkedHashMap<>();
+    for (String hop : HOPS) {
+      Map<String, Double> means = new TreeMap<>();
+      sums.getOrDefault(hop, Map.of()).forEach((k, t) -> means.put(k, t.totalMs() / t.count()));
+      hops.put(hop, means);
+    }
+    return new Window(times, series, totals, new LatencyColumns(p50, p99, routed), hops);
   }
 
   /**
@@ -411,10 +482,14 @@ public final class StatsSampler implements AutoCloseable {
    * @param series per family: series to events per second, one value per time
    * @param totals per family: series to events in the window
    * @param latency routing latency per interval
+   * @param hops per hop ({@code transport}, {@code ingest}, {@code route}, {@code parked}, {@code
+   *     send}): series (the inbound or target scheme, or {@code all}) to the mean milliseconds of
+   *     the events timed in the window
    */
   public record Window(
       List<Long> times,
       Map<String, Map<String, List<Double>>> series,
       Map<String, Map<String, Double>> totals,
-      LatencyColumns latency) {}
+      LatencyColumns latency,
+      Map<String, Map<String, Double>> hops) {}
 }

@@ -12,9 +12,11 @@ import io.activityservice.events.problem.ForbiddenException;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.OverloadedException;
 import io.activityservice.events.tracing.EventTracing;
+import io.activityservice.events.tracing.HopLatency;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Timer;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -70,6 +72,9 @@ class EventController {
   private final EventTracing.Destination restInbound;
   private final Counter received;
 
+  /** Producer's send time (the event's time) to receipt on the API; null without a router. */
+  private final Timer restTransport;
+
   EventController(
       EventIngest ingest,
       ActivityProperties props,
@@ -83,6 +88,7 @@ class EventController {
     this.answerTimeoutMillis = answerTimeout.toMillis();
     this.restInbound = ingest.tracing().inbound(null);
     this.received = ingest.receivedOn("http");
+    this.restTransport = ingest.transportTimer(null);
   }
 
   /**
@@ -118,6 +124,12 @@ class EventController {
         batch = new ArrayList<>(batch);
         for (int i = 0; i < batch.size(); i++) {
           batch.set(i, withTraceContext(batch.get(i), request));
+        }
+      }
+      if (restTransport != null) {
+        long now = System.currentTimeMillis();
+        for (CloudEvent e : batch) {
+          HopLatency.waited(restTransport, e, now);
         }
       }
       prepared = ingest.prepareAll(batch, restInbound);
@@ -160,6 +172,9 @@ class EventController {
 
   /** Prepares one event under its receive span (ended by routing, or here if it is refused). */
   private RoutableEvent prepareTraced(CloudEvent event) {
+    if (restTransport != null) {
+      HopLatency.waited(restTransport, event, System.currentTimeMillis());
+    }
     EventTracing.Hop hop = ingest.tracing().received(event, restInbound);
     try {
       return ingest.prepare(event, hop);

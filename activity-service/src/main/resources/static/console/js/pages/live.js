@@ -1,5 +1,6 @@
 // Live view: rates in and out, routing latency, failures and dead letters (from GET /api/v1/stats, refreshed every
-// two seconds) and a live tail of events matching a pattern.
+// two seconds), the mean time per hop of each path (transport wait | ingest | route | parked | send) and a live tail
+// of events matching a pattern.
 
 import {get, query} from '../api.js';
 import {h, mount, num} from '../dom.js';
@@ -7,6 +8,50 @@ import {timeChart} from '../charts.js';
 import {tailPanel} from '../tail.js';
 
 const REFRESH_MS = 2000;
+const HOPS = ['transport', 'ingest', 'route', 'parked', 'send'];
+const HOP_LABELS = {transport: 'transport wait', ingest: 'ingest', route: 'route', parked: 'parked', send: 'send'};
+
+/**
+ * The stacked per-hop breakdown: one row per path (inbound scheme → target scheme) from the mean milliseconds per
+ * hop in the window (GET /api/v1/stats `hops`). Transport wait is by inbound scheme, parked and send by target scheme,
+ * ingest and route are common to every path.
+ */
+function hopsPanel() {
+  const body = h('div', {class: 'hop-rows'});
+  const el = h('figure', {class: 'chart', id: 'live-hops'},
+    h('figcaption', {}, 'Mean time per hop, by path (ms)'),
+    h('div', {class: 'hop-legend'}, HOPS.map(k => h('span', {class: 'hop hop-' + k}, HOP_LABELS[k]))),
+    body);
+  function update(hops) {
+    hops = hops || {};
+    const common = name => Object.values(hops[name] || {})[0] || 0;
+    const ins = Object.keys(hops.transport || {});
+    const outs = [...new Set([...Object.keys(hops.send || {}), ...Object.keys(hops.parked || {})])];
+    const rows = [];
+    for (const i of ins.length ? ins : ['any']) {
+      for (const o of outs.length ? outs : ['none']) {
+        const ms = {
+          transport: (hops.transport || {})[i] || 0, ingest: common('ingest'), route: common('route'),
+          parked: (hops.parked || {})[o] || 0, send: (hops.send || {})[o] || 0,
+        };
+        rows.push({path: i + ' → ' + o, ms, total: HOPS.reduce((a, k) => a + ms[k], 0)});
+      }
+    }
+    const max = Math.max(...rows.map(r => r.total), 1e-9);
+    const timed = HOPS.some(k => Object.keys(hops[k] || {}).length);
+    mount(body, !timed ? h('p', {class: 'muted'}, 'No event timed in this window.') : rows.map(r =>
+      h('div', {class: 'hop-row', dataset: {path: r.path}},
+        h('span', {class: 'hop-path'}, r.path),
+        h('span', {class: 'hop-bar'}, HOPS.filter(k => r.ms[k] > 0).map(k => {
+          const seg = h('span', {class: 'hop hop-' + k, dataset: {hop: k, ms: r.ms[k].toFixed(3)},
+            title: HOP_LABELS[k] + ' ' + num(r.ms[k], 2) + ' ms'});
+          seg.style.width = (100 * r.ms[k] / max).toFixed(2) + '%'; // CSSOM: allowed by the CSP, unlike style=""
+          return seg;
+        })),
+        h('span', {class: 'hop-total'}, num(r.total, 2) + ' ms'))));
+  }
+  return {el, update, resize() {}, destroy() {}};
+}
 
 export function render(container, ctx) {
   const windowSelect = h('select', {id: 'live-window', name: 'window'},
@@ -22,6 +67,7 @@ export function render(container, ctx) {
     out: timeChart({id: 'chart-out', title: 'Deliveries out per second, by channel', unit: '/s'}),
     latency: timeChart({id: 'chart-latency', title: 'Routing latency p50 / p99', unit: 'ms'}),
     failures: timeChart({id: 'chart-failures', title: 'Failed attempts and dead letters per second', unit: '/s'}),
+    hops: hopsPanel(),
   };
   const tail = ctx.can('stream') ? tailPanel({id: 'live-tail', title: 'Live tail',
     pattern: ''}) : null;
@@ -32,7 +78,8 @@ export function render(container, ctx) {
       h('label', {for: 'live-window'}, 'Window'), windowSelect, pause, h('span', {class: 'spacer'}), replica, updated)
       : null,
     error,
-    ctx.can('stats') ? h('div', {class: 'charts'}, charts.in.el, charts.out.el, charts.latency.el, charts.failures.el)
+    ctx.can('stats') ? h('div', {class: 'charts'}, charts.in.el, charts.out.el, charts.latency.el, charts.failures.el,
+      charts.hops.el)
       : null,
     tail ? tail.el : null);
 
@@ -57,6 +104,7 @@ export function render(container, ctx) {
       for (const [k, v] of Object.entries(s.totals.failed || {})) failureTotals['failed ' + k] = v;
       for (const [k, v] of Object.entries(s.totals.deadLettered || {})) failureTotals['dead-lettered ' + k] = v;
       charts.failures.update(s.times, failures, failureTotals);
+      charts.hops.update(s.hops);
       container.dataset.routed = num(s.latency.count.reduce((a, b) => a + b, 0), 0);
     } catch (e) {
       error.textContent = 'Statistics unavailable: ' + e.message;

@@ -1,6 +1,7 @@
 package io.activityservice.app.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 import static org.awaitility.Awaitility.await;
 
 import io.activityservice.app.support.Api;
@@ -511,6 +512,56 @@ class ConsoleBrowserTest {
         .isNotEmpty();
     screenshot("live");
     find("#live-tail-stop").click();
+  }
+
+  @Test
+  void theLivePageBreaksEachPathsLatencyIntoHops() throws IOException {
+    String type = registerType();
+    String path = "/" + unique("hops");
+    Response sub =
+        api.postJson(
+            "/api/v1/subscriptions",
+            """
+        {"name": "%s", "pattern": {"type": ["%s"]}, "target": "%s"}"""
+                .formatted(unique("hops"), type, webhook.url(path)));
+    assertThat(sub.status()).as(sub.body()).isEqualTo(201);
+    // The producer's time is 1.5 s before the post: the transport wait of the REST path.
+    String time =
+        java.time.OffsetDateTime.now(java.time.ZoneOffset.UTC)
+            .minusNanos(1_500_000_000L)
+            .toString();
+    for (int i = 0; i < 5; i++) {
+      String timed =
+          event(unique("hop"), type, i)
+              .replace("\"type\":", "\"time\": \"" + time + "\", \"type\":");
+      assertThat(api.publish(timed).status()).isEqualTo(202);
+    }
+    await().atMost(WAIT).until(() -> webhook.calls(path).size() == 5);
+
+    open("live");
+    String row = "#live-hops .hop-row[data-path='rest → http']";
+    waiting()
+        .until(
+            d ->
+                d.findElements(By.cssSelector(row + " .hop[data-hop]")).stream()
+                    .map(e -> e.getAttribute("data-hop"))
+                    .toList()
+                    .containsAll(List.of("transport", "ingest", "route", "send")));
+    // The bar shows the stats' mean per hop (other tests' events share the window, so the figure
+    // is the API's, not this test's alone); the producer's back-dated time makes it positive.
+    double transportMs =
+        Double.parseDouble(find(row + " .hop[data-hop='transport']").getAttribute("data-ms"));
+    Response stats = api.get("/api/v1/stats?window=5m");
+    assertThat(stats.status()).isEqualTo(200);
+    double apiMs = stats.json().get("hops").get("transport").get("rest").asDouble();
+    assertThat(transportMs)
+        .as("mean transport wait (ms)")
+        .isPositive()
+        .isCloseTo(apiMs, within(0.01 * apiMs + 0.01));
+    assertThat(find(row + " .hop-total").getText()).endsWith("ms");
+    ((JavascriptExecutor) driver)
+        .executeScript("document.getElementById('live-hops').scrollIntoView()");
+    screenshot("live-hops");
   }
 
   @Test

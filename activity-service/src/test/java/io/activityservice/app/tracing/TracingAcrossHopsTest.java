@@ -16,6 +16,8 @@ import io.activityservice.channel.sqs.LocalStackSqs;
 import io.activityservice.events.channel.ChannelRegistry;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
@@ -36,6 +38,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -104,6 +108,7 @@ class TracingAcrossHopsTest {
   @LocalServerPort int port;
   @Autowired ChannelRegistry channels;
   @Autowired OpenTelemetry openTelemetry;
+  @Autowired MeterRegistry meters;
 
   @AfterAll
   static void stopWebhook() {
@@ -282,6 +287,103 @@ class TracingAcrossHopsTest {
     assertThat(chain.get(0).getKind()).isEqualTo(SpanKind.PRODUCER);
     assertThat(chain.get(1).getName()).isEqualTo("process trace.in-" + leg);
     assertThat(chain.get(1).getAttributes().get(SYSTEM)).isEqualTo("kafka");
+  }
+
+  /**
+   * Per-hop latency without a tracing backend (issue 23, item 4): real traffic REST → JMS and JMS →
+   * a webhook that fails once (so the delivery parks and a retry delivers it) fills every {@code
+   * activity.hop.*} timer, tagged by the inbound channel's or the target's scheme. The producers
+   * back-date their events' {@code time}, so the transport wait has a known floor.
+   */
+  @Test
+  void perHopTimersCountRealTrafficFromRestAndJmsToJmsAndAParkedWebhookDelivery() throws Exception {
+    String leg = leg();
+    Api api = new Api(port);
+    String typeA = "com.example.hops.a" + leg;
+    String typeB = "com.example.hops.b" + leg;
+    ChannelUri jmsOut = ChannelUri.parse("jms:queue:hops.out-" + leg);
+    ChannelUri serviceIn = ChannelUri.parse("jms:queue:hops.in-" + leg);
+    String path = "/hops-" + leg;
+    subscribe(api, typeA, jmsOut.toString());
+    assertThat(
+            api.postJson(
+                    "/api/v1/subscriptions",
+                    """
+                    {"name": "hops %s", "pattern": {"type": ["%s"]}, "target": "%s",
+                     "retry": {"maxAttempts": 3, "initialBackoff": "PT0.05S", "maxBackoff": "PT0.1S"}}"""
+                        .formatted(leg, typeB, webhook.url(path)))
+                .status())
+        .isEqualTo(201);
+    webhook.failNext(path, 1);
+    assertThat(api.postJson("/api/v1/channels", "{\"uri\": \"" + serviceIn + "\"}").status())
+        .isEqualTo(201);
+    long parkedBefore = count("activity.hop.parked", "http");
+
+    List<CloudEvent> consumed = new CopyOnWriteArrayList<>();
+    try (OutboundChannel toService = channels.adapter(serviceIn).openOutbound(serviceIn);
+        InboundChannel consumer =
+            channels
+                .adapter(jmsOut)
+                .openInbound(
+                    jmsOut,
+                    settings(leg),
+                    (event, ack) -> {
+                      consumed.add(event);
+                      ack.ack();
+                    })) {
+      OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+      assertThat(
+              api.publish(
+                      """
+                      {"specversion":"1.0","id":"ha-%s","source":"/producer","type":"%s",
+                       "time":"%s"}"""
+                          .formatted(leg, typeA, now.minusSeconds(2)))
+                  .status())
+          .isEqualTo(202);
+      toService
+          .send(
+              CloudEventBuilder.v1()
+                  .withId("hb-" + leg)
+                  .withSource(URI.create("/producer"))
+                  .withType(typeB)
+                  .withTime(now.minusSeconds(1))
+                  .build())
+          .get(10, TimeUnit.SECONDS);
+
+      await().atMost(Duration.ofSeconds(60)).until(() -> !consumed.isEmpty());
+      await().atMost(Duration.ofSeconds(60)).until(() -> webhook.calls(path).size() == 1);
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(() -> count("activity.hop.parked", "http") > parkedBefore);
+    }
+
+    // Producer's time to receipt: at least the back-dating, well under a minute.
+    assertWithin(timer("activity.hop.transport", "rest"), 2_000, 60_000);
+    assertWithin(timer("activity.hop.transport", "jms"), 1_000, 60_000);
+    // Ingest and matching are in-memory: counted, and far below a second.
+    assertWithin(meters.get("activity.hop.ingest").timer(), 0, 1_000);
+    assertWithin(meters.get("activity.hop.route").timer(), 0, 1_000);
+    // Send until the target acknowledged: the JMS broker and the webhook's HTTP 2xx.
+    assertWithin(timer("activity.hop.send", "jms"), 0, 10_000);
+    assertWithin(timer("activity.hop.send", "http"), 0, 10_000);
+    // Parked until a retry from the store delivered it: bounded by the retry policy and the lease.
+    assertWithin(timer("activity.hop.parked", "http"), 0, 30_000);
+  }
+
+  private Timer timer(String name, String channel) {
+    return meters.get(name).tag("channel", channel).timer();
+  }
+
+  private long count(String name, String channel) {
+    Timer t = meters.find(name).tag("channel", channel).timer();
+    return t == null ? 0 : t.count();
+  }
+
+  private static void assertWithin(Timer timer, long minMillis, long maxMillis) {
+    assertThat(timer.count()).as(timer.getId() + " count").isPositive();
+    assertThat(timer.max(TimeUnit.MILLISECONDS))
+        .as(timer.getId() + " max (ms)")
+        .isBetween((double) minMillis, (double) maxMillis);
   }
 
   @Test

@@ -5,6 +5,7 @@ import io.activityservice.channel.Redaction;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -15,10 +16,24 @@ import java.util.concurrent.atomic.AtomicLong;
  * subscription (tag {@code subscription}, its id): parked, pending (a gauge refreshed from the
  * store), redriven, dead-lettered, evicted by {@code retry.maxPending}. Tag values are bounded:
  * past {@code maxTagValues} distinct values a meter family reports {@code other}.
+ *
+ * <p>The outbound per-hop timers, beside the delivery spans of the {@link
+ * io.activityservice.events.tracing.EventTracing} seam (tag {@code channel}: the target's scheme,
+ * bounded by the installed adapters): {@value #HOP_SEND} (send until the target acknowledged, each
+ * accepted attempt) and {@value #HOP_PARKED} (parked until a retry from the store delivered it).
  */
 public class DeliveryMetrics {
 
   static final String OTHER = "other";
+
+  /** Time from handing an event to the target channel until it acknowledged. */
+  public static final String HOP_SEND = "activity.hop.send";
+
+  /** Time a delivery spent parked in the durable store until a retry delivered it. */
+  public static final String HOP_PARKED = "activity.hop.parked";
+
+  private final Map<String, Timer> send = new ConcurrentHashMap<>();
+  private final Map<String, Timer> parkedTime = new ConcurrentHashMap<>();
 
   private final MeterRegistry registry;
   private final int maxTagValues;
@@ -46,7 +61,7 @@ public class DeliveryMetrics {
    * The delivery counters of one target channel, resolved once (tag redacted and bounded), then
    * cached.
    */
-  record ChannelMeters(Counter delivered, Counter failed) {}
+  record ChannelMeters(Counter delivered, Counter failed, Timer send, Timer parked) {}
 
   /**
    * The counters of a target channel: its redacted tag is computed on the first delivery to it
@@ -78,7 +93,22 @@ public class DeliveryMetrics {
             "activity.events.failed",
             "channel",
             tag,
-            "Failed delivery attempts (retried or dead-lettered)"));
+            "Failed delivery attempts (retried or dead-lettered)"),
+        timer(
+            send,
+            HOP_SEND,
+            target.scheme(),
+            "Time from handing an event to the target channel until it acknowledged"),
+        timer(
+            parkedTime,
+            HOP_PARKED,
+            target.scheme(),
+            "Time a delivery spent parked in the durable store until a retry delivered it"));
+  }
+
+  private Timer timer(Map<String, Timer> cache, String name, String scheme, String help) {
+    return cache.computeIfAbsent(
+        scheme, s -> Timer.builder(name).description(help).tag("channel", s).register(registry));
   }
 
   private static final int MAX_CACHED_TARGETS = 10_000;

@@ -13,6 +13,7 @@ import io.activityservice.events.problem.NotFoundException;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.SubscriptionIndex;
 import io.activityservice.events.tracing.EventTracing;
+import io.activityservice.events.tracing.HopLatency;
 import io.activityservice.events.transform.TransformException;
 import io.activityservice.events.webhook.DeliveryDeferred;
 import io.activityservice.events.webhook.TargetSettings;
@@ -298,7 +299,11 @@ public final class DurableDelivery implements AutoCloseable {
    * @param reserved whether the delivery holds a rate-limit slot of its target
    */
   CompletableFuture<Void> retry(
-      SubscriptionIndex.Entry entry, CloudEvent event, int attempt, boolean reserved) {
+      SubscriptionIndex.Entry entry,
+      CloudEvent event,
+      int attempt,
+      boolean reserved,
+      long parkedAtMillis) {
     ChannelUri target = entry.target();
     Route route;
     try {
@@ -311,12 +316,20 @@ public final class DurableDelivery implements AutoCloseable {
         tracing.deliver(null, event, route.destination(), entry.subscription().id(), attempt);
     OutboundEvent outbound =
         tracing.continued(hop, OutboundEvent.of(event).withFormat(entry.format()));
+    long sendNanos = System.nanoTime();
     return send(route, entry, outbound, reserved)
         .whenComplete(
             (ok, error) -> {
               hop.end(error);
               if (error == null) {
                 route.meters().delivered().increment();
+                route.meters().send().record(System.nanoTime() - sendNanos, TimeUnit.NANOSECONDS);
+                route
+                    .meters()
+                    .parked()
+                    .record(
+                        HopLatency.waitMillis(parkedAtMillis, clock.millis()),
+                        TimeUnit.MILLISECONDS);
               } else if (!(Futures.unwrap(error) instanceof DeliveryDeferred)) {
                 route.meters().failed().increment();
               }

@@ -230,7 +230,12 @@ final class RetryWorker implements AutoCloseable {
         }
       }
       return owner
-          .retry(entry, event, row.attempts(), DeliveryDeferred.holdsReservation(row.lastError()))
+          .retry(
+              entry,
+              event,
+              row.attempts(),
+              DeliveryDeferred.holdsReservation(row.lastError()),
+              row.createdAt())
           .orTimeout(timeout, TimeUnit.MILLISECONDS)
           .handle((ok, error) -> settler.afterAttempt(row, entry, error));
     }

@@ -8,6 +8,7 @@ import io.activityservice.events.tracing.EventTracing;
 import io.activityservice.events.transform.TransformException;
 import io.activityservice.events.webhook.DeliveryDeferred;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 
 /**
@@ -48,6 +49,9 @@ final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTime
 
   /** What is sent when the subscription transforms events (kept for parking), else null. */
   private OutboundEvent shaped;
+
+  /** When the first attempt was handed to the channel ({@link System#nanoTime()}). */
+  private long sendNanos;
 
   /** Changed under {@code this}; read without the lock by the timer. */
   private volatile State state = State.PENDING;
@@ -103,6 +107,7 @@ final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTime
     if (entry.transform() != null) {
       shaped = out;
     }
+    sendNanos = System.nanoTime();
     try {
       route = owner.route(entry.target());
       EventTracing.Hop parent = event.trace();
@@ -132,6 +137,7 @@ final class RoutedDelivery implements BiConsumer<Void, Throwable>, ParkAfterTime
     if (route != null) {
       if (error == null) {
         route.meters().delivered().increment();
+        route.meters().send().record(System.nanoTime() - sendNanos, TimeUnit.NANOSECONDS);
       } else if (!(Futures.unwrap(error) instanceof DeliveryDeferred)) {
         route.meters().failed().increment();
       }

@@ -1,5 +1,6 @@
 package io.activityservice.events.ingest;
 
+import io.activityservice.channel.ChannelUri;
 import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.InvalidInputException.FieldError;
@@ -9,6 +10,7 @@ import io.activityservice.events.routing.RoutingOutcome;
 import io.activityservice.events.tracing.EventTracing;
 import io.cloudevents.CloudEvent;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Timer;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDateTime;
@@ -97,18 +99,38 @@ public class EventIngest {
    * @throws InvalidInputException naming the offending field (the step span records it)
    */
   public RoutableEvent prepare(CloudEvent event, EventTracing.Hop hop) {
+    long start = System.nanoTime();
     if (!hop.recording()) {
-      return prepare(event); // its trace is Hop.NONE already: no write per event
+      RoutableEvent routable = prepare(event); // its trace is Hop.NONE already: no write per event
+      ingested(start);
+      return routable;
     }
     EventTracing.Hop step = tracing.step(hop, "ingest");
     try {
       RoutableEvent routable = prepare(tracing.startingTrace(hop, event)).trace(hop);
       step.end(null);
+      ingested(start);
       return routable;
     } catch (RuntimeException e) {
       step.end(e);
       throw e;
     }
+  }
+
+  /** The ingest hop's timer (beside the {@code ingest} span): accepted events only. */
+  private void ingested(long startNanos) {
+    if (router != null) {
+      router.metrics().ingested(startNanos);
+    }
+  }
+
+  /**
+   * The transport-wait timer of an inbound channel ({@code null}: the REST API), resolved once per
+   * channel; see {@link io.activityservice.events.tracing.HopLatency#waited}. {@code null} without
+   * a router.
+   */
+  public Timer transportTimer(ChannelUri channel) {
+    return router == null ? null : router.metrics().transport(channel);
   }
 
   /**

@@ -8,8 +8,10 @@ import io.activityservice.events.delivery.DeadLetters;
 import io.activityservice.events.log.LogSafe;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.tracing.EventTracing;
+import io.activityservice.events.tracing.HopLatency;
 import io.cloudevents.CloudEvent;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Timer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +32,9 @@ final class RoutingInboundHandler implements InboundHandler {
   private final EventTracing.Destination from;
   private final Counter received;
 
+  /** Time in the inbound transport, resolved once for this channel (null without a router). */
+  private final Timer transport;
+
   RoutingInboundHandler(ChannelUri channel, EventIngest ingest, DeadLetters deadLetters) {
     this.channel = channel;
     this.received = ingest.receivedOn(channel.scheme());
@@ -37,10 +42,14 @@ final class RoutingInboundHandler implements InboundHandler {
     this.deadLetters = deadLetters;
     this.tracing = ingest.tracing();
     this.from = tracing.inbound(channel);
+    this.transport = ingest.transportTimer(channel);
   }
 
   @Override
   public void onEvent(CloudEvent event, Acknowledgement ack) {
+    if (transport != null) {
+      HopLatency.waited(transport, event, System.currentTimeMillis());
+    }
     EventTracing.Hop hop = tracing.received(event, from);
     received.increment();
     try {

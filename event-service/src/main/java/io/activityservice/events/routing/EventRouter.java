@@ -89,6 +89,11 @@ public class EventRouter {
     CompletableFuture<Void> forward(RoutableEvent event);
   }
 
+  /** The router's meters, including the inbound per-hop timers (see {@link RoutingMetrics}). */
+  public RoutingMetrics metrics() {
+    return metrics;
+  }
+
   /** Traces routing with {@code tracing} (set once, at start-up). */
   public EventRouter tracing(EventTracing tracing) {
     this.tracing = tracing == null ? EventTracing.NONE : tracing;
@@ -253,7 +258,9 @@ public class EventRouter {
         forwarded != null && (!forwarded.isDone() || forwarded.isCompletedExceptionally());
     EventTracing.Hop hop = event.trace();
     EventTracing.Hop step = hop.recording() ? tracing.step(hop, "route") : EventTracing.Hop.NONE;
+    long matchStart = System.nanoTime();
     List<SubscriptionIndex.Entry> matches = index.match(event);
+    metrics.matched(matchStart);
     if (step.recording()) {
       traceMatches(step, matches);
       step.end(null);

@@ -1,5 +1,6 @@
 package io.activityservice.events.routing;
 
+import io.activityservice.channel.ChannelUri;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -18,6 +19,14 @@ import java.util.function.Predicate;
  * <p>The {@code type} tag is bounded: it names registered types only and reports every other type
  * as {@value #OTHER}, so that publishers of random types cannot grow the metric without limit
  * (types are registered by administrators).
+ *
+ * <p>Per-hop latency without a tracing backend, measured where the {@link
+ * io.activityservice.events.tracing.EventTracing} seam starts its spans: {@value #HOP_TRANSPORT}
+ * (producer's send time to receipt, see {@link io.activityservice.events.tracing.HopLatency}, tag
+ * {@code channel}: the inbound channel's scheme, {@code rest} for the API), {@value #HOP_INGEST}
+ * (validation) and {@value #HOP_ROUTE} (matching). The outbound hops are in {@link
+ * io.activityservice.events.delivery.DeliveryMetrics}. The scheme tag is bounded by the installed
+ * adapters.
  */
 public class RoutingMetrics {
 
@@ -30,6 +39,18 @@ public class RoutingMetrics {
   private final Timer latency;
   private final Map<String, Counter> in = new ConcurrentHashMap<>();
   private final Map<String, Counter> receivedOn = new ConcurrentHashMap<>();
+  private final Map<String, Timer> transport = new ConcurrentHashMap<>();
+  private final Timer ingest;
+  private final Timer route;
+
+  /** Time an event waited in the inbound transport: producer's send time to receipt. */
+  public static final String HOP_TRANSPORT = "activity.hop.transport";
+
+  /** Time ingest took to validate and normalize an event. */
+  public static final String HOP_INGEST = "activity.hop.ingest";
+
+  /** Time the router took to match an event against the subscriptions. */
+  public static final String HOP_ROUTE = "activity.hop.route";
 
   /**
    * Event type to its counter (its own or "other"), for the registry version {@link
@@ -64,6 +85,40 @@ public class RoutingMetrics {
                 "Time from receipt of an event until every matching delivery was delivered or parked")
             .publishPercentileHistogram()
             .register(registry);
+    this.ingest =
+        Timer.builder(HOP_INGEST)
+            .description("Time ingest took to validate and normalize an event")
+            .register(registry);
+    this.route =
+        Timer.builder(HOP_ROUTE)
+            .description("Time the router took to match an event against the subscriptions")
+            .register(registry);
+  }
+
+  /**
+   * The transport-wait timer of an inbound channel ({@code null}: the REST API), resolved once per
+   * channel by its scheme.
+   */
+  public Timer transport(ChannelUri channel) {
+    String kind = channel == null ? "rest" : channel.scheme();
+    return transport.computeIfAbsent(
+        kind,
+        k ->
+            Timer.builder(HOP_TRANSPORT)
+                .description(
+                    "Time an event waited in the inbound transport: producer's send time (the"
+                        + " event's time) to receipt")
+                .tag("channel", k)
+                .register(registry));
+  }
+
+  /** Records the time ingest took since {@code startNanos} ({@link System#nanoTime()}). */
+  public void ingested(long startNanos) {
+    ingest.record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+  }
+
+  void matched(long startNanos) {
+    route.record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
   }
 
   void received(String type) {

@@ -4,6 +4,7 @@ import io.activityservice.perf.cpu.CpuCost;
 import io.activityservice.perf.profile.SyscallCount;
 import io.activityservice.perf.service.JfrProfile;
 import io.activityservice.perf.stats.Stats;
+import io.activityservice.perf.suite.HopBreakdown;
 import io.activityservice.perf.suite.RateLadder;
 import io.activityservice.perf.suite.RateStep;
 import io.activityservice.perf.suite.RunResult;
@@ -42,6 +43,7 @@ public final class Report {
   private final List<Baseline.Comparison> baseline;
   private final String baselineName;
   private RelayCost relay;
+  private Map<String, Map<String, Double>> hops = Map.of();
   private Map<String, RelayCost.Row> before = Map.of();
   private final StringBuilder md = new StringBuilder();
   private final StringBuilder html = new StringBuilder();
@@ -89,6 +91,15 @@ public final class Report {
     return this;
   }
 
+  /**
+   * Adds the per-hop breakdown of each scenario (issue 23): per scenario, per hop, mean
+   * milliseconds inside the service (see {@link HopBreakdown}).
+   */
+  public Report withHops(Map<String, Map<String, Double>> hops) {
+    this.hops = hops == null ? Map.of() : hops;
+    return this;
+  }
+
   /** Writes both files into {@code dir}. */
   public void write(Path dir) throws IOException {
     build();
@@ -120,6 +131,7 @@ public final class Report {
     peer();
     steadiness();
     bursts();
+    hopBreakdown();
     paperTables();
     overhead();
     paced();
@@ -133,6 +145,41 @@ public final class Report {
       heading(2, "Notes");
       list(notes);
     }
+  }
+
+  /**
+   * Where each scenario's time went inside the service, from the service's per-hop timers scraped
+   * around each measured burst; the rest of an event's latency is the transports' (producer →
+   * broker → service, service → broker → consumer).
+   */
+  private void hopBreakdown() {
+    heading(2, "Per-hop breakdown inside the service");
+    if (hops.isEmpty()) {
+      para(
+          "Not measured: the service's per-hop timers (activity_hop_*) were not readable at "
+              + "/actuator/prometheus (see Notes).");
+      return;
+    }
+    para(
+        "Mean milliseconds per event and hop, from the service's per-hop timers (activity.hop.*, "
+            + "docs/tracing.md) scraped before and after each measured burst: ingest (validation), "
+            + "route (matching), parked (parked until a retry delivered it) and send (handed to the "
+            + "target channel until it acknowledged). Transport wait is measured from the event's "
+            + "time, which the benchmark's events fix (so it is left out here); the rest of each "
+            + "path's latency in the burst tables is the transports' (producer → broker → service "
+            + "receive, service → broker → consumer) and queueing within the burst.");
+    List<String> columns = HopBreakdown.HOPS.stream().filter(h -> !h.equals("transport")).toList();
+    List<String> headers = new ArrayList<>(List.of("scenario"));
+    columns.forEach(h -> headers.add(h + " ms"));
+    Table t = new Table(headers.toArray(String[]::new));
+    hops.forEach(
+        (scenario, row) -> {
+          List<Object> cells = new ArrayList<>(List.of(scenario));
+          columns.forEach(
+              h -> cells.add(row.containsKey(h) ? String.format("%.3f", row.get(h)) : "–"));
+          t.row(cells.toArray());
+        });
+    table(t);
   }
 
   private void environment() {

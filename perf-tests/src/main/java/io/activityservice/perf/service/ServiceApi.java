@@ -201,7 +201,8 @@ public final class ServiceApi {
     }
   }
 
-  private Answer get(String path) throws IOException {
+  /** GETs {@code path} on the service (e.g. {@code /actuator/prometheus}). */
+  public Answer get(String path) throws IOException {
     return send(request(path).timeout(TIMEOUT).GET().build());
   }
 

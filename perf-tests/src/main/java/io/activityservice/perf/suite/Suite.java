@@ -65,6 +65,8 @@ public final class Suite {
   private final PerfEvents.Clock clock = new PerfEvents.Clock();
   private final List<RunResult> results = new ArrayList<>();
   private final List<String> notes = new ArrayList<>();
+  private final HopBreakdown hops = new HopBreakdown();
+  private boolean hopsAvailable = true;
   private final Map<String, Double> sustainable = new LinkedHashMap<>();
   private final List<RateStep> steps = new ArrayList<>();
   private final List<CpuUse> cpuUses = new ArrayList<>();
@@ -438,19 +440,57 @@ public final class Suite {
    */
   private RunResult measuredBurst(ScenarioSession session, String mode, int n, int rep)
       throws Exception {
+    Map<String, HopBreakdown.Timed> hopsBefore = scrapeHops();
     if (!cpu.enabled()) {
       RunResult r = session.burst(mode, n, rep, progress);
       add(r);
+      addHops(r, mode, hopsBefore);
       Thread.sleep(100);
       return r;
     }
-    CpuMeter.Snapshot before = lastIdle != null ? lastIdle : cpu.idleSnapshot(IDLE_MAX);
+    // A scrape just now: the window opens after it, so the scrape's CPU is not the burst's.
+    CpuMeter.Snapshot before =
+        lastIdle != null && hopsBefore == null ? lastIdle : cpu.idleSnapshot(IDLE_MAX);
     RunResult r = session.burst(mode, n, rep, progress);
     add(r);
     CpuMeter.Snapshot after = cpu.idleSnapshot(IDLE_MAX);
     lastIdle = after;
     cpuUses.add(CpuUse.between(r.scenario(), mode, n, rep, r.received(), before, after));
+    addHops(r, mode, hopsBefore);
     return r;
+  }
+
+  /** The service's per-hop timers now, or null (not exposed, no key for them, unreachable). */
+  private Map<String, HopBreakdown.Timed> scrapeHops() {
+    if (!hopsAvailable) {
+      return null;
+    }
+    try {
+      ServiceApi.Answer a = api.get("/actuator/prometheus");
+      if (a.ok()) {
+        return HopBreakdown.parse(a.body());
+      }
+      notes.add("per-hop breakdown: /actuator/prometheus answered " + a.status() + "; left out");
+    } catch (IOException e) {
+      notes.add("per-hop breakdown: /actuator/prometheus unreachable (" + e.getMessage() + ")");
+    }
+    hopsAvailable = false;
+    return null;
+  }
+
+  private void addHops(RunResult r, String mode, Map<String, HopBreakdown.Timed> before) {
+    if (before == null) {
+      return;
+    }
+    Map<String, HopBreakdown.Timed> after = scrapeHops();
+    if (after != null) {
+      hops.add(mode.equals("burst") ? r.scenario() : r.scenario() + " " + mode, before, after);
+    }
+  }
+
+  /** Per scenario, where its time went inside the service (per-hop timers). */
+  public HopBreakdown hops() {
+    return hops;
   }
 
   private void paced(Map<String, ScenarioSession> sessions) throws Exception {
