@@ -363,42 +363,60 @@ public final class DurableDelivery implements AutoCloseable {
       SubscriptionIndex.Entry entry, RoutableEvent event, TransformException error) {
     long now = clock.millis();
     String reason = transformFailure(error);
-    String subscription = entry.subscription().id();
-    long received = receivedAtMillis(event, now);
-    metrics.deadLettered(subscription, entry.target().toString(), 0);
-    CloudEvent e = event.event();
+    return giveUpNow(entry, event, null, reason, reason, 0, receivedAtMillis(event, now), now);
+  }
+
+  /**
+   * Gives a delivery up without a retry: to its subscription's dead-letter channel through the
+   * store, or into the dead-letter table.
+   *
+   * @param shaped what was sent (the transformed event), or {@code null} if it is the event itself
+   * @param attempts the attempts made (0: it was never sent)
+   */
+  private CompletableFuture<Result> giveUpNow(
+      SubscriptionIndex.Entry entry,
+      RoutableEvent event,
+      OutboundEvent shaped,
+      String lastError,
+      String reason,
+      int attempts,
+      long received,
+      long now) {
+    metrics.deadLettered(entry.subscription().id(), entry.target().toString(), attempts);
     if (deadLetters.channelFor(entry.deadLetter()) != null) {
       ParkedDelivery row =
           row(
               entry,
               event,
-              null,
+              shaped,
               ParkedDelivery.Phase.DEAD_LETTER,
               received,
               now,
-              reason,
+              lastError,
               reason,
               null,
               now,
-              0);
+              attempts);
       return writer
           .park(new DeliveryStore.Park(row, null, null))
           .thenApply(v -> Result.DEAD_LETTERED);
     }
+    CloudEvent e = shaped != null ? shaped.event() : event.event();
     return writer
         .deadLetter(
             new DeadLetterRecord(
                 UUID.randomUUID().toString(),
-                subscription,
+                entry.subscription().id(),
                 Settler.origin(entry),
                 e.getId(),
                 e.getSource().toString(),
                 e.getType(),
-                json(event),
-                0,
+                json(event, shaped),
+                attempts,
                 reason,
                 received,
-                now))
+                now,
+                shaped != null))
         .thenApply(v -> Result.DEAD_LETTERED);
   }
 
@@ -447,42 +465,7 @@ public final class DurableDelivery implements AutoCloseable {
                 + policy.maxAttempts()
                 + " attempts; last "
                 + failure;
-    metrics.deadLettered(subscription, entry.target().toString(), 1);
-    CloudEvent e = shaped != null ? shaped.event() : event.event();
-    if (deadLetters.channelFor(entry.deadLetter()) != null) {
-      ParkedDelivery row =
-          row(
-              entry,
-              event,
-              shaped,
-              ParkedDelivery.Phase.DEAD_LETTER,
-              received,
-              now,
-              failure,
-              reason,
-              null,
-              now,
-              deferred ? 0 : 1);
-      return writer
-          .park(new DeliveryStore.Park(row, null, null))
-          .thenApply(v -> Result.DEAD_LETTERED);
-    }
-    return writer
-        .deadLetter(
-            new DeadLetterRecord(
-                UUID.randomUUID().toString(),
-                subscription,
-                Settler.origin(entry),
-                e.getId(),
-                e.getSource().toString(),
-                e.getType(),
-                json(event, shaped),
-                1,
-                reason,
-                received,
-                now,
-                shaped != null))
-        .thenApply(v -> Result.DEAD_LETTERED);
+    return giveUpNow(entry, event, shaped, failure, reason, deferred ? 0 : 1, received, now);
   }
 
   /**
