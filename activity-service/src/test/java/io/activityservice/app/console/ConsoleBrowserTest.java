@@ -549,15 +549,23 @@ class ConsoleBrowserTest {
                     .containsAll(List.of("transport", "ingest", "route", "send")));
     // The bar shows the stats' mean per hop (other tests' events share the window, so the figure
     // is the API's, not this test's alone); the producer's back-dated time makes it positive.
-    double transportMs =
-        Double.parseDouble(find(row + " .hop[data-hop='transport']").getAttribute("data-ms"));
-    Response stats = api.get("/api/v1/stats?window=5m");
-    assertThat(stats.status()).isEqualTo(200);
-    double apiMs = stats.json().get("hops").get("transport").get("rest").asDouble();
-    assertThat(transportMs)
-        .as("mean transport wait (ms)")
-        .isPositive()
-        .isCloseTo(apiMs, within(0.01 * apiMs + 0.01));
+    // The page and the API read the same sampled window, but not at the same instant (samples roll
+    // in and out between the two reads): retry until one read of each agrees.
+    await()
+        .atMost(WAIT)
+        .untilAsserted(
+            () -> {
+              double transportMs =
+                  Double.parseDouble(
+                      find(row + " .hop[data-hop='transport']").getAttribute("data-ms"));
+              Response stats = api.get("/api/v1/stats?window=5m");
+              assertThat(stats.status()).isEqualTo(200);
+              double apiMs = stats.json().get("hops").get("transport").get("rest").asDouble();
+              assertThat(transportMs)
+                  .as("mean transport wait (ms)")
+                  .isPositive()
+                  .isCloseTo(apiMs, within(0.01 * apiMs + 0.01));
+            });
     assertThat(find(row + " .hop-total").getText()).endsWith("ms");
     ((JavascriptExecutor) driver)
         .executeScript("document.getElementById('live-hops').scrollIntoView()");
