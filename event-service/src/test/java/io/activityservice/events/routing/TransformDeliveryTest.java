@@ -3,13 +3,8 @@ package io.activityservice.events.routing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.activityservice.channel.ChannelUri;
 import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.delivery.DeadLetterRecord;
-import io.activityservice.events.delivery.DeliveryMetrics;
-import io.activityservice.events.delivery.DeliverySettings;
-import io.activityservice.events.delivery.DeliveryStore;
-import io.activityservice.events.delivery.DurableDelivery;
 import io.activityservice.events.json.Json;
 import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.subscription.RetryPolicy;
@@ -18,13 +13,12 @@ import io.activityservice.events.subscription.SubscriptionIndex;
 import io.activityservice.events.support.Events;
 import io.activityservice.events.support.FakeChannelAdapter;
 import io.activityservice.events.support.FakeChannelAdapter.FakeOutbound;
-import io.activityservice.events.support.TestDatabases;
+import io.activityservice.events.support.RoutingFixture;
 import io.activityservice.events.transform.CompiledTransform;
 import io.activityservice.events.transform.Transform;
 import io.activityservice.events.transform.TransformLimits;
 import io.cloudevents.CloudEvent;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
@@ -45,68 +39,43 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 class TransformDeliveryTest {
 
   private static final String READING = "com.example.meter.reading";
-  private static final Duration PARK_AFTER = Duration.ofMillis(300);
-  private static final RetryPolicy FAST_RETRY =
-      new RetryPolicy(3, Duration.ofMillis(5), Duration.ofMillis(20), Duration.ofMinutes(1));
+  private static final Duration PARK_AFTER = RoutingFixture.PARK_AFTER;
+  private static final RetryPolicy FAST_RETRY = RoutingFixture.FAST_RETRY;
   private static final RetryPolicy NO_RETRY =
       new RetryPolicy(1, Duration.ofMillis(5), Duration.ofMillis(5), Duration.ofMinutes(1));
 
-  private final FakeChannelAdapter fake = new FakeChannelAdapter("fake");
-  private final ChannelRegistry channels = new ChannelRegistry(List.of(fake));
-  private final SubscriptionIndex index = new SubscriptionIndex();
-  private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-  private DataSource db;
-  private JdbcClient jdbc;
-  private DurableDelivery delivery;
+  private final RoutingFixture fixture = new RoutingFixture();
+  private final FakeChannelAdapter fake = fixture.fake();
+  private final ChannelRegistry channels = fixture.channels();
+  private final SubscriptionIndex index = fixture.index();
+  private final SimpleMeterRegistry meters = fixture.meters();
+  private final DataSource db = fixture.db();
+  private final JdbcClient jdbc = fixture.jdbc();
   private EventRouter router;
   private int ids;
 
   @BeforeEach
   void setUp() {
-    db = TestDatabases.newH2();
-    jdbc = JdbcClient.create(db);
-    router = router(null, Duration.ofMinutes(5), 100);
+    router = fixture.router();
   }
 
   @AfterEach
   void tearDown() {
-    delivery.close();
+    fixture.close();
   }
 
   private EventRouter router(String fallbackDeadLetter, Duration dedupWindow, int maxInFlight) {
-    return router(fallbackDeadLetter, dedupWindow, maxInFlight, Duration.ofMillis(20));
+    return fixture.router(fallbackDeadLetter, dedupWindow, maxInFlight);
   }
 
   private EventRouter router(
       String fallbackDeadLetter, Duration dedupWindow, int maxInFlight, Duration poll) {
-    if (delivery != null) {
-      delivery.close();
-    }
-    DeliverySettings settings =
-        DeliverySettings.defaults("test-replica")
-            .withParkAfter(PARK_AFTER)
-            .withLease(Duration.ofSeconds(5), poll);
-    delivery =
-        new DurableDelivery(
-                new DeliveryStore(db),
-                channels,
-                fallbackDeadLetter == null ? null : ChannelUri.parse(fallbackDeadLetter),
-                index::get,
-                new DeliveryMetrics(meters, 100),
-                Clock.systemUTC(),
-                settings)
-            .start();
-    return new EventRouter(
-        index,
-        delivery,
-        new DuplicateFilter(dedupWindow, 10_000),
-        new RoutingMetrics(meters, type -> true),
-        maxInFlight);
+    return fixture.router(fallbackDeadLetter, dedupWindow, maxInFlight, poll);
   }
 
   private Subscription subscribe(
       String pattern, String target, RetryPolicy retry, String deadLetter) {
-    Subscription s =
+    return fixture.subscribe(
         new Subscription(
             "sub-" + (++ids),
             "s" + ids,
@@ -115,25 +84,12 @@ class TransformDeliveryTest {
             target,
             retry,
             deadLetter,
-            OffsetDateTime.now());
-    // The store drops parked deliveries of subscriptions that no longer exist, so they exist in the
-    // table too.
-    jdbc.sql(
-            "insert into subscription (id, name, target, max_attempts, initial_backoff_ms, max_backoff_ms,"
-                + " max_age_ms, created_at) values (?, ?, ?, 1, 1, 1, 1, ?)")
-        .params(s.id(), s.name(), target, OffsetDateTime.now())
-        .update();
-    index.add(
-        new SubscriptionIndex.Entry(
-            s,
-            null,
-            ChannelUri.parse(target),
-            deadLetter == null ? null : ChannelUri.parse(deadLetter)));
-    return s;
+            OffsetDateTime.now()),
+        null);
   }
 
   private Subscription subscribe(String target, Transform transform, String deadLetter) {
-    Subscription s =
+    return fixture.subscribe(
         new Subscription(
             "sub-" + (++ids),
             "s" + ids,
@@ -145,20 +101,8 @@ class TransformDeliveryTest {
             OffsetDateTime.now(),
             null,
             transform,
-            null);
-    jdbc.sql(
-            "insert into subscription (id, name, target, max_attempts, initial_backoff_ms, max_backoff_ms,"
-                + " max_age_ms, created_at) values (?, ?, ?, 1, 1, 1, 1, ?)")
-        .params(s.id(), s.name(), target, OffsetDateTime.now())
-        .update();
-    index.add(
-        new SubscriptionIndex.Entry(
-            s,
-            null,
-            ChannelUri.parse(target),
-            deadLetter == null ? null : ChannelUri.parse(deadLetter),
-            CompiledTransform.compile(transform, TransformLimits.DEFAULT)));
-    return s;
+            null),
+        CompiledTransform.compile(transform, TransformLimits.DEFAULT));
   }
 
   private Subscription subscribe(String target) {
@@ -174,11 +118,11 @@ class TransformDeliveryTest {
   }
 
   private long parked() {
-    return jdbc.sql("select count(*) from parked_delivery").query(Long.class).single();
+    return fixture.parked();
   }
 
   private List<DeadLetterRecord> deadLetters() {
-    return new DeliveryStore(db).deadLetters().page(null, null, 1000);
+    return fixture.deadLetters();
   }
 
   private static String data(CloudEvent e) {
