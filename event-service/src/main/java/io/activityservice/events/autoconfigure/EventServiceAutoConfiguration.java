@@ -42,6 +42,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.List;
 import javax.sql.DataSource;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -215,7 +216,7 @@ public class EventServiceAutoConfiguration {
    * only (secrets stored now cannot be read after a restart), which suits tests of this module.
    */
   @DependsOnDatabaseInitialization
-  @Bean(destroyMethod = "")
+  @Bean(destroyMethod = "close")
   WebhookTargets webhookTargets(
       DataSource dataSource,
       ObjectProvider<SecretCipher> cipher,
@@ -229,7 +230,7 @@ public class EventServiceAutoConfiguration {
     SecretCipher c =
         cipher.getIfAvailable(
             () -> {
-              org.slf4j.LoggerFactory.getLogger(EventServiceAutoConfiguration.class)
+              LoggerFactory.getLogger(EventServiceAutoConfiguration.class)
                   .warn(
                       "no SecretCipher bean: webhook secrets are encrypted with a key of this run"
                           + " only");
@@ -240,15 +241,11 @@ public class EventServiceAutoConfiguration {
     Connections connections = new Connections(jdbc, c, clock, changes, tokens.getIfAvailable());
     propagator.register(SigningSecrets.CHANGE_KIND, secrets::reload);
     propagator.register(Connections.CHANGE_KIND, connections::reload);
-    // The live replicas share each target's rate; counted off the hot path, every few seconds.
-    java.util.concurrent.Executor counter =
-        java.util.concurrent.Executors.newSingleThreadExecutor(
-            io.activityservice.channel.support.DaemonThreads.factory("webhook-flow"));
+    // The live replicas share each target's rate.
     FlowControl flow =
         new FlowControl(
             clock,
             () -> (int) members.members().stream().filter(ClusterMembers.Member::live).count(),
-            counter,
             meters,
             settings.maxSubscriptionTags());
     return new WebhookTargets(secrets, connections, flow, clock);

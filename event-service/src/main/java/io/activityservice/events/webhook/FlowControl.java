@@ -1,5 +1,6 @@
 package io.activityservice.events.webhook;
 
+import io.activityservice.channel.support.DaemonThreads;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.ratelimiter.RateLimiter;
@@ -10,7 +11,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -32,7 +34,7 @@ import java.util.function.IntSupplier;
  * share follows the membership within seconds; a replica that starts or stops moves the total
  * briefly by one share at most.
  */
-public final class FlowControl {
+public final class FlowControl implements AutoCloseable {
 
   /** A target's state for the deliveries view. */
   public record TargetState(
@@ -100,7 +102,8 @@ public final class FlowControl {
 
   private final Clock clock;
   private final IntSupplier liveReplicas;
-  private final Executor refresher;
+  private final ExecutorService refresher =
+      Executors.newSingleThreadExecutor(DaemonThreads.factory("webhook-flow"));
   private final MeterRegistry meters;
   private final int maxGauges;
   private final Map<String, Target> targets = new ConcurrentHashMap<>();
@@ -109,20 +112,14 @@ public final class FlowControl {
   private volatile long replicasReadAt;
 
   /**
-   * @param liveReplicas counts the live replicas (a database read: called off the hot path, on
-   *     {@code refresher}, at most every few seconds)
+   * @param liveReplicas counts the live replicas (a database read: called off the hot path, on this
+   *     instance's own thread, at most every few seconds)
    * @param meters where the breaker-state gauges go ({@code activity.webhook.circuit.state})
    * @param maxGauges most subscriptions with a gauge
    */
-  public FlowControl(
-      Clock clock,
-      IntSupplier liveReplicas,
-      Executor refresher,
-      MeterRegistry meters,
-      int maxGauges) {
+  public FlowControl(Clock clock, IntSupplier liveReplicas, MeterRegistry meters, int maxGauges) {
     this.clock = clock;
     this.liveReplicas = liveReplicas;
-    this.refresher = refresher;
     this.meters = meters;
     this.maxGauges = maxGauges;
   }
@@ -334,5 +331,11 @@ public final class FlowControl {
   /** Forgets a deleted subscription's target. */
   public void forget(String subscriptionId) {
     targets.remove(subscriptionId);
+  }
+
+  /** Stops the thread that counts the live replicas. */
+  @Override
+  public void close() {
+    refresher.shutdownNow();
   }
 }

@@ -19,7 +19,7 @@ import java.util.function.Function;
  * of its connection, and its answer timeout. The signature covers the event's shared structured
  * encoding, the very bytes the webhook channel sends (encoded once, then one HMAC per secret).
  */
-public final class WebhookTargets {
+public final class WebhookTargets implements AutoCloseable {
 
   private final SigningSecrets secrets;
   private final Connections connections;
@@ -123,5 +123,11 @@ public final class WebhookTargets {
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
+  }
+
+  /** Stops the flow control's thread; the connections are a bean of their own and close there. */
+  @Override
+  public void close() {
+    flow.close();
   }
 }
