@@ -219,6 +219,59 @@ class TransformedDeliveryApiTest {
     assertThat(body.has("specversion")).isFalse();
   }
 
+  /**
+   * The HTTP binding's binary mode: the data as the body, the attributes as percent-encoded {@code
+   * ce-*} headers; posted back to the service as they came, they give the same event again.
+   */
+  @Test
+  void aWebhookInBinaryModeGetsCeHeadersThatTheServiceReadsBack() throws Exception {
+    String run = run();
+    String type = "com.example.binary." + run;
+    String echo = type + ".echo";
+    String path = "/binary/" + run;
+    String echoPath = "/echo/" + run;
+    assertThat(subscribe(type, partner.url(path), ", \"format\": \"binary\"").status())
+        .isEqualTo(201);
+    assertThat(subscribe(echo, partner.url(echoPath), "").status()).isEqualTo(201);
+    Api.Response published =
+        new Api(port)
+            .publish(
+                """
+                {"specversion":"1.0","id":"b-%s","source":"/shop","type":"%s",
+                 "subject":"Bestellung \\"7\\" zu 100%%","region":"eu west",
+                 "datacontenttype":"application/json","data":{"orderId":"o-7"}}"""
+                    .formatted(run, type));
+    assertThat(published.status()).as(published.body()).isBetween(200, 299);
+
+    await().atMost(Duration.ofSeconds(30)).until(() -> partner.calls(path).size() == 1);
+    WebhookReceiver.Call call = partner.calls(path).get(0);
+    assertThat(call.contentType()).startsWith("application/json");
+    assertThat(JSON.readTree(call.body())).isEqualTo(JSON.readTree("{\"orderId\":\"o-7\"}"));
+    assertThat(call.header("ce-id")).isEqualTo("b-" + run);
+    assertThat(call.header("ce-type")).isEqualTo(type);
+    assertThat(call.header("ce-subject")).isEqualTo("Bestellung%20%227%22%20zu%20100%25");
+    assertThat(call.header("ce-region")).isEqualTo("eu%20west");
+
+    Map<String, String> back = new java.util.LinkedHashMap<>();
+    call.headers()
+        .forEach(
+            (name, values) -> {
+              if (name.startsWith("ce-")) {
+                back.put(name, values.get(0));
+              }
+            });
+    back.put("ce-type", echo);
+    back.put("ce-id", "echo-" + run); // the same source and id would be dropped as a redelivery
+    Api.Response again =
+        new Api(port).post("/api/v1/events", call.contentType(), call.body(), back);
+    assertThat(again.status()).as(again.body()).isBetween(200, 299);
+    await().atMost(Duration.ofSeconds(30)).until(() -> partner.calls(echoPath).size() == 1);
+    JsonNode echoed = JSON.readTree(partner.calls(echoPath).get(0).body());
+    assertThat(echoed.path("subject").asText()).isEqualTo("Bestellung \"7\" zu 100%");
+    assertThat(echoed.path("region").asText()).isEqualTo("eu west");
+    assertThat(echoed.path("data")).isEqualTo(JSON.readTree("{\"orderId\":\"o-7\"}"));
+  }
+
   @Test
   void aKafkaConsumerGetsTheValueOnly() throws Exception {
     String run = run();

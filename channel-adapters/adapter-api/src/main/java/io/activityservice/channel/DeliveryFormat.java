@@ -31,11 +31,12 @@ public enum DeliveryFormat {
       event -> event.getData() == null ? new byte[0] : event.getData().toBytes();
 
   /**
-   * The body an HTTP target receives for {@code event}: the data alone for {@link #DATA}, otherwise
-   * the structured JSON. One rule for the webhook channel and for whoever signs what it sends.
+   * The body an HTTP target receives for {@code event}: the data alone for {@link #DATA} and {@link
+   * #BINARY} (whose attributes travel as {@code ce-*} headers), otherwise the structured JSON. One
+   * rule for the webhook channel and for whoever signs what it sends.
    */
   public static byte[] httpBody(OutboundEvent event) {
-    return event.format() == DATA
+    return event.format() == DATA || event.format() == BINARY
         ? event.encoded(DATA_BYTES)
         : event.encoded(CloudEventJson.STRUCTURED);
   }

@@ -7,12 +7,18 @@ import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.InvalidInputException.FieldError;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -61,11 +67,14 @@ public final class CloudEventParser {
   }
 
   /**
-   * Binary mode: attributes in {@code ce-*} headers, data in the body.
+   * Binary mode: attributes in {@code ce-*} headers, data in the body. Values are percent-decoded
+   * as the HTTP binding's §3.1.3.2 asks; a {@code %} that does not start a valid UTF-8 escape is
+   * kept as it is (a sender that does not encode loses nothing).
    *
-   * @param headers lower-case header names to values
+   * @param rawHeaders lower-case header names to values as received
    */
-  public static CloudEvent binary(Map<String, String> headers, String contentType, byte[] body) {
+  public static CloudEvent binary(Map<String, String> rawHeaders, String contentType, byte[] body) {
+    Map<String, String> headers = percentDecoded(rawHeaders);
     List<FieldError> errors = new ArrayList<>();
     for (String name : REQUIRED) {
       String v = headers.get("ce-" + name);
@@ -108,6 +117,53 @@ public final class CloudEventParser {
       b.withDataContentType(contentType);
     }
     return b.build();
+  }
+
+  private static Map<String, String> percentDecoded(Map<String, String> headers) {
+    Map<String, String> decoded = null;
+    for (Map.Entry<String, String> h : headers.entrySet()) {
+      String value = h.getValue();
+      if (value != null && value.indexOf('%') >= 0 && h.getKey().startsWith("ce-")) {
+        if (decoded == null) {
+          decoded = new HashMap<>(headers);
+        }
+        decoded.put(h.getKey(), percentDecode(value));
+      }
+    }
+    return decoded == null ? headers : decoded;
+  }
+
+  /**
+   * The value with its {@code %XX} escapes decoded as UTF-8, or unchanged if they are not valid.
+   */
+  static String percentDecode(String value) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream(value.length());
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c == '%') {
+        int hi = i + 2 < value.length() ? Character.digit(value.charAt(i + 1), 16) : -1;
+        int lo = hi < 0 ? -1 : Character.digit(value.charAt(i + 2), 16);
+        if (lo < 0) {
+          return value;
+        }
+        bytes.write(hi << 4 | lo);
+        i += 2;
+      } else if (c < 0x80) {
+        bytes.write(c);
+      } else {
+        return value; // not an encoded value: characters outside ASCII are sent as escapes
+      }
+    }
+    try {
+      return StandardCharsets.UTF_8
+          .newDecoder()
+          .onMalformedInput(CodingErrorAction.REPORT)
+          .onUnmappableCharacter(CodingErrorAction.REPORT)
+          .decode(ByteBuffer.wrap(bytes.toByteArray()))
+          .toString();
+    } catch (CharacterCodingException e) {
+      return value;
+    }
   }
 
   private static CloudEvent structured(JsonNode node, String prefix) {

@@ -184,4 +184,24 @@ class CloudEventParserTest {
     assertThat(fields(() -> CloudEventParser.binary(empty, null, null)))
         .containsExactly("ce-specversion", "ce-id", "ce-source", "ce-type");
   }
+
+  /** The HTTP binding's §3.1.3.2: values are percent-decoded; a stray {@code %} is kept. */
+  @Test
+  void binaryHeaderValuesArePercentDecoded() {
+    Map<String, String> h = new HashMap<>();
+    h.put("ce-specversion", "1.0");
+    h.put("ce-id", "e-1");
+    h.put("ce-source", "/meters/north");
+    h.put("ce-type", "com.example.meter.reading");
+    h.put("ce-subject", "Z%C3%A4hler%20%227%22%20at%20100%25");
+    h.put("ce-region", "eu%20west");
+    h.put("ce-note", "50% off");
+
+    CloudEvent e = CloudEventParser.binary(h, null, null);
+
+    assertThat(e.getSubject()).isEqualTo("Zähler \"7\" at 100%");
+    assertThat(e.getExtension("region")).isEqualTo("eu west");
+    assertThat(e.getExtension("note")).isEqualTo("50% off");
+    assertThat(CloudEventParser.percentDecode("%C3")).as("not UTF-8: kept").isEqualTo("%C3");
+  }
 }

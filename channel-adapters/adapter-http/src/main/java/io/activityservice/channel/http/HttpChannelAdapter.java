@@ -13,6 +13,7 @@ import io.activityservice.channel.WirePreview;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 
@@ -50,23 +51,26 @@ public final class HttpChannelAdapter extends AbstractChannelAdapter {
   }
 
   /**
-   * {@inheritDoc} Here: structured JSON (the default) or the data alone as the body, with its
-   * content type.
+   * {@inheritDoc} Here: structured JSON (the default), the HTTP binding's binary mode, or the data
+   * alone as the body, with its content type.
    */
   @Override
   public Set<DeliveryFormat> formats() {
-    return Set.of(DeliveryFormat.STRUCTURED, DeliveryFormat.DATA);
+    return Set.of(DeliveryFormat.STRUCTURED, DeliveryFormat.BINARY, DeliveryFormat.DATA);
   }
 
-  /** {@inheritDoc} Here: the request's content type and body. */
+  /** {@inheritDoc} Here: the request's content type, {@code ce-*} headers and body. */
   @Override
   public WirePreview preview(ChannelUri uri, OutboundEvent event) {
-    if (event.format() != DeliveryFormat.DATA) {
+    if (event.format() != DeliveryFormat.DATA && event.format() != DeliveryFormat.BINARY) {
       return WirePreview.structured(event);
     }
-    return new WirePreview(
-        Map.of("content-type", WebhookOutboundChannel.dataContentType(event.event())),
-        event.encoded(DeliveryFormat.DATA_BYTES));
+    Map<String, String> headers = new LinkedHashMap<>();
+    headers.put("content-type", WebhookOutboundChannel.dataContentType(event.event()));
+    if (event.format() == DeliveryFormat.BINARY) {
+      headers.putAll(event.encoded(HttpBinaryMode.HEADERS));
+    }
+    return new WirePreview(headers, DeliveryFormat.httpBody(event));
   }
 
   @Override

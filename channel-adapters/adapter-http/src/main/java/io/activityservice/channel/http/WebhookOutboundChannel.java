@@ -15,11 +15,13 @@ import java.util.regex.Pattern;
 
 /**
  * POSTs each event as a structured-mode CloudEvent (the shared {@link CloudEventJson#STRUCTURED}
- * encoding), or, for {@link DeliveryFormat#DATA}, its data alone with the data's content type,
- * through the adapter's {@link WebhookClient}, with the event's {@code traceparent} and {@code
- * tracestate} extensions also as W3C Trace Context headers; any 2xx answer means delivered. The
- * event's {@link SendOptions} add request headers (signature, credentials) and set the answer
- * timeout. Partition keys are ignored: a webhook has no competing consumers.
+ * encoding), in the HTTP binding's binary mode ({@link DeliveryFormat#BINARY}: the data as the
+ * body, the attributes as {@code ce-*} headers, {@link HttpBinaryMode}), or, for {@link
+ * DeliveryFormat#DATA}, its data alone with the data's content type, through the adapter's {@link
+ * WebhookClient}, with the event's {@code traceparent} and {@code tracestate} extensions also as
+ * W3C Trace Context headers; any 2xx answer means delivered. The event's {@link SendOptions} add
+ * request headers (signature, credentials) and set the answer timeout. Partition keys are ignored:
+ * a webhook has no competing consumers.
  */
 final class WebhookOutboundChannel implements OutboundChannel {
 
@@ -55,15 +57,18 @@ final class WebhookOutboundChannel implements OutboundChannel {
     try {
       SendOptions options = event.options();
       byte[] body = DeliveryFormat.httpBody(event);
+      boolean structured =
+          event.format() != DeliveryFormat.DATA && event.format() != DeliveryFormat.BINARY;
+      SendOptions withTrace = options.withHeaders(traceHeaders(event.event()));
       post =
           client.exchange(
               new WebhookRequest(
                   target,
-                  event.format() == DeliveryFormat.DATA
-                      ? dataContentType(event.event())
-                      : CloudEventJson.CONTENT_TYPE,
+                  structured ? CloudEventJson.CONTENT_TYPE : dataContentType(event.event()),
                   body,
-                  options.withHeaders(traceHeaders(event.event())).headers(),
+                  event.format() == DeliveryFormat.BINARY
+                      ? withTrace.withHeaders(event.encoded(HttpBinaryMode.HEADERS)).headers()
+                      : withTrace.headers(),
                   options.timeout()),
               0);
     } catch (RuntimeException e) {

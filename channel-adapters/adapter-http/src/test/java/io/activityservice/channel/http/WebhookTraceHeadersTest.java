@@ -2,15 +2,11 @@ package io.activityservice.channel.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.sun.net.httpserver.HttpServer;
-import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.OutboundChannel;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
-import java.net.InetSocketAddress;
 import java.net.URI;
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -27,38 +23,30 @@ class WebhookTraceHeadersTest {
 
   static final String TRACEPARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
 
-  HttpServer server;
-  HttpChannelAdapter adapter;
+  LoopbackHook hook;
   final Map<String, String[]> received = new ConcurrentHashMap<>();
 
   @BeforeEach
   void start() throws Exception {
-    server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    server.createContext(
-        "/hook",
-        exchange -> {
-          CloudEvent e = CloudEventJson.decode(exchange.getRequestBody().readAllBytes());
-          received.put(
-              e.getId(),
-              new String[] {
-                exchange.getRequestHeaders().getFirst("traceparent"),
-                exchange.getRequestHeaders().getFirst("tracestate"),
-                String.valueOf(e.getExtension("traceparent"))
-              });
-          exchange.sendResponseHeaders(204, -1);
-          exchange.close();
-        });
-    server.start();
-    adapter =
-        new HttpChannelAdapter(
-            new HttpChannelProperties(Duration.ofSeconds(2), Duration.ofSeconds(30), 4, 10),
-            OutboundPolicy.allowing("127.0.0.0/8"));
+    hook =
+        new LoopbackHook(
+            exchange -> {
+              CloudEvent e = CloudEventJson.decode(exchange.getRequestBody().readAllBytes());
+              received.put(
+                  e.getId(),
+                  new String[] {
+                    exchange.getRequestHeaders().getFirst("traceparent"),
+                    exchange.getRequestHeaders().getFirst("tracestate"),
+                    String.valueOf(e.getExtension("traceparent"))
+                  });
+              exchange.sendResponseHeaders(204, -1);
+              exchange.close();
+            });
   }
 
   @AfterEach
   void stop() {
-    adapter.close();
-    server.stop(0);
+    hook.close();
   }
 
   static CloudEvent event(String id, String traceparent, String tracestate) {
@@ -75,9 +63,7 @@ class WebhookTraceHeadersTest {
 
   @Test
   void theTraceContextTravelsAsW3cHeadersBesideTheExtension() throws Exception {
-    OutboundChannel out =
-        adapter.openOutbound(
-            ChannelUri.parse("http://127.0.0.1:" + server.getAddress().getPort() + "/hook"));
+    OutboundChannel out = hook.adapter.openOutbound(hook.uri());
     out.send(event("good", TRACEPARENT, "vendor=abc")).get(10, TimeUnit.SECONDS);
     out.send(event("bad", "00-not\r\nInjected: yes", "x\r\ny")).get(10, TimeUnit.SECONDS);
     out.send(event("none", null, null)).get(10, TimeUnit.SECONDS);

@@ -2,6 +2,7 @@ package io.activityservice.channel.jms;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.channel.ChannelUri;
+import io.activityservice.channel.CloudEventAttributes;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.DeliveryFormat;
 import io.activityservice.channel.InboundSettings;
@@ -24,7 +25,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.Base64;
 import java.util.Collections;
 import java.util.Enumeration;
 import java.util.LinkedHashMap;
@@ -179,13 +179,9 @@ public final class JmsCloudEventCodec {
     for (String name : event.getExtensionNames()) {
       Object value = event.getExtension(name);
       if (value instanceof Integer || value instanceof Boolean) {
-        properties.put(PREFIX + name, value);
-      } else if (value instanceof byte[] bytes) {
-        properties.put(PREFIX + name, Base64.getEncoder().encodeToString(bytes));
-      } else if (value instanceof OffsetDateTime t) {
-        properties.put(PREFIX + name, Time.writeTime(t));
+        properties.put(PREFIX + name, value); // typed JMS properties, for selectors
       } else if (value != null) {
-        properties.put(PREFIX + name, value.toString());
+        properties.put(PREFIX + name, CloudEventAttributes.text(value));
       }
     }
     Map<String, Object> fixed = Collections.unmodifiableMap(properties);

@@ -1,6 +1,7 @@
 package io.activityservice.channel.stream;
 
 import io.activityservice.channel.ChannelUri;
+import io.activityservice.channel.CloudEventAttributes;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.DeliveryFormat;
 import io.activityservice.channel.InboundSettings;
@@ -15,7 +16,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -94,22 +94,7 @@ public final class KafkaCloudEventCodec {
   /** Encodes an event in binary mode. */
   public static Encoded encode(CloudEvent event) {
     Map<String, byte[]> headers = new LinkedHashMap<>();
-    put(headers, "specversion", event.getSpecVersion().toString());
-    put(headers, "id", event.getId());
-    put(headers, "source", event.getSource().toString());
-    put(headers, "type", event.getType());
-    if (event.getSubject() != null) {
-      put(headers, "subject", event.getSubject());
-    }
-    if (event.getTime() != null) {
-      put(headers, "time", Time.writeTime(event.getTime()));
-    }
-    if (event.getDataSchema() != null) {
-      put(headers, "dataschema", event.getDataSchema().toString());
-    }
-    for (String name : event.getExtensionNames()) {
-      put(headers, name, extensionText(event.getExtension(name)));
-    }
+    CloudEventAttributes.asText(event).forEach((name, value) -> put(headers, name, value));
     if (event.getDataContentType() != null) {
       headers.put(CONTENT_TYPE, utf8(event.getDataContentType()));
     }
@@ -192,16 +177,6 @@ public final class KafkaCloudEventCodec {
     } catch (RuntimeException e) {
       throw new IllegalArgumentException("invalid binary-mode CloudEvent: " + e.getMessage(), e);
     }
-  }
-
-  private static String extensionText(Object value) {
-    if (value instanceof byte[] bytes) {
-      return Base64.getEncoder().encodeToString(bytes);
-    }
-    if (value instanceof OffsetDateTime time) {
-      return Time.writeTime(time);
-    }
-    return String.valueOf(value);
   }
 
   private static void put(Map<String, byte[]> headers, String attribute, String value) {
