@@ -346,6 +346,7 @@ public final class CompiledTransform {
                 + " characters; at most activity.transforms.max-expression-length="
                 + limits.maxExpressionLength());
       }
+      LiteralRanges.check(field, text, limits);
       try {
         return new Expression(field, text, limits, Jsonata.jsonata(text));
       } catch (JException e) {

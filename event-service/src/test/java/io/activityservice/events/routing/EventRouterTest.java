@@ -29,7 +29,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -52,7 +51,6 @@ class EventRouterTest {
   private final ChannelRegistry channels = fixture.channels();
   private final SubscriptionIndex index = fixture.index();
   private final SimpleMeterRegistry meters = fixture.meters();
-  private final DataSource db = fixture.db();
   private final JdbcClient jdbc = fixture.jdbc();
   private EventRouter router;
   private int ids;

@@ -3,13 +3,11 @@ package io.activityservice.events.routing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.delivery.DeadLetterRecord;
 import io.activityservice.events.json.Json;
 import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.Subscription;
-import io.activityservice.events.subscription.SubscriptionIndex;
 import io.activityservice.events.support.Events;
 import io.activityservice.events.support.FakeChannelAdapter;
 import io.activityservice.events.support.FakeChannelAdapter.FakeOutbound;
@@ -18,18 +16,15 @@ import io.activityservice.events.transform.CompiledTransform;
 import io.activityservice.events.transform.Transform;
 import io.activityservice.events.transform.TransformLimits;
 import io.cloudevents.CloudEvent;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * Subscriptions with transformations, through the router and durable delivery on a real (H2)
@@ -39,18 +34,10 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 class TransformDeliveryTest {
 
   private static final String READING = "com.example.meter.reading";
-  private static final Duration PARK_AFTER = RoutingFixture.PARK_AFTER;
   private static final RetryPolicy FAST_RETRY = RoutingFixture.FAST_RETRY;
-  private static final RetryPolicy NO_RETRY =
-      new RetryPolicy(1, Duration.ofMillis(5), Duration.ofMillis(5), Duration.ofMinutes(1));
 
   private final RoutingFixture fixture = new RoutingFixture();
   private final FakeChannelAdapter fake = fixture.fake();
-  private final ChannelRegistry channels = fixture.channels();
-  private final SubscriptionIndex index = fixture.index();
-  private final SimpleMeterRegistry meters = fixture.meters();
-  private final DataSource db = fixture.db();
-  private final JdbcClient jdbc = fixture.jdbc();
   private EventRouter router;
   private int ids;
 

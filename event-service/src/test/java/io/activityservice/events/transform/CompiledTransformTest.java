@@ -122,8 +122,9 @@ class CompiledTransformTest {
     TransformException e = catchThrowableOfType(TransformException.class, () -> t.apply(order()));
     long millis = (System.nanoTime() - start) / 1_000_000;
     assertThat(e).as("stopped: %s", expression).isNotNull();
-    // The time budget is 1 s; allow for a loaded machine, but not for an unbounded run.
-    assertThat(millis).as("time to stop %s", expression).isLessThan(3_000);
+    // The time budget is 1 s; allow for a loaded machine (a mapped 10^7 range took 5.4 s at load
+    // average 14 with the build at nice 19), but not for an unbounded run.
+    assertThat(millis).as("time to stop %s", expression).isLessThan(10_000);
     return e.getMessage();
   }
 
@@ -152,14 +153,30 @@ class CompiledTransformTest {
         .containsAnyOf("max-allocated-bytes", "timeout", "max-depth");
   }
 
+  /** The engine builds a range in one step, beyond the per-step checks: refused at compile. */
   @Test
-  void aHugeRangeIsStoppedAtTheOutputBound() {
-    assertThat(stopped("[1..10000000]")).contains("max-output-bytes");
+  void aHugeLiteralRangeIsRefusedAtCompileWithItsPosition() {
+    InvalidInputException e =
+        catchThrowableOfType(
+            InvalidInputException.class, () -> compile("{'n': [1 .. 10000000].{'n': $}}", null));
+    assertThat(e.errors().get(0).field()).isEqualTo("transform.data");
+    assertThat(e.errors().get(0).reason())
+        .contains("range of 10000000 items at position 8")
+        .contains("max-allocated-bytes");
+    // In strings and comments it is text, and small ranges are fine.
+    CloudEvent ok =
+        compile("/* [1..10000000] */ {'s': '[1..10000000]', 'r': [1..3]}", null).apply(order());
+    assertThat(data(ok)).isEqualTo("{\"s\":\"[1..10000000]\",\"r\":[1,2,3]}");
   }
 
   @Test
-  void aMappedHugeRangeIsStopped() {
-    assertThat(stopped("[1..10000000].{'n': $}"))
+  void aHugeComputedRangeIsStoppedAtTheOutputBound() {
+    assertThat(stopped("[1..$number('10000000')]")).contains("max-output-bytes");
+  }
+
+  @Test
+  void aMappedHugeComputedRangeIsStopped() {
+    assertThat(stopped("[1..$number('10000000')].{'n': $}"))
         .containsAnyOf("max-allocated-bytes", "timeout", "max-output-bytes");
   }
 
