@@ -44,14 +44,15 @@ public record Scenario(
   }
 
   /**
-   * The paper's T1–T6 plus Kafka and REST rows, and the Camel peer's rows (CT2, CT4, CT5, CK2: the
-   * same paths as T2, T4, T5, K2 relayed by a plain Camel route, run only with {@code --peer
-   * camel}).
+   * The paper's T1–T6 plus Kafka and REST rows, X2 (T2 with a transforming subscription), and the
+   * Camel peer's rows (CT2, CT4, CT5, CK2: the same paths as T2, T4, T5, K2 relayed by a plain
+   * Camel route, run only with {@code --peer camel}).
    */
   public static List<Scenario> all() {
     return List.of(
         direct("T1", "JMS topic direct", "jms"),
         via("T2", "JMS topic → service → JMS topic", "jms", "jms", "T1"),
+        via("X2", "JMS topic → service (JSONata transform) → JMS topic", "jms", "jms", "T1"),
         direct("T3", "SQS queue direct", "sqs"),
         via("T4", "SQS → service → SQS", "sqs", "sqs", "T3"),
         via("T5", "JMS topic → service → SQS", "jms", "sqs", "T1", "T3"),
@@ -70,6 +71,20 @@ public record Scenario(
         camel("CT4", "SQS → Camel → SQS", "sqs", "sqs", "T4", "T3"),
         camel("CT5", "JMS topic → Camel → SQS", "jms", "sqs", "T5", "T1", "T3"),
         camel("CK2", "Kafka → Camel → Kafka", "kafka", "kafka", "K2", "K1"));
+  }
+
+  /**
+   * A typical reshaping of the suite's event (rename and nest the fields, count the payload, copy
+   * an attribute), the transformation X2's subscription applies: its cost is X2's CPU per event
+   * less T2's, the same path without it.
+   */
+  public static final String X2_TRANSFORM =
+      "{'reading': {'value': data.value, 'size': $length(data.payload)}, 'payload': data.payload,"
+          + " 'from': source}";
+
+  /** The JSONata transformation of this path's subscription, or null for none. */
+  public String transform() {
+    return id.equals("X2") ? X2_TRANSFORM : null;
   }
 
   /** Whether this scenario needs Kafka. */

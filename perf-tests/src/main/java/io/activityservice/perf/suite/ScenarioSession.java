@@ -8,6 +8,7 @@ import io.activityservice.perf.transport.PerfEvents;
 import io.activityservice.perf.transport.ReceiveHandler;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -75,7 +76,11 @@ public final class ScenarioSession implements AutoCloseable {
         if (!s.rest()) {
           api.addInbound(in);
         }
-        api.subscribe(base, type, out);
+        api.subscribe(
+            base,
+            type,
+            out,
+            s.transform() == null ? Map.of() : Map.of("transform", Map.of("data", s.transform())));
       } else if (s.peer() != null) {
         if (in.startsWith("jms:topic:")) {
           legs.createVirtualTopicQueue(in.substring("jms:topic:".length()), PeerRoute.SUBSCRIPTION);
