@@ -262,6 +262,7 @@ public final class RelayCost {
         cpuRow("cpu-r1", "REST single-event publish (R1)", "R1", 300, a.cpu().brokerInService()));
     rows.add(jmhRow());
     rows.add(tracingRow());
+    rows.add(transformRow());
     for (String[] p : PEER_PATHS) {
       rows.addAll(peerRows(p[0], p[1], p[2]));
     }
@@ -479,6 +480,39 @@ public final class RelayCost {
           "n/a (unreadable " + f.jmhResult() + ": " + e.getMessage() + ")",
           null);
     }
+  }
+
+  /**
+   * What a JSONata transformation costs per event (issue 25): X2's service CPU per event less T2's,
+   * the same path without it, from the same run. Informational (the issue sets no bound); a
+   * difference within the bursts' spread reads as "no measurable cost".
+   */
+  private Row transformRow() {
+    String target = "Transformation cost per event (X2 − T2, service CPU, same run)";
+    OptionalDouble x2 = cpuPerEvent("X2", "service");
+    OptionalDouble t2 = cpuPerEvent("T2", "service");
+    if (x2.isEmpty() || t2.isEmpty()) {
+      return new Row(
+          "cpu-transform",
+          target,
+          "-",
+          "not measured: no X2 and T2 bursts of " + f.n() + " with CPU readings",
+          "X2");
+    }
+    double added = x2.getAsDouble() - t2.getAsDouble();
+    return new Row(
+        "cpu-transform",
+        target,
+        String.format(
+            Locale.ROOT,
+            "%+.1f µs/event (X2 %.1f, %s; T2 %.1f, %s)",
+            added,
+            x2.getAsDouble(),
+            steadyNote("X2"),
+            t2.getAsDouble(),
+            steadyNote("T2")),
+        "measured",
+        "X2");
   }
 
   /**

@@ -32,6 +32,10 @@ class RelayCostTest {
     uses.add(use("T2", 2, "service", 400, 1));
     uses.add(use("T2", 3, "service", 400, 2));
     uses.add(use("T2", 4, "service", 400, 0));
+    // X2: T2's path with a transformation, 45 µs/event gross
+    uses.add(use("X2", 1, "service", 450, 1));
+    uses.add(use("X2", 2, "service", 450, 1));
+    uses.add(use("X2", 3, "service", 450, 1));
     uses.add(use("T1", 1, "activemq", 2000, 0));
     uses.add(use("T1", 2, "activemq", 2000, 0));
     uses.add(use("T1", 3, "activemq", 2000, 0));
@@ -48,7 +52,8 @@ class RelayCostTest {
             new CpuFacts(uses, idle, List.of(), Map.of(), false, List.of()),
             "not run",
             Map.of());
-    Map<String, String> subjects = Map.of("T2", "service", "T1", "activemq", "CT2", "camel");
+    Map<String, String> subjects =
+        Map.of("T2", "service", "X2", "service", "T1", "activemq", "CT2", "camel");
     RelayCost rc =
         new RelayCost(
             a,
@@ -73,6 +78,11 @@ class RelayCostTest {
         rows.get("cpu-t2-vs-broker").figure().startsWith("0.20× (39.8 vs 200.0"),
         rows.get("cpu-t2-vs-broker").figure());
     assertEquals("met", rows.get("cpu-t2").status());
+    // X2: (3 × 450 ms − 2.5 ms/s × 3 s) / 30,000 = 44.75 µs, 5.0 µs more than T2
+    assertEquals("measured", rows.get("cpu-transform").status());
+    assertTrue(
+        rows.get("cpu-transform").figure().startsWith("+5.0 µs/event (X2 44.8"),
+        rows.get("cpu-transform").figure());
     // Camel: (900 − 3) / 30,000 = 29.9 µs: the service's 39.75 is more
     assertEquals("missed", rows.get("camel-cpu-T2").status(), rows.get("camel-cpu-T2").figure());
     assertEquals("T2", rows.get("camel-cpu-T2").scenario(), "a miss links T2's flame graphs");
@@ -127,6 +137,13 @@ class RelayCostTest {
                 10_000, 3, 0.02, Map.of("K2", "service"), Map.of(), Map.of(), "not run", null));
     RelayCost.Row k2 =
         rc.targets().stream().filter(r -> r.key().equals("cpu-k2")).findFirst().orElseThrow();
+    assertTrue(
+        rc.targets().stream()
+            .filter(r -> r.key().equals("cpu-transform"))
+            .findFirst()
+            .orElseThrow()
+            .status()
+            .startsWith("not measured: no X2 and T2"));
     assertEquals(
         "met (not steady)",
         k2.status(),
