@@ -30,11 +30,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
@@ -45,9 +43,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
  * the endpoint) and refreshed before it expires. Secrets never appear in answers.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
-class ConnectionsApiTest {
+class ConnectionsApiTest extends WebhookApiTestBase {
 
-  static final WebhookReceiver receiver = new WebhookReceiver();
   static final TokenEndpoint tokens = new TokenEndpoint();
 
   static final String PASSWORD = "b4sic-PASSWORD-" + UUID.randomUUID();
@@ -105,26 +102,14 @@ class ConnectionsApiTest {
     }
   }
 
-  @LocalServerPort int port;
   @Autowired DataSource dataSource;
   @Autowired SecretCipher cipher;
   @Autowired TokenClient tokenClient;
   @Autowired WebhookPoster poster;
-  Api api;
-
-  @BeforeEach
-  void client() {
-    api = new Api(port);
-  }
 
   @AfterAll
   static void stop() {
-    receiver.close();
     tokens.close();
-  }
-
-  static String unique(String prefix) {
-    return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
   }
 
   Response connection(String json) {

@@ -4,22 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.activityservice.app.support.Api;
 import io.activityservice.app.support.Api.Response;
 import io.activityservice.app.support.WebhookReceiver;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * Flow control per webhook target over real HTTP: a target limited to 50 requests/s gets at most
@@ -31,26 +26,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {"activity.delivery.poll-interval=200ms"})
-class FlowControlApiTest {
-
-  static final WebhookReceiver receiver = new WebhookReceiver();
-
-  @LocalServerPort int port;
-  Api api;
-
-  @BeforeEach
-  void client() {
-    api = new Api(port);
-  }
-
-  @AfterAll
-  static void stop() {
-    receiver.close();
-  }
-
-  static String unique(String prefix) {
-    return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
-  }
+class FlowControlApiTest extends WebhookApiTestBase {
 
   String subscribe(String type, String path, String extra) {
     Response r =

@@ -7,17 +7,12 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.standardwebhooks.Webhook;
 import com.standardwebhooks.exceptions.WebhookVerificationException;
-import io.activityservice.app.support.Api;
 import io.activityservice.app.support.Api.Response;
 import io.activityservice.app.support.WebhookReceiver;
 import java.time.Duration;
 import java.util.List;
-import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
 /**
  * Standard Webhooks signing over real HTTP, verified with the official Standard Webhooks Java
@@ -28,26 +23,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {"activity.delivery.poll-interval=200ms"})
-class SignedWebhookApiTest {
-
-  static final WebhookReceiver receiver = new WebhookReceiver();
-
-  @LocalServerPort int port;
-  Api api;
-
-  @BeforeEach
-  void client() {
-    api = new Api(port);
-  }
-
-  @AfterAll
-  static void stop() {
-    receiver.close();
-  }
-
-  static String unique(String prefix) {
-    return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
-  }
+class SignedWebhookApiTest extends WebhookApiTestBase {
 
   /** Creates a signed subscription of {@code type} to {@code path}; returns the create answer. */
   JsonNode signedSubscription(String type, String path, int maxAttempts) {
