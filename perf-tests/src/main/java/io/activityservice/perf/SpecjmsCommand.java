@@ -277,7 +277,11 @@ public final class SpecjmsCommand {
     for (Map.Entry<String, Double> e : r.cpuMicrosPerDelivery().entrySet()) {
       facts.append(
           String.format(
-              Locale.ROOT, "CPU of %s: %.0f µs per delivery.%n", e.getKey(), e.getValue()));
+              Locale.ROOT,
+              "%s of %s: %.0f µs per delivery.%n",
+              e.getKey().equals("disk") ? "Busy time (not CPU)" : "CPU",
+              e.getKey(),
+              e.getValue()));
     }
     JsonNode cap = r.capacity();
     if (cap != null) {

@@ -343,10 +343,14 @@ public final class CapacityModelTable {
     }
     if (r.sustained() != null && r.sustained() < 0.5 * r.burst()) {
       why.add(
-          String.format(
-              Locale.ROOT,
-              "p99 knee before CPU saturation: the latency bound holds only up to %,.0f ev/s (seed 001)",
-              r.sustained()));
+          r.sustained() > 0
+              ? String.format(
+                  Locale.ROOT,
+                  "p99 knee before CPU saturation: the latency bound holds only up to %,.0f ev/s"
+                      + " (seed 001)",
+                  r.sustained())
+              : "p99 knee before CPU saturation: the latency bound held at no rate of the ladder"
+                  + " (seed 001)");
     }
     if (r.jitGcShare() > 0.10) {
       why.add(

@@ -209,6 +209,13 @@ class CapacityModelTableTest {
   }
 
   @Test
+  void aLadderThatHeldAtNoRateIsNamedSo() {
+    CapacityModelTable.Row t2 =
+        CapacityModelTable.rows(USES, (s, n) -> 8_000.0, Map.of("T2", 0.0), 2, 1.0).get(0);
+    assertThat(CapacityModelTable.missed(t2)).contains("held at no rate of the ladder");
+  }
+
+  @Test
   void cpuCsvReadsBackIntoUses() {
     List<CpuUse> uses =
         CapacityModelTable.parseCpuCsv(
