@@ -220,6 +220,8 @@ public final class PerfRunner {
             o.baseline() == null ? null : o.baseline().toString())
         .withRelayCost(relay, before)
         .withHops(suite.hops().meansMillis())
+        .withStages(suite.stageShares())
+        .withSpecjms(io.activityservice.perf.report.CapacityModelTable.specjmsRows(o.reportDir()))
         .write(o.reportDir());
     rows.forEach(
         r ->

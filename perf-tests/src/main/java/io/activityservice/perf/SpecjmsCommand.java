@@ -2,6 +2,7 @@ package io.activityservice.perf;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.activityservice.perf.cli.CommandLines;
+import io.activityservice.perf.report.CapacityModelTable;
 import io.activityservice.perf.specjms.Audit;
 import io.activityservice.perf.specjms.SpecjmsRun;
 import io.activityservice.perf.specjms.Workload;
@@ -158,6 +159,33 @@ public final class SpecjmsCommand {
                 : "No BASE passed (the first, " + c.base + ", failed)\n";
         System.out.print(line);
         report.append("\n**").append(line.strip()).append("**\n");
+        SpecjmsRun.Result passed = results.get(lastPass);
+        if (passed != null && !passed.cpuMicrosPerDelivery().isEmpty()) {
+          // The capacity model at the highest passing BASE; the suite's full report reads the file
+          // when it is written to the same report directory.
+          CapacityModelTable.SpecjmsRow model =
+              CapacityModelTable.specjmsRow(
+                  t.name().toLowerCase(Locale.ROOT),
+                  lastPass,
+                  firstFail,
+                  passed.deliveredPerSecond(),
+                  passed.cpuMicrosPerDelivery(),
+                  results.containsKey(firstFail)
+                      ? results.get(firstFail).rules().stream()
+                          .filter(x -> !x.pass())
+                          .map(Audit.Rule::name)
+                          .toList()
+                      : List.of(),
+                  Runtime.getRuntime().availableProcessors(),
+                  CapacityModelTable.DEFAULT_U_MAX);
+          String md = CapacityModelTable.specjmsTable(List.of(model)).markdown();
+          System.out.print(md);
+          report.append("\n## Capacity model at the highest passing BASE\n\n").append(md);
+          Files.createDirectories(o.reportDir());
+          Files.writeString(
+              o.reportDir().resolve(CapacityModelTable.specjmsFile(model.topology())),
+              model.line() + "\n");
+        }
         String check = headroomCheck(results, lastPass, firstFail);
         if (check != null) {
           System.out.print(check);
@@ -249,7 +277,11 @@ public final class SpecjmsCommand {
     for (Map.Entry<String, Double> e : r.cpuMicrosPerDelivery().entrySet()) {
       facts.append(
           String.format(
-              Locale.ROOT, "CPU of %s: %.0f µs per delivery.%n", e.getKey(), e.getValue()));
+              Locale.ROOT,
+              "%s of %s: %.0f µs per delivery.%n",
+              e.getKey().equals("disk") ? "Busy time (not CPU)" : "CPU",
+              e.getKey(),
+              e.getValue()));
     }
     JsonNode cap = r.capacity();
     if (cap != null) {

@@ -305,15 +305,34 @@ public final class Testbed implements AutoCloseable, Suite.Hooks {
             });
       }
     }
+    CpuSource kafkaCpu = null;
     if (!kafkaThreads.isEmpty()) {
-      cpuSources.add(
+      kafkaCpu =
           CpuSource.threads(
               "kafka",
               "embedded Kafka broker's threads in the runner JVM (ThreadMXBean:"
                   + " threads started with the broker or named like its threads; its share of GC and JIT not included)",
               kafkaThreads,
-              Testbed::kafkaBrokerThread));
+              Testbed::kafkaBrokerThread);
+      cpuSources.add(kafkaCpu);
     }
+    // The load driver shares the host's cores: the capacity model counts its demand per event too.
+    CpuSource runnerAll =
+        CpuSource.process("runner-all", ProcessHandle.current().pid(), "this runner JVM");
+    cpuSources.add(
+        kafkaCpu == null
+            ? CpuSource.minus(
+                "runner", "the runner JVM (producers, consumers, the suite)", runnerAll, List.of())
+            : CpuSource.minus(
+                "runner",
+                "the runner JVM (producers, consumers, the suite) without its embedded Kafka broker's threads",
+                runnerAll,
+                List.of(kafkaCpu)));
+    counters.add(new ProcessCounters("runner", ProcessHandle.current().pid()));
+    cpuSources.add(CpuSource.host("host"));
+    cpuShared.add("host");
+    cpuSources.add(CpuSource.disk("disk"));
+    cpuShared.add("disk");
     KafkaTransport kafka = null;
     if (kafkaBrokers != null) {
       kafka = new KafkaTransport(kafkaBrokers);

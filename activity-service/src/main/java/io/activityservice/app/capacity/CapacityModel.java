@@ -12,8 +12,11 @@ import java.util.TreeMap;
 /**
  * Operational analysis of this replica over a sliding window (seeds 000 §4.1.4 and 001): the
  * utilisation law U = X·D gives the CPU demand per event D from the process's CPU time and the
- * events it handled; at the current mix every path can grow by the same factor until the CPU
- * reaches the target utilisation of the host's cores, less what other processes on the host use.
+ * events it handled; at the current mix every path can grow by the same factor until the host's
+ * cores reach the target utilisation. Other processes on the host are fitted against the service's
+ * event rate over the window's samples (least squares, other = a + b·X): a co-located broker or
+ * LocalStack whose load grows with the traffic is demand per event (b), the rest a fixed share (a);
+ * so X_max = (U_max·C − a) / (D + b).
  *
  * <p>Paths are inbound channel kind × outbound scheme. The service counts events per inbound kind
  * ({@code activity.events.received}) and deliveries per target ({@code activity.events.out}), not
@@ -78,6 +81,13 @@ public final class CapacityModel {
    * @param headroomShare the share of that rate still free (0 to 1; null when not measurable)
    * @param warning whether the headroom share is below {@code activity.capacity.warning-share}
    * @param bottleneck the resource that saturates first
+   * @param otherCpuCores the other processes' CPU that does not grow with this service's event
+   *     rate, in cores (a of the fit other = a + b·X; null when not measurable)
+   * @param otherCpuMicrosPerEvent the other processes' CPU per event this service receives, in µs
+   *     (b of the fit: a co-located broker or LocalStack that scales with the traffic; 0 when the
+   *     window's samples could not be fitted, null when not measurable)
+   * @param otherFitSamples samples the fit used (0: too few, or a rate that did not vary, so the
+   *     other processes' load is taken as fixed)
    * @param paths one per inbound kind × outbound scheme seen in the window
    */
   public record Capacity(
@@ -94,7 +104,64 @@ public final class CapacityModel {
       @Schema(types = {"number", "null"}) Double headroomShare,
       boolean warning,
       String bottleneck,
+      @Schema(types = {"number", "null"}) Double otherCpuCores,
+      @Schema(types = {"number", "null"}) Double otherCpuMicrosPerEvent,
+      int otherFitSamples,
       List<Path> paths) {}
+
+  /**
+   * The other processes' CPU on the host against this service's event rate, other = a + b·X.
+   *
+   * @param cores a: cores they use whatever the rate
+   * @param perEvent b: core-seconds they use per event this service receives
+   * @param samples samples fitted (0 when taken as fixed: a = their mean, b = 0)
+   */
+  record OtherLoad(double cores, double perEvent, int samples) {}
+
+  /** Fewest samples for a fit of the other processes' load. */
+  static final int MIN_FIT_SAMPLES = 3;
+
+  /**
+   * Least squares over the window's samples of the other processes' CPU (the host's load less this
+   * process's CPU, in cores) against the received rate. A slope below 0 (their load fell as the
+   * traffic grew: unrelated work) is not extrapolated: they count as fixed at their mean; an
+   * intercept below 0 is refitted through the origin. With fewer than {@value #MIN_FIT_SAMPLES}
+   * measurable samples, or a rate that did not vary, their mean over the window stands.
+   *
+   * @param meanOther the window's mean other load in cores, used when no fit is possible
+   */
+  static OtherLoad fitOther(List<StatsSampler.Point> points, int cores, double meanOther) {
+    double n = 0;
+    double sx = 0;
+    double sy = 0;
+    double sxx = 0;
+    double sxy = 0;
+    for (StatsSampler.Point p : points) {
+      if (p.seconds() <= 0 || p.cpuSeconds() < 0 || Double.isNaN(p.hostLoad())) {
+        continue;
+      }
+      double x = p.received() / p.seconds();
+      double y = Math.max(0, clamp(p.hostLoad()) * cores - p.cpuSeconds() / p.seconds());
+      n++;
+      sx += x;
+      sy += y;
+      sxx += x * x;
+      sxy += x * y;
+    }
+    double varX = n > 0 ? sxx / n - (sx / n) * (sx / n) : 0;
+    if (n < MIN_FIT_SAMPLES || varX <= 1e-9 * Math.max(1, sxx / n)) {
+      return new OtherLoad(Math.max(0, meanOther), 0, 0);
+    }
+    double b = (sxy / n - (sx / n) * (sy / n)) / varX;
+    double a = sy / n - b * sx / n;
+    if (b < 0) {
+      return new OtherLoad(sy / n, 0, (int) n);
+    }
+    if (a < 0) {
+      return new OtherLoad(0, sxy / sxx, (int) n);
+    }
+    return new OtherLoad(a, b, (int) n);
+  }
 
   /** Evaluates the model over the window's totals. */
   public static Capacity evaluate(
@@ -109,12 +176,23 @@ public final class CapacityModel {
         timed && totals.cpuSeconds() >= 0 ? totals.cpuSeconds() / (seconds * cores) : null;
     Double host = Double.isNaN(totals.hostLoad()) ? null : clamp(totals.hostLoad());
     double other = cpuUtilisation == null || host == null ? 0 : Math.max(0, host - cpuUtilisation);
+    OtherLoad fit =
+        cpuUtilisation == null || host == null
+            ? new OtherLoad(0, 0, 0)
+            : fitOther(totals.points(), cores, other * cores);
 
     Double growth = null; // how many times the current traffic the CPU can take
+    String bottleneck = UNKNOWN;
     if (cpuUtilisation != null && cpuUtilisation > 0 && received > 0) {
-      growth = Math.max(0, settings.targetUtilisation() - other) / cpuUtilisation;
+      // Utilisation law over the host's cores: X·(D + b) + a ≤ U_max·C.
+      double x = received / seconds;
+      double demand = totals.cpuSeconds() / received; // core-seconds per event
+      double max =
+          Math.max(0, settings.targetUtilisation() * cores - fit.cores())
+              / (demand + fit.perEvent());
+      growth = max / x;
+      bottleneck = fit.cores() + fit.perEvent() * x > demand * x ? HOST_CPU : SERVICE_CPU;
     }
-    String bottleneck = growth == null ? UNKNOWN : other > cpuUtilisation ? HOST_CPU : SERVICE_CPU;
     Double perDelivery =
         cpuUtilisation != null && delivered > 0 ? totals.cpuSeconds() * 1e6 / delivered : null;
     List<Path> paths = new ArrayList<>();
@@ -152,6 +230,9 @@ public final class CapacityModel {
         growth == null ? null : growth <= 1 ? 0.0 : 1 - 1 / growth,
         growth != null && (growth <= 1 || 1 - 1 / growth < settings.warningShare()),
         bottleneck,
+        cpuUtilisation == null || host == null ? null : fit.cores(),
+        cpuUtilisation == null || host == null ? null : fit.perEvent() * 1e6,
+        fit.samples(),
         List.copyOf(paths));
   }
 

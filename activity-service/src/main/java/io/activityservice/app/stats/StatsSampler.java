@@ -428,7 +428,30 @@ public final class StatsSampler implements AutoCloseable {
       double cpuSeconds,
       double hostLoad,
       Map<String, Double> received,
-      Map<String, Double> delivered) {}
+      Map<String, Double> delivered,
+      List<Point> points) {
+
+    /** Totals without per-sample points (no fit of the other processes' load possible). */
+    public Totals(
+        double seconds,
+        double cpuSeconds,
+        double hostLoad,
+        Map<String, Double> received,
+        Map<String, Double> delivered) {
+      this(seconds, cpuSeconds, hostLoad, received, delivered, List.of());
+    }
+  }
+
+  /**
+   * One sample of the window, for the capacity model's fit of the other processes' CPU against the
+   * event rate.
+   *
+   * @param seconds the sample's measured length
+   * @param received events received in it, all inbound kinds
+   * @param cpuSeconds this process's CPU time in it, or -1 when not measurable
+   * @param hostLoad the host's CPU load (0 to 1) at its end, or NaN when not measurable
+   */
+  public record Point(double seconds, double received, double cpuSeconds, double hostLoad) {}
 
   /** The totals of the last {@code window}, for the capacity model. */
   public synchronized Totals totals(Duration window) {
@@ -440,10 +463,21 @@ public final class StatsSampler implements AutoCloseable {
     int loads = 0;
     Map<String, Double> received = new LinkedHashMap<>();
     Map<String, Double> delivered = new LinkedHashMap<>();
+    List<Point> points = new ArrayList<>();
     for (Sample s : samples) {
       if (s.epochMillis() <= from) {
         continue;
       }
+      double in = 0;
+      for (double v : s.counts().getOrDefault(Family.RECEIVED, Map.of()).values()) {
+        in += v;
+      }
+      points.add(
+          new Point(
+              s.elapsedNanos() / 1e9,
+              in,
+              s.cpuNanos() < 0 ? -1 : s.cpuNanos() / 1e9,
+              s.hostLoad()));
       nanos += s.elapsedNanos();
       if (s.cpuNanos() < 0) {
         cpuKnown = false;
@@ -466,7 +500,8 @@ public final class StatsSampler implements AutoCloseable {
         cpuKnown ? cpuNanos / 1e9 : -1,
         loads == 0 ? Double.NaN : load / loads,
         received,
-        delivered);
+        delivered,
+        List.copyOf(points));
   }
 
   /** Latency columns: milliseconds (null where no event completed) and the events counted. */

@@ -10,9 +10,14 @@ const pct = v => v === null || v === undefined ? '–' : (100 * v).toFixed(1) + 
 const num = (v, digits = 1) => v === null || v === undefined ? '–' : Number(v).toFixed(digits);
 const BOTTLENECK = {
   'service-cpu': 'the service’s CPU',
-  'host-cpu': 'the host’s CPU (other processes use more of it than the service)',
+  'host-cpu': 'the host’s CPU (other processes, fixed plus per event, use more of it than the service)',
   unknown: 'unknown (no traffic or no CPU measurement in the window)',
 };
+
+// The other processes' CPU fitted against the service's event rate: a cores plus b µs per event.
+const otherLoad = c => c.otherCpuCores === null || c.otherCpuCores === undefined ? '–'
+  : num(c.otherCpuCores, 2) + ' cores + ' + num(c.otherCpuMicrosPerEvent) + ' µs per event '
+    + (c.otherFitSamples > 0 ? '(fitted over ' + c.otherFitSamples + ' samples)' : '(taken as fixed: too few samples or a steady rate)');
 
 export function render(container) {
   const page = listPage(container, {title: 'Capacity', bodyId: 'capacity-view',
@@ -26,6 +31,7 @@ export function render(container) {
           h('dl', {},
             h('dt', {}, 'CPU used by the service'), h('dd', {id: 'cap-cpu'}, pct(c.cpuUtilisation) + ' of ' + c.cores + ' cores'),
             h('dt', {}, 'Host CPU load'), h('dd', {}, pct(c.hostCpuUtilisation)),
+            h('dt', {}, 'Other processes on the host'), h('dd', {id: 'cap-other'}, otherLoad(c)),
             h('dt', {}, 'Target utilisation'), h('dd', {}, pct(c.targetUtilisation)),
             h('dt', {}, 'Events in per second'), h('dd', {id: 'cap-rate'}, num(c.eventsPerSecond)),
             h('dt', {}, 'CPU µs per event'), h('dd', {}, num(c.cpuMicrosPerEvent)),

@@ -155,6 +155,18 @@ class CapacityApiTest {
         assertThat(jms.get("headroomEventsPerSecond").asDouble()).isZero();
       }
       assertThat(c.get("warning").asBoolean()).isEqualTo(share < 0.1);
+      // Other processes fitted against the rate: X_max = (U_max·C − a) / (D + b).
+      if (c.get("hostCpuUtilisation").isNumber()) {
+        double a = c.get("otherCpuCores").asDouble();
+        double b = c.get("otherCpuMicrosPerEvent").asDouble();
+        assertThat(a).isGreaterThanOrEqualTo(0);
+        assertThat(b).isGreaterThanOrEqualTo(0);
+        assertThat(c.get("otherFitSamples").asInt()).isGreaterThanOrEqualTo(0);
+        double expected =
+            Math.max(0, c.get("targetUtilisation").asDouble() * c.get("cores").asInt() - a)
+                / ((c.get("cpuMicrosPerEvent").asDouble() + b) / 1e6);
+        assertThat(max).isCloseTo(expected, org.assertj.core.api.Assertions.withinPercentage(1e-6));
+      }
     } finally {
       consumer.close();
     }
@@ -174,7 +186,9 @@ class CapacityApiTest {
     assertThat(ok.json().has("paths")).isTrue();
     assertThat(api.get("/v3/api-docs").body())
         .contains("/api/v1/capacity")
-        .contains("headroomEventsPerSecond");
+        .contains("headroomEventsPerSecond")
+        .contains("otherCpuMicrosPerEvent")
+        .contains("otherFitSamples");
   }
 
   private static JsonNode capacity(Api api) {

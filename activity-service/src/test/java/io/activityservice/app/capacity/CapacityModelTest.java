@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.activityservice.app.stats.StatsSampler;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -57,6 +59,70 @@ class CapacityModelTest {
     assertThat(c.bottleneck()).isEqualTo(CapacityModel.HOST_CPU);
     assertThat(c.maxEventsPerSecond()).isCloseTo(300, within(1e-6));
     assertThat(c.paths().get(0).headroomEventsPerSecond()).isCloseTo(200, within(1e-6));
+  }
+
+  /**
+   * Samples of 5 s on 2 cores: the service uses 1,000 µs per event; a co-located broker 0.2 cores
+   * plus 2,000 µs per event (other = 0.2 + 0.002·X cores).
+   */
+  private static StatsSampler.Totals withBroker(double... rates) {
+    List<StatsSampler.Point> points = new ArrayList<>();
+    double received = 0;
+    double cpu = 0;
+    double load = 0;
+    for (double x : rates) {
+      double service = 0.001 * x; // cores
+      double other = 0.2 + 0.002 * x;
+      points.add(new StatsSampler.Point(5, 5 * x, 5 * service, (service + other) / 2));
+      received += 5 * x;
+      cpu += 5 * service;
+      load += (service + other) / 2;
+    }
+    return new StatsSampler.Totals(
+        5.0 * rates.length,
+        cpu,
+        load / rates.length,
+        Map.of("sqs", received),
+        Map.of("sqs:out", received),
+        points);
+  }
+
+  @Test
+  void aCoLocatedBrokerThatScalesWithTheTrafficCountsAsDemandPerEvent() {
+    CapacityModel.Capacity c = evaluate(withBroker(50, 100, 150, 200), 2);
+    assertThat(c.otherFitSamples()).isEqualTo(4);
+    assertThat(c.otherCpuCores()).isCloseTo(0.2, within(1e-9));
+    assertThat(c.otherCpuMicrosPerEvent()).isCloseTo(2000, within(1e-6));
+    assertThat(c.cpuMicrosPerEvent()).isCloseTo(1000, within(1e-6));
+    // X_max = (0.8·2 − 0.2) / (0.001 + 0.002) = 466.7/s; now 125/s
+    assertThat(c.eventsPerSecond()).isCloseTo(125, within(1e-9));
+    assertThat(c.maxEventsPerSecond()).isCloseTo(1.4 / 0.003, within(1e-6));
+    assertThat(c.paths().get(0).headroomEventsPerSecond())
+        .isCloseTo(1.4 / 0.003 - 125, within(1e-6));
+    // the broker's 0.45 cores at 125/s outweigh the service's 0.125
+    assertThat(c.bottleneck()).isEqualTo(CapacityModel.HOST_CPU);
+    // Taken as fixed (0.45 cores), the same load would have promised (1.6 − 0.45) / 0.001 =
+    // 1,150/s.
+    CapacityModel.OtherLoad fixed =
+        CapacityModel.fitOther(withBroker(125, 125, 125).points(), 2, 0.45);
+    assertThat(fixed.samples()).isZero();
+    assertThat(fixed.perEvent()).isZero();
+    assertThat(fixed.cores()).isCloseTo(0.45, within(1e-9));
+  }
+
+  @Test
+  void unrelatedLoadThatFallsAsTrafficGrowsStaysFixedAtItsMean() {
+    List<StatsSampler.Point> points =
+        List.of(
+            new StatsSampler.Point(5, 250, 0.25, 0.6), // 50/s: other 1.2 − 0.05 = 1.15 cores
+            new StatsSampler.Point(5, 500, 0.5, 0.5), // 100/s: 1.0 − 0.1 = 0.9
+            new StatsSampler.Point(5, 750, 0.75, 0.4)); // 150/s: 0.8 − 0.15 = 0.65
+    CapacityModel.OtherLoad fit = CapacityModel.fitOther(points, 2, 0);
+    assertThat(fit.perEvent()).isZero();
+    assertThat(fit.cores()).isCloseTo(0.9, within(1e-9));
+    assertThat(fit.samples()).isEqualTo(3);
+    // too few measurable samples: the mean given stands
+    assertThat(CapacityModel.fitOther(points.subList(0, 2), 2, 0.3).cores()).isEqualTo(0.3);
   }
 
   @Test

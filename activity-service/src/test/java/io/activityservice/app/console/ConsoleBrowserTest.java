@@ -652,6 +652,8 @@ class ConsoleBrowserTest {
             });
     assertThat(find("#cap-cpu").getText()).contains("%").contains("cores");
     assertThat(find("#cap-bottleneck").getText()).contains("CPU");
+    assertThat(find("#cap-other").getText())
+        .matches("(–|\\d+\\.\\d\\d cores \\+ \\d+\\.\\d µs per event .*)");
     screenshot("capacity");
     assertNoHorizontalScroll("capacity");
   }

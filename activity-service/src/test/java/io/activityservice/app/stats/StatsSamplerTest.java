@@ -152,5 +152,12 @@ class StatsSamplerTest {
     assertThat(t.cpuSeconds()).isCloseTo(0.042, within(1e-9));
     assertThat(t.hostLoad()).isEqualTo(0.5);
     assertThat(t.seconds()).isPositive();
+    // One point per sample for the fit of the other processes' load against the rate.
+    assertThat(t.points()).hasSize(2);
+    assertThat(t.points()).extracting(StatsSampler.Point::received).containsExactly(10.0, 5.0);
+    assertThat(t.points()).extracting(StatsSampler.Point::cpuSeconds).containsExactly(0.030, 0.012);
+    assertThat(t.points()).allSatisfy(p -> assertThat(p.hostLoad()).isEqualTo(0.5));
+    assertThat(t.points().stream().mapToDouble(StatsSampler.Point::seconds).sum())
+        .isCloseTo(t.seconds(), within(1e-9));
   }
 }

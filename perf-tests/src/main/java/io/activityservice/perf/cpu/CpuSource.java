@@ -2,6 +2,7 @@ package io.activityservice.perf.cpu;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.file.Path;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -131,6 +132,123 @@ public interface CpuSource {
         return OptionalLong.of(v);
       }
     };
+  }
+
+  /**
+   * The whole host's busy CPU time from {@code /proc/stat} (the {@code cpu} line: user, system,
+   * irq, softirq and steal ticks of all cores, 10 ms each; idle and iowait are not busy). When this
+   * JVM runs at normal priority the {@code nice} column is left out too: niced processes (other
+   * users' builds) yield the cores to the suite's processes, so they take no capacity from them;
+   * when this JVM is itself niced it competes with them and the column counts. Empty where {@code
+   * /proc/stat} cannot be read.
+   */
+  static CpuSource host(String name) {
+    boolean niced = niceness(Path.of("/proc/self/stat")) > 0;
+    return new CpuSource() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public String description() {
+        return "the whole host's busy CPU time, all cores (/proc/stat: user + system + irq + softirq + steal"
+            + (niced
+                ? " + nice, as the suite itself runs niced"
+                : "; niced processes yield to the suite")
+            + ", 10 ms ticks)";
+      }
+
+      @Override
+      public OptionalLong cpuNanos() {
+        try {
+          return OptionalLong.of(
+              busyTicks(java.nio.file.Files.readAllLines(Path.of("/proc/stat")).get(0), niced)
+                  * 10_000_000L);
+        } catch (java.io.IOException | RuntimeException e) {
+          return OptionalLong.empty();
+        }
+      }
+    };
+  }
+
+  /**
+   * Not CPU: the time the host's whole disks had I/O in flight ({@code /proc/diskstats} field 13,
+   * {@code io_ticks}, milliseconds; partitions, loop, RAM and device-mapper devices left out), read
+   * like a CPU time so that the capacity model can treat the disk as one more server: persistent
+   * brokers (KahaDB's journal) wait on it. Shared with everything else on the host. Empty where
+   * {@code /proc/diskstats} cannot be read.
+   */
+  static CpuSource disk(String name) {
+    return new CpuSource() {
+      @Override
+      public String name() {
+        return name;
+      }
+
+      @Override
+      public String description() {
+        return "not CPU: the host's disks' busy time (/proc/diskstats io_ticks, ms; shared with"
+            + " everything on the host)";
+      }
+
+      @Override
+      public OptionalLong cpuNanos() {
+        try {
+          return OptionalLong.of(
+              diskBusyMillis(java.nio.file.Files.readAllLines(Path.of("/proc/diskstats")))
+                  * 1_000_000L);
+        } catch (java.io.IOException | RuntimeException e) {
+          return OptionalLong.empty();
+        }
+      }
+    };
+  }
+
+  /** Sum of {@code io_ticks} over the whole disks of a {@code /proc/diskstats} text. */
+  static long diskBusyMillis(java.util.List<String> diskstats) {
+    long sum = 0;
+    for (String line : diskstats) {
+      String[] f = line.trim().split("\\s+");
+      if (f.length < 13) {
+        continue;
+      }
+      String dev = f[2];
+      if (dev.matches("(loop|ram|zram|dm-|md|sr|fd).*")
+          || dev.matches("(sd|vd|xvd|hd)[a-z]+\\d+")
+          || dev.matches("(nvme\\d+n\\d+|mmcblk\\d+)p\\d+")) {
+        continue;
+      }
+      sum += Long.parseLong(f[12]);
+    }
+    return sum;
+  }
+
+  /**
+   * Busy ticks of a {@code /proc/stat} {@code cpu} line: user + system + irq + softirq + steal,
+   * plus nice when {@code withNice}.
+   */
+  static long busyTicks(String cpuLine, boolean withNice) {
+    String[] f = cpuLine.trim().split("\\s+");
+    long user = Long.parseLong(f[1]);
+    long nice = Long.parseLong(f[2]);
+    long system = Long.parseLong(f[3]);
+    long irq = f.length > 6 ? Long.parseLong(f[6]) : 0;
+    long softirq = f.length > 7 ? Long.parseLong(f[7]) : 0;
+    long steal = f.length > 8 ? Long.parseLong(f[8]) : 0;
+    return user + system + irq + softirq + steal + (withNice ? nice : 0);
+  }
+
+  /** The nice value (field 19) of a {@code /proc/<pid>/stat} file; 0 when unreadable. */
+  static int niceness(Path stat) {
+    try {
+      String s = java.nio.file.Files.readString(stat);
+      // Fields after the command name, which is in parentheses and may hold spaces.
+      String[] f = s.substring(s.lastIndexOf(')') + 2).split(" ");
+      return Integer.parseInt(f[16]);
+    } catch (java.io.IOException | RuntimeException e) {
+      return 0;
+    }
   }
 
   /** Ids of the live threads of this JVM (to tell which ones a component started). */

@@ -30,6 +30,13 @@ public final class ProcessCounters {
   /** Read-family system calls. */
   public static final String READS = "syscr";
 
+  /**
+   * Prefix (after the process's name) of one application thread's CPU nanoseconds, {@code
+   * <name>.thread.<tid>}: JIT compiler, JFR and GC threads are left out (see {@link
+   * ProcessThreads#hotspotGroup}). The capacity model takes the busiest thread as a single server.
+   */
+  public static final String THREAD = "thread.";
+
   private final String name;
   private final long pid;
 
@@ -54,6 +61,13 @@ public final class ProcessCounters {
           long[] cs = contextSwitches(Files.readString(task.resolve("status")));
           vol += cs[0];
           invol += cs[1];
+          String comm = Files.readString(task.resolve("comm")).trim();
+          if (ProcessThreads.hotspotGroup(comm) == null) {
+            String schedstat = Files.readString(task.resolve("schedstat")).trim();
+            out.put(
+                name + "." + THREAD + task.getFileName(),
+                Long.parseLong(schedstat.substring(0, schedstat.indexOf(' '))));
+          }
         } catch (IOException e) {
           // the thread ended meanwhile
         }

@@ -96,6 +96,14 @@ public final class AsyncProfiler {
   }
 
   /**
+   * Writes the profile so far as collapsed stacks ({@code frame;frame;… weight}, weights in
+   * nanoseconds of CPU) without stopping it: the input of {@link Stages}.
+   */
+  public void dumpCollapsed(long pid, Path file) throws IOException {
+    command(pid, "dump,collapsed,total,file=" + file.toAbsolutePath());
+  }
+
+  /**
    * Stops the profile and writes it as an HTML flame graph ({@code total}: weights are CPU time /
    * bytes).
    */

@@ -1,6 +1,7 @@
 package io.activityservice.perf.report;
 
 import io.activityservice.perf.cpu.CpuCost;
+import io.activityservice.perf.profile.Stages;
 import io.activityservice.perf.profile.SyscallCount;
 import io.activityservice.perf.service.JfrProfile;
 import io.activityservice.perf.stats.Stats;
@@ -13,6 +14,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -46,6 +48,8 @@ public final class Report {
   private Map<String, Map<String, Double>> hops = Map.of();
   private Map<String, RelayCost.Row> before = Map.of();
   private final StringBuilder md = new StringBuilder();
+  private List<CapacityModelTable.SpecjmsRow> specjms = List.of();
+  private Map<String, Map<String, Double>> stages = Map.of();
   private final StringBuilder html = new StringBuilder();
 
   /**
@@ -100,6 +104,24 @@ public final class Report {
     return this;
   }
 
+  /**
+   * Adds the capacity model's SPECjms rows that earlier {@code --specjms-search} runs left in the
+   * report directory ({@link CapacityModelTable#specjmsRows}).
+   */
+  public Report withSpecjms(List<CapacityModelTable.SpecjmsRow> rows) {
+    this.specjms = rows == null ? List.of() : rows;
+    return this;
+  }
+
+  /**
+   * Adds the per-stage split of the service's CPU per profiled path (stage → share of its CPU
+   * profile, {@link io.activityservice.perf.profile.Stages}).
+   */
+  public Report withStages(Map<String, Map<String, Double>> stages) {
+    this.stages = stages == null ? Map.of() : stages;
+    return this;
+  }
+
   /** Writes both files into {@code dir}. */
   public void write(Path dir) throws IOException {
     build();
@@ -137,6 +159,7 @@ public final class Report {
     paced();
     isolation();
     cpu();
+    capacityModel();
     cep();
     beforeAfter();
     hypotheses();
@@ -898,6 +921,100 @@ public final class Report {
             + "too), the embedded Kafka broker's threads in the runner (its share of the runner's GC and JIT is missing). "
             + "The service's own figure on direct rows is its idle noise and should be about 0. I1 beside includes parking "
             + "the failing subscription's deliveries (its later retries are not in the window). Per-burst readings: cpu.csv.");
+  }
+
+  /**
+   * The capacity model (issue 24, {@link CapacityModelTable}): predicted highest rate per path from
+   * the host's demand per event beside the measured burst throughput.
+   */
+  private void capacityModel() {
+    heading(2, "Capacity model: predicted beside measured");
+    if (a.cpu().uses().isEmpty()) {
+      para("Not computed: the suite read no CPU times (a service it did not start).");
+      return;
+    }
+    int cores = Runtime.getRuntime().availableProcessors();
+    double uMax = CapacityModelTable.DEFAULT_U_MAX;
+    List<CapacityModelTable.Row> rows =
+        CapacityModelTable.rows(
+            a.cpu().uses(),
+            (s, n) -> a.burst(s, n).map(Analysis.BurstSummary::throughput).orElse(null),
+            a.sustainable(),
+            cores,
+            uMax);
+    para(
+        String.format(
+            Locale.ROOT,
+            "Operational analysis (seeds 000/001, docs/performance.md#capacity-model): per path the CPU µs"
+                + " per event of every process sharing this host's %d cores — the service, the ActiveMQ"
+                + " broker process, LocalStack, the embedded Kafka broker's threads and the runner JVM that"
+                + " drives the load — gross over the bursts of the path's largest N; \"other cores busy\" ="
+                + " the host's busy CPU time (/proc/stat) minus those processes' over the same windows. The"
+                + " utilisation law's bottleneck bound X ≤ (U_max·C − other) / ΣD_host (U_max = %.2f) and"
+                + " LocalStack's single thread (1 / D) give the prediction; C / D_service is the bound of a"
+                + " deployment whose brokers and clients run elsewhere. Measured = mean burst throughput"
+                + " (first send to last receive) at the same N. Rows off by more than 15 %% name the"
+                + " effects outside the model their own figures show.",
+            cores,
+            uMax));
+    table(CapacityModelTable.table(rows, cores, uMax));
+    stageTable();
+    if (specjms.isEmpty()) {
+      para(
+          "SPECjms: no row — no perf-tests/run.sh --specjms-search wrote its "
+              + CapacityModelTable.specjmsFile("<topology>")
+              + " into this report directory before this run.");
+    } else {
+      para(
+          "SPECjms, from the --specjms-search runs written into this report directory: the same law"
+              + " over the CPU per delivery of the highest passing BASE's measurement period;"
+              + " predicted highest BASE = the host's bound over the deliveries per second per BASE.");
+      table(CapacityModelTable.specjmsTable(specjms));
+    }
+  }
+
+  /**
+   * The service's CPU per event split by stage: each profiled path's CPU profile bucketed by frame,
+   * its shares times the service's gross CPU per event at the path's largest N.
+   */
+  private void stageTable() {
+    if (stages.isEmpty()) {
+      para(
+          "Per stage: not measured in this run (the split comes from the CPU flame graphs of a run"
+              + " with --profile, on by default in full runs).");
+      return;
+    }
+    para(
+        "Per stage (receive, route, deliver, settle; the embedded broker's and the JIT/GC threads'"
+            + " share beside them): each via-service path's CPU profile (async-profiler, one burst,"
+            + " collapsed stacks in profiles/*.collapsed) bucketed by frame — a stack counts for the"
+            + " stage of its frame nearest the leaf that names one (perf-tests profile.Stages) — and"
+            + " the shares multiplied by the service's gross CPU µs per event at the path's largest N."
+            + " The profiled burst is not one of the measured ones; the shares are of the profile's"
+            + " samples.");
+    List<String> headers = new ArrayList<>(List.of("path", "service µs/ev"));
+    Stages.STAGES.forEach(st -> headers.add(st + " µs/ev (share)"));
+    Table t = new Table(headers.toArray(String[]::new));
+    Map<String, Double> perEvent = new LinkedHashMap<>();
+    for (CpuCost.Cost c : a.cpuCostsLargestN()) {
+      if (c.mode().equals("burst") && c.source().equals("service")) {
+        perEvent.put(c.scenario(), c.grossMicros());
+      }
+    }
+    stages.forEach(
+        (scenario, shares) -> {
+          Double d = perEvent.get(scenario);
+          List<Object> row = new ArrayList<>(List.of(scenario, d == null ? "–" : f1(d)));
+          for (String st : Stages.STAGES) {
+            double share = shares.getOrDefault(st, 0.0);
+            row.add(
+                d == null
+                    ? String.format(Locale.ROOT, "(%.0f %%)", 100 * share)
+                    : String.format(Locale.ROOT, "%.1f (%.0f %%)", d * share, 100 * share));
+          }
+          t.row(row.toArray());
+        });
+    table(t);
   }
 
   private static Table cpuTable(

@@ -5,6 +5,7 @@ import io.activityservice.perf.cpu.CpuUse;
 import io.activityservice.perf.cpu.SteadyState;
 import io.activityservice.perf.peer.PeerRoute;
 import io.activityservice.perf.profile.AsyncProfiler;
+import io.activityservice.perf.profile.Stages;
 import io.activityservice.perf.profile.SyscallCount;
 import io.activityservice.perf.profile.Syscalls;
 import io.activityservice.perf.service.ServiceApi;
@@ -75,6 +76,7 @@ public final class Suite {
   private final Hooks hooks;
   private final Map<String, String> subjects = new LinkedHashMap<>();
   private final Map<String, Map<String, String>> flameGraphs = new LinkedHashMap<>();
+  private final Map<String, Map<String, Double>> stages = new LinkedHashMap<>();
   private final Map<String, SyscallCount> syscalls = new LinkedHashMap<>();
   private String peerStatus;
   private String cepStatus = "not run";
@@ -345,6 +347,28 @@ public final class Suite {
   }
 
   /**
+   * The profile so far as collapsed stacks, split into the capacity model's stages ({@link
+   * Stages}); empty (and a note) when async-profiler refuses the dump.
+   */
+  private Optional<Map<String, Double>> stageShares(AsyncProfiler profiler, long pid, Path file) {
+    try {
+      profiler.dumpCollapsed(pid, file);
+      return Optional.of(Stages.shares(Files.readAllLines(file)));
+    } catch (IOException e) {
+      notes.add("no per-stage split of " + file.getFileName() + ": " + e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Each profiled via-service path's stage → share of the service's CPU in its CPU profile (full
+   * runs with {@code --profile}).
+   */
+  public Map<String, Map<String, Double>> stageShares() {
+    return stages;
+  }
+
+  /**
    * Profiles of each relayed path (full runs): a CPU flame graph and an allocation flame graph of
    * the relaying process over one burst each, and its system calls counted over a smaller burst.
    * None of these bursts counts for the figures (profilers and tracers cost CPU).
@@ -386,6 +410,11 @@ public final class Suite {
             try {
               add(session.burst("profile-" + kind, n, 1, progress));
             } finally {
+              if (kind.equals("cpu") && s.viaService()) {
+                stageShares(
+                        profiler.get(), pid, dir.resolve(s.id() + "-" + process + "-cpu.collapsed"))
+                    .ifPresent(shares -> stages.put(s.id(), shares));
+              }
               profiler
                   .get()
                   .stop(
