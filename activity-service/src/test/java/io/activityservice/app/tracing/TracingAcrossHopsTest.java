@@ -563,6 +563,69 @@ class TracingAcrossHopsTest {
   }
 
   @Test
+  void aDeadLetterHandedToItsDeadLetterChannelIsASendSpanWithTheReasonInTheProducersTrace()
+      throws Exception {
+    String leg = leg();
+    Api api = new Api(port);
+    String type = "com.example.trace.dlc" + leg;
+    String path = "/dlc-" + leg;
+    ChannelUri dlc = ChannelUri.parse("jms:queue:trace.dlc-" + leg);
+    Api.Response sub =
+        api.postJson(
+            "/api/v1/subscriptions",
+            """
+            {"name": "dlc %s", "pattern": {"type": ["%s"]}, "target": "%s",
+             "retry": {"maxAttempts": 1}, "deadLetter": "%s"}"""
+                .formatted(leg, type, webhook.url(path), dlc));
+    assertThat(sub.status()).as(sub.body()).isEqualTo(201);
+    String id = sub.json().get("id").asText();
+    webhook.failNext(path, 1);
+    List<CloudEvent> dead = new CopyOnWriteArrayList<>();
+    try (InboundChannel consumer =
+        channels
+            .adapter(dlc)
+            .openInbound(
+                dlc,
+                settings(leg),
+                (event, ack) -> {
+                  dead.add(event);
+                  ack.ack();
+                })) {
+      Span producer = app().spanBuilder("producer").setSpanKind(SpanKind.PRODUCER).startSpan();
+      producer.end();
+      assertThat(
+              api.publish(
+                      """
+                      {"specversion":"1.0","id":"dlc-%s","source":"/producer","type":"%s",
+                       "traceparent":"%s"}"""
+                          .formatted(leg, type, traceparent(producer.getSpanContext())))
+                  .status())
+          .isEqualTo(202);
+      await().atMost(Duration.ofSeconds(30)).until(() -> !dead.isEmpty());
+      CloudEvent letter = dead.get(0);
+      assertThat(letter.getId()).isEqualTo("dlc-" + leg);
+      assertThat(letter.getExtension("deadlettersubscription")).isEqualTo(id);
+      SpanContext continued = spanContext(letter);
+      // The dead-letter channel's consumer continues from the hand-over's span, in the
+      // producer's trace: send <dlc> <- the producer's span (the stored event's traceparent).
+      List<SpanData> chain = await().until(() -> chain(continued), c -> endsAt(c, producer));
+      assertThat(chain).hasSize(2);
+      SpanData send = chain.get(0);
+      assertThat(send.getName()).isEqualTo("send queue:trace.dlc-" + leg);
+      assertThat(send.getKind()).isEqualTo(SpanKind.PRODUCER);
+      assertThat(send.getAttributes().get(SYSTEM)).isEqualTo("activemq");
+      assertThat(send.getAttributes().get(AttributeKey.stringKey("activity.subscription")))
+          .isEqualTo(id);
+      assertThat(send.getAttributes().get(AttributeKey.stringKey("activity.dead_letter.reason")))
+          .isNotBlank()
+          .isEqualTo(String.valueOf(letter.getExtension("deadletterreason")));
+      assertThat(send.getAttributes().get(AttributeKey.stringKey("activity.dead_letter.origin")))
+          .startsWith("http://127.0.0.1:");
+      assertThat(send.getStatus().getStatusCode()).isNotEqualTo(StatusCode.ERROR);
+    }
+  }
+
+  @Test
   void anArchivedEventKeepsItsTraceContextAndItsReplayIsANewTraceLinkedToTheOriginal() {
     String leg = leg();
     Api api = new Api(port);
