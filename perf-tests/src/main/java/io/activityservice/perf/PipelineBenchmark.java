@@ -34,6 +34,7 @@ import io.activityservice.events.transform.Transform;
 import io.activityservice.events.transform.TransformLimits;
 import io.activityservice.perf.transport.PerfEvents;
 import io.cloudevents.CloudEvent;
+import io.micrometer.core.instrument.config.MeterFilter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
@@ -121,6 +122,17 @@ public class PipelineBenchmark {
   private TracingSink tracingSink;
 
   /**
+   * The per-hop timers ({@code activity.hop.*}, issue 23): {@code on} as the service records them,
+   * every inbound message carrying a transport send time (as JMS, SQS and Kafka messages do) so the
+   * transport wait is recorded too; {@code off} with the timers denied by a Micrometer {@code
+   * MeterFilter} (no-op timers: what remains is the {@code System.nanoTime()} reads around the
+   * steps) and no send time. The timers' own cost per event is the difference ({@code -p
+   * hops=on,off}). Only {@code on} runs by default.
+   */
+  @Param({"on"})
+  public String hops;
+
+  /**
    * {@code none}: the relay's subscription delivers the event as it is (the suite's figure); {@code
    * jsonata}: it reshapes each event with a typical JSONata transformation ({@value
    * #TRANSFORM_DATA}, and a new {@code type}) before delivery — the transformation's cost per event
@@ -151,6 +163,11 @@ public class PipelineBenchmark {
     JdbcClient jdbc = JdbcClient.create(db);
     Clock clock = Clock.systemUTC();
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    if (hops.equals("off")) {
+      meters.config().meterFilter(MeterFilter.denyNameStartsWith("activity.hop."));
+    } else {
+      ack.sentAtMillis = System.currentTimeMillis();
+    }
     channels = new ChannelRegistry(List.of(adapter));
     SubscriptionIndex index = new SubscriptionIndex();
     OffsetDateTime now = OffsetDateTime.now();
@@ -318,6 +335,12 @@ public class PipelineBenchmark {
     long acked;
     long nacked;
     Throwable lastError;
+    long sentAtMillis = NO_SENT_TIME;
+
+    @Override
+    public long sentAtMillis() {
+      return sentAtMillis;
+    }
 
     @Override
     public void ack() {

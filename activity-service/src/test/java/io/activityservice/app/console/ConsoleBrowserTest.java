@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.activityservice.app.support.Api;
 import io.activityservice.app.support.Api.Response;
+import io.activityservice.app.support.HeadlessChromium;
 import io.activityservice.app.support.SseClient;
 import io.activityservice.app.support.WebhookReceiver;
 import java.io.IOException;
@@ -19,7 +20,6 @@ import java.util.logging.Level;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assertions;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,8 +31,6 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.logging.LogEntry;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.support.ui.ExpectedConditions;
@@ -53,9 +51,6 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT)
 class ConsoleBrowserTest {
 
-  static final Path CHROMIUM = Path.of(System.getProperty("console.chromium", "/usr/bin/chromium"));
-  static final Path CHROMEDRIVER =
-      Path.of(System.getProperty("console.chromedriver", "/usr/bin/chromedriver"));
   static final Path SHOTS = Path.of("target", "console-screenshots");
   static final Duration WAIT = Duration.ofSeconds(20);
   static final int WIDE = 1280;
@@ -63,65 +58,25 @@ class ConsoleBrowserTest {
   static final int NARROW = 420;
 
   static final WebhookReceiver webhook = new WebhookReceiver();
+  static HeadlessChromium browser;
   static ChromeDriver driver;
-  static Path profile;
 
   @LocalServerPort int port;
   Api api;
 
   @BeforeAll
   static void browser() throws IOException {
-    String missing =
-        !Files.isExecutable(CHROMIUM)
-            ? CHROMIUM + " is missing"
-            : !Files.isExecutable(CHROMEDRIVER) ? CHROMEDRIVER + " is missing" : null;
-    if (missing != null) {
-      String reason = missing + " (apt-get install chromium chromium-driver)";
-      if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-        Assertions.fail(reason + " (CI=true: the browser tests must run)");
-      }
-      Assumptions.abort(reason);
-    }
+    browser = HeadlessChromium.start(WIDE, HIGH);
+    driver = browser.driver();
     Files.createDirectories(SHOTS);
-    profile = Files.createTempDirectory("console-chromium-");
-    ChromeOptions options = new ChromeOptions();
-    options.setBinary(CHROMIUM.toFile());
-    // The flags this closed network needs (no background connections) plus a fresh profile.
-    options.addArguments(
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--disable-quic",
-        "--disable-extensions",
-        "--force-device-scale-factor=1",
-        "--lang=en-US",
-        "--user-data-dir=" + profile,
-        "--window-size=" + WIDE + "," + HIGH);
-    options.setCapability("goog:loggingPrefs", Map.of(LogType.BROWSER, "ALL"));
-    ChromeDriverService service =
-        new ChromeDriverService.Builder()
-            .usingDriverExecutable(CHROMEDRIVER.toFile())
-            .usingAnyFreePort()
-            .build();
-    driver = new ChromeDriver(service, options);
   }
 
   @AfterAll
   static void closeBrowser() throws IOException {
-    if (driver != null) {
-      driver.quit();
+    if (browser != null) {
+      browser.close();
     }
     webhook.close();
-    if (profile != null) {
-      try (var files = Files.walk(profile)) {
-        files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-      }
-    }
   }
 
   @BeforeEach

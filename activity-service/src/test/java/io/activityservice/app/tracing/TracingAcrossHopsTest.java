@@ -318,6 +318,8 @@ class TracingAcrossHopsTest {
     assertThat(api.postJson("/api/v1/channels", "{\"uri\": \"" + serviceIn + "\"}").status())
         .isEqualTo(201);
     long parkedBefore = count("activity.hop.parked", "http");
+    long jmsWaitsBefore = count("activity.hop.transport", "jms");
+    double jmsWaitedBefore = total("activity.hop.transport", "jms");
 
     List<CloudEvent> consumed = new CopyOnWriteArrayList<>();
     try (OutboundChannel toService = channels.adapter(serviceIn).openOutbound(serviceIn);
@@ -346,7 +348,8 @@ class TracingAcrossHopsTest {
                   .withId("hb-" + leg)
                   .withSource(URI.create("/producer"))
                   .withType(typeB)
-                  .withTime(now.minusSeconds(1))
+                  // Made an hour before it was sent: the wait counts from the JMSTimestamp.
+                  .withTime(now.minusHours(1))
                   .build())
           .get(10, TimeUnit.SECONDS);
 
@@ -359,7 +362,11 @@ class TracingAcrossHopsTest {
 
     // Producer's time to receipt: at least the back-dating, well under a minute.
     assertWithin(timer("activity.hop.transport", "rest"), 2_000, 60_000);
-    assertWithin(timer("activity.hop.transport", "jms"), 1_000, 60_000);
+    // JMS: from the broker's JMSTimestamp, not the event's time an hour back.
+    assertThat(count("activity.hop.transport", "jms")).isGreaterThan(jmsWaitsBefore);
+    assertThat(total("activity.hop.transport", "jms") - jmsWaitedBefore)
+        .as("JMS transport wait (ms) of this test's event")
+        .isBetween(0.0, 60_000.0);
     // Ingest and matching are in-memory: counted, and far below a second.
     assertWithin(meters.get("activity.hop.ingest").timer(), 0, 1_000);
     assertWithin(meters.get("activity.hop.route").timer(), 0, 1_000);
@@ -377,6 +384,11 @@ class TracingAcrossHopsTest {
   private long count(String name, String channel) {
     Timer t = meters.find(name).tag("channel", channel).timer();
     return t == null ? 0 : t.count();
+  }
+
+  private double total(String name, String channel) {
+    Timer t = meters.find(name).tag("channel", channel).timer();
+    return t == null ? 0 : t.totalTime(TimeUnit.MILLISECONDS);
   }
 
   private static void assertWithin(Timer timer, long minMillis, long maxMillis) {
@@ -548,6 +560,69 @@ class TracingAcrossHopsTest {
     assertThat(chain.get(0).getKind()).isEqualTo(SpanKind.PRODUCER);
     assertThat(chain.get(0).getAttributes().get(AttributeKey.stringKey("activity.subscription")))
         .isEqualTo(id);
+  }
+
+  @Test
+  void aDeadLetterHandedToItsDeadLetterChannelIsASendSpanWithTheReasonInTheProducersTrace()
+      throws Exception {
+    String leg = leg();
+    Api api = new Api(port);
+    String type = "com.example.trace.dlc" + leg;
+    String path = "/dlc-" + leg;
+    ChannelUri dlc = ChannelUri.parse("jms:queue:trace.dlc-" + leg);
+    Api.Response sub =
+        api.postJson(
+            "/api/v1/subscriptions",
+            """
+            {"name": "dlc %s", "pattern": {"type": ["%s"]}, "target": "%s",
+             "retry": {"maxAttempts": 1}, "deadLetter": "%s"}"""
+                .formatted(leg, type, webhook.url(path), dlc));
+    assertThat(sub.status()).as(sub.body()).isEqualTo(201);
+    String id = sub.json().get("id").asText();
+    webhook.failNext(path, 1);
+    List<CloudEvent> dead = new CopyOnWriteArrayList<>();
+    try (InboundChannel consumer =
+        channels
+            .adapter(dlc)
+            .openInbound(
+                dlc,
+                settings(leg),
+                (event, ack) -> {
+                  dead.add(event);
+                  ack.ack();
+                })) {
+      Span producer = app().spanBuilder("producer").setSpanKind(SpanKind.PRODUCER).startSpan();
+      producer.end();
+      assertThat(
+              api.publish(
+                      """
+                      {"specversion":"1.0","id":"dlc-%s","source":"/producer","type":"%s",
+                       "traceparent":"%s"}"""
+                          .formatted(leg, type, traceparent(producer.getSpanContext())))
+                  .status())
+          .isEqualTo(202);
+      await().atMost(Duration.ofSeconds(30)).until(() -> !dead.isEmpty());
+      CloudEvent letter = dead.get(0);
+      assertThat(letter.getId()).isEqualTo("dlc-" + leg);
+      assertThat(letter.getExtension("deadlettersubscription")).isEqualTo(id);
+      SpanContext continued = spanContext(letter);
+      // The dead-letter channel's consumer continues from the hand-over's span, in the
+      // producer's trace: send <dlc> <- the producer's span (the stored event's traceparent).
+      List<SpanData> chain = await().until(() -> chain(continued), c -> endsAt(c, producer));
+      assertThat(chain).hasSize(2);
+      SpanData send = chain.get(0);
+      assertThat(send.getName()).isEqualTo("send queue:trace.dlc-" + leg);
+      assertThat(send.getKind()).isEqualTo(SpanKind.PRODUCER);
+      assertThat(send.getAttributes().get(SYSTEM)).isEqualTo("activemq");
+      assertThat(send.getAttributes().get(AttributeKey.stringKey("activity.subscription")))
+          .isEqualTo(id);
+      assertThat(send.getAttributes().get(AttributeKey.stringKey("activity.dead_letter.reason")))
+          .isNotBlank()
+          .isEqualTo(String.valueOf(letter.getExtension("deadletterreason")));
+      assertThat(send.getAttributes().get(AttributeKey.stringKey("activity.dead_letter.origin")))
+          .startsWith("http://127.0.0.1:");
+      assertThat(send.getStatus().getStatusCode()).isNotEqualTo(StatusCode.ERROR);
+    }
   }
 
   @Test

@@ -7,19 +7,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.activityservice.app.support.Api;
 import io.activityservice.app.support.WebhookReceiver;
-import io.activityservice.testsupport.ServiceProcess;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
+import io.activityservice.app.support.ZipkinServer;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -32,7 +26,8 @@ import org.springframework.test.context.DynamicPropertySource;
  * from its executable jar on Maven Central (the build copies it to {@code target/zipkin}); the
  * service builds its OpenTelemetry SDK from the standard {@code otel.*} settings alone (exporter
  * {@code zipkin}, endpoint, sampler), and the test finds the trace through Zipkin's HTTP API. When
- * the jar is absent (the build could not fetch it), the test steps aside with the reason.
+ * the jar is absent (the build could not fetch it), the test steps aside with the reason ({@link
+ * ZipkinServer}).
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
@@ -45,52 +40,25 @@ import org.springframework.test.context.DynamicPropertySource;
 class TracingZipkinIT {
 
   static final ObjectMapper MAPPER = new ObjectMapper();
-  static final HttpClient HTTP = HttpClient.newHttpClient();
   static final WebhookReceiver webhook = new WebhookReceiver();
-  static Process zipkin;
-  static int zipkinPort;
+  static ZipkinServer zipkin;
 
   @BeforeAll
   static void startZipkin() throws Exception {
-    String jar = System.getProperty("zipkin.server.jar", "target/zipkin/zipkin-server-exec.jar");
-    Assumptions.assumeTrue(
-        Files.isRegularFile(Path.of(jar)),
-        "Zipkin's executable jar is not at "
-            + jar
-            + ": the build copies io.zipkin:zipkin-server:exec from Maven Central before the"
-            + " integration tests; it could not, so there is no trace backend to export to");
-    zipkinPort = ServiceProcess.freePort();
-    Path log = Path.of("target/zipkin/zipkin-" + zipkinPort + ".log");
-    zipkin =
-        new ProcessBuilder(
-                List.of(
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-Xmx256m",
-                    "-jar",
-                    jar,
-                    "--server.port=" + zipkinPort))
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .start();
-    await()
-        .atMost(Duration.ofMinutes(2))
-        .pollInterval(Duration.ofMillis(500))
-        .ignoreExceptions()
-        .until(() -> get("/health").statusCode() == 200);
+    zipkin = ZipkinServer.start();
   }
 
   @AfterAll
   static void stopZipkin() {
     webhook.close();
     if (zipkin != null) {
-      ServiceProcess.stop(zipkin, Duration.ofSeconds(10));
+      zipkin.close();
     }
   }
 
   @DynamicPropertySource
   static void zipkinEndpoint(DynamicPropertyRegistry registry) {
-    registry.add(
-        "otel.exporter.zipkin.endpoint", () -> "http://127.0.0.1:" + zipkinPort + "/api/v2/spans");
+    registry.add("otel.exporter.zipkin.endpoint", () -> zipkin.spansEndpoint());
   }
 
   @LocalServerPort int port;
@@ -130,7 +98,7 @@ class TracingZipkinIT {
             .pollInterval(Duration.ofMillis(500))
             .until(
                 () -> {
-                  HttpResponse<String> r = get("/api/v2/trace/" + traceId);
+                  HttpResponse<String> r = zipkin.get("/api/v2/trace/" + traceId);
                   return r.statusCode() == 200 ? MAPPER.readTree(r.body()) : null;
                 },
                 t ->
@@ -172,13 +140,5 @@ class TracingZipkinIT {
       }
     }
     throw new AssertionError("no span " + name + " in " + trace);
-  }
-
-  private static HttpResponse<String> get(String path) throws Exception {
-    return HTTP.send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + zipkinPort + path))
-            .timeout(Duration.ofSeconds(5))
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
   }
 }

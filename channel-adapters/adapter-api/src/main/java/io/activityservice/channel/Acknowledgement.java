@@ -27,8 +27,26 @@ package io.activityservice.channel;
  * <p>Only the first call counts: later calls to either method are ignored. Both methods may be
  * called from any thread, never block on I/O and never throw. Adapters implement this contract by
  * extending {@link OnceOnlyAcknowledgement}.
+ *
+ * <p>An acknowledgement stands for its transport message, so it also answers {@link
+ * #sentAtMillis()}: when the transport accepted the message (no allocation per message for it).
  */
 public interface Acknowledgement {
+
+  /** {@link #sentAtMillis()} of a transport that gives no send time. */
+  long NO_SENT_TIME = Long.MIN_VALUE;
+
+  /**
+   * When the transport took the message from its producer, in epoch milliseconds by the transport's
+   * clock: JMS {@code JMSTimestamp}, the SQS {@code SentTimestamp} system attribute, a Kafka record
+   * timestamp of type {@code CreateTime}; {@link #NO_SENT_TIME} when the transport gives none (a
+   * producer that disabled JMS timestamps, a Kafka {@code LogAppendTime} topic, HTTP). The router
+   * measures the time an event waited in the inbound transport from it, else from the event's
+   * {@code time}. The same for every hand-out of the message.
+   */
+  default long sentAtMillis() {
+    return NO_SENT_TIME;
+  }
 
   /** The event was handled: the transport may forget the message. Later calls are ignored. */
   void ack();

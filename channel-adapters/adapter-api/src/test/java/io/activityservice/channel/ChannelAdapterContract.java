@@ -73,6 +73,15 @@ public abstract class ChannelAdapterContract {
     return true;
   }
 
+  /**
+   * Whether the transport says when it took a message from its producer ({@link
+   * Acknowledgement#sentAtMillis()}): true for brokers; adapters without inbound channels say
+   * false.
+   */
+  protected boolean givesSendTime() {
+    return true;
+  }
+
   /** How long the transport may take to deliver a burst; generous for real brokers. */
   protected Duration deliveryTimeout() {
     return Duration.ofSeconds(60);
@@ -197,6 +206,44 @@ public abstract class ChannelAdapterContract {
     assertThat(got.getData()).isNotNull();
     assertThat(new String(got.getData().toBytes(), StandardCharsets.UTF_8))
         .isEqualToIgnoringWhitespace("{\"n\":7,\"text\":\"héllo\"}");
+  }
+
+  /**
+   * The transport's own send time reaches the handler with the message ({@link
+   * Acknowledgement#sentAtMillis()}), not the event's {@code time} (the sample's is in January
+   * 2026): between the send and the receipt, by the transport's clock on this machine; the same on
+   * a redelivered hand-out. Adapters whose transport gives none answer {@link
+   * Acknowledgement#NO_SENT_TIME}.
+   */
+  @Test
+  void theHandlerGetsTheTransportsSendTimeNotTheEventsTime() throws Exception {
+    ChannelUri uri = freshChannel();
+    List<Long> sentAt = new CopyOnWriteArrayList<>();
+    long before = System.currentTimeMillis();
+    CompletableFuture<Long> receivedAt = new CompletableFuture<>();
+    track(
+        openReceiver(
+            uri,
+            (event, ack) -> {
+              sentAt.add(ack.sentAtMillis());
+              if (sentAt.size() == 1 && supportsRedelivery()) {
+                ack.nack(new IllegalStateException("once more, for the redelivered hand-out"));
+              } else {
+                receivedAt.complete(System.currentTimeMillis());
+                ack.ack();
+              }
+            }));
+    OutboundChannel out = track(adapter().openOutbound(uri));
+    out.send(sampleEvent(3)).get(deliveryTimeout().toSeconds(), TimeUnit.SECONDS);
+    long after = receivedAt.get(deliveryTimeout().toSeconds(), TimeUnit.SECONDS);
+
+    if (!givesSendTime()) {
+      assertThat(sentAt).containsOnly(Acknowledgement.NO_SENT_TIME);
+      return;
+    }
+    // A second of slack either side: the broker's clock is this machine's, its granularity is not.
+    assertThat(sentAt.get(0)).isBetween(before - 1_000, after + 1_000);
+    assertThat(sentAt).containsOnly(sentAt.get(0));
   }
 
   /**

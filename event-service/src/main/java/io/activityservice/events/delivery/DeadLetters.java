@@ -2,8 +2,10 @@ package io.activityservice.events.delivery;
 
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
+import io.activityservice.channel.OutboundEvent;
 import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.log.LogSafe;
+import io.activityservice.events.tracing.EventTracing;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import java.nio.charset.StandardCharsets;
@@ -11,6 +13,7 @@ import java.time.Clock;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,20 +45,25 @@ public class DeadLetters {
   private final ChannelUri fallback;
   private final Function<DeadLetterRecord, CompletableFuture<Void>> keep;
   private final Clock clock;
+  private final Supplier<EventTracing> tracing;
 
   /**
    * @param fallback dead-letter channel for subscriptions without their own, or {@code null}
    * @param keep stores a dead letter durably (the service's dead-letter table)
+   * @param tracing traces the hand-over to a dead-letter channel (read on each one: the delivery's
+   *     tracing is set after start-up)
    */
   public DeadLetters(
       ChannelRegistry channels,
       ChannelUri fallback,
       Function<DeadLetterRecord, CompletableFuture<Void>> keep,
-      Clock clock) {
+      Clock clock,
+      Supplier<EventTracing> tracing) {
     this.channels = channels;
     this.fallback = fallback;
     this.keep = keep;
     this.clock = clock;
+    this.tracing = tracing;
   }
 
   /**
@@ -107,14 +115,37 @@ public class DeadLetters {
     return CompletableFuture.allOf(kept, forward(letter, to));
   }
 
-  /** Hands a dead letter to a channel; completes when the channel accepted it. */
+  /**
+   * Hands a dead letter to a channel; completes when the channel accepted it. Traced as a producer
+   * span {@code send <channel>} in the event's trace, with the reason ({@value #REASON}) and where
+   * it failed ({@value #ORIGIN}); the channel's consumer gets that span's context.
+   */
   public CompletableFuture<Void> forward(DeadLetter letter, ChannelUri to) {
+    EventTracing.Hop hop = EventTracing.Hop.NONE;
     try {
-      return channels.outbound(to).send(annotate(letter));
+      CloudEvent annotated = annotate(letter);
+      EventTracing t = tracing.get();
+      hop = t.deliver(null, annotated, t.outbound(to), letter.subscriptionId(), letter.attempts());
+      if (hop.recording()) {
+        hop.attribute(REASON, truncate(letter.reason()));
+        hop.attribute(ORIGIN, letter.origin() == null ? "none" : letter.origin());
+      }
+      CompletableFuture<Void> sent =
+          channels.outbound(to).send(t.continued(hop, OutboundEvent.of(annotated)));
+      EventTracing.Hop span = hop;
+      sent.whenComplete((ok, error) -> span.end(error));
+      return sent;
     } catch (RuntimeException e) {
+      hop.end(e);
       return CompletableFuture.failedFuture(e);
     }
   }
+
+  /** The span attribute of a forwarded dead letter's reason. */
+  static final String REASON = "activity.dead_letter.reason";
+
+  /** The span attribute of where a forwarded dead letter failed (target, inbound channel…). */
+  static final String ORIGIN = "activity.dead_letter.origin";
 
   /** The event with the dead-letter extensions. */
   static CloudEvent annotate(DeadLetter letter) {

@@ -132,7 +132,8 @@ public final class DurableDelivery implements AutoCloseable {
     this.writer =
         new StoreWriter(
             store, settings.maxQueuedParks(), this::enforceMaxPending, this::wakeRetries);
-    this.deadLetters = new DeadLetters(channels, fallbackDeadLetter, writer::deadLetter, clock);
+    this.deadLetters =
+        new DeadLetters(channels, fallbackDeadLetter, writer::deadLetter, clock, this::tracing);
     this.settler = new Settler(writer, deadLetters, metrics, clock);
     this.worker =
         new RetryWorker(store, settler, this, deadLetters, subscriptions, settings, clock);

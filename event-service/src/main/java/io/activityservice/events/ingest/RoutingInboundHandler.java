@@ -48,7 +48,7 @@ final class RoutingInboundHandler implements InboundHandler {
   @Override
   public void onEvent(CloudEvent event, Acknowledgement ack) {
     if (transport != null) {
-      HopLatency.waited(transport, event, System.currentTimeMillis());
+      HopLatency.waited(transport, event, ack.sentAtMillis(), System.currentTimeMillis());
     }
     EventTracing.Hop hop = tracing.received(event, from);
     received.increment();

@@ -1,5 +1,6 @@
 package io.activityservice.events.tracing;
 
+import io.activityservice.channel.Acknowledgement;
 import io.cloudevents.CloudEvent;
 import io.micrometer.core.instrument.Timer;
 import java.time.OffsetDateTime;
@@ -22,10 +23,25 @@ public final class HopLatency {
 
   /**
    * Records on {@code transport} how long {@code event} waited before receipt at {@code
-   * receivedAtMillis}, from its {@code time} (the producer's send time); an event without a time is
-   * not counted.
+   * receivedAtMillis}, from its {@code time}: for a transport that gives no send time of its own
+   * (the REST API).
    */
   public static void waited(Timer transport, CloudEvent event, long receivedAtMillis) {
+    waited(transport, event, Acknowledgement.NO_SENT_TIME, receivedAtMillis);
+  }
+
+  /**
+   * Records on {@code transport} how long {@code event} waited before receipt at {@code
+   * receivedAtMillis}: from the transport's send time {@code sentAtMillis} when it gives one (not
+   * {@link Acknowledgement#NO_SENT_TIME}), else from the event's {@code time} (the producer's); an
+   * event with neither is not counted.
+   */
+  public static void waited(
+      Timer transport, CloudEvent event, long sentAtMillis, long receivedAtMillis) {
+    if (sentAtMillis != Acknowledgement.NO_SENT_TIME) {
+      transport.record(waitMillis(sentAtMillis, receivedAtMillis), TimeUnit.MILLISECONDS);
+      return;
+    }
     OffsetDateTime time = event.getTime();
     if (time != null) {
       transport.record(waitMillis(epochMillis(time), receivedAtMillis), TimeUnit.MILLISECONDS);

@@ -2,6 +2,7 @@ package io.activityservice.events.tracing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.activityservice.channel.Acknowledgement;
 import io.cloudevents.core.builder.CloudEventBuilder;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -46,6 +47,25 @@ class HopLatencyTest {
     HopLatency.waited(timer, event(SENT), sent - 5_000); // the producer's clock runs ahead
     assertThat(timer.count()).isEqualTo(2);
     assertThat(timer.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(1_200.0);
+  }
+
+  @Test
+  void theTransportsSendTimeWinsOverTheEventsTimeAndCountsAnEventWithoutOne() {
+    Timer timer = Timer.builder("t").register(new SimpleMeterRegistry());
+    long sent = SENT.toInstant().toEpochMilli();
+
+    // The event was made 10 s before the producer sent it; the transport says when it was sent.
+    HopLatency.waited(timer, event(SENT), sent + 10_000, sent + 10_250);
+    assertThat(timer.count()).isEqualTo(1);
+    assertThat(timer.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(250.0);
+
+    HopLatency.waited(timer, event(null), sent, sent + 40);
+    assertThat(timer.count()).isEqualTo(2);
+    assertThat(timer.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(290.0);
+
+    HopLatency.waited(timer, event(SENT), Acknowledgement.NO_SENT_TIME, sent + 1_000);
+    assertThat(timer.count()).isEqualTo(3);
+    assertThat(timer.totalTime(TimeUnit.MILLISECONDS)).isEqualTo(1_290.0);
   }
 
   @Test

@@ -7,11 +7,10 @@ import io.activityservice.channel.OutboundChannel;
 import io.activityservice.channel.OutboundEvent;
 import io.activityservice.channel.Redaction;
 import io.activityservice.channel.SendOptions;
+import io.activityservice.channel.TraceContext;
 import io.cloudevents.CloudEvent;
 import java.net.URI;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.regex.Pattern;
 
 /**
  * POSTs each event as a structured-mode CloudEvent (the shared {@link CloudEventJson#STRUCTURED}
@@ -59,7 +58,7 @@ final class WebhookOutboundChannel implements OutboundChannel {
       byte[] body = DeliveryFormat.httpBody(event);
       boolean structured =
           event.format() != DeliveryFormat.DATA && event.format() != DeliveryFormat.BINARY;
-      SendOptions withTrace = options.withHeaders(traceHeaders(event.event()));
+      SendOptions withTrace = options.withHeaders(TraceContext.of(event.event()));
       post =
           client.exchange(
               new WebhookRequest(
@@ -91,30 +90,6 @@ final class WebhookOutboundChannel implements OutboundChannel {
         });
     return delivered;
   }
-
-  /**
-   * The W3C Trace Context headers of the event's distributed-tracing extension, so an HTTP receiver
-   * instrumented for W3C (not for CloudEvents) continues the trace too. Only a {@code traceparent}
-   * of W3C's shape is sent, and a {@code tracestate} of printable characters: a malformed value
-   * must not make the request invalid (the event is still delivered, without the headers).
-   */
-  static Map<String, String> traceHeaders(CloudEvent event) {
-    Object traceparent = event.getExtension(TRACEPARENT);
-    if (traceparent == null || !TRACEPARENT_SHAPE.matcher(traceparent.toString()).matches()) {
-      return Map.of();
-    }
-    Object tracestate = event.getExtension(TRACESTATE);
-    if (tracestate == null || !TRACESTATE_SHAPE.matcher(tracestate.toString()).matches()) {
-      return Map.of(TRACEPARENT, traceparent.toString());
-    }
-    return Map.of(TRACEPARENT, traceparent.toString(), TRACESTATE, tracestate.toString());
-  }
-
-  private static final String TRACEPARENT = "traceparent";
-  private static final String TRACESTATE = "tracestate";
-  private static final Pattern TRACEPARENT_SHAPE =
-      Pattern.compile("[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}");
-  private static final Pattern TRACESTATE_SHAPE = Pattern.compile("[\\x20-\\x7e]{1,512}");
 
   /** The data's content type; JSON data has none declared, and octets are sent as such. */
   static String dataContentType(CloudEvent event) {

@@ -405,7 +405,7 @@ final class JmsInboundChannel implements InboundChannel {
             e.getMessage());
         return; // committed with the batch
       }
-      Delivery delivery = new Delivery(batch, id, event);
+      Delivery delivery = new Delivery(batch, id, event, sentAt(message));
       batch.add(delivery);
       handOut(delivery);
     }
@@ -545,18 +545,29 @@ final class JmsInboundChannel implements InboundChannel {
     }
   }
 
+  /**
+   * The message's {@code JMSTimestamp} (when the provider took it from the producer), or {@link
+   * Acknowledgement#NO_SENT_TIME} when the producer disabled timestamps (0).
+   */
+  static long sentAt(Message message) throws JMSException {
+    long timestamp = message.getJMSTimestamp();
+    return timestamp > 0 ? timestamp : Acknowledgement.NO_SENT_TIME;
+  }
+
   /** One received message; {@code nacks} is only touched by the one current hand-out. */
   private static final class Delivery {
     final Batch batch;
     final String messageId;
     final CloudEvent event;
+    final long sentAt;
     int nacks;
     volatile boolean acked;
 
-    Delivery(Batch batch, String messageId, CloudEvent event) {
+    Delivery(Batch batch, String messageId, CloudEvent event, long sentAt) {
       this.batch = batch;
       this.messageId = messageId;
       this.event = event;
+      this.sentAt = sentAt;
     }
   }
 
@@ -569,6 +580,11 @@ final class JmsInboundChannel implements InboundChannel {
 
     Settlement(Delivery delivery) {
       this.delivery = delivery;
+    }
+
+    @Override
+    public long sentAtMillis() {
+      return delivery.sentAt;
     }
 
     @Override

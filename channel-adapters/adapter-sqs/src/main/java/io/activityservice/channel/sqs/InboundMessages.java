@@ -1,16 +1,19 @@
 package io.activityservice.channel.sqs;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.activityservice.channel.Acknowledgement;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.CloudEventJson;
 import io.activityservice.channel.InboundSettings;
 import io.activityservice.channel.PlainMessages;
+import io.activityservice.channel.TraceContext;
 import io.cloudevents.CloudEvent;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 
 /**
@@ -42,25 +45,42 @@ final class InboundMessages {
     JsonNode tree = CloudEventJson.readTree(body);
     if (CloudEventJson.isStructured(tree)) {
       try {
-        return CloudEventJson.fromTree(tree);
+        return withTraceContext(CloudEventJson.fromTree(tree), message);
       } catch (IllegalArgumentException notACloudEvent) {
         // A JSON object with specversion that is no valid CloudEvent: a plain message like any
         // other.
       }
     }
-    return PlainMessages.wrap(
-        uri, settings, message.messageId(), body, null, sentTime(message), tree);
+    return withTraceContext(
+        PlainMessages.wrap(uri, settings, message.messageId(), body, null, sentTime(message), tree),
+        message);
+  }
+
+  /**
+   * The event with the trace context of the message attributes {@code traceparent} / {@code
+   * tracestate} when its body has none (a plain body, or a producer that sets only the attributes).
+   */
+  private static CloudEvent withTraceContext(CloudEvent event, Message message) {
+    if (!message.hasMessageAttributes()) {
+      return event;
+    }
+    return TraceContext.orFrom(
+        event,
+        stringAttribute(message, TraceContext.TRACEPARENT),
+        stringAttribute(message, TraceContext.TRACESTATE));
+  }
+
+  private static String stringAttribute(Message message, String name) {
+    MessageAttributeValue value = message.messageAttributes().get(name);
+    return value == null ? null : value.stringValue();
   }
 
   private static OffsetDateTime sentTime(Message message) {
-    String sent = message.attributes().get(MessageSystemAttributeName.SENT_TIMESTAMP);
-    if (sent == null) {
-      return null;
-    }
-    try {
-      return OffsetDateTime.ofInstant(Instant.ofEpochMilli(Long.parseLong(sent)), ZoneOffset.UTC);
-    } catch (NumberFormatException e) {
-      return null;
-    }
+    long sent =
+        ReceivedBatch.sentMillis(
+            message.attributes().get(MessageSystemAttributeName.SENT_TIMESTAMP));
+    return sent == Acknowledgement.NO_SENT_TIME
+        ? null
+        : OffsetDateTime.ofInstant(Instant.ofEpochMilli(sent), ZoneOffset.UTC);
   }
 }

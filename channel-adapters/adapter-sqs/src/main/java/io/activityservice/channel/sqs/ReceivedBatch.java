@@ -1,7 +1,9 @@
 package io.activityservice.channel.sqs;
 
+import io.activityservice.channel.Acknowledgement;
 import io.activityservice.channel.OnceOnlyAcknowledgement;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
@@ -59,6 +61,21 @@ final class ReceivedBatch {
     return unsettled.get() == 0;
   }
 
+  /**
+   * Epoch milliseconds of an SQS {@code SentTimestamp} attribute, or {@link
+   * Acknowledgement#NO_SENT_TIME} if it is absent or not a number.
+   */
+  static long sentMillis(String sentTimestamp) {
+    if (sentTimestamp == null) {
+      return Acknowledgement.NO_SENT_TIME;
+    }
+    try {
+      return Long.parseLong(sentTimestamp);
+    } catch (NumberFormatException e) {
+      return Acknowledgement.NO_SENT_TIME;
+    }
+  }
+
   /** Counts one settled message; true for the last one. */
   private boolean countSettled() {
     return unsettled.decrementAndGet() == 0;
@@ -69,14 +86,22 @@ final class ReceivedBatch {
     private final ReceivedBatch batch;
     private final String receiptHandle;
     private final String receiveCount;
+    private final String sentTimestamp;
     private final Settler settler;
 
     Settlement(ReceivedBatch batch, Message message, Settler settler) {
       this.batch = batch;
       this.receiptHandle = message.receiptHandle();
-      this.receiveCount =
-          message.attributes().get(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT);
+      Map<MessageSystemAttributeName, String> attributes = message.attributes();
+      this.receiveCount = attributes.get(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT);
+      this.sentTimestamp = attributes.get(MessageSystemAttributeName.SENT_TIMESTAMP);
       this.settler = settler;
+    }
+
+    /** The {@code SentTimestamp} system attribute (ReceiveMessage asks for it). */
+    @Override
+    public long sentAtMillis() {
+      return sentMillis(sentTimestamp);
     }
 
     String receiptHandle() {

@@ -6,6 +6,7 @@ import io.activityservice.channel.DeliveryFormat;
 import io.activityservice.channel.OutboundChannel;
 import io.activityservice.channel.OutboundEvent;
 import io.activityservice.channel.PlainMessages;
+import io.activityservice.channel.TraceContext;
 import io.activityservice.channel.WireFormat;
 import io.activityservice.channel.batching.BatchPolicy;
 import io.cloudevents.CloudEvent;
@@ -13,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.regex.Pattern;
@@ -89,14 +91,20 @@ final class SqsOutboundChannel implements OutboundChannel {
                     + " has data that is not UTF-8 text; an SQS body must be text, so format"
                     + " \"data\" cannot carry it (deliver it structured, or transform it to text)"));
       }
-      if (json.length > maxBytes) {
+      // The trace context also travels as message attributes (the distributed-tracing extension's
+      // SQS binding), for consumers that read it there; the structured body keeps it too. Two of
+      // the ten attributes SQS allows; the adapter sends no others.
+      Map<String, String> traceContext = TraceContext.of(event);
+      long size = json.length + SqsRequests.attributeBytes(traceContext);
+      if (size > maxBytes) {
         return CompletableFuture.failedFuture(
             new IllegalArgumentException(
                 "event "
                     + event.getId()
                     + " is "
-                    + json.length
+                    + size
                     + (dataOnly ? " bytes of data" : " bytes as CloudEvent JSON")
+                    + (traceContext.isEmpty() ? "" : " and trace context attributes")
                     + "; SQS channel "
                     + uri
                     + " accepts at most "
@@ -107,9 +115,12 @@ final class SqsOutboundChannel implements OutboundChannel {
       SqsRequests.Outgoing out =
           fifo
               ? new SqsRequests.Outgoing(
-                  body, groupOf(outbound.partitionKey()), outbound.encoded(DEDUPLICATION_ID))
-              : new SqsRequests.Outgoing(body, null, null);
-      return batcher.submit(out, json.length);
+                  body,
+                  groupOf(outbound.partitionKey()),
+                  outbound.encoded(DEDUPLICATION_ID),
+                  traceContext)
+              : new SqsRequests.Outgoing(body, null, null, traceContext);
+      return batcher.submit(out, size);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }

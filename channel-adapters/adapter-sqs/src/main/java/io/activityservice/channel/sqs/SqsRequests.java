@@ -1,8 +1,11 @@
 package io.activityservice.channel.sqs;
 
+import io.activityservice.channel.TraceContext;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Function;
 import software.amazon.awssdk.services.sqs.SqsAsyncClient;
@@ -11,6 +14,7 @@ import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchReq
 import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchResultEntry;
 import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchResultEntry;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
 import software.amazon.awssdk.services.sqs.model.ReceiveMessageResponse;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
@@ -33,8 +37,33 @@ final class SqsRequests {
     }
   }
 
-  /** One message body (and FIFO ids) to send. */
-  record Outgoing(String body, String groupId, String deduplicationId) {}
+  /**
+   * One message body (and FIFO ids) to send, with the event's trace context as message attributes
+   * ({@link TraceContext#of}; empty for most events: the shared empty map).
+   */
+  record Outgoing(
+      String body, String groupId, String deduplicationId, Map<String, String> traceContext) {}
+
+  /** The message attributes ReceiveMessage asks for: the W3C trace context. */
+  static final List<String> TRACE_ATTRIBUTES =
+      List.of(TraceContext.TRACEPARENT, TraceContext.TRACESTATE);
+
+  /**
+   * The bytes SQS counts for a message attribute of type String (name, type and value) in its
+   * message size limit.
+   */
+  static int attributeBytes(Map<String, String> attributes) {
+    if (attributes.isEmpty()) {
+      return 0; // most events: no iterator on the hot path
+    }
+    int bytes = 0;
+    for (Map.Entry<String, String> a : attributes.entrySet()) {
+      bytes += a.getKey().length() + STRING.length() + a.getValue().length();
+    }
+    return bytes;
+  }
+
+  private static final String STRING = "String";
 
   /** One ChangeMessageVisibility entry. */
   record VisibilityChange(String receiptHandle, int seconds) {}
@@ -70,7 +99,7 @@ final class SqsRequests {
 
   /**
    * One long poll for up to {@code max} messages, with the receive count and the sent time (the
-   * only attributes the adapter reads; message attributes are not requested).
+   * only system attributes the adapter reads) and the trace context message attributes.
    */
   CompletableFuture<ReceiveMessageResponse> receive(
       int max, int waitSeconds, int visibilitySeconds) {
@@ -84,7 +113,8 @@ final class SqsRequests {
                         .visibilityTimeout(visibilitySeconds)
                         .messageSystemAttributeNames(
                             MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT,
-                            MessageSystemAttributeName.SENT_TIMESTAMP)));
+                            MessageSystemAttributeName.SENT_TIMESTAMP)
+                        .messageAttributeNames(TRACE_ATTRIBUTES)));
   }
 
   /** SendMessageBatch of {@code items}; one outcome per item, in order. */
@@ -94,13 +124,16 @@ final class SqsRequests {
           List<SendMessageBatchRequestEntry> entries = new ArrayList<>(items.size());
           for (int i = 0; i < items.size(); i++) {
             Outgoing o = items.get(i);
-            entries.add(
+            SendMessageBatchRequestEntry.Builder entry =
                 SendMessageBatchRequestEntry.builder()
                     .id(IDS[i])
                     .messageBody(o.body())
                     .messageGroupId(o.groupId())
-                    .messageDeduplicationId(o.deduplicationId())
-                    .build());
+                    .messageDeduplicationId(o.deduplicationId());
+            if (!o.traceContext().isEmpty()) {
+              entry.messageAttributes(messageAttributes(o.traceContext()));
+            }
+            entries.add(entry.build());
           }
           return client
               .sendMessageBatch(r -> r.queueUrl(u).entries(entries))
@@ -112,6 +145,15 @@ final class SqsRequests {
                           SendMessageBatchResultEntry::id,
                           r.failed()));
         });
+  }
+
+  private static Map<String, MessageAttributeValue> messageAttributes(Map<String, String> values) {
+    Map<String, MessageAttributeValue> attributes = new HashMap<>(4);
+    values.forEach(
+        (name, value) ->
+            attributes.put(
+                name, MessageAttributeValue.builder().dataType(STRING).stringValue(value).build()));
+    return attributes;
   }
 
   /** DeleteMessageBatch of the receipt handles; one outcome per handle, in order. */

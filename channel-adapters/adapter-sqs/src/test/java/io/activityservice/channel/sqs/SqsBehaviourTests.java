@@ -258,6 +258,151 @@ abstract class SqsBehaviourTests {
     await().atMost(Duration.ofSeconds(30)).until(() -> queueIsEmpty(adapter, url));
   }
 
+  /**
+   * The distributed-tracing extension's SQS binding: the trace context leaves as the message
+   * attributes {@code traceparent} / {@code tracestate} (beside the structured body), and a plain
+   * body takes it from them on receipt.
+   */
+  @Test
+  void traceContextTravelsAsMessageAttributesAndAPlainBodyTakesItFromThem() throws Exception {
+    SqsChannelAdapter adapter = adapter(properties(), new RequestRecorder());
+    String traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    CloudEvent traced =
+        CloudEventBuilder.v1(event(1, 100))
+            .withExtension("traceparent", traceparent)
+            .withExtension("tracestate", "vendor=abc")
+            .build();
+    ChannelUri uri = fresh("traced");
+    String url = adapter.queueUrl(uri).join();
+    OutboundChannel out = track(adapter.openOutbound(uri));
+    out.send(traced).get(10, TimeUnit.SECONDS);
+    var received =
+        adapter
+            .client()
+            .receiveMessage(
+                r ->
+                    r.queueUrl(url)
+                        .waitTimeSeconds(5)
+                        .messageAttributeNames("All")
+                        .maxNumberOfMessages(1))
+            .join()
+            .messages();
+    assertThat(received).hasSize(1);
+    assertThat(received.get(0).messageAttributes()).containsOnlyKeys("traceparent", "tracestate");
+    assertThat(received.get(0).messageAttributes().get("traceparent").stringValue())
+        .isEqualTo(traceparent);
+    assertThat(received.get(0).messageAttributes().get("traceparent").dataType())
+        .isEqualTo("String");
+    assertThat(received.get(0).messageAttributes().get("tracestate").stringValue())
+        .isEqualTo("vendor=abc");
+
+    // An event without trace context sends no attributes at all.
+    ChannelUri untracedUri = fresh("untraced");
+    String untracedUrl = adapter.queueUrl(untracedUri).join();
+    track(adapter.openOutbound(untracedUri)).send(event(2, 100)).get(10, TimeUnit.SECONDS);
+    var untraced =
+        adapter
+            .client()
+            .receiveMessage(
+                r ->
+                    r.queueUrl(untracedUrl)
+                        .waitTimeSeconds(5)
+                        .messageAttributeNames("All")
+                        .maxNumberOfMessages(1))
+            .join()
+            .messages();
+    assertThat(untraced)
+        .singleElement()
+        .satisfies(m -> assertThat(m.hasMessageAttributes()).isFalse());
+
+    // A plain body (a producer that is not CloudEvents-aware) with the W3C attributes, and one
+    // with a malformed traceparent, which is not taken.
+    ChannelUri plain = fresh("plain-traced");
+    String plainUrl = adapter.queueUrl(plain).join();
+    String tracedId =
+        adapter
+            .client()
+            .sendMessage(
+                r ->
+                    r.queueUrl(plainUrl)
+                        .messageBody("{\"a\":1}")
+                        .messageAttributes(
+                            Map.of(
+                                "traceparent",
+                                stringAttribute(traceparent),
+                                "tracestate",
+                                stringAttribute("vendor=abc"))))
+            .join()
+            .messageId();
+    String malformedId =
+        adapter
+            .client()
+            .sendMessage(
+                r ->
+                    r.queueUrl(plainUrl)
+                        .messageBody("{\"a\":2}")
+                        .messageAttributes(Map.of("traceparent", stringAttribute("not-a-trace"))))
+            .join()
+            .messageId();
+    Map<String, CloudEvent> got = new ConcurrentHashMap<>();
+    track(
+        adapter.openInbound(
+            plain,
+            new InboundSettings("com.example.plain", URI.create("/legacy/meters"), Map.of()),
+            (e, ack) -> {
+              got.put(e.getId(), e);
+              ack.ack();
+            }));
+    await().atMost(Duration.ofSeconds(30)).until(() -> got.size() == 2);
+    assertThat(got.get(tracedId).getExtension("traceparent")).isEqualTo(traceparent);
+    assertThat(got.get(tracedId).getExtension("tracestate")).isEqualTo("vendor=abc");
+    assertThat(got.get(malformedId).getExtension("traceparent")).isNull();
+  }
+
+  /** A structured body's own trace context wins over the attributes'. */
+  @Test
+  void aStructuredBodysTraceContextWinsOverTheAttributes() throws Exception {
+    SqsChannelAdapter adapter = adapter(properties(), new RequestRecorder());
+    String own = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    ChannelUri uri = fresh("both");
+    String url = adapter.queueUrl(uri).join();
+    CloudEvent event = CloudEventBuilder.v1(event(3, 50)).withExtension("traceparent", own).build();
+    String body =
+        new String(
+            io.activityservice.channel.CloudEventJson.STRUCTURED.encode(event),
+            StandardCharsets.UTF_8);
+    adapter
+        .client()
+        .sendMessage(
+            r ->
+                r.queueUrl(url)
+                    .messageBody(body)
+                    .messageAttributes(
+                        Map.of(
+                            "traceparent",
+                            stringAttribute(
+                                "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"))))
+        .join();
+    CompletableFuture<CloudEvent> got = new CompletableFuture<>();
+    track(
+        adapter.openInbound(
+            uri,
+            InboundSettings.strict(),
+            (e, ack) -> {
+              got.complete(e);
+              ack.ack();
+            }));
+    assertThat(got.get(30, TimeUnit.SECONDS).getExtension("traceparent")).isEqualTo(own);
+  }
+
+  private static software.amazon.awssdk.services.sqs.model.MessageAttributeValue stringAttribute(
+      String value) {
+    return software.amazon.awssdk.services.sqs.model.MessageAttributeValue.builder()
+        .dataType("String")
+        .stringValue(value)
+        .build();
+  }
+
   @Test
   void plainBodyWithoutDefaultsIsDeletedNotRedelivered() {
     SqsChannelAdapter adapter = adapter(properties(), new RequestRecorder());

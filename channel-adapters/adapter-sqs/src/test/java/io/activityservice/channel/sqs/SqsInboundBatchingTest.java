@@ -63,8 +63,8 @@ class SqsInboundBatchingTest {
     assertThat(sqs.receives.get(0).maxNumberOfMessages()).isEqualTo(10);
     assertThat(sqs.receives.get(0).waitTimeSeconds()).isEqualTo(20);
     assertThat(sqs.receives.get(0).messageAttributeNames())
-        .as("message attributes are never read")
-        .isEmpty();
+        .as("only the trace context's message attributes are read")
+        .containsExactly("traceparent", "tracestate");
   }
 
   @Test

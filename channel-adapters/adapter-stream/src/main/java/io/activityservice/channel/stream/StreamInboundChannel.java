@@ -1,5 +1,6 @@
 package io.activityservice.channel.stream;
 
+import io.activityservice.channel.Acknowledgement;
 import io.activityservice.channel.Backoff;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.InboundChannel;
@@ -110,12 +111,12 @@ final class StreamInboundChannel implements InboundChannel {
       permits.release(); // re-fetched after a rebalance while still being processed here
       return;
     }
-    Delivery delivery = new Delivery(acks, offset);
+    Long timestamp = headers.get(KafkaHeaders.RECEIVED_TIMESTAMP, Long.class);
+    Delivery delivery = new Delivery(acks, offset, sentAt(timestamp, headers));
     CloudEvent event;
     try {
       Object payload = message.getPayload();
       byte[] value = payload instanceof byte[] bytes ? bytes : null;
-      Long timestamp = headers.get(KafkaHeaders.RECEIVED_TIMESTAMP, Long.class);
       String origin = (topic == null ? uri.address() : topic) + "-" + partition + "-" + offset;
       event =
           KafkaCloudEventCodec.decode(headers, value, origin, uri.address(), timestamp, settings);
@@ -233,15 +234,33 @@ final class StreamInboundChannel implements InboundChannel {
     }
   }
 
+  /**
+   * The record's timestamp when it is the producer's ({@code CreateTime}: when the producer sent
+   * it); a {@code LogAppendTime} (the broker's) or a missing one gives {@link
+   * Acknowledgement#NO_SENT_TIME}.
+   */
+  static long sentAt(Long timestamp, MessageHeaders headers) {
+    if (timestamp == null
+        || timestamp < 0
+        || !CREATE_TIME.equals(String.valueOf(headers.get(KafkaHeaders.TIMESTAMP_TYPE)))) {
+      return Acknowledgement.NO_SENT_TIME;
+    }
+    return timestamp;
+  }
+
+  private static final String CREATE_TIME = "CREATE_TIME";
+
   /** One consumed record; {@code nacks} is only touched by its one current hand-out. */
   private static final class Delivery {
     final ContiguousAcks<Acknowledgment> acks;
     final long offset;
+    final long sentAt;
     int nacks;
 
-    Delivery(ContiguousAcks<Acknowledgment> acks, long offset) {
+    Delivery(ContiguousAcks<Acknowledgment> acks, long offset, long sentAt) {
       this.acks = acks;
       this.offset = offset;
+      this.sentAt = sentAt;
     }
   }
 
@@ -253,6 +272,11 @@ final class StreamInboundChannel implements InboundChannel {
     Settlement(Delivery delivery, CloudEvent event) {
       this.delivery = delivery;
       this.event = event;
+    }
+
+    @Override
+    public long sentAtMillis() {
+      return delivery.sentAt;
     }
 
     @Override
