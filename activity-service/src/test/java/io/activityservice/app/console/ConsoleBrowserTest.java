@@ -451,6 +451,37 @@ class ConsoleBrowserTest {
   }
 
   @Test
+  void theSubscriptionEditorSetsOrderingPerKeyAndShowsABadKeyAtItsField() {
+    open("subscriptions/new");
+    paste(find("#subscription-form textarea[name=pattern]"), "{\"type\": [\"com.example.order\"]}");
+    find("#sub-name").sendKeys(unique("ordered"));
+    find("#sub-target").sendKeys("jms:queue:ordered.orders");
+    find("#sub-ordering-key").sendKeys("data..orderId");
+    find("#sub-ordering-max-wait").sendKeys("PT30S");
+    find("#save-subscription").click();
+    WebElement error =
+        waiting()
+            .until(
+                d ->
+                    d.findElement(By.cssSelector("[data-error-for='ordering.key']"))
+                            .getText()
+                            .isEmpty()
+                        ? null
+                        : d.findElement(By.cssSelector("[data-error-for='ordering.key']")));
+    assertThat(error.getText()).contains("path into the data");
+    assertThat(driver.getCurrentUrl()).endsWith("#/subscriptions/new");
+
+    find("#sub-ordering-key").clear();
+    find("#sub-ordering-key").sendKeys("data.orderId");
+    find("#save-subscription").click();
+    waiting().until(d -> d.getCurrentUrl().matches(".*#/subscriptions/[0-9a-f-]{36}$"));
+    assertThat(find("pre").getText())
+        .contains("\"ordering\"")
+        .contains("\"key\": \"data.orderId\"")
+        .contains("\"maxWait\": \"PT30S\"");
+  }
+
+  @Test
   void subscriptionFormShowsTheServicesErrorsAtTheirFields() {
     open("subscriptions/new");
     paste(find("#subscription-form textarea[name=pattern]"), "{\"type\": \"not-a-list\"}");
