@@ -454,8 +454,19 @@ class ConsoleBrowserTest {
   void theSubscriptionEditorSetsOrderingPerKeyAndShowsABadKeyAtItsField() {
     open("subscriptions/new");
     paste(find("#subscription-form textarea[name=pattern]"), "{\"type\": [\"com.example.order\"]}");
+    // The editor keeps what an earlier test typed: every field is cleared first.
+    for (String field :
+        List.of(
+            "#sub-name",
+            "#sub-target",
+            "#sub-transform-data",
+            "#sub-ordering-key",
+            "#sub-ordering-max-wait")) {
+      find(field).clear();
+    }
+    new org.openqa.selenium.support.ui.Select(find("#sub-format")).selectByValue("");
     find("#sub-name").sendKeys(unique("ordered"));
-    find("#sub-target").sendKeys("jms:queue:ordered.orders");
+    find("#sub-target").sendKeys(webhook.url("/ordered-console"));
     find("#sub-ordering-key").sendKeys("data..orderId");
     find("#sub-ordering-max-wait").sendKeys("PT30S");
     find("#save-subscription").click();
@@ -474,7 +485,11 @@ class ConsoleBrowserTest {
     find("#sub-ordering-key").clear();
     find("#sub-ordering-key").sendKeys("data.orderId");
     find("#save-subscription").click();
-    waiting().until(d -> d.getCurrentUrl().matches(".*#/subscriptions/[0-9a-f-]{36}$"));
+    try {
+      waiting().until(d -> d.getCurrentUrl().matches(".*#/subscriptions/[0-9a-f-]{36}$"));
+    } catch (org.openqa.selenium.TimeoutException e) {
+      throw new AssertionError("not saved: " + find("#subscription-form").getText(), e);
+    }
     assertThat(find("pre").getText())
         .contains("\"ordering\"")
         .contains("\"key\": \"data.orderId\"")
