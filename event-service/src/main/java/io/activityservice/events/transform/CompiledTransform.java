@@ -346,9 +346,8 @@ public final class CompiledTransform {
                 + " characters; at most activity.transforms.max-expression-length="
                 + limits.maxExpressionLength());
       }
-      Jsonata parsed;
       try {
-        parsed = Jsonata.jsonata(text);
+        return new Expression(field, text, limits, Jsonata.jsonata(text));
       } catch (JException e) {
         throw new InvalidInputException(
             field,
@@ -359,8 +358,6 @@ public final class CompiledTransform {
         throw new InvalidInputException(
             field, "is not a valid JSONata expression (the parser gave up on it)");
       }
-      requireSmallLiteralRanges(field, text, limits);
-      return new Expression(field, text, limits, parsed);
     }
 
     /** The value, or {@code null} when the expression gives none. */
@@ -390,82 +387,6 @@ public final class CompiledTransform {
       } catch (RuntimeException e) {
         throw new TransformException(field + " failed: " + budget.explain(e), e);
       }
-    }
-  }
-
-  /**
-   * Refuses a range with literal bounds ({@code [1..10000000]}) of more items than the output may
-   * have bytes: evaluated, it would allocate the whole sequence (hundreds of MB, seconds) before
-   * the output bound could stop it. Ranges with computed bounds are left to the evaluation budget.
-   * Scans the text outside string literals, quoted names and comments.
-   *
-   * @throws InvalidInputException naming {@code field} and the range's position
-   */
-  static void requireSmallLiteralRanges(String field, String text, TransformLimits limits) {
-    int n = text.length();
-    for (int i = 0; i < n; i++) {
-      char c = text.charAt(i);
-      if (c == '"' || c == '\'' || c == '`') {
-        int j = i + 1;
-        while (j < n && text.charAt(j) != c) {
-          j += text.charAt(j) == '\\' && c != '`' ? 2 : 1;
-        }
-        i = j;
-      } else if (c == '/' && i + 1 < n && text.charAt(i + 1) == '*') {
-        int end = text.indexOf("*/", i + 2);
-        i = end < 0 ? n : end + 1;
-      } else if (c == '.' && i + 1 < n && text.charAt(i + 1) == '.') {
-        int leftEnd = i;
-        while (leftEnd > 0 && Character.isWhitespace(text.charAt(leftEnd - 1))) {
-          leftEnd--;
-        }
-        int leftStart = leftEnd;
-        while (leftStart > 0 && Character.isDigit(text.charAt(leftStart - 1))) {
-          leftStart--;
-        }
-        if (leftStart > 0 && text.charAt(leftStart - 1) == '-') {
-          leftStart--;
-        }
-        int rightStart = i + 2;
-        while (rightStart < n && Character.isWhitespace(text.charAt(rightStart))) {
-          rightStart++;
-        }
-        int rightEnd =
-            rightStart < n && text.charAt(rightStart) == '-' ? rightStart + 1 : rightStart;
-        while (rightEnd < n && Character.isDigit(text.charAt(rightEnd))) {
-          rightEnd++;
-        }
-        Long from = number(text.substring(leftStart, leftEnd));
-        Long to = number(text.substring(rightStart, rightEnd));
-        if (from != null && to != null && to - from + 1 > limits.maxOutputBytes()) {
-          throw new InvalidInputException(
-              field,
-              "the range ["
-                  + from
-                  + ".."
-                  + to
-                  + "] (at position "
-                  + leftStart
-                  + ") has "
-                  + (to - from + 1)
-                  + " items, more than activity.transforms.max-output-bytes="
-                  + limits.maxOutputBytes()
-                  + " allows the output to hold");
-        }
-        i++;
-      }
-    }
-  }
-
-  /** An integer literal, or {@code null} if the text is not one (or is out of range). */
-  private static Long number(String text) {
-    if (text.isEmpty() || text.equals("-") || text.length() > 18) {
-      return null;
-    }
-    try {
-      return Long.parseLong(text);
-    } catch (NumberFormatException e) {
-      return null;
     }
   }
 
