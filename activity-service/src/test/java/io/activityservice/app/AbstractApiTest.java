@@ -298,6 +298,70 @@ abstract class AbstractApiTest {
   }
 
   @Test
+  void anOrderedSubscriptionDeliversEachKeyInOrderAcrossRetriesAndRefusesABadOrdering() {
+    String type = unique("com.example.ordered");
+    String path = "/" + unique("ordered");
+    String create =
+        """
+        {"name": "ordered", "pattern": {"type": ["%s"]}, "target": "%s",
+         "retry": {"initialBackoff": "PT0.05S", "maxBackoff": "PT0.1S"}, "ordering": %s}""";
+    assertProblem(
+        api.postJson(
+            "/api/v1/subscriptions",
+            create.formatted(type, webhook.url(path), "{\"key\": \"data..orderId\"}")),
+        400,
+        "ordering.key");
+    assertProblem(
+        api.postJson(
+            "/api/v1/subscriptions",
+            create.formatted(type, webhook.url(path), "{\"maxWait\": \"PT1S\"}")),
+        400,
+        "ordering.key");
+    assertProblem(
+        api.postJson(
+            "/api/v1/subscriptions",
+            create.formatted(
+                type, webhook.url(path), "{\"key\": \"subject\", \"maxWait\": \"PT0S\"}")),
+        400,
+        "ordering.maxWait");
+    assertProblem(
+        api.postJson(
+            "/api/v1/subscriptions",
+            create.formatted(
+                type, webhook.url(path), "{\"key\": \"subject\", \"maxWait\": \"soon\"}")),
+        400,
+        "ordering.maxWait");
+
+    Response sub =
+        api.postJson(
+            "/api/v1/subscriptions",
+            create.formatted(
+                type, webhook.url(path), "{\"key\": \"data.orderId\", \"maxWait\": \"PT30S\"}"));
+    assertThat(sub.status()).as(sub.body()).isEqualTo(201);
+    String id = sub.json().get("id").asText();
+    JsonNode ordering = api.get("/api/v1/subscriptions/" + id).json().get("ordering");
+    assertThat(ordering.get("key").asText()).isEqualTo("data.orderId");
+    assertThat(ordering.get("maxWait").asText()).isEqualTo("PT30S");
+
+    // The first event fails twice: the later ones of its key wait behind it.
+    webhook.failNext(path, 2);
+    for (int n = 0; n < 5; n++) {
+      assertThat(
+              api.publish(
+                      """
+          {"specversion": "1.0", "id": "%s-%d", "source": "/orders", "type": "%s",
+           "datacontenttype": "application/json", "data": {"orderId": "o-1", "n": %d}}"""
+                          .formatted(id, n, type, n))
+                  .status())
+          .isEqualTo(202);
+    }
+    await().atMost(Duration.ofSeconds(20)).until(() -> webhook.calls(path).size() >= 5);
+    assertThat(webhook.calls(path).stream().map(c -> c.body().replaceAll(".*\"n\":(\\d+).*", "$1")))
+        .containsExactly("0", "1", "2", "3", "4");
+    assertThat(api.delete("/api/v1/subscriptions/" + id).status()).isEqualTo(204);
+  }
+
+  @Test
   void deadLettersAreBrowsedAndRedriven() {
     String type = unique("com.example.redrive");
     String path = "/" + unique("redrive");

@@ -10,6 +10,7 @@ import io.activityservice.events.json.Json;
 import io.activityservice.events.problem.ConflictException;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
+import io.activityservice.events.subscription.Ordering;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.Subscription;
 import io.activityservice.events.subscription.SubscriptionService;
@@ -217,6 +218,46 @@ class SubscriptionController {
     }
   }
 
+  /**
+   * Ordering per key: the subscription's events of one key are delivered one at a time, in the
+   * order the service accepted them; while one waits for a retry, the later ones of its key wait
+   * behind it and the other keys go on, across replicas and restarts. An event may hold up its key
+   * for at most {@code maxWait} (from its first attempt): past it, it is dead-lettered with that
+   * reason and its key flows again. The key goes on the wire as the transport's group or partition
+   * key (JMS {@code JMSXGroupID}, SQS FIFO message group, Kafka record key). See
+   * docs/delivery-semantics.md.
+   *
+   * @param key a CloudEvents attribute or extension name ({@code subject}, {@code tenant}) or a
+   *     path into the JSON data ({@code data.orderId}); events without a value share one key
+   * @param maxWait how long one event may hold up its key (ISO-8601, positive, at most PT24H);
+   *     default {@code retry.maxAge}
+   */
+  record OrderingSpec(
+      @Schema(
+              requiredMode = Schema.RequiredMode.REQUIRED,
+              maxLength = 255,
+              example = "data.orderId")
+          String key,
+      // Text, parsed here: a malformed duration is then a 400 naming ordering.maxWait.
+      @Schema(format = "duration", example = "PT30S") String maxWait) {
+    Ordering toOrdering(RetryPolicy retry) {
+      Duration wait = null;
+      if (maxWait != null && !maxWait.isBlank()) {
+        try {
+          wait = Duration.parse(maxWait.trim());
+        } catch (java.time.format.DateTimeParseException e) {
+          throw new InvalidInputException(
+              "ordering.maxWait", "must be an ISO-8601 duration such as PT30S");
+        }
+      }
+      return Ordering.of(key, wait, retry);
+    }
+
+    static OrderingSpec of(Ordering o) {
+      return o == null ? null : new OrderingSpec(o.key().expression(), o.maxWait().toString());
+    }
+  }
+
   record SubscriptionRequest(
       @Schema(
               requiredMode = Schema.RequiredMode.REQUIRED,
@@ -246,7 +287,14 @@ class SubscriptionController {
                       + " webhooks, binary for JMS and Kafka). A format the target's transport"
                       + " cannot send is a 400 naming format.",
               allowableValues = {"structured", "binary", "data"})
-          String format) {
+          String format,
+      @Schema(
+              description =
+                  "Ordering per key: events of one key are delivered one at a time and in order;"
+                      + " a failing one holds up only the later events of its key, for at most"
+                      + " maxWait, then it is dead-lettered. Absent: no ordering (retries may"
+                      + " reorder events).")
+          OrderingSpec ordering) {
 
     TargetSettings webhook() {
       if (signing != null && signing.scheme() == null) {
@@ -281,7 +329,8 @@ class SubscriptionController {
           @Schema(description = "the signing secret (whsec_…): in the create answer only")
           String secret,
       TransformSpec transform,
-      @Schema(allowableValues = {"structured", "binary", "data"}) String format) {
+      @Schema(allowableValues = {"structured", "binary", "data"}) String format,
+      OrderingSpec ordering) {
     static SubscriptionView of(Subscription s) {
       return of(s, null);
     }
@@ -303,7 +352,8 @@ class SubscriptionController {
           w == null ? null : Flow.of(w.flow()),
           secret,
           TransformSpec.of(s.transform()),
-          s.format() == null ? null : s.format().wireName());
+          s.format() == null ? null : s.format().wireName(),
+          OrderingSpec.of(s.ordering()));
     }
   }
 
@@ -344,19 +394,21 @@ class SubscriptionController {
             "connection", "no connection named '" + webhook.connection() + "'");
       }
     }
+    RetryPolicy retry = body.retry() == null ? null : body.retry().toPolicy();
     SubscriptionService.Created created =
         subscriptions.create(
             body.name(),
             pattern,
             body.filter(),
             body.target(),
-            body.retry() == null ? null : body.retry().toPolicy(),
+            retry,
             body.deadLetter(),
             caller.id(),
             new SubscriptionService.DeliveryOptions(
                 webhook,
                 body.transform() == null ? null : body.transform().toTransform(),
-                format(body.format())));
+                format(body.format()),
+                body.ordering() == null ? null : body.ordering().toOrdering(retry)));
     Subscription s = created.subscription();
     return ResponseEntity.created(URI.create("/api/v1/subscriptions/" + s.id()))
         .body(SubscriptionView.of(s, created.secret()));

@@ -255,6 +255,7 @@ function editor(container, ctx, from) {
   const flow = from && from.flow ? from.flow : {};
   const breaker = flow.circuitBreaker || {};
   const transform = from && from.transform ? from.transform : {};
+  const ordering = from && from.ordering ? from.ordering : {};
   const form = h('form', {class: 'form', id: 'subscription-form', novalidate: true},
     field('Name', input('name', from ? from.name + ' (copy)' : '', {id: 'sub-name', required: true})),
     patternEditor.el,
@@ -285,6 +286,13 @@ function editor(container, ctx, from) {
         field('Max backoff', input('retry.maxBackoff', retry.maxBackoff, {id: 'sub-max-backoff'})),
         field('Max age', input('retry.maxAge', retry.maxAge, {id: 'sub-max-age'})),
         field('Max pending', input('retry.maxPending', retry.maxPending, {inputmode: 'numeric', id: 'sub-pending'})))),
+    h('fieldset', {},
+      h('legend', {}, 'Ordering per key (optional)'),
+      h('div', {class: 'row'},
+        field('Key', input('ordering.key', ordering.key, {id: 'sub-ordering-key'}),
+          'An attribute (subject) or a data path (data.orderId): its events are delivered one at a time, in order'),
+        field('Max wait', input('ordering.maxWait', ordering.maxWait, {id: 'sub-ordering-max-wait'}),
+          'How long one failing event may hold up its key, e.g. PT30S (empty: the retry max age)'))),
     h('fieldset', {},
       h('legend', {}, 'Webhook target (http/https only; all optional)'),
       h('label', {class: 'checkbox'}, h('input', {type: 'checkbox', name: 'signing', id: 'sub-signing',
@@ -349,7 +357,9 @@ function editor(container, ctx, from) {
     const body = {name: v('name'), pattern, filter: v('filter') || null, target: v('target'),
       deadLetter: v('deadLetter') || null, retry: Object.keys(retryBody).length ? retryBody : null,
       signing: form.elements.signing.checked ? {scheme: 'standard-webhooks'} : null,
-      connection: v('connection') || null, flow: Object.keys(flowBody).length ? flowBody : null, ...delivery()};
+      connection: v('connection') || null, flow: Object.keys(flowBody).length ? flowBody : null,
+      ordering: v('ordering.key') || v('ordering.maxWait')
+        ? {key: v('ordering.key') || null, maxWait: v('ordering.maxWait') || null} : null, ...delivery()};
     try {
       const created = await post('/subscriptions', body);
       if (from && form.elements.replace && form.elements.replace.checked) {

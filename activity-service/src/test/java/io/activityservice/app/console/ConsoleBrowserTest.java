@@ -406,6 +406,52 @@ class ConsoleBrowserTest {
   }
 
   @Test
+  void theSubscriptionEditorSetsOrderingPerKeyAndShowsABadKeyAtItsField() {
+    open("subscriptions/new");
+    paste(find("#subscription-form textarea[name=pattern]"), "{\"type\": [\"com.example.order\"]}");
+    // The editor keeps what an earlier test typed: every field is cleared first.
+    for (String field :
+        List.of(
+            "#sub-name",
+            "#sub-target",
+            "#sub-transform-data",
+            "#sub-ordering-key",
+            "#sub-ordering-max-wait")) {
+      find(field).clear();
+    }
+    new org.openqa.selenium.support.ui.Select(find("#sub-format")).selectByValue("");
+    find("#sub-name").sendKeys(unique("ordered"));
+    find("#sub-target").sendKeys(webhook.url("/ordered-console"));
+    find("#sub-ordering-key").sendKeys("data..orderId");
+    find("#sub-ordering-max-wait").sendKeys("PT30S");
+    find("#save-subscription").click();
+    WebElement error =
+        waiting()
+            .until(
+                d ->
+                    d.findElement(By.cssSelector("[data-error-for='ordering.key']"))
+                            .getText()
+                            .isEmpty()
+                        ? null
+                        : d.findElement(By.cssSelector("[data-error-for='ordering.key']")));
+    assertThat(error.getText()).contains("path into the data");
+    assertThat(driver.getCurrentUrl()).endsWith("#/subscriptions/new");
+
+    find("#sub-ordering-key").clear();
+    find("#sub-ordering-key").sendKeys("data.orderId");
+    find("#save-subscription").click();
+    try {
+      waiting().until(d -> d.getCurrentUrl().matches(".*#/subscriptions/[0-9a-f-]{36}$"));
+    } catch (org.openqa.selenium.TimeoutException e) {
+      throw new AssertionError("not saved: " + find("#subscription-form").getText(), e);
+    }
+    assertThat(find("pre").getText())
+        .contains("\"ordering\"")
+        .contains("\"key\": \"data.orderId\"")
+        .contains("\"maxWait\": \"PT30S\"");
+  }
+
+  @Test
   void subscriptionFormShowsTheServicesErrorsAtTheirFields() {
     open("subscriptions/new");
     paste(find("#subscription-form textarea[name=pattern]"), "{\"type\": \"not-a-list\"}");

@@ -90,7 +90,7 @@ class LegacySchemaUpgradeTest {
         .isEqualTo("key:legacykey2345678");
     // Each module's history starts at the last of its versions applied before; what came later ran.
     assertThat(versions(jdbc, "events_schema_history"))
-        .containsExactly("7.1 baseline", "9", "10", "11");
+        .containsExactly("7.1 baseline", "9", "10", "11", "12");
     assertThat(versions(jdbc, "detector_schema_history")).containsExactly("8.2 baseline", "9.5");
     assertThat(versions(jdbc, "rules_schema_history")).containsExactly("8.1 baseline");
     assertThat(versions(jdbc, "security_schema_history")).containsExactly("6 baseline");
@@ -122,10 +122,11 @@ class LegacySchemaUpgradeTest {
                 EventsSchema.SCHEMA)
             .migrate();
 
-    // Only scripts born after the single history run: events' V10 (webhooks) and V11 (transforms).
+    // Only scripts born after the single history run: events' V10 (webhooks), V11 (transforms) and
+    // V12 (ordering per key).
     assertThat(outcomes)
         .containsExactly(
-            new ModuleMigrations.Outcome("events", Optional.of("9"), 2),
+            new ModuleMigrations.Outcome("events", Optional.of("9"), 3),
             new ModuleMigrations.Outcome("security", Optional.of("6"), 0),
             new ModuleMigrations.Outcome("rules", Optional.of("8.1"), 0),
             new ModuleMigrations.Outcome("detector", Optional.of("9.5"), 0));

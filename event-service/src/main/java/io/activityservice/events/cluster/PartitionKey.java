@@ -6,10 +6,11 @@ import io.activityservice.events.problem.InvalidInputException;
 import java.util.regex.Pattern;
 
 /**
- * A partition key expression of a detector or rule set ({@code "partitionBy"}): a CloudEvents
- * attribute or extension ({@code subject}, {@code source}, {@code tenant}) or a path into the JSON
- * data ({@code data.meter}, {@code data.site.id}). Evaluated on the event's structured JSON view; a
- * missing value gives {@link #NONE}, so those events share one partition.
+ * A partition key expression of a detector or rule set ({@code "partitionBy"}), or of a
+ * subscription's ordering ({@code "ordering.key"}): a CloudEvents attribute or extension ({@code
+ * subject}, {@code source}, {@code tenant}) or a path into the JSON data ({@code data.meter},
+ * {@code data.site.id}). Evaluated on the event's structured JSON view; a missing value gives
+ * {@link #NONE}, so those events share one partition.
  */
 public final class PartitionKey {
 
@@ -33,19 +34,29 @@ public final class PartitionKey {
    * @throws InvalidInputException naming {@code partitionBy}
    */
   public static PartitionKey parse(String expression) {
+    return parse(expression, "partitionBy");
+  }
+
+  /**
+   * Parses an expression given in the request field {@code field}; {@code null} or blank gives
+   * {@code null}.
+   *
+   * @throws InvalidInputException naming {@code field}
+   */
+  public static PartitionKey parse(String expression, String field) {
     if (expression == null || expression.isBlank()) {
       return null;
     }
     String e = expression.trim();
     if (e.length() > 255 || !EXPRESSION.matcher(e).matches()) {
       throw new InvalidInputException(
-          "partitionBy",
+          field,
           "must be a CloudEvents attribute or extension name (e.g. subject)"
               + " or a path into the data (e.g. data.meter): lower-case attribute, then dot-separated names");
     }
     if (e.indexOf('.') > 0 && !e.startsWith("data.")) {
       throw new InvalidInputException(
-          "partitionBy",
+          field,
           "only data has fields: use an attribute name such as subject,"
               + " or a path such as data.meter");
     }
@@ -67,6 +78,16 @@ public final class PartitionKey {
     }
     String text = node.asText();
     return text.isEmpty() ? NONE : text;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof PartitionKey k && k.expression.equals(expression);
+  }
+
+  @Override
+  public int hashCode() {
+    return expression.hashCode();
   }
 
   @Override

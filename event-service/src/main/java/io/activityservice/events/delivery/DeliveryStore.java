@@ -36,7 +36,18 @@ public class DeliveryStore {
 
   private static final String PARKED_COLUMNS =
       "id, subscription_id, phase, event_id, event_source, event_type, "
-          + "event_json, attempts, received_at, next_attempt_at, last_error, dead_letter_reason, lock_token, created_at, shaped";
+          + "event_json, attempts, received_at, next_attempt_at, last_error, dead_letter_reason, lock_token, created_at, shaped, ordering_key, blocking_since";
+
+  /**
+   * Rows the retry worker may claim: unordered ones, and of an ordered subscription's rows only the
+   * head of each key (no earlier RETRY row of the same subscription and key). The subquery walks
+   * the {@code parked_delivery_ordering} index; a row given up (DEAD_LETTER phase) no longer holds
+   * up its key.
+   */
+  private static final String HEAD_OF_KEY =
+      " and (p.ordering_key is null or not exists (select 1 from parked_delivery h"
+          + " where h.subscription_id = p.subscription_id and h.ordering_key = p.ordering_key"
+          + " and h.phase = 'RETRY' and h.seq < p.seq))";
 
   /** Pending deliveries of one subscription. */
   public record PendingStats(
@@ -99,7 +110,7 @@ public class DeliveryStore {
     jdbc.batchUpdate(
         "insert into parked_delivery ("
             + PARKED_COLUMNS
-            + ", locked_by, locked_until) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            + ", locked_by, locked_until) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         parks,
         parks.size(),
         (ps, p) -> {
@@ -119,8 +130,10 @@ public class DeliveryStore {
           ps.setString(13, r.lockToken());
           ps.setLong(14, r.createdAt());
           ps.setBoolean(15, r.shaped());
-          ps.setString(16, p.lockedBy());
-          setLong(ps, 17, p.lockedUntil());
+          ps.setString(16, r.orderingKey());
+          setLong(ps, 17, r.blockingSince());
+          ps.setString(18, p.lockedBy());
+          setLong(ps, 19, p.lockedUntil());
         });
   }
 
@@ -136,8 +149,10 @@ public class DeliveryStore {
   public Long nextDue(long now) {
     List<Long> due =
         jdbc.queryForList(
-            "select next_attempt_at from parked_delivery"
-                + " where locked_until is null or locked_until < ? order by next_attempt_at fetch first 1 rows only",
+            "select p.next_attempt_at from parked_delivery p"
+                + " where (p.locked_until is null or p.locked_until < ?)"
+                + HEAD_OF_KEY
+                + " order by p.next_attempt_at fetch first 1 rows only",
             Long.class,
             now);
     return due.isEmpty() ? null : due.get(0);
@@ -156,16 +171,17 @@ public class DeliveryStore {
         new StringBuilder(
             "select "
                 + PARKED_COLUMNS
-                + " from parked_delivery"
-                + " where next_attempt_at <= ? and (locked_until is null or locked_until < ?)");
+                + " from parked_delivery p"
+                + " where p.next_attempt_at <= ? and (p.locked_until is null or p.locked_until < ?)"
+                + HEAD_OF_KEY);
     List<Object> args = new ArrayList<>(List.of(now, now));
     if (!skipSubscriptions.isEmpty()) {
-      sql.append(" and subscription_id not in (")
+      sql.append(" and p.subscription_id not in (")
           .append(StoreDatabase.placeholders(skipSubscriptions.size()))
           .append(')');
       args.addAll(skipSubscriptions);
     }
-    sql.append(" order by next_attempt_at fetch first ? rows only for update skip locked");
+    sql.append(" order by p.next_attempt_at fetch first ? rows only for update skip locked");
     args.add(max);
     return tx.execute(
         s -> {
@@ -179,11 +195,12 @@ public class DeliveryStore {
             claimed.add(
                 d.claimed(
                     UUID.randomUUID().toString(),
-                    d.phase() == Phase.RETRY ? d.attempts() + 1 : d.attempts()));
+                    d.phase() == Phase.RETRY ? d.attempts() + 1 : d.attempts(),
+                    now));
           }
           jdbc.batchUpdate(
-              "update parked_delivery set locked_by = ?, lock_token = ?, locked_until = ?, attempts = ?"
-                  + " where id = ?",
+              "update parked_delivery set locked_by = ?, lock_token = ?, locked_until = ?, attempts = ?,"
+                  + " blocking_since = ? where id = ?",
               claimed,
               claimed.size(),
               (ps, d) -> {
@@ -191,7 +208,8 @@ public class DeliveryStore {
                 ps.setString(2, d.lockToken());
                 ps.setLong(3, leaseUntil);
                 ps.setInt(4, d.attempts());
-                ps.setString(5, d.id());
+                setLong(ps, 5, d.blockingSince());
+                ps.setString(6, d.id());
               });
           return claimed;
         });
@@ -461,7 +479,9 @@ public class DeliveryStore {
         rs.getString("dead_letter_reason"),
         rs.getString("lock_token"),
         rs.getLong("created_at"),
-        rs.getBoolean("shaped"));
+        rs.getBoolean("shaped"),
+        rs.getString("ordering_key"),
+        rs.getObject("blocking_since", Long.class));
   }
 
   private static void setLong(PreparedStatement ps, int i, Long v) throws SQLException {

@@ -10,6 +10,7 @@ import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
+import io.activityservice.events.subscription.Ordering;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.SubscriptionIndex;
 import io.activityservice.events.tracing.EventTracing;
@@ -55,7 +56,10 @@ public final class DurableDelivery implements AutoCloseable {
   public enum Result {
     /** The target accepted the event. */
     DELIVERED,
-    /** Not yet delivered; retries continue from the store. */
+    /**
+     * Not yet delivered; retries continue from the store (or, for an ordered subscription, queued
+     * in the store behind its key).
+     */
     PARKED,
     /** Given up at once (no retries allowed); kept as a dead letter. */
     DEAD_LETTERED
@@ -134,7 +138,7 @@ public final class DurableDelivery implements AutoCloseable {
             store, settings.maxQueuedParks(), this::enforceMaxPending, this::wakeRetries);
     this.deadLetters =
         new DeadLetters(channels, fallbackDeadLetter, writer::deadLetter, clock, this::tracing);
-    this.settler = new Settler(writer, deadLetters, metrics, clock);
+    this.settler = new Settler(writer, deadLetters, metrics, clock, this::keyFreed);
     this.worker =
         new RetryWorker(store, settler, this, deadLetters, subscriptions, settings, clock);
     this.scheduler = Executors.newScheduledThreadPool(1, DaemonThreads.named("delivery-timer"));
@@ -186,6 +190,14 @@ public final class DurableDelivery implements AutoCloseable {
     }
   }
 
+  /** On the writer thread: the head of an ordered key left the store; the next may go at once. */
+  private void keyFreed() {
+    RetryWorker w = worker;
+    if (w != null) {
+      w.nudge();
+    }
+  }
+
   /**
    * Dead letters outside subscriptions (invalid inbound events, derivation loops) go through this.
    */
@@ -225,10 +237,60 @@ public final class DurableDelivery implements AutoCloseable {
    * channel that accepts at once).
    */
   public void deliver(SubscriptionIndex.Entry entry, RoutableEvent event, Callback done) {
+    Ordering ordering = entry.subscription().ordering();
+    if (ordering != null) {
+      enqueueOrdered(entry, ordering, event).whenComplete(done::settled);
+      return;
+    }
     RoutedDelivery d = new RoutedDelivery(this, entry, event, done);
     d.start();
     if (d.isPending()) {
       timer.add(d);
+    }
+  }
+
+  /**
+   * A delivery of an ordered subscription: never sent directly, always queued in the store behind
+   * the earlier deliveries of its key, and sent by the retry worker when it is the head of its key.
+   *
+   * <p>Why always through the store: whether an earlier delivery of the key is still waiting is
+   * only known to the database, and another replica may park one at any moment; deciding "nothing
+   * waits, send directly" here would race with that park (and with a SIGKILL between the check and
+   * the send). Queuing every ordered delivery makes the database's row order the one order of the
+   * key, across replicas, and the claim's head-of-key condition with {@code FOR UPDATE SKIP LOCKED}
+   * gives a key to one replica at a time. The cost is the store's round trips per event (a batched
+   * insert, a claim, a batched delete) instead of none; unordered subscriptions do not pay it.
+   *
+   * <p>The event is transformed now (once per delivery, as for a direct one); a failing
+   * transformation dead-letters it at once and holds up nothing.
+   */
+  private CompletableFuture<Result> enqueueOrdered(
+      SubscriptionIndex.Entry entry, Ordering ordering, RoutableEvent event) {
+    try {
+      OutboundEvent shaped;
+      try {
+        shaped = entry.transform() == null ? null : shape(entry, event);
+      } catch (TransformException e) {
+        return deadLetterUntransformable(entry, event, e);
+      }
+      long now = clock.millis();
+      ParkedDelivery row =
+          row(
+              entry,
+              event,
+              shaped,
+              ParkedDelivery.Phase.RETRY,
+              receivedAtMillis(event, now),
+              now,
+              null,
+              null,
+              null,
+              now,
+              0,
+              ordering.keyOf(event));
+      return writer.park(new DeliveryStore.Park(row, null, null)).thenApply(v -> Result.PARKED);
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedFuture(e);
     }
   }
 
@@ -298,13 +360,16 @@ public final class DurableDelivery implements AutoCloseable {
    *
    * @param attempt the attempt's number, for the span
    * @param reserved whether the delivery holds a rate-limit slot of its target
+   * @param orderingKey the delivery's ordering key, sent as the transport's partition key (JMS
+   *     message group, SQS FIFO message group, Kafka record key), or {@code null}
    */
   CompletableFuture<Void> retry(
       SubscriptionIndex.Entry entry,
       CloudEvent event,
       int attempt,
       boolean reserved,
-      long parkedAtMillis) {
+      long parkedAtMillis,
+      String orderingKey) {
     ChannelUri target = entry.target();
     Route route;
     try {
@@ -316,7 +381,11 @@ public final class DurableDelivery implements AutoCloseable {
     EventTracing.Hop hop =
         tracing.deliver(null, event, route.destination(), entry.subscription().id(), attempt);
     OutboundEvent outbound =
-        tracing.continued(hop, OutboundEvent.of(event).withFormat(entry.format()));
+        tracing.continued(
+            hop,
+            orderingKey == null
+                ? OutboundEvent.of(event).withFormat(entry.format())
+                : OutboundEvent.of(event).withFormat(entry.format()).withPartitionKey(orderingKey));
     long sendNanos = System.nanoTime();
     return send(route, entry, outbound, reserved)
         .whenComplete(
@@ -514,6 +583,34 @@ public final class DurableDelivery implements AutoCloseable {
       String lockToken,
       long now,
       int attempts) {
+    return row(
+        entry,
+        event,
+        shaped,
+        phase,
+        receivedAt,
+        nextAttemptAt,
+        lastError,
+        reason,
+        lockToken,
+        now,
+        attempts,
+        null);
+  }
+
+  private ParkedDelivery row(
+      SubscriptionIndex.Entry entry,
+      RoutableEvent event,
+      OutboundEvent shaped,
+      ParkedDelivery.Phase phase,
+      long receivedAt,
+      long nextAttemptAt,
+      String lastError,
+      String reason,
+      String lockToken,
+      long now,
+      int attempts,
+      String orderingKey) {
     CloudEvent e = shaped != null ? shaped.event() : event.event();
     return new ParkedDelivery(
         UUID.randomUUID().toString(),
@@ -530,7 +627,9 @@ public final class DurableDelivery implements AutoCloseable {
         reason,
         lockToken,
         now,
-        shaped != null);
+        shaped != null,
+        orderingKey,
+        null);
   }
 
   private long receivedAtMillis(RoutableEvent event, long nowMillis) {

@@ -20,6 +20,10 @@ package io.activityservice.events.delivery;
  * @param createdAt when it was parked (epoch ms)
  * @param shaped whether {@code eventJson} is already the subscription's transformation of the event
  *     (then retries send it as it is, so an event is transformed once per delivery)
+ * @param orderingKey the event's key under its subscription's ordering per key, or {@code null} for
+ *     an unordered delivery
+ * @param blockingSince when it was first claimed as the head of its key (epoch ms; {@code
+ *     ordering.maxWait} counts from here), or {@code null}
  */
 public record ParkedDelivery(
     String id,
@@ -36,7 +40,46 @@ public record ParkedDelivery(
     String deadLetterReason,
     String lockToken,
     long createdAt,
-    boolean shaped) {
+    boolean shaped,
+    String orderingKey,
+    Long blockingSince) {
+
+  /** An unordered row. */
+  public ParkedDelivery(
+      String id,
+      String subscriptionId,
+      Phase phase,
+      String eventId,
+      String eventSource,
+      String eventType,
+      String eventJson,
+      int attempts,
+      long receivedAt,
+      long nextAttemptAt,
+      String lastError,
+      String deadLetterReason,
+      String lockToken,
+      long createdAt,
+      boolean shaped) {
+    this(
+        id,
+        subscriptionId,
+        phase,
+        eventId,
+        eventSource,
+        eventType,
+        eventJson,
+        attempts,
+        receivedAt,
+        nextAttemptAt,
+        lastError,
+        deadLetterReason,
+        lockToken,
+        createdAt,
+        shaped,
+        null,
+        null);
+  }
 
   /** A row holding the event as received (not transformed). */
   public ParkedDelivery(
@@ -80,8 +123,8 @@ public record ParkedDelivery(
     DEAD_LETTER
   }
 
-  /** This row as claimed by a new lease. */
-  ParkedDelivery claimed(String token, int attemptsAfterClaim) {
+  /** This row as claimed by a new lease at {@code now}. */
+  ParkedDelivery claimed(String token, int attemptsAfterClaim, long now) {
     return new ParkedDelivery(
         id,
         subscriptionId,
@@ -97,6 +140,8 @@ public record ParkedDelivery(
         deadLetterReason,
         token,
         createdAt,
-        shaped);
+        shaped,
+        orderingKey,
+        orderingKey == null ? null : blockingSince != null ? blockingSince : now);
   }
 }

@@ -235,7 +235,8 @@ final class RetryWorker implements AutoCloseable {
               event,
               row.attempts(),
               DeliveryDeferred.holdsReservation(row.lastError()),
-              row.createdAt())
+              row.createdAt(),
+              row.orderingKey())
           .orTimeout(timeout, TimeUnit.MILLISECONDS)
           .handle((ok, error) -> settler.afterAttempt(row, entry, error));
     }

@@ -3,6 +3,7 @@ package io.activityservice.events.delivery;
 import io.activityservice.channel.ChannelUri;
 import io.activityservice.channel.RetryAfterHint;
 import io.activityservice.channel.support.Futures;
+import io.activityservice.events.subscription.Ordering;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.SubscriptionIndex;
 import io.activityservice.events.webhook.DeliveryDeferred;
@@ -25,12 +26,24 @@ final class Settler {
   private final DeadLetters deadLetters;
   private final DeliveryMetrics metrics;
   private final Clock clock;
+  private final Runnable keyFreed;
 
-  Settler(StoreWriter writer, DeadLetters deadLetters, DeliveryMetrics metrics, Clock clock) {
+  /**
+   * @param keyFreed called once the head of an ordered key left the retry cycle (delivered or given
+   *     up, committed): the next of its key may go now, so the retry worker claims again without
+   *     waiting for its poll interval
+   */
+  Settler(
+      StoreWriter writer,
+      DeadLetters deadLetters,
+      DeliveryMetrics metrics,
+      Clock clock,
+      Runnable keyFreed) {
     this.writer = writer;
     this.deadLetters = deadLetters;
     this.metrics = metrics;
     this.clock = clock;
+    this.keyFreed = keyFreed;
   }
 
   /** After an attempt at the subscription's target ({@code error == null}: delivered). */
@@ -38,11 +51,38 @@ final class Settler {
       ParkedDelivery row, SubscriptionIndex.Entry entry, Throwable error) {
     DeliveryStore.Claim claim = claim(row);
     if (error == null) {
-      return writer.delete(claim);
+      return freesKey(row, writer.delete(claim));
     }
     long now = clock.millis();
     RetryPolicy policy = entry.subscription().retry();
     Throwable cause = Futures.unwrap(error);
+    Ordering ordering = entry.subscription().ordering();
+    if (row.orderingKey() != null && ordering != null) {
+      long next =
+          cause instanceof DeliveryDeferred deferred
+              ? deferred.delayMillis()
+              : delayAfter(policy, Math.max(1, row.attempts()), cause);
+      long since = row.blockingSince() != null ? row.blockingSince() : now;
+      if (now + next - since > ordering.maxWait().toMillis()) {
+        // Bounded head-of-line blocking: the later events of the key must not wait any longer.
+        String failure = "attempt " + row.attempts() + ": " + describe(error);
+        return freesKey(
+            row,
+            giveUp(
+                claim,
+                entry,
+                "gave up: ordering.maxWait="
+                    + ordering.maxWait()
+                    + " would pass while this event holds up the later events of its key ("
+                    + ordering.key().expression()
+                    + "="
+                    + row.orderingKey()
+                    + "); last "
+                    + failure,
+                failure,
+                now));
+      }
+    }
     if (cause instanceof DeliveryDeferred deferred
         && now - row.receivedAt() + deferred.delayMillis() < policy.maxAge().toMillis()) {
       // Held back by the target's flow control: wait without counting an attempt.
@@ -69,7 +109,12 @@ final class Settler {
                     + " reached")
             + "; last "
             + failure;
-    return giveUp(claim, entry, reason, failure, now);
+    return freesKey(row, giveUp(claim, entry, reason, failure, now));
+  }
+
+  /** Wakes the retry worker once {@code write} committed, if {@code row} held up its key. */
+  private CompletableFuture<Void> freesKey(ParkedDelivery row, CompletableFuture<Void> write) {
+    return row.orderingKey() == null ? write : write.thenRun(keyFreed);
   }
 
   /**

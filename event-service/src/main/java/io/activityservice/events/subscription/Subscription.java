@@ -23,6 +23,7 @@ import java.time.OffsetDateTime;
  * @param webhook signing, connection and flow control of a webhook target, or {@code null} for none
  * @param transform JSONata expressions that reshape each delivered event, or {@code null}
  * @param format how events go on the wire, or {@code null} for the transport's default
+ * @param ordering ordering per key, or {@code null} for none
  */
 public record Subscription(
     String id,
@@ -36,7 +37,38 @@ public record Subscription(
     String owner,
     TargetSettings webhook,
     Transform transform,
-    DeliveryFormat format) {
+    DeliveryFormat format,
+    Ordering ordering) {
+
+  /** A subscription without ordering per key. */
+  public Subscription(
+      String id,
+      String name,
+      JsonNode pattern,
+      String filter,
+      String target,
+      RetryPolicy retry,
+      String deadLetter,
+      OffsetDateTime createdAt,
+      String owner,
+      TargetSettings webhook,
+      Transform transform,
+      DeliveryFormat format) {
+    this(
+        id,
+        name,
+        pattern,
+        filter,
+        target,
+        retry,
+        deadLetter,
+        createdAt,
+        owner,
+        webhook,
+        transform,
+        format,
+        null);
+  }
 
   /**
    * A subscription with webhook settings, delivering events as they are in the transport's default

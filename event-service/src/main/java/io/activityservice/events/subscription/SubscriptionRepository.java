@@ -40,8 +40,9 @@ public class SubscriptionRepository {
             """
             insert into subscription (id, name, pattern_json, filter_expr, target, max_attempts,
               initial_backoff_ms, max_backoff_ms, max_age_ms, max_pending, dead_letter, created_at, owner,
-              signing_scheme, connection_name, flow_json, transform_json, delivery_format)
-            values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
+              signing_scheme, connection_name, flow_json, transform_json, delivery_format,
+              ordering_key, ordering_max_wait_ms)
+            values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)""")
         .params(
             s.id(),
             s.name(),
@@ -62,7 +63,9 @@ public class SubscriptionRepository {
                 ? null
                 : writeFlow(s.webhook().flow()),
             s.transform() == null ? null : Json.write(Json.tree(s.transform())),
-            s.format() == null ? null : s.format().wireName())
+            s.format() == null ? null : s.format().wireName(),
+            s.ordering() == null ? null : s.ordering().key().expression(),
+            s.ordering() == null ? null : s.ordering().maxWait().toMillis())
         .update();
   }
 
@@ -95,7 +98,14 @@ public class SubscriptionRepository {
             rs.getString("connection_name"),
             readFlow(rs.getString("flow_json"))),
         transform(rs.getString("transform_json")),
-        format == null ? null : DeliveryFormat.parse(format));
+        format == null ? null : DeliveryFormat.parse(format),
+        ordering(rs.getString("ordering_key"), rs.getObject("ordering_max_wait_ms", Long.class)));
+  }
+
+  private static Ordering ordering(String key, Long maxWaitMillis) {
+    return key == null
+        ? null
+        : Ordering.of(key, Duration.ofMillis(maxWaitMillis == null ? 0 : maxWaitMillis), null);
   }
 
   private static String writeFlow(TargetSettings.Flow f) {

@@ -237,11 +237,17 @@ public class SubscriptionService {
    *     error names the expression's field and position), or {@code null}
    * @param format how events go on the wire (refused if the target's adapter cannot send it), or
    *     {@code null} for the transport's default
+   * @param ordering ordering per key, or {@code null} for none
    */
   public record DeliveryOptions(
-      TargetSettings webhook, Transform transform, DeliveryFormat format) {
+      TargetSettings webhook, Transform transform, DeliveryFormat format, Ordering ordering) {
     /** Events as they are, in the transport's default format, without webhook settings. */
-    public static final DeliveryOptions NONE = new DeliveryOptions(null, null, null);
+    public static final DeliveryOptions NONE = new DeliveryOptions(null, null, null, null);
+
+    /** Options without ordering per key. */
+    public DeliveryOptions(TargetSettings webhook, Transform transform, DeliveryFormat format) {
+      this(webhook, transform, format, null);
+    }
   }
 
   /**
@@ -279,7 +285,8 @@ public class SubscriptionService {
             owner,
             webhook,
             transform == null || transform.isEmpty() ? null : transform,
-            options.format());
+            options.format(),
+            options.ordering());
     CompiledPattern compiled = compilePattern(pattern);
     SubscriptionIndex.Entry entry = compile(s);
     WebhookTargets w = webhooks;

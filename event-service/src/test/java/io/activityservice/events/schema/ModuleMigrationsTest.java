@@ -52,11 +52,11 @@ class ModuleMigrationsTest {
         .extracting(ModuleMigrations.Outcome::module)
         .containsExactly("events", "test_notes");
     assertThat(outcomes).allMatch(o -> o.baselinedAt().isEmpty());
-    // V1, V4, V5, V6, V7, V7_1 (this database's vendor script), V9, V10, V11
-    assertThat(outcomes.get(0).migrationsExecuted()).isEqualTo(9);
+    // V1, V4, V5, V6, V7, V7_1 (this database's vendor script), V9, V10, V11, V12
+    assertThat(outcomes.get(0).migrationsExecuted()).isEqualTo(10);
     assertThat(outcomes.get(1).migrationsExecuted()).isEqualTo(2);
     assertThat(appliedVersions(ds, "events_schema_history"))
-        .containsExactly("1", "4", "5", "6", "7", "7.1", "9", "10", "11");
+        .containsExactly("1", "4", "5", "6", "7", "7.1", "9", "10", "11", "12");
     assertThat(appliedVersions(ds, "test_notes_schema_history")).containsExactly("1", "2");
     assertThat(tableExists(ds, "flyway_schema_history")).isFalse();
     // Both modules' tables are there: the second module's V1 may use the same version as events'
@@ -93,14 +93,14 @@ class ModuleMigrationsTest {
         ModuleMigrations.on(ds, EventsSchema.SCHEMA, NOTES).migrate();
 
     assertThat(outcomes.get(0))
-        .isEqualTo(new ModuleMigrations.Outcome("events", Optional.of("5"), 6));
+        .isEqualTo(new ModuleMigrations.Outcome("events", Optional.of("5"), 7));
     // test_notes was born after the single history: its V1 is not the V1 applied there, and all its
     // scripts run in
     // a schema that is not empty.
     assertThat(outcomes.get(1))
         .isEqualTo(new ModuleMigrations.Outcome("test_notes", Optional.empty(), 2));
     assertThat(appliedVersions(ds, "events_schema_history"))
-        .containsExactly("5", "6", "7", "7.1", "9", "10", "11");
+        .containsExactly("5", "6", "7", "7.1", "9", "10", "11", "12");
     assertThat(
             jdbc.sql("select name from subscription where id = 's1'").query(String.class).single())
         .isEqualTo("kept");
@@ -140,7 +140,7 @@ class ModuleMigrationsTest {
       assertThat(outcomes)
           .containsExactlyInAnyOrder(
               List.of(
-                  new ModuleMigrations.Outcome("events", Optional.of("9"), 2),
+                  new ModuleMigrations.Outcome("events", Optional.of("9"), 3),
                   new ModuleMigrations.Outcome("test_notes", Optional.empty(), 2)),
               List.of(
                   new ModuleMigrations.Outcome("events", Optional.empty(), 0),
@@ -148,7 +148,7 @@ class ModuleMigrationsTest {
     } finally {
       replicas.shutdownNow();
     }
-    assertThat(appliedVersions(ds, "events_schema_history")).containsExactly("9", "10", "11");
+    assertThat(appliedVersions(ds, "events_schema_history")).containsExactly("9", "10", "11", "12");
     assertThat(appliedVersions(ds, "test_notes_schema_history")).containsExactly("1", "2");
   }
 

@@ -88,6 +88,9 @@ public final class FakeChannelAdapter implements ChannelAdapter {
     private final List<CloudEvent> accepted = new CopyOnWriteArrayList<>();
     private final List<CloudEvent> sent = new CopyOnWriteArrayList<>();
     private final Queue<Runnable> held = new ConcurrentLinkedQueue<>();
+    private volatile java.util.function.Function<
+            io.activityservice.channel.OutboundEvent, CompletableFuture<Void>>
+        answer;
 
     FakeOutbound(ChannelUri uri) {
       this.uri = uri;
@@ -101,6 +104,30 @@ public final class FakeChannelAdapter implements ChannelAdapter {
     public FakeOutbound failAlways(boolean fail) {
       failAlways = fail;
       return this;
+    }
+
+    /**
+     * Answers every send with {@code answer} (it sees the partition key and format): the event is
+     * recorded as sent, and as accepted once the answer completes normally.
+     */
+    public FakeOutbound answer(
+        java.util.function.Function<
+                io.activityservice.channel.OutboundEvent, CompletableFuture<Void>>
+            answer) {
+      this.answer = answer;
+      return this;
+    }
+
+    @Override
+    public CompletableFuture<Void> send(io.activityservice.channel.OutboundEvent event) {
+      java.util.function.Function<io.activityservice.channel.OutboundEvent, CompletableFuture<Void>>
+          a = answer;
+      if (a == null) {
+        return send(event.event());
+      }
+      attempts.incrementAndGet();
+      sent.add(event.event());
+      return a.apply(event).thenRun(() -> accepted.add(event.event()));
     }
 
     /** Sends are recorded but their futures stay pending until {@link #releaseAll()}. */
