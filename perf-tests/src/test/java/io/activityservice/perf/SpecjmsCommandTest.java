@@ -2,8 +2,12 @@ package io.activityservice.perf;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.activityservice.perf.specjms.SpecjmsRun;
 import io.activityservice.perf.specjms.Workload;
+import io.activityservice.perf.specjms.Workload.Group;
 import io.activityservice.perf.specjms.Workload.Topology;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The SPECjms command's own arithmetic (the runs themselves need the test bed). */
@@ -22,5 +26,28 @@ class SpecjmsCommandTest {
     assertThat(SpecjmsCommand.wanted(new String[] {"--quick"})).isFalse();
     assertThat(SpecjmsCommand.wanted(new String[] {"--specjms", "--base", "3"})).isTrue();
     assertThat(SpecjmsCommand.wanted(new String[] {"--specjms-search"})).isTrue();
+  }
+
+  @Test
+  void groupTableGivesEachGroupsCountsP90AndProducers() {
+    SpecjmsRun.Result r =
+        new SpecjmsRun.Result(
+            Workload.of(Topology.HORIZONTAL, 1),
+            List.of(),
+            0,
+            0,
+            Map.of(),
+            null,
+            null,
+            List.of(
+                new SpecjmsRun.GroupReport(Group.A, 619, 618.4, 619, 110.2, "HQ Kafka acks=0"),
+                new SpecjmsRun.GroupReport(Group.C, 0, 12, 0, Double.NaN, "DC JMS NON_PERSISTENT")),
+            0,
+            0,
+            Map.of(),
+            30);
+    assertThat(SpecjmsCommand.groupTable(r))
+        .contains("| a | 619 | 619 (618) | 110 | HQ Kafka acks=0 |")
+        .contains("| c | 0 | 0 (12) | n/a | DC JMS NON_PERSISTENT |");
   }
 }
