@@ -88,6 +88,8 @@ public final class SpecjmsRun {
    * @param deliveries deliveries received in the measurement period
    * @param cpuNanos CPU nanoseconds per source over the measurement period (empty without a meter)
    * @param seconds length of the measurement period
+   * @param configuredIdle CPU ms per second per source with the run's channels, subscriptions and
+   *     clients in place but nothing sent (read only when one interaction runs alone; else empty)
    */
   public record Result(
       Workload workload,
@@ -101,7 +103,8 @@ public final class SpecjmsRun {
       long executions,
       long deliveries,
       Map<String, Long> cpuNanos,
-      double seconds) {
+      double seconds,
+      Map<String, Double> configuredIdle) {
     /** Whether the audit passed. */
     public boolean passed() {
       return refused == null && Audit.passed(rules);
@@ -238,14 +241,15 @@ public final class SpecjmsRun {
             0,
             0,
             Map.of(),
-            0);
+            0,
+            Map.of());
       }
       configureService();
       openSenders();
       progress.printf(
           Locale.ROOT,
           "specjms: %s BASE %d: %d SM, %d DC, %d SP, %d HQ, ζ %.2f; predicted %.1f sent/s, %.1f"
-              + " received/s%n",
+              + " received/s with every interaction%s%n",
           w.topology(),
           w.base(),
           w.supermarkets(),
@@ -254,8 +258,17 @@ public final class SpecjmsRun {
           w.headquarters(),
           w.zeta(),
           w.totals()[0],
-          w.totals()[1]);
-      return drive(phases, progress);
+          w.totals()[1],
+          only == 0 ? "" : "; running interaction " + only + " alone");
+      Map<String, Double> idle = Map.of();
+      if (only != 0 && cpu != null) {
+        // The service's CPU with this run's inbound channels, subscriptions and consumers in place
+        // but nothing sent: their polling loops cost CPU per second, not per message.
+        CpuMeter.Snapshot a = cpu.snapshot();
+        Thread.sleep(CONFIGURED_IDLE.toMillis());
+        idle = io.activityservice.perf.cpu.CpuCost.rates(a, cpu.snapshot());
+      }
+      return drive(phases, progress, idle);
     } finally {
       close();
     }
@@ -490,7 +503,11 @@ public final class SpecjmsRun {
     }
   }
 
-  private Result drive(Phases phases, java.io.PrintStream progress) throws Exception {
+  /** How long a solo run reads the configured service's idle CPU before it sends anything. */
+  public static final Duration CONFIGURED_IDLE = Duration.ofSeconds(3);
+
+  private Result drive(Phases phases, java.io.PrintStream progress, Map<String, Double> idle)
+      throws Exception {
     long start = System.nanoTime() + Duration.ofMillis(200).toNanos();
     measureFrom = start + phases.warmup().toNanos();
     measureTo = measureFrom + phases.measure().toNanos();
@@ -584,7 +601,8 @@ public final class SpecjmsRun {
         executed,
         windowDeliveries,
         cpuNanos,
-        seconds);
+        seconds,
+        idle);
   }
 
   private List<GroupReport> groupReports(double seconds) {
