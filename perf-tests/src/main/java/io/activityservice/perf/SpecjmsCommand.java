@@ -24,10 +24,12 @@ import picocli.CommandLine.Unmatched;
  * {@code perf-tests/run.sh --specjms --base N [--topology horizontal|vertical]}: one audited
  * SPECjms2007 run through a service the suite starts (the suite's other options, e.g. {@code
  * --activemq-process}, set up the test bed as usual); {@code --specjms-search} runs BASE 1, 2, 4, …
- * until a run fails its audit, then bisects, and reports the highest BASE that passes. Output: the
- * audit per run on stdout and {@code <report dir>/specjms.md}. Exit code 0 when the (last single)
- * run passed or the search found a passing BASE, 1 otherwise, 2 for bad options or a refused
- * pre-audit.
+ * until a run fails its audit, then bisects, and reports the highest BASE that passes; {@code
+ * --specjms-solo} runs interactions 1–7 one after another, each alone, and reports the CPU per
+ * execution and per delivery of each (the CPU of the same configuration idle subtracted). Output:
+ * the audit per run on stdout and {@code <report dir>/specjms.md}. Exit code 0 when the (last
+ * single) run passed or the search found a passing BASE, 1 otherwise, 2 for bad options or a
+ * refused pre-audit.
  */
 @Command(name = "specjms", mixinStandardHelpOptions = true)
 public final class SpecjmsCommand {
