@@ -24,10 +24,12 @@ import picocli.CommandLine.Unmatched;
  * {@code perf-tests/run.sh --specjms --base N [--topology horizontal|vertical]}: one audited
  * SPECjms2007 run through a service the suite starts (the suite's other options, e.g. {@code
  * --activemq-process}, set up the test bed as usual); {@code --specjms-search} runs BASE 1, 2, 4, …
- * until a run fails its audit, then bisects, and reports the highest BASE that passes. Output: the
- * audit per run on stdout and {@code <report dir>/specjms.md}. Exit code 0 when the (last single)
- * run passed or the search found a passing BASE, 1 otherwise, 2 for bad options or a refused
- * pre-audit.
+ * until a run fails its audit, then bisects, and reports the highest BASE that passes; {@code
+ * --specjms-solo} runs interactions 1–7 one after another, each alone, and reports the CPU per
+ * execution and per delivery of each (the CPU of the same configuration idle subtracted). Output:
+ * the audit per run on stdout and {@code <report dir>/specjms.md}. Exit code 0 when the (last
+ * single) run passed or the search found a passing BASE, 1 otherwise, 2 for bad options or a
+ * refused pre-audit.
  */
 @Command(name = "specjms", mixinStandardHelpOptions = true)
 public final class SpecjmsCommand {
@@ -37,6 +39,13 @@ public final class SpecjmsCommand {
 
   @Option(names = "--specjms-search", description = "find the highest BASE that passes the audit")
   boolean search;
+
+  @Option(
+      names = "--specjms-solo",
+      description =
+          "run interactions 1-7 one after another, each alone at its configured rate, and report"
+              + " the CPU per execution and per delivery of each (idle CPU subtracted)")
+  boolean solo;
 
   @Option(names = "--base", description = "BASE (default 1; the search's first BASE)")
   int base = 1;
@@ -67,7 +76,7 @@ public final class SpecjmsCommand {
   /** Whether the arguments ask for a SPECjms run. */
   public static boolean wanted(String[] args) {
     for (String a : args) {
-      if (a.equals("--specjms") || a.equals("--specjms-search")) {
+      if (a.equals("--specjms") || a.equals("--specjms-search") || a.equals("--specjms-solo")) {
         return true;
       }
     }
@@ -101,7 +110,9 @@ public final class SpecjmsCommand {
             new SpecjmsRun.Phases(
                 Duration.ofSeconds(command.warmup),
                 Duration.ofSeconds(
-                    command.measure > 0 ? command.measure : measureSeconds(Workload.of(t, b))),
+                    command.measure > 0
+                        ? command.measure
+                        : command.solo ? SOLO_MEASURE_SECONDS : measureSeconds(Workload.of(t, b))),
                 Duration.ofSeconds(command.drain));
     StringBuilder report = new StringBuilder("# SPECjms2007 through the Activity Service\n\n");
     report.append(
@@ -115,7 +126,9 @@ public final class SpecjmsCommand {
             c.drain));
     int code;
     try (Testbed bed = Testbed.start(o)) {
-      if (!c.search) {
+      if (c.solo) {
+        code = solo(bed, t, c.base, phasesAt.apply(c.base), report);
+      } else if (!c.search) {
         SpecjmsRun.Result r = once(bed, t, c.base, 0, phasesAt.apply(c.base), report);
         code = r.refused() != null ? 2 : r.passed() ? 0 : 1;
       } else {
@@ -300,8 +313,182 @@ public final class SpecjmsCommand {
                   : "n/a",
               cap.path("bottleneck").asText()));
     }
+    String groups = groupTable(r);
     out.print(facts);
-    report.append("```\n").append(table).append("```\n\n").append(facts).append('\n');
+    out.print(groups);
+    report
+        .append("```\n")
+        .append(table)
+        .append("```\n\n")
+        .append(facts)
+        .append('\n')
+        .append(groups)
+        .append('\n');
     return r;
+  }
+
+  /**
+   * Per message group (Table 5.3): messages sent and deliveries received against the prediction,
+   * the 90th percentile delivery time, and how the producers honoured the group. CPU per group is
+   * not separable in a mixed run (the interactions mix groups): see {@code --specjms-solo}.
+   */
+  static String groupTable(SpecjmsRun.Result r) {
+    StringBuilder b = new StringBuilder();
+    b.append("\n| Group | Sent | Received (predicted) | p90 ms | Producers |\n");
+    b.append("|---|---:|---:|---:|---|\n");
+    for (SpecjmsRun.GroupReport g : r.groups()) {
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %d | %d (%.0f) | %s | %s |%n",
+              g.group().name().toLowerCase(Locale.ROOT),
+              g.sent(),
+              g.received(),
+              g.predictedReceived(),
+              Double.isNaN(g.p90Ms()) ? "n/a" : String.format(Locale.ROOT, "%.0f", g.p90Ms()),
+              g.producers()));
+    }
+    b.append(
+        "\nThe service handles every group alike, durably and at least once (inbound"
+            + " acknowledged once each delivery was accepted or parked in the durable store;"
+            + " persistent JMS sends): see docs/performance.md.\n");
+    return b.toString();
+  }
+
+  /** Default measurement of one interaction in {@code --specjms-solo}. */
+  static final int SOLO_MEASURE_SECONDS = 20;
+
+  /** CPU sources shown in the solo table, those the meter has. */
+  static final List<String> SOLO_SOURCES =
+      List.of("service-own", "activemq-own", "localstack", "kafka", "runner");
+
+  /**
+   * Interactions 1–7 one after another, each alone at its configured rate with its own warm-up:
+   * each source's CPU over the measurement, minus its idle rate measured first, per execution and
+   * per delivery.
+   */
+  private static int solo(
+      Testbed bed, Topology t, int base, SpecjmsRun.Phases phases, StringBuilder report)
+      throws Exception {
+    Workload w = Workload.of(t, base);
+    io.activityservice.perf.cpu.CpuMeter meter = bed.cpuMeter();
+    List<SoloRow> rows = new ArrayList<>();
+    for (int i = 1; i <= 7; i++) {
+      if (w.rate(i) <= 0) {
+        continue;
+      }
+      String prefix = "specjms-" + (t == Topology.HORIZONTAL ? "h" : "v") + "s" + i;
+      SpecjmsRun.Result r =
+          new SpecjmsRun(w, bed.legs(), bed.api(), meter, prefix, i).run(phases, System.err);
+      if (r.refused() != null) {
+        System.out.println("specjms-solo: I" + i + " refused: " + r.refused());
+        report.append("Refused: ").append(r.refused()).append("\n");
+        return 2;
+      }
+      rows.add(SoloRow.of(i, w.rate(i), r));
+    }
+    String table = soloTable(rows);
+    System.out.print(table);
+    report
+        .append("## CPU per interaction (--specjms-solo, BASE ")
+        .append(base)
+        .append(")\n\n")
+        .append(
+            String.format(
+                Locale.ROOT,
+                "Each interaction alone at its configured rate: warm-up %d s, measurement %d s;"
+                    + " CPU per source over the measurement minus the source's idle rate with that"
+                    + " run's channels, subscriptions and consumers in place (read for %d s before"
+                    + " anything is sent; the service's is in the table), divided by the executions"
+                    + " and by the deliveries of the measurement.%n%n",
+                phases.warmup().toSeconds(),
+                phases.measure().toSeconds(),
+                SpecjmsRun.CONFIGURED_IDLE.toSeconds()))
+        .append(table);
+    return rows.stream().allMatch(x -> x.passed) ? 0 : 1;
+  }
+
+  /**
+   * One interaction's solo measurement.
+   *
+   * @param interaction 1–7
+   * @param rate configured executions per second
+   * @param executions in the measurement
+   * @param deliveries in the measurement
+   * @param micros source → net CPU µs over the measurement (idle subtracted)
+   * @param serviceIdle the service's own CPU with the run configured and nothing sent, ms/s
+   * @param passed whether its audit passed
+   */
+  record SoloRow(
+      int interaction,
+      double rate,
+      long executions,
+      long deliveries,
+      Map<String, Double> micros,
+      double serviceIdle,
+      boolean passed) {
+
+    /** The row of a result: each source's CPU minus its configured idle rate. */
+    static SoloRow of(int i, double rate, SpecjmsRun.Result r) {
+      Map<String, Double> idle = r.configuredIdle();
+      Map<String, Double> net = new java.util.LinkedHashMap<>();
+      r.cpuNanos()
+          .forEach(
+              (source, ns) ->
+                  net.put(
+                      source, ns / 1000.0 - idle.getOrDefault(source, 0.0) * 1000.0 * r.seconds()));
+      return new SoloRow(
+          i,
+          rate,
+          r.executions(),
+          r.deliveries(),
+          net,
+          idle.getOrDefault("service-own", Double.NaN),
+          r.passed());
+    }
+  }
+
+  /** The solo table: per interaction and source, µs per execution and per delivery. */
+  static String soloTable(List<SoloRow> rows) {
+    List<String> sources = new ArrayList<>();
+    for (String s : SOLO_SOURCES) {
+      if (rows.stream().anyMatch(r -> r.micros().containsKey(s))) {
+        sources.add(s);
+      }
+    }
+    StringBuilder b =
+        new StringBuilder(
+            "\n| Interaction | Rate /s | Executions | Deliveries | service-own idle ms/s |");
+    for (String s : sources) {
+      b.append(' ').append(s).append(" µs/exec | ").append(s).append(" µs/delivery |");
+    }
+    b.append(" Audit |\n|---|---:|---:|---:|---:|");
+    b.append("---:|---:|".repeat(sources.size()));
+    b.append("---|\n");
+    for (SoloRow r : rows) {
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "| I%d | %.2f | %d | %d | %.1f |",
+              r.interaction(),
+              r.rate(),
+              r.executions(),
+              r.deliveries(),
+              r.serviceIdle()));
+      for (String s : sources) {
+        Double us = r.micros().get(s);
+        b.append(
+            us == null
+                ? " n/a | n/a |"
+                : String.format(
+                    Locale.ROOT, " %s | %s |", per(us, r.executions()), per(us, r.deliveries())));
+      }
+      b.append(r.passed() ? " PASS |" : " FAIL |").append('\n');
+    }
+    return b.toString();
+  }
+
+  private static String per(double micros, long n) {
+    return n == 0 ? "n/a" : String.format(Locale.ROOT, "%.0f", micros / n);
   }
 }

@@ -103,6 +103,9 @@ public final class Testbed implements AutoCloseable, Suite.Hooks {
     if (!o.noKafka() && kafkaBrokers == null && o.serviceUrl() == null) {
       Set<Long> before = CpuSource.liveThreadIds();
       EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(1, 1);
+      // One broker: the transaction log must fit on it (SPECjms2007's transactional groups b/d).
+      broker.brokerProperty("transaction.state.log.replication.factor", "1");
+      broker.brokerProperty("transaction.state.log.min.isr", "1");
       broker.afterPropertiesSet();
       closeables.add(broker::destroy);
       kafkaThreads = new java.util.HashSet<>(CpuSource.liveThreadIds());

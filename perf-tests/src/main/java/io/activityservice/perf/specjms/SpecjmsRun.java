@@ -5,10 +5,12 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import io.activityservice.perf.cpu.CpuMeter;
 import io.activityservice.perf.service.ServiceApi;
+import io.activityservice.perf.specjms.Workload.Group;
 import io.activityservice.perf.specjms.Workload.Message;
 import io.activityservice.perf.specjms.Workload.Role;
 import io.activityservice.perf.suite.Legs;
 import io.activityservice.perf.transport.EventSender;
+import io.activityservice.perf.transport.JmsSessionTransport;
 import io.activityservice.perf.transport.Listener;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.core.builder.CloudEventBuilder;
@@ -81,6 +83,13 @@ public final class SpecjmsRun {
    * @param capacity the service's {@code GET /api/v1/capacity} at the end of the measurement (null
    *     if it could not be read)
    * @param refused the pre-audit's reason for not starting, or null
+   * @param groups per message group a–d, what the measurement period's messages did
+   * @param executions executions started in the measurement period, all interactions run
+   * @param deliveries deliveries received in the measurement period
+   * @param cpuNanos CPU nanoseconds per source over the measurement period (empty without a meter)
+   * @param seconds length of the measurement period
+   * @param configuredIdle CPU ms per second per source with the run's channels, subscriptions and
+   *     clients in place but nothing sent (read only when one interaction runs alone; else empty)
    */
   public record Result(
       Workload workload,
@@ -89,14 +98,38 @@ public final class SpecjmsRun {
       double deliveredPerSecond,
       Map<String, Double> cpuMicrosPerDelivery,
       JsonNode capacity,
-      String refused) {
+      String refused,
+      List<GroupReport> groups,
+      long executions,
+      long deliveries,
+      Map<String, Long> cpuNanos,
+      double seconds,
+      Map<String, Double> configuredIdle) {
     /** Whether the audit passed. */
     public boolean passed() {
       return refused == null && Audit.passed(rules);
     }
   }
 
-  private record Sent(int interaction, long intended, boolean measured, int copies) {}
+  /**
+   * One message group's share of a run's measurement period.
+   *
+   * @param group a–d
+   * @param sent messages of the group sent
+   * @param predictedReceived deliveries the workload predicts for the period
+   * @param received deliveries of those messages received by the end of the drain
+   * @param p90Ms 90th percentile of their delivery time (NaN without deliveries)
+   * @param producers how each sending transport honoured the group
+   */
+  public record GroupReport(
+      Group group,
+      long sent,
+      double predictedReceived,
+      long received,
+      double p90Ms,
+      String producers) {}
+
+  private record Sent(int interaction, Group group, long intended, boolean measured, int copies) {}
 
   private final Workload w;
   private final Legs legs;
@@ -110,6 +143,10 @@ public final class SpecjmsRun {
   private final LongAdder[] sentMeasured = adders();
   private final LongAdder[] executions = adders();
   private final LongAdder[] misses = adders();
+  private final Map<Group, LongAdder> sentByGroup = new EnumMap<>(Group.class);
+  private final Map<Group, LongAdder> receivedByGroup = new EnumMap<>(Group.class);
+  private final Map<Group, ConcurrentHistogram> latencyByGroup = new EnumMap<>(Group.class);
+  private final int only;
   private final AtomicLong deliveriesInWindow = new AtomicLong();
   private final AtomicInteger leftovers = new AtomicInteger();
   private final List<String> leftoverWhere = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -118,7 +155,8 @@ public final class SpecjmsRun {
   private volatile long measureFrom = Long.MAX_VALUE;
   private volatile long measureTo = Long.MAX_VALUE;
   private volatile boolean preAudit = true;
-  private final Map<Role, EventSender> senders = new EnumMap<>(Role.class);
+  private final Map<String, EventSender> senders = new ConcurrentHashMap<>();
+  private final Map<Role, String> honoured = new EnumMap<>(Role.class);
 
   /**
    * The locations' agents: they send an execution's follow-up messages, as SPECjms's event handlers
@@ -144,6 +182,22 @@ public final class SpecjmsRun {
    *     an earlier, interrupted run are found by the pre-audit)
    */
   public SpecjmsRun(Workload w, Legs legs, ServiceApi api, CpuMeter cpu, String prefix) {
+    this(w, legs, api, cpu, prefix, 0);
+  }
+
+  /**
+   * @param only run interaction {@code only} (1–7) alone, its rate as configured; 0 runs all
+   */
+  public SpecjmsRun(Workload w, Legs legs, ServiceApi api, CpuMeter cpu, String prefix, int only) {
+    if (only < 0 || only > 7) {
+      throw new IllegalArgumentException("interaction " + only + ": 1 to 7, or 0 for all");
+    }
+    this.only = only;
+    for (Group g : Group.values()) {
+      sentByGroup.put(g, new LongAdder());
+      receivedByGroup.put(g, new LongAdder());
+      latencyByGroup.put(g, new ConcurrentHistogram(3_600_000_000L, 2));
+    }
     this.w = w;
     this.legs = legs;
     this.api = api;
@@ -182,14 +236,20 @@ public final class SpecjmsRun {
                 + leftovers.get()
                 + " leftover messages on "
                 + leftoverWhere.stream().distinct().toList()
-                + "; empty them (or use new destinations) and run again");
+                + "; empty them (or use new destinations) and run again",
+            List.of(),
+            0,
+            0,
+            Map.of(),
+            0,
+            Map.of());
       }
       configureService();
       openSenders();
       progress.printf(
           Locale.ROOT,
           "specjms: %s BASE %d: %d SM, %d DC, %d SP, %d HQ, ζ %.2f; predicted %.1f sent/s, %.1f"
-              + " received/s%n",
+              + " received/s with every interaction%s%n",
           w.topology(),
           w.base(),
           w.supermarkets(),
@@ -198,8 +258,17 @@ public final class SpecjmsRun {
           w.headquarters(),
           w.zeta(),
           w.totals()[0],
-          w.totals()[1]);
-      return drive(phases, progress);
+          w.totals()[1],
+          only == 0 ? "" : "; running interaction " + only + " alone");
+      Map<String, Double> idle = Map.of();
+      if (only != 0 && cpu != null) {
+        // The service's CPU with this run's inbound channels, subscriptions and consumers in place
+        // but nothing sent: their polling loops cost CPU per second, not per message.
+        CpuMeter.Snapshot a = cpu.snapshot();
+        Thread.sleep(CONFIGURED_IDLE.toMillis());
+        idle = io.activityservice.perf.cpu.CpuCost.rates(a, cpu.snapshot());
+      }
+      return drive(phases, progress, idle);
     } finally {
       close();
     }
@@ -235,9 +304,15 @@ public final class SpecjmsRun {
       String d = id(Role.SM, i);
       listeners.add(legs.listen(destination(Role.SM, i), prefix, (id, t) -> received(d, id, t)));
     }
+    boolean dcTransacted = receivesOnlyTransacted(Role.DC);
     for (int i = 0; i < w.distributionCentres(); i++) {
       String d = id(Role.DC, i);
-      listeners.add(legs.listen(destination(Role.DC, i), prefix, (id, t) -> received(d, id, t)));
+      listeners.add(
+          JmsSessionTransport.listen(
+              legs.jmsBrokerUrl(),
+              queueName(destination(Role.DC, i)),
+              dcTransacted,
+              (id, t) -> received(d, id, t)));
     }
     for (int i = 0; i < w.headquarters(); i++) {
       String d = id(Role.HQ, i);
@@ -246,6 +321,19 @@ public final class SpecjmsRun {
   }
 
   private final Map<String, String> destinations = new ConcurrentHashMap<>();
+
+  /** Whether every message type a role receives is in a transactional group (b, d). */
+  static boolean receivesOnlyTransacted(Role r) {
+    return Workload.MESSAGES.stream()
+        .filter(m -> m.to() == r)
+        .allMatch(m -> GroupSettings.of(m.group()).transacted());
+  }
+
+  private static String queueName(String jmsUri) {
+    String name = jmsUri.substring("jms:queue:".length());
+    int q = name.indexOf('?');
+    return q < 0 ? name : name.substring(0, q);
+  }
 
   /** The channel a location receives on. */
   private String destination(Role r, int i) throws Exception {
@@ -282,25 +370,29 @@ public final class SpecjmsRun {
     for (Role r : Role.values()) {
       List<String> queueTypes = new ArrayList<>();
       List<String> topicTypes = new ArrayList<>();
+      Set<Group> queueGroups = java.util.EnumSet.noneOf(Group.class);
+      Set<Group> topicGroups = java.util.EnumSet.noneOf(Group.class);
       for (Message m : Workload.MESSAGES) {
         if (m.to() == r && !m.name().equals("callForOffers")) {
           (m.topic() ? topicTypes : queueTypes).add("specjms." + m.name());
+          (m.topic() ? topicGroups : queueGroups).add(m.group());
         }
       }
       for (int i = 0; i < w.count(r); i++) {
         String target = destination(r, i);
         if (!queueTypes.isEmpty()) {
+          // Non-persistent delivery where the target is JMS and carries only groups a/c.
           api.subscribe(
               prefix + "-" + id(r, i),
               null,
-              target,
+              GroupSettings.serviceTarget(target, queueGroups),
               Map.of("pattern", Map.of("type", queueTypes, "subject", List.of(id(r, i)))));
         }
         if (!topicTypes.isEmpty()) {
           api.subscribe(
               prefix + "-" + id(r, i) + "-topics",
               null,
-              target,
+              GroupSettings.serviceTarget(target, topicGroups),
               Map.of("pattern", Map.of("type", topicTypes)));
         }
         if (r == Role.SP) {
@@ -320,9 +412,71 @@ public final class SpecjmsRun {
     }
   }
 
+  /**
+   * One sender per role and group it sends: the distribution centres' JMS producers and the
+   * headquarters' Kafka producers honour the group ({@link GroupSettings}); SQS and REST have
+   * nothing to choose, so supermarkets and suppliers use one sender for every group.
+   */
   private void openSenders() throws Exception {
     for (Role r : Role.values()) {
-      senders.put(r, legs.sender(outbox(r)));
+      Set<Group> groups = java.util.EnumSet.noneOf(Group.class);
+      for (Message m : Workload.MESSAGES) {
+        if (m.from() == r) {
+          groups.add(m.group());
+        }
+      }
+      List<String> how = new ArrayList<>();
+      for (Group g : groups) {
+        GroupSettings gs = GroupSettings.of(g);
+        String key = r + "/" + g;
+        switch (r) {
+          case DC -> {
+            senders.put(
+                key,
+                JmsSessionTransport.sender(
+                    legs.jmsBrokerUrl(), queueName(outbox(r)), gs.persistent(), gs.transacted()));
+            how.add(g + ": JMS " + gs.honouredOn("jms"));
+          }
+          case HQ -> {
+            String topic = outbox(r).substring("kafka:".length());
+            try {
+              senders.put(
+                  key,
+                  legs.kafkaSender(
+                      topic, gs.kafkaProducer(gs.transacted() ? prefix + "-hq-" + g : null)));
+              how.add(g + ": Kafka " + gs.honouredOn("kafka"));
+            } catch (RuntimeException e) {
+              // A broker without a transaction log (an external single broker with the default
+              // replication factor 3): persistent and idempotent, but no transaction.
+              senders.put(key, legs.kafkaSender(topic, gs.kafkaProducer(null)));
+              how.add(
+                  g
+                      + ": Kafka acks=all, idempotent, NO transaction (the broker refused one: "
+                      + e.getClass().getSimpleName()
+                      + ")");
+            }
+          }
+          case SM -> {
+            senders.computeIfAbsent(r.name(), x -> legs.sender(uncheckedOutbox(r)));
+            senders.put(key, senders.get(r.name()));
+            how.add(g + ": " + gs.honouredOn("sqs"));
+          }
+          case SP -> {
+            senders.computeIfAbsent(r.name(), x -> legs.sender("rest"));
+            senders.put(key, senders.get(r.name()));
+            how.add(g + ": " + gs.honouredOn("rest"));
+          }
+        }
+      }
+      honoured.put(r, String.join("; ", how));
+    }
+  }
+
+  private String uncheckedOutbox(Role r) {
+    try {
+      return outbox(r);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
     }
   }
 
@@ -341,20 +495,26 @@ public final class SpecjmsRun {
     }
     if (s.measured()) {
       receivedMeasured[s.interaction()].increment();
+      receivedByGroup.get(s.group()).increment();
+      latencyByGroup.get(s.group()).recordValue(Math.max(0, (now - s.intended()) / 1000));
       latency
           .computeIfAbsent(destination, k -> new ConcurrentHistogram(3_600_000_000L, 2))
           .recordValue(Math.max(0, (now - s.intended()) / 1000));
     }
   }
 
-  private Result drive(Phases phases, java.io.PrintStream progress) throws Exception {
+  /** How long a solo run reads the configured service's idle CPU before it sends anything. */
+  public static final Duration CONFIGURED_IDLE = Duration.ofSeconds(3);
+
+  private Result drive(Phases phases, java.io.PrintStream progress, Map<String, Double> idle)
+      throws Exception {
     long start = System.nanoTime() + Duration.ofMillis(200).toNanos();
     measureFrom = start + phases.warmup().toNanos();
     measureTo = measureFrom + phases.measure().toNanos();
     List<Thread> drivers = new ArrayList<>();
     for (int i = 1; i <= 7; i++) {
       double rate = w.rate(i);
-      if (rate <= 0) {
+      if (rate <= 0 || (only != 0 && i != only)) {
         continue;
       }
       int interaction = i;
@@ -387,7 +547,7 @@ public final class SpecjmsRun {
     Map<Integer, double[]> predicted = w.predicted();
     for (int i = 1; i <= 7; i++) {
       double rate = w.rate(i);
-      if (rate <= 0) {
+      if (rate <= 0 || (only != 0 && i != only)) {
         continue;
       }
       counts.add(
@@ -409,17 +569,25 @@ public final class SpecjmsRun {
       sentInWindow += sentMeasured[i].sum();
     }
     Map<String, Double> cpuPerDelivery = new LinkedHashMap<>();
+    Map<String, Long> cpuNanos = new LinkedHashMap<>();
     long windowDeliveries = deliveriesInWindow.get();
-    if (before != null && after != null && windowDeliveries > 0) {
+    if (before != null && after != null) {
       after
           .cpuNanos()
           .forEach(
               (source, ns) -> {
                 Long b = before.cpuNanos().get(source);
                 if (b != null) {
-                  cpuPerDelivery.put(source, (ns - b) / 1000.0 / windowDeliveries);
+                  cpuNanos.put(source, ns - b);
+                  if (windowDeliveries > 0) {
+                    cpuPerDelivery.put(source, (ns - b) / 1000.0 / windowDeliveries);
+                  }
                 }
               });
+    }
+    long executed = 0;
+    for (int i = 1; i <= 7; i++) {
+      executed += executions[i].sum();
     }
     return new Result(
         w,
@@ -428,7 +596,50 @@ public final class SpecjmsRun {
         windowDeliveries / seconds,
         cpuPerDelivery,
         capacity,
-        null);
+        null,
+        groupReports(seconds),
+        executed,
+        windowDeliveries,
+        cpuNanos,
+        seconds,
+        idle);
+  }
+
+  private List<GroupReport> groupReports(double seconds) {
+    Map<Group, Double> predicted = new EnumMap<>(Group.class);
+    Map<Group, Set<Role>> from = new EnumMap<>(Group.class);
+    for (Message m : Workload.MESSAGES) {
+      if (only == 0 || m.interaction() == only) {
+        predicted.merge(
+            m.group(), w.rate(m.interaction()) * w.receivedPerExecution(m) * seconds, Double::sum);
+        from.computeIfAbsent(m.group(), g -> java.util.EnumSet.noneOf(Role.class)).add(m.from());
+      }
+    }
+    List<GroupReport> out = new ArrayList<>();
+    for (Group g : Group.values()) {
+      if (!predicted.containsKey(g)) {
+        continue;
+      }
+      ConcurrentHistogram h = latencyByGroup.get(g);
+      List<String> how = new ArrayList<>();
+      for (Role r : from.get(g)) {
+        String all = honoured.getOrDefault(r, "");
+        for (String part : all.split("; ")) {
+          if (part.startsWith(g + ": ")) {
+            how.add(r + " " + part.substring(3));
+          }
+        }
+      }
+      out.add(
+          new GroupReport(
+              g,
+              sentByGroup.get(g).sum(),
+              predicted.get(g),
+              receivedByGroup.get(g).sum(),
+              h.getTotalCount() == 0 ? Double.NaN : h.getValueAtPercentile(90) / 1000.0,
+              String.join("; ", how)));
+    }
+    return out;
   }
 
   private long expectedDeliveries() {
@@ -588,17 +799,18 @@ public final class SpecjmsRun {
       b.withSubject(id(to, toIndex));
     }
     CloudEvent event = b.build();
-    sent.put(id, new Sent(m.interaction(), intended, measured, copies));
+    sent.put(id, new Sent(m.interaction(), m.group(), intended, measured, copies));
     if (measured) {
       sentMeasured[m.interaction()].increment();
+      sentByGroup.get(m.group()).increment();
     }
-    EventSender sender = senders.get(from);
+    EventSender sender = senders.get(from + "/" + m.group());
     followUps.get().add(() -> sender.send(event));
   }
 
   private void close() {
     agents.shutdownNow();
-    for (EventSender s : senders.values()) {
+    for (EventSender s : new java.util.HashSet<>(senders.values())) {
       s.close();
     }
     for (Listener l : listeners) {

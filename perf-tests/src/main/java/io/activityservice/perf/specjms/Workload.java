@@ -43,8 +43,8 @@ public record Workload(
 
   /**
    * Message groups (Table 5.3): a pub/sub NP NT ND, b pub/sub P T D, c P2P NP NT, d P2P P T. The
-   * service delivers every group with the same durable at-least-once semantics; the group is
-   * reported, not treated differently.
+   * driver's producers and consumers honour them where the transport can ({@link GroupSettings});
+   * the service itself delivers every group with its durable at-least-once semantics.
    */
   public enum Group {
     A,

@@ -115,6 +115,14 @@ public final class Legs implements AutoCloseable {
     return (uri.startsWith("jms:") ? jms : sqs).sender(uri);
   }
 
+  /**
+   * A Kafka sender to {@code topic} on a producer of its own with {@code overrides} (acks, a
+   * transactional id): see {@link KafkaTransport#sender(String, java.util.Map)}.
+   */
+  public EventSender kafkaSender(String topic, java.util.Map<String, Object> overrides) {
+    return kafka.sender(topic, overrides);
+  }
+
   /** A consumer driver on {@code uri}; {@code group} names the Kafka consumer group. */
   public Listener listen(String uri, String group, ReceiveHandler handler) {
     if (uri.startsWith("kafka:")) {
