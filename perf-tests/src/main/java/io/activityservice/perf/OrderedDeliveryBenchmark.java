@@ -16,6 +16,7 @@ import io.activityservice.events.delivery.DurableDelivery;
 import io.activityservice.events.model.RoutableEvent;
 import io.activityservice.events.schema.EventsSchema;
 import io.activityservice.events.schema.ModuleMigrations;
+import io.activityservice.events.subscription.DeliveryOptions;
 import io.activityservice.events.subscription.Ordering;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.Subscription;
@@ -108,12 +109,14 @@ public class OrderedDeliveryBenchmark {
             null,
             now,
             null,
-            null,
-            null,
-            null,
-            ordering.equals("on")
-                ? new Ordering(PartitionKey.parse("data.k", "ordering.key"), Duration.ofMinutes(1))
-                : null);
+            new DeliveryOptions(
+                null,
+                null,
+                null,
+                ordering.equals("on")
+                    ? new Ordering(
+                        PartitionKey.parse("data.k", "ordering.key"), Duration.ofMinutes(1))
+                    : null));
     JdbcClient.create(db)
         .sql(
             "insert into subscription (id, name, target, max_attempts, initial_backoff_ms, max_backoff_ms,"

@@ -26,6 +26,7 @@ import io.activityservice.events.routing.EventRouter;
 import io.activityservice.events.routing.RoutingMetrics;
 import io.activityservice.events.schema.EventsSchema;
 import io.activityservice.events.schema.ModuleMigrations;
+import io.activityservice.events.subscription.DeliveryOptions;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.Subscription;
 import io.activityservice.events.subscription.SubscriptionIndex;
@@ -259,8 +260,7 @@ public class PipelineBenchmark {
             null,
             now,
             null,
-            transform,
-            null);
+            new DeliveryOptions(null, transform, null, null));
     // Parked deliveries refer to their subscription's row; none is parked here, but keep the store
     // consistent.
     jdbc.sql(

@@ -10,6 +10,7 @@ import io.activityservice.events.json.Json;
 import io.activityservice.events.problem.ConflictException;
 import io.activityservice.events.problem.InvalidInputException;
 import io.activityservice.events.problem.NotFoundException;
+import io.activityservice.events.subscription.DeliveryOptions;
 import io.activityservice.events.subscription.Ordering;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.Subscription;
@@ -404,7 +405,7 @@ class SubscriptionController {
             retry,
             body.deadLetter(),
             caller.id(),
-            new SubscriptionService.DeliveryOptions(
+            new DeliveryOptions(
                 webhook,
                 body.transform() == null ? null : body.transform().toTransform(),
                 format(body.format()),

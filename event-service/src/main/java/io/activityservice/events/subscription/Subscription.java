@@ -20,10 +20,8 @@ import java.time.OffsetDateTime;
  * @param createdAt creation time
  * @param owner identity that created it (e.g. {@code key:<id>} or {@code jwt:<subject>}), or {@code
  *     null}
- * @param webhook signing, connection and flow control of a webhook target, or {@code null} for none
- * @param transform JSONata expressions that reshape each delivered event, or {@code null}
- * @param format how events go on the wire, or {@code null} for the transport's default
- * @param ordering ordering per key, or {@code null} for none
+ * @param delivery webhook settings, transformation, format and ordering ({@link
+ *     DeliveryOptions#NONE} for none of them; {@code null} reads as that)
  */
 public record Subscription(
     String id,
@@ -35,100 +33,13 @@ public record Subscription(
     String deadLetter,
     OffsetDateTime createdAt,
     String owner,
-    TargetSettings webhook,
-    Transform transform,
-    DeliveryFormat format,
-    Ordering ordering) {
+    DeliveryOptions delivery) {
 
-  /** A subscription without ordering per key. */
-  public Subscription(
-      String id,
-      String name,
-      JsonNode pattern,
-      String filter,
-      String target,
-      RetryPolicy retry,
-      String deadLetter,
-      OffsetDateTime createdAt,
-      String owner,
-      TargetSettings webhook,
-      Transform transform,
-      DeliveryFormat format) {
-    this(
-        id,
-        name,
-        pattern,
-        filter,
-        target,
-        retry,
-        deadLetter,
-        createdAt,
-        owner,
-        webhook,
-        transform,
-        format,
-        null);
+  public Subscription {
+    delivery = delivery == null ? DeliveryOptions.NONE : delivery;
   }
 
-  /**
-   * A subscription with webhook settings, delivering events as they are in the transport's default
-   * format.
-   */
-  public Subscription(
-      String id,
-      String name,
-      JsonNode pattern,
-      String filter,
-      String target,
-      RetryPolicy retry,
-      String deadLetter,
-      OffsetDateTime createdAt,
-      String owner,
-      TargetSettings webhook) {
-    this(
-        id,
-        name,
-        pattern,
-        filter,
-        target,
-        retry,
-        deadLetter,
-        createdAt,
-        owner,
-        webhook,
-        null,
-        null);
-  }
-
-  /** A subscription without webhook settings that may transform events and choose their format. */
-  public Subscription(
-      String id,
-      String name,
-      JsonNode pattern,
-      String filter,
-      String target,
-      RetryPolicy retry,
-      String deadLetter,
-      OffsetDateTime createdAt,
-      String owner,
-      Transform transform,
-      DeliveryFormat format) {
-    this(
-        id,
-        name,
-        pattern,
-        filter,
-        target,
-        retry,
-        deadLetter,
-        createdAt,
-        owner,
-        null,
-        transform,
-        format);
-  }
-
-  /** A subscription without webhook settings that delivers events as they are. */
+  /** A subscription that delivers events as they are, without webhook settings. */
   public Subscription(
       String id,
       String name,
@@ -139,10 +50,10 @@ public record Subscription(
       String deadLetter,
       OffsetDateTime createdAt,
       String owner) {
-    this(id, name, pattern, filter, target, retry, deadLetter, createdAt, owner, null, null, null);
+    this(id, name, pattern, filter, target, retry, deadLetter, createdAt, owner, null);
   }
 
-  /** A subscription without an owner. */
+  /** A subscription without an owner that delivers events as they are. */
   public Subscription(
       String id,
       String name,
@@ -153,5 +64,25 @@ public record Subscription(
       String deadLetter,
       OffsetDateTime createdAt) {
     this(id, name, pattern, filter, target, retry, deadLetter, createdAt, null, null);
+  }
+
+  /** Signing, connection and flow control of a webhook target, or {@code null} for none. */
+  public TargetSettings webhook() {
+    return delivery.webhook();
+  }
+
+  /** JSONata expressions that reshape each delivered event, or {@code null}. */
+  public Transform transform() {
+    return delivery.transform();
+  }
+
+  /** How events go on the wire, or {@code null} for the transport's default. */
+  public DeliveryFormat format() {
+    return delivery.format();
+  }
+
+  /** Ordering per key, or {@code null} for none. */
+  public Ordering ordering() {
+    return delivery.ordering();
   }
 }

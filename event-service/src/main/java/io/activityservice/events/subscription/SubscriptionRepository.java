@@ -93,13 +93,15 @@ public class SubscriptionRepository {
         rs.getString("dead_letter"),
         rs.getObject("created_at", OffsetDateTime.class),
         rs.getString("owner"),
-        TargetSettings.orNull(
-            rs.getString("signing_scheme"),
-            rs.getString("connection_name"),
-            readFlow(rs.getString("flow_json"))),
-        transform(rs.getString("transform_json")),
-        format == null ? null : DeliveryFormat.parse(format),
-        ordering(rs.getString("ordering_key"), rs.getObject("ordering_max_wait_ms", Long.class)));
+        new DeliveryOptions(
+            TargetSettings.orNull(
+                rs.getString("signing_scheme"),
+                rs.getString("connection_name"),
+                readFlow(rs.getString("flow_json"))),
+            transform(rs.getString("transform_json")),
+            format == null ? null : DeliveryFormat.parse(format),
+            ordering(
+                rs.getString("ordering_key"), rs.getObject("ordering_max_wait_ms", Long.class))));
   }
 
   private static Ordering ordering(String key, Long maxWaitMillis) {

@@ -230,27 +230,6 @@ public class SubscriptionService {
   }
 
   /**
-   * How a subscription delivers beyond its target; every part optional.
-   *
-   * @param webhook signing, connection and flow control (webhook targets only), or {@code null}
-   * @param transform JSONata expressions that reshape each event (compiled at create: a syntax
-   *     error names the expression's field and position), or {@code null}
-   * @param format how events go on the wire (refused if the target's adapter cannot send it), or
-   *     {@code null} for the transport's default
-   * @param ordering ordering per key, or {@code null} for none
-   */
-  public record DeliveryOptions(
-      TargetSettings webhook, Transform transform, DeliveryFormat format, Ordering ordering) {
-    /** Events as they are, in the transport's default format, without webhook settings. */
-    public static final DeliveryOptions NONE = new DeliveryOptions(null, null, null, null);
-
-    /** Options without ordering per key. */
-    public DeliveryOptions(TargetSettings webhook, Transform transform, DeliveryFormat format) {
-      this(webhook, transform, format, null);
-    }
-  }
-
-  /**
    * Validates and stores a subscription owned by {@code owner} that delivers as {@code options}
    * say; a signed one gets its first signing secret in the same transaction.
    *
@@ -283,10 +262,11 @@ public class SubscriptionService {
             cleanDeadLetter,
             OffsetDateTime.now(clock),
             owner,
-            webhook,
-            transform == null || transform.isEmpty() ? null : transform,
-            options.format(),
-            options.ordering());
+            new DeliveryOptions(
+                webhook,
+                transform == null || transform.isEmpty() ? null : transform,
+                options.format(),
+                options.ordering()));
     CompiledPattern compiled = compilePattern(pattern);
     SubscriptionIndex.Entry entry = compile(s);
     WebhookTargets w = webhooks;

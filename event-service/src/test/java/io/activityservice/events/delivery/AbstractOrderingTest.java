@@ -8,6 +8,7 @@ import io.activityservice.channel.OutboundEvent;
 import io.activityservice.events.channel.ChannelRegistry;
 import io.activityservice.events.cluster.PartitionKey;
 import io.activityservice.events.model.RoutableEvent;
+import io.activityservice.events.subscription.DeliveryOptions;
 import io.activityservice.events.subscription.Ordering;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.Subscription;
@@ -146,10 +147,11 @@ abstract class AbstractOrderingTest {
             null,
             OffsetDateTime.now(),
             null,
-            null,
-            null,
-            null,
-            new Ordering(PartitionKey.parse("data.k", "ordering.key"), maxWait));
+            new DeliveryOptions(
+                null,
+                null,
+                null,
+                new Ordering(PartitionKey.parse("data.k", "ordering.key"), maxWait)));
     SubscriptionIndex.Entry entry =
         new SubscriptionIndex.Entry(s, null, ChannelUri.parse("fake:ordered"), null);
     index.add(entry);

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.activityservice.events.delivery.DeadLetterRecord;
 import io.activityservice.events.json.Json;
 import io.activityservice.events.model.RoutableEvent;
+import io.activityservice.events.subscription.DeliveryOptions;
 import io.activityservice.events.subscription.RetryPolicy;
 import io.activityservice.events.subscription.Subscription;
 import io.activityservice.events.support.Events;
@@ -87,8 +88,7 @@ class TransformDeliveryTest {
             deadLetter,
             OffsetDateTime.now(),
             null,
-            transform,
-            null),
+            new DeliveryOptions(null, transform, null, null)),
         CompiledTransform.compile(transform, TransformLimits.DEFAULT));
   }
 

@@ -48,7 +48,7 @@ class SubscriptionTransformTest {
             null,
             null,
             null,
-            new SubscriptionService.DeliveryOptions(null, transform, format))
+            new DeliveryOptions(null, transform, format, null))
         .subscription();
   }
 
