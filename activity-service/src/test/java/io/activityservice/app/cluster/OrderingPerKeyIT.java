@@ -75,6 +75,12 @@ class OrderingPerKeyIT {
                "ordering": {"key": "data.k", "maxWait": "PT2M"}}"""
                       .formatted(webhook.url("/ordered")));
       assertThat(sub.status()).as(sub.body()).isEqualTo(201);
+      // A service that ignored "ordering" (e.g. an older jar) would deliver unordered and fail
+      // only in the failing phase, as a shuffle: say what is wrong here instead.
+      assertThat(sub.body())
+          .as("the created subscription keeps its ordering (the jar under test supports it)")
+          .contains("\"ordering\"")
+          .contains("data.k");
       Set<Integer> dead = ConcurrentHashMap.newKeySet();
 
       // A warm-up run (keys w0-w9: fresh JVMs are several times slower), then the same run

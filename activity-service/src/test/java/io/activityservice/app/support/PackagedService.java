@@ -7,6 +7,7 @@ import io.activityservice.testsupport.ServiceProcess;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.List;
 
 /**
@@ -38,11 +39,8 @@ public final class PackagedService {
    * the built one.
    */
   public static Path jar(String property) {
-    Path jar =
-        Path.of(
-            System.getProperty(
-                property,
-                System.getProperty("service.jar", "target/activity-service-0.1.0-SNAPSHOT.jar")));
+    String named = System.getProperty(property, System.getProperty("service.jar"));
+    Path jar = Path.of(named != null ? named : BUILT_JAR);
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(
           "no service jar at "
@@ -50,7 +48,92 @@ public final class PackagedService {
               + ": run the ITs with `-pl activity-service -am verify` (it packages the jar first) or set -D"
               + property);
     }
+    if (named == null) {
+      // A jar named on purpose (an older version, a release) is what the caller wants; the built
+      // one must be the code under test.
+      requireCurrent(jar, Path.of(".."));
+    }
     return jar;
+  }
+
+  /** A nested jar of a module of this project: its artifact id, then its version. */
+  private static final java.util.regex.Pattern SNAPSHOT_LIB =
+      java.util.regex.Pattern.compile("(.+?)-\\d[^/]*-SNAPSHOT\\.jar");
+
+  /** The jar {@code package} builds, relative to the module's directory (the tests' cwd). */
+  static final String BUILT_JAR = "target/activity-service-0.1.0-SNAPSHOT.jar";
+
+  /**
+   * Refuses a built jar that is older than the compiled classes of a module of this checkout it
+   * contains (the application's own, or one of its {@code BOOT-INF/lib/*-SNAPSHOT.jar}): such a jar
+   * is not the code under test. That happens when a packaged IT runs in the {@code test} phase
+   * (e.g. {@code -Dtest='*Ordering*'} also matches {@code OrderingPerKeyIT}), before {@code
+   * package}: it then tested whatever jar an earlier build left.
+   *
+   * @param reactorRoot the directory of the project's modules ({@code channel-adapters/*} too)
+   */
+  static void requireCurrent(Path jar, Path reactorRoot) {
+    try {
+      FileTime built = Files.getLastModifiedTime(jar);
+      List<String> modules = new java.util.ArrayList<>();
+      modules.add("activity-service");
+      try (java.util.zip.ZipFile zip = new java.util.zip.ZipFile(jar.toFile())) {
+        zip.stream()
+            .map(java.util.zip.ZipEntry::getName)
+            .filter(n -> n.startsWith("BOOT-INF/lib/") && n.endsWith("-SNAPSHOT.jar"))
+            .map(n -> SNAPSHOT_LIB.matcher(n.substring("BOOT-INF/lib/".length())))
+            .filter(java.util.regex.Matcher::matches)
+            .forEach(m -> modules.add(m.group(1)));
+      }
+      for (String module : modules) {
+        for (Path dir :
+            List.of(
+                reactorRoot.resolve(module).resolve("target/classes"),
+                reactorRoot
+                    .resolve("channel-adapters")
+                    .resolve(module)
+                    .resolve("target/classes"))) {
+          Path newer = newestFile(dir);
+          if (newer != null && Files.getLastModifiedTime(newer).compareTo(built) > 0) {
+            throw new IllegalStateException(
+                "the service jar "
+                    + jar.toAbsolutePath().normalize()
+                    + " (built "
+                    + built
+                    + ") is older than "
+                    + newer.toAbsolutePath().normalize()
+                    + " ("
+                    + Files.getLastModifiedTime(newer)
+                    + "): it is not the code under test. Run packaged ITs through failsafe"
+                    + " (`-pl activity-service -am verify -Dit.test=...`, after package), or name a"
+                    + " jar with -Dservice.jar");
+          }
+        }
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException("checking the service jar " + jar, e);
+    }
+  }
+
+  /** The most recently modified file under {@code dir}, or {@code null} if there is none. */
+  private static Path newestFile(Path dir) throws java.io.IOException {
+    if (!Files.isDirectory(dir)) {
+      return null;
+    }
+    try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+      return files
+          .filter(Files::isRegularFile)
+          .max(
+              java.util.Comparator.comparing(
+                  f -> {
+                    try {
+                      return Files.getLastModifiedTime(f);
+                    } catch (java.io.IOException e) {
+                      return FileTime.fromMillis(0);
+                    }
+                  }))
+          .orElse(null);
+    }
   }
 
   /**
