@@ -307,6 +307,38 @@ public final class CapacityModelTable {
     return t;
   }
 
+  /**
+   * The model applied to another deployment: {@code replicas} service processes of {@code cores}
+   * cores each, with the brokers, LocalStack and the clients on hosts of their own (so only the
+   * service's measured demand per event counts against the replicas' cores), beside the one-host
+   * bound of the run. The replicas share the load evenly (competing consumers, partitions), so the
+   * bound is {@code replicas × U_max·cores / D_service}; what it leaves out is said in the table's
+   * last column.
+   */
+  public static Table projection(List<Row> rows, int cores, int replicas, double uMax) {
+    if (cores < 1 || replicas < 1) {
+      throw new IllegalArgumentException("cores and replicas must be at least 1");
+    }
+    Table t =
+        new Table(
+            "path",
+            "service µs/ev",
+            String.format(Locale.ROOT, "%d × %.2f·%d / D service ev/s", replicas, uMax, cores),
+            "this run's one-host prediction ev/s",
+            "not in the projection");
+    for (Row r : rows) {
+      double perReplica = bound(r.demandMicros().getOrDefault("service", 0.0), cores, uMax, 0);
+      t.row(
+          r.scenario(),
+          f1(r.demandMicros().getOrDefault("service", 0.0)),
+          rate(replicas * perReplica),
+          rate(r.predicted()),
+          "the brokers' and clients' own capacity; the round trips and windows that paced this"
+              + " run's bursts (error column above); a key or partition that cannot spread");
+    }
+    return t;
+  }
+
   private static String f1(double v) {
     return String.format(Locale.ROOT, "%.1f", v);
   }
@@ -642,11 +674,15 @@ public final class CapacityModelTable {
     return out;
   }
 
-  /** Prints the table of a report directory: {@code DIR [cores] [u-max]}. */
+  /**
+   * Prints the table of a report directory and its projection to another deployment: {@code DIR
+   * [cores] [u-max] [replicas]}.
+   */
   public static void main(String[] args) throws IOException {
     Path dir = Path.of(args[0]);
     int cores = args.length > 1 ? Integer.parseInt(args[1]) : 2;
     double uMax = args.length > 2 ? Double.parseDouble(args[2]) : DEFAULT_U_MAX;
+    int replicas = args.length > 3 ? Integer.parseInt(args[3]) : 1;
     List<Row> rows =
         rows(
             parseCpuCsv(Files.readAllLines(dir.resolve("cpu.csv"))),
@@ -655,5 +691,7 @@ public final class CapacityModelTable {
             cores,
             uMax);
     System.out.print(table(rows, cores, uMax).markdown());
+    System.out.println();
+    System.out.print(projection(rows, cores, replicas, uMax).markdown());
   }
 }

@@ -1,6 +1,7 @@
 package io.activityservice.perf.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.activityservice.perf.cpu.CpuUse;
@@ -132,6 +133,21 @@ class CapacityModelTableTest {
     assertThat(t6.diskBound()).isCloseTo(10_000, within(1e-6)); // 100 µs of disk per event
     assertThat(t6.predicted()).isCloseTo(4_000, within(1e-6));
     assertThat(t6.switchesPerEvent()).isCloseTo(4.0, within(1e-9));
+  }
+
+  /** 3 replicas of 4 cores at U_max 0.8 with the brokers elsewhere: 3 × 0.8 · 4 / 20 µs for T2. */
+  @Test
+  void projectionScalesTheServicesDemandToCoresAndReplicas() {
+    List<CapacityModelTable.Row> rows =
+        CapacityModelTable.rows(
+            USES, (s, n) -> s.equals("T2") ? 8_000.0 : null, Map.of("T2", 1_000.0), 2, 1.0);
+
+    String md = CapacityModelTable.projection(rows, 4, 3, 0.8).markdown();
+
+    assertThat(md).contains("3 × 0.80·4 / D service ev/s");
+    assertThat(md).contains("| T2 | 20.0 | 480,000 | 15,000 |");
+    assertThatThrownBy(() -> CapacityModelTable.projection(rows, 4, 0, 0.8))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
